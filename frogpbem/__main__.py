@@ -1,0 +1,3 @@
+from frogpbem.cli import main
+
+main()

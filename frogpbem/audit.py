@@ -1,0 +1,223 @@
+"""Audit a finished game, or verify one still running.
+
+Both report a list of checks in plain words, each passed or failed, so that
+a tournament director sees every result, not only the first problem.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from frogpbem import crypto
+from frogpbem.errors import FrogPbemError
+from frogpbem.gamefile import chain
+from frogpbem.gamefile.document import parse_game, read_bytes
+from frogpbem.games import find_game
+from frogpbem.referee import REFEREE, Game, known_secrets, open_secret, replay
+
+
+@dataclass
+class Check:
+    """One line of a report."""
+
+    ok: bool
+    what: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"ok": self.ok, "what": self.what}
+
+
+@dataclass
+class Report:
+    """The verdict on one game file."""
+
+    path: str
+    checks: list[Check] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return all(check.ok for check in self.checks)
+
+    def passed(self, what: str) -> None:
+        self.checks.append(Check(True, what))
+
+    def failed(self, what: str) -> None:
+        self.checks.append(Check(False, what))
+
+    def to_json(self) -> dict[str, Any]:
+        return {"file": self.path, "ok": self.ok, "checks": [c.to_json() for c in self.checks]}
+
+    def text(self) -> str:
+        lines = [f"{self.path}:"]
+        lines += [f"  {'ok  ' if c.ok else 'FAIL'} {c.what}" for c in self.checks]
+        lines.append(f"  verdict: {'everything holds' if self.ok else 'DOES NOT HOLD'}")
+        return "\n".join(lines)
+
+
+def _read(path: Path, report: Report) -> Game | None:
+    """Format, schema, signatures and chain; ``None`` when the file cannot be used further."""
+    try:
+        doc = parse_game(read_bytes(path), str(path))
+        ruleset = find_game(doc["header"]["rules"])
+        chain_report = chain.check_chain(doc)
+    except FrogPbemError as exc:
+        report.failed(str(exc))
+        return None
+    report.passed(f"format version 1, strict YAML, schema; rules {ruleset.name}")
+    for problem in chain_report.problems:
+        report.failed(str(problem))
+    if chain_report.problems:
+        return None
+    log = doc["log"]
+    report.passed(
+        f"signatures and chain: header, {len(log)} records"
+        + (", reveal" if doc["reveal"] else "")
+        + f"; head {chain_report.head[:19]}…"
+    )
+    requested = len(log) - chain_report.unrequested
+    report.passed(
+        f"{requested} of {len(log)} moves came as signed requests of their seat"
+        f"; {chain_report.unrequested} entered by the referee without one"
+    )
+    return Game(path, doc, ruleset, chain_report.head, chain_report.unrequested)
+
+
+def _check_sealed(game: Game, report: Report, seat: str, key: crypto.PrivateKey | None) -> None:
+    setup = game.header["setup"]
+    keys = chain.seat_keys(game.doc)
+    readers = game.ruleset.secret_readers(game.options, seat)
+    expected = sorted(
+        crypto.recipient_tag(k) for k in [keys[r] for r in readers] + [chain.referee_key(game.doc)]
+    )
+    try:
+        tags = sorted(crypto.recipient_tags(setup["sealed"][seat]))
+    except FrogPbemError as exc:
+        report.failed(f"sealed setup of {seat}: {exc}")
+        return
+    if tags != expected:
+        report.failed(f"sealed setup of {seat} is not addressed to exactly {seat} and the referee")
+    else:
+        report.passed(f"sealed setup of {seat} is addressed to {seat} and the referee")
+    if key is not None:
+        try:
+            opened = open_secret(game, seat, key)
+        except FrogPbemError as exc:
+            report.failed(f"sealed setup of {seat}: {exc}")
+            return
+        revealed = (game.doc["reveal"] or {}).get("secrets", {}).get(seat)
+        if revealed is not None and opened != revealed:
+            report.failed(f"sealed setup of {seat} differs from the revealed one")
+        else:
+            report.passed(f"sealed setup of {seat} decrypted and matches its commitment")
+
+
+def audit(path: Path, key: crypto.PrivateKey | None = None) -> Report:
+    """Everything about a finished game, re-checked from the revealed setup."""
+    report = Report(str(path))
+    game = _read(path, report)
+    if game is None:
+        return report
+    header = game.header
+    setup = header["setup"]
+    reveal = game.doc["reveal"]
+    if reveal is None:
+        report.failed("the game has no reveal: it is not finished (use 'verify' while it runs)")
+        return report
+    report.passed(
+        "the setup was " + ("dealt at random by the referee" if setup["dealt"] == "random"
+                            else "chosen, not dealt (a set position)")
+    )
+    opener = None
+    if key is not None:
+        try:
+            role = game.role(key)
+        except FrogPbemError as exc:
+            report.failed(str(exc))
+            return report
+        opener = role
+    secrets: dict[str, Any] = {}
+    for seat in game.seats:
+        if seat not in setup["commitments"]:
+            secrets[seat] = None
+            continue
+        revealed = reveal["secrets"].get(seat)
+        if revealed is None:
+            report.failed(f"reveal: no secret for {seat}")
+            return report
+        made = crypto.commitment(game.game_id, seat, revealed["salt"], revealed["secret"])
+        if made != setup["commitments"][seat]:
+            report.failed(f"reveal: {seat}'s revealed setup does not match its commitment")
+            return report
+        report.passed(f"reveal: {seat}'s setup matches the header's commitment")
+        can_open = opener == REFEREE or (
+            opener is not None and opener in game.ruleset.secret_readers(game.options, seat)
+        )
+        _check_sealed(game, report, seat, key if can_open else None)
+        secrets[seat] = revealed["secret"]
+    extra = set(reveal["secrets"]) - set(setup["commitments"])
+    if extra:
+        report.failed(f"reveal: secrets for seats without a commitment: {sorted(extra)}")
+    try:
+        game.ruleset.check_setup(game.options, game.seats, setup["public"], secrets)
+        replayed = replay(game, secrets)
+    except FrogPbemError as exc:
+        report.failed(f"replay: {exc}")
+        return report
+    report.passed(f"replay: every result, score and turn of {len(game.doc['log'])} records")
+    outcome = game.ruleset.outcome(replayed.final)
+    if outcome is None:
+        report.failed("replay: the game is not over after the last record, yet it was revealed")
+    elif outcome.to_json() != reveal["outcome"]:
+        report.failed(
+            f"reveal: outcome {reveal['outcome']} should be {outcome.to_json()}"
+        )
+    else:
+        report.passed(f"end: {outcome.termination}; standing {_standing(outcome.to_json())}")
+    if game.doc["requests"]:
+        report.failed(f"{len(game.doc['requests'])} requests pending after the end")
+    return report
+
+
+def verify(path: Path, key: crypto.PrivateKey | None = None) -> Report:
+    """A running game: signatures, chain, and what the key's holder can check."""
+    report = Report(str(path))
+    game = _read(path, report)
+    if game is None:
+        return report
+    role = None
+    if key is not None:
+        try:
+            role = game.role(key)
+        except FrogPbemError as exc:
+            report.failed(str(exc))
+            return report
+    try:
+        secrets = known_secrets(game, role, key) if role and key else dict.fromkeys(game.seats)
+    except FrogPbemError as exc:
+        report.failed(str(exc))
+        return report
+    for seat, secret in secrets.items():
+        if secret is not None:
+            report.passed(f"{seat}'s sealed setup decrypts and matches its commitment")
+    try:
+        state = replay(game, secrets).final
+    except FrogPbemError as exc:
+        report.failed(f"replay: {exc}")
+        return report
+    knows = "every seat's setup" if role == REFEREE else (
+        f"{role}'s setup" if role else "public information only"
+    )
+    report.passed(
+        f"replay with {knows}: every result is possible, every score and turn right"
+    )
+    outcome = game.ruleset.outcome(state)
+    if outcome is not None and game.doc["reveal"] is not None:
+        if outcome.to_json() != game.doc["reveal"]["outcome"]:
+            report.failed("reveal: the outcome differs from the replay's")
+    return report
+
+
+def _standing(outcome: dict[str, Any]) -> str:
+    return ", ".join(f"{p['rank']}. {p['seat']} {p['points']}" for p in outcome["standing"])

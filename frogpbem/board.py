@@ -1,0 +1,100 @@
+"""Squares, coordinates and neighbours on a rectangular board.
+
+Columns are letters from ``A`` (left), rows are numbers from ``1`` (bottom),
+so ``A1`` is bottom-left. Input is case-insensitive; output is upper case.
+"""
+
+from __future__ import annotations
+
+import re
+import string
+from collections.abc import Iterator
+from dataclasses import dataclass
+from functools import cache
+
+from frogpbem.errors import NotationError
+
+MAX_SIZE = 26
+_SQUARE_RE = re.compile(r"([A-Za-z])([1-9][0-9]?)")
+
+
+@dataclass(frozen=True, order=True, slots=True)
+class Square:
+    """A square of the board, 0-based internally."""
+
+    col: int
+    """Column, 0 for ``A``."""
+    row: int
+    """Row, 0 for ``1``."""
+
+    @classmethod
+    def parse(cls, text: str) -> Square:
+        """Parse ``G9`` (or ``g9``); raises :class:`NotationError`."""
+        match = _SQUARE_RE.fullmatch(text.strip())
+        if match is None:
+            raise NotationError(f"expected a square such as 'G9', got {text!r}")
+        return cls(ord(match[1].upper()) - ord("A"), int(match[2]) - 1)
+
+    @property
+    def name(self) -> str:
+        """Canonical name, e.g. ``G9``."""
+        return f"{string.ascii_uppercase[self.col]}{self.row + 1}"
+
+    def __str__(self) -> str:
+        return self.name
+
+    def __repr__(self) -> str:
+        return f"Square.parse({self.name!r})"
+
+
+@dataclass(frozen=True, slots=True)
+class Board:
+    """The geometry of a square board of ``size`` x ``size`` squares."""
+
+    size: int
+    """Number of columns and of rows."""
+
+    def __post_init__(self) -> None:
+        if not 1 <= self.size <= MAX_SIZE:
+            raise ValueError(f"board size must be 1..{MAX_SIZE}, got {self.size}")
+
+    def contains(self, square: Square) -> bool:
+        return 0 <= square.col < self.size and 0 <= square.row < self.size
+
+    def parse(self, text: str) -> Square:
+        """Parse a square and check that it lies on this board."""
+        square = Square.parse(text)
+        if not self.contains(square):
+            last = Square(self.size - 1, self.size - 1).name
+            raise NotationError(f"square {square.name} is off the board (A1..{last})")
+        return square
+
+    def squares(self) -> Iterator[Square]:
+        """Every square, row by row from A1."""
+        for row in range(self.size):
+            for col in range(self.size):
+                yield Square(col, row)
+
+    def neighbours(self, square: Square) -> tuple[Square, ...]:
+        """The up to 8 squares around ``square`` (king moves)."""
+        return _neighbours(self.size, square)
+
+    def orthogonal(self, square: Square) -> tuple[Square, ...]:
+        """The up to 4 squares sharing an edge with ``square``."""
+        steps = ((0, 1), (1, 0), (0, -1), (-1, 0))
+        return tuple(
+            s
+            for dc, dr in steps
+            if self.contains(s := Square(square.col + dc, square.row + dr))
+        )
+
+
+@cache
+def _neighbours(size: int, square: Square) -> tuple[Square, ...]:
+    board = Board(size)
+    return tuple(
+        s
+        for dr in (-1, 0, 1)
+        for dc in (-1, 0, 1)
+        if (dr or dc) and board.contains(s := Square(square.col + dc, square.row + dr))
+    )

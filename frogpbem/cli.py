@@ -1,0 +1,341 @@
+"""The ``frogpbem`` command: parse arguments, call the library, map errors to exit codes."""
+
+from __future__ import annotations
+
+import contextlib
+import getpass
+import json
+import os
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from frogpbem import crypto
+from frogpbem.errors import FrogPbemError, KeyError_, UsageError
+
+app = typer.Typer(
+    name="frogpbem",
+    help="Play hidden-information board games by email with a signed, auditable referee.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+
+KeyOption = Annotated[
+    Path | None,
+    typer.Option(
+        "--key", "-k",
+        help="Your OpenSSH Ed25519 private key (default: $FROGPBEM_KEY, then ~/.ssh/id_ed25519).",
+    ),
+]
+JsonOption = Annotated[bool, typer.Option("--json", help="Print the report as JSON.")]
+
+
+@contextlib.contextmanager
+def reported() -> Iterator[None]:
+    """Turn a :class:`FrogPbemError` into one line on stderr and its exit status."""
+    try:
+        yield
+    except FrogPbemError as exc:
+        typer.echo(f"frogpbem: {exc}", err=True)
+        raise typer.Exit(exc.exit_code) from None
+    except KeyboardInterrupt:
+        typer.echo("frogpbem: interrupted", err=True)
+        raise typer.Exit(130) from None
+
+
+def _passphrase(path: Path) -> bytes | None:
+    if "FROGPBEM_PASSPHRASE" in os.environ:
+        return os.environ["FROGPBEM_PASSPHRASE"].encode()
+    if sys.stdin.isatty():
+        return getpass.getpass(f"Passphrase for {path}: ").encode()
+    return None
+
+
+def key_path(explicit: Path | None) -> tuple[Path | None, bool]:
+    """The key to use, and whether it was asked for (option or environment)."""
+    if explicit is not None:
+        return explicit, True
+    if os.environ.get("FROGPBEM_KEY"):
+        return Path(os.environ["FROGPBEM_KEY"]), True
+    default = Path.home() / ".ssh" / "id_ed25519"
+    return (default, False) if default.exists() else (None, False)
+
+
+def load_key(explicit: Path | None) -> crypto.PrivateKey:
+    path, _ = key_path(explicit)
+    if path is None:
+        raise KeyError_("no key: give --key, set FROGPBEM_KEY, or create ~/.ssh/id_ed25519")
+    return crypto.load_private_key(path.expanduser(), _passphrase)
+
+
+def _pairs(values: list[str], what: str) -> dict[str, str]:
+    pairs: dict[str, str] = {}
+    for value in values:
+        name, sep, rest = value.partition("=")
+        if not sep or not name.strip():
+            raise UsageError(f"{what} must be written NAME=VALUE, got {value!r}")
+        pairs[name.strip()] = rest.strip()
+    return pairs
+
+
+def _emit(data: Any, as_json: bool, text: str) -> None:
+    typer.echo(json.dumps(data, indent=2) if as_json else text)
+
+
+@app.command()
+def keygen(
+    path: Annotated[
+        Path, typer.Argument(help="Where to write the private key (PATH.pub beside it).")
+    ],
+    comment: Annotated[str, typer.Option(help="Comment for the public key line.")] = "",
+    passphrase: Annotated[
+        bool, typer.Option("--passphrase", help="Protect the key ($FROGPBEM_PASSPHRASE or ask).")
+    ] = False,
+    as_json: JsonOption = False,
+) -> None:
+    """Make a new OpenSSH Ed25519 key pair (private key mode 0600)."""
+    with reported():
+        secret = None
+        if passphrase:
+            secret = os.environ.get("FROGPBEM_PASSPHRASE", "").encode() or (
+                getpass.getpass("New passphrase: ").encode() if sys.stdin.isatty() else None
+            )
+            if not secret:
+                raise UsageError("--passphrase needs $FROGPBEM_PASSPHRASE or a terminal")
+        key = crypto.generate_key(path, comment or path.name, secret)
+        data = {"key": str(path), "public": key.public.line, "fingerprint": key.public.fingerprint}
+        _emit(data, as_json, f"wrote {path} and {path}.pub\n{key.public.fingerprint}")
+
+
+@app.command()
+def new(
+    game: Annotated[Path, typer.Argument(help="The game file to create.")],
+    rules: Annotated[str, typer.Option(help="The ruleset.")] = "frogfinder",
+    referee: Annotated[
+        Path | None, typer.Option(help="The referee's private key (default: --key lookup).")
+    ] = None,
+    referee_name: Annotated[str, typer.Option(help="The referee's name.")] = "Referee",
+    seat: Annotated[
+        list[str], typer.Option(help="SEAT=PUB: a seat and its .pub file or key line.")
+    ] = [],  # noqa: B006 - typer reads the default
+    name: Annotated[list[str], typer.Option(help="SEAT=NAME: a player's name.")] = [],  # noqa: B006
+    email: Annotated[list[str], typer.Option(help="SEAT=ADDRESS: a player's email.")] = [],  # noqa: B006
+    option: Annotated[
+        list[str], typer.Option(help="NAME=VALUE: a rules option (size=8, frogs=3).")
+    ] = [],  # noqa: B006
+    setup: Annotated[
+        Path | None, typer.Option(help="YAML file with the hidden setup, chosen instead of dealt.")
+    ] = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Create a game: deal and seal the setup, sign the header, write the views."""
+    from frogpbem.gamefile import strictyaml
+    from frogpbem.gamefile.document import read_bytes
+    from frogpbem.referee import SeatSpec, create_game, start_game
+
+    with reported():
+        key = load_key(referee)
+        seat_keys = _pairs(seat, "--seat")
+        names = _pairs(name, "--name")
+        emails = _pairs(email, "--email")
+        for extra in sorted((set(names) | set(emails)) - set(seat_keys)):
+            raise UsageError(f"--name/--email for {extra!r}, which has no --seat")
+        specs = [
+            SeatSpec(s, crypto.load_public_key(pub), names.get(s, s.capitalize()), emails.get(s))
+            for s, pub in seat_keys.items()
+        ]
+        chosen = None
+        if setup is not None:
+            chosen = strictyaml.loads(read_bytes(setup), str(setup))
+            if not isinstance(chosen, dict):
+                raise UsageError(f"{setup}: expected a mapping of seat to setup")
+        doc = create_game(rules, key, referee_name, specs, _pairs(option, "--option"), chosen)
+        views = start_game(game, doc, key)
+        header = doc["header"]
+        data = {"game": header["game"], "file": str(game), "views": [str(v) for v in views]}
+        _emit(data, as_json, f"created {header['game']} in {game}\nviews: "
+              + ", ".join(str(v) for v in views))
+
+
+@app.command()
+def move(
+    game: Annotated[Path, typer.Argument(help="The game file.")],
+    text: Annotated[
+        str | None, typer.Argument(metavar="MOVE", help='The move, e.g. "shoot G9".')
+    ] = None,
+    key: KeyOption = None,
+    seat: Annotated[
+        str | None, typer.Option(help="Referee: the seat that moves (e.g. a resignation).")
+    ] = None,
+    take_from: Annotated[
+        Path | None, typer.Option("--from", help="Referee: take pending requests from this copy.")
+    ] = None,
+    discard_requests: Annotated[
+        bool, typer.Option(help="Referee: drop pending requests that cannot be applied.")
+    ] = False,
+    as_json: JsonOption = False,
+) -> None:
+    """Referee: apply MOVE or the pending signed requests. Seat: sign MOVE as a request."""
+    from frogpbem.referee import move as do_move
+
+    with reported():
+        result = do_move(game, load_key(key), text, seat, take_from, discard_requests)
+        if isinstance(result, str):
+            _emit({"request": result}, as_json, result)
+            return
+        data = {"applied": result.lines, "outcome": result.outcome,
+                "views": [str(v) for v in result.views]}
+        text_out = "\n".join(result.lines)
+        if result.outcome:
+            standing = ", ".join(
+                f"{p['rank']}. {p['seat']} {p['points']}" for p in result.outcome["standing"]
+            )
+            text_out += f"\ngame over: {result.outcome['termination']}; {standing}"
+        _emit(data, as_json, text_out)
+
+
+@app.command()
+def view(
+    game: Annotated[Path, typer.Argument(help="The game file.")],
+    key: KeyOption = None,
+    public: Annotated[bool, typer.Option("--public", help="Show the public view.")] = False,
+    as_json: JsonOption = False,
+    fmt: Annotated[str, typer.Option("--format", help="text, json or yaml.")] = "text",
+) -> None:
+    """Show your view of the game (or the public view)."""
+    from frogpbem.gamefile.document import dump_game
+    from frogpbem.referee import REFEREE, known_secrets, load, replay
+    from frogpbem.views import build_view, render, viewers_of
+
+    with reported():
+        if fmt not in ("text", "json", "yaml"):
+            raise UsageError(f"--format must be text, json or yaml, got {fmt!r}")
+        loaded = load(game)
+        role: str | None = None
+        private = None
+        path, asked = key_path(key)
+        if not public and path is not None:
+            private = load_key(path)
+            try:
+                role = loaded.role(private)
+            except KeyError_:
+                if asked:
+                    raise
+                typer.echo(f"note: {path} is not part of this game; showing the public view",
+                           err=True)
+        if role is None or private is None:
+            secrets: dict[str, Any] = dict.fromkeys(loaded.seats)
+        else:
+            secrets = known_secrets(loaded, role, private)
+        state = replay(loaded, secrets).final
+        seat = None if role in (None, REFEREE) else role
+        viewers = frozenset(loaded.seats) if role == REFEREE else viewers_of(loaded, seat)
+        doc = build_view(loaded, state, seat, viewers)
+        if as_json or fmt == "json":
+            typer.echo(json.dumps(doc, indent=2))
+        elif fmt == "yaml":
+            typer.echo(dump_game(doc).decode(), nl=False)
+        else:
+            who = "the referee (every frog)" if role == REFEREE else (
+                f"{seat} ({loaded.names[seat]})" if seat else "the public"
+            )
+            typer.echo(render(loaded, doc, who))
+
+
+@app.command()
+def verify(
+    game: Annotated[Path, typer.Argument(help="The game file.")],
+    key: KeyOption = None,
+    export: Annotated[
+        Path | None,
+        typer.Option(help="Write each signed element, its .sig and allowed_signers here."),
+    ] = None,
+    against: Annotated[
+        Path | None, typer.Option(help="Another copy: print proof if the referee forked history.")
+    ] = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Check signatures and chain; with a seat's key, its setup and every result it can check."""
+    from frogpbem.audit import verify as do_verify
+    from frogpbem.export import export_signatures, fork_report
+
+    with reported():
+        private = load_key(key) if key is not None or os.environ.get("FROGPBEM_KEY") else None
+        report = do_verify(game, private)
+        data = report.to_json()
+        text = report.text()
+        if export is not None and report.ok:
+            written = export_signatures(game, export)
+            data["exported"] = written
+            text += f"\nexported {len(written)} signed elements to {export}; check one with:\n"
+            text += f"  {written[0]['command']}" if written else ""
+        if against is not None:
+            proof = fork_report(game, against)
+            data["fork"] = proof
+            text += "\n" + (proof or "no fork: the copies agree on every common record")
+            if proof:
+                report.failed("the referee signed two different histories")
+        _emit(data, as_json, text)
+        if not report.ok:
+            raise typer.Exit(1)
+
+
+@app.command()
+def audit(
+    games: Annotated[list[Path], typer.Argument(help="Finished game files.")],
+    key: Annotated[
+        Path | None,
+        typer.Option("--key", "-k", help="Optional: also decrypt the sealed setups this key can."),
+    ] = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Re-check a finished game: signatures, chain, commitments, every result and point."""
+    from frogpbem.audit import audit as do_audit
+
+    with reported():
+        private = load_key(key) if key is not None else None
+        reports = [do_audit(path, private) for path in games]
+        if as_json:
+            typer.echo(json.dumps([r.to_json() for r in reports], indent=2))
+        else:
+            typer.echo("\n".join(r.text() for r in reports))
+        if not all(r.ok for r in reports):
+            raise typer.Exit(1)
+
+
+@app.command()
+def record(game: Annotated[Path, typer.Argument(help="The game file.")]) -> None:
+    """Print the game as a PGN-like record."""
+    from frogpbem.record import game_record
+    from frogpbem.referee import load
+
+    with reported():
+        typer.echo(game_record(load(game)), nl=False)
+
+
+@app.command()
+def demo(
+    folder: Annotated[
+        Path, typer.Argument(help="Where to put keys and game files.")
+    ] = Path("frogpbem-demo"),
+    rules: Annotated[str, typer.Option(help="The ruleset.")] = "frogfinder",
+    seed: Annotated[int | None, typer.Option(help="Seed for the bots' choices.")] = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Play a whole game between two bots through the real flow, then audit it."""
+    from frogpbem.demo import play_demo
+
+    with reported():
+        result = play_demo(folder, rules, seed, echo=None if as_json else typer.echo)
+        if as_json:
+            typer.echo(json.dumps(result, indent=2))
+        if not result["audit_ok"]:
+            raise typer.Exit(1)
+
+
+def main() -> None:
+    app()

@@ -1,0 +1,84 @@
+"""All of frogpbem's cryptography: keys, SSH signatures, age sealing, hashes.
+
+Nothing outside this package imports ``cryptography`` or ``pyrage``.
+Functions take and return ``bytes`` or ``str`` and raise
+:class:`~frogpbem.errors.KeyError_`, :class:`~frogpbem.errors.SignatureError`
+or :class:`~frogpbem.errors.CommitmentError`.
+"""
+
+from __future__ import annotations
+
+import random
+
+from frogpbem.crypto.digest import (
+    KINDS,
+    b64decode_strict,
+    b64encode,
+    canonical_json,
+    commitment,
+    element_hash,
+    new_salt,
+    sha256_tag,
+    signed_bytes,
+)
+from frogpbem.crypto.keys import (
+    PassphraseSource,
+    PrivateKey,
+    PublicKey,
+    generate_key,
+    load_private_key,
+    load_public_key,
+)
+from frogpbem.crypto.seal import recipient_tag, recipient_tags, seal, unseal
+from frogpbem.crypto.sshsig import armor, signer_of
+from frogpbem.crypto.sshsig import sign as sign_blob
+from frogpbem.crypto.sshsig import verify as verify_blob
+from frogpbem.errors import SignatureError
+
+__all__ = [
+    "KINDS",
+    "PassphraseSource",
+    "PrivateKey",
+    "PublicKey",
+    "armor",
+    "b64encode",
+    "canonical_json",
+    "commitment",
+    "element_hash",
+    "generate_key",
+    "load_private_key",
+    "load_public_key",
+    "new_salt",
+    "recipient_tag",
+    "recipient_tags",
+    "seal",
+    "secure_random",
+    "sha256_tag",
+    "sign_element",
+    "signed_bytes",
+    "signer_of",
+    "unseal",
+    "verify_element",
+]
+
+
+def sign_element(key: PrivateKey, kind: str, element: dict[str, object]) -> str:
+    """The base64 SSHSIG signature of an element (its ``signature`` field left out)."""
+    return b64encode(sign_blob(key, signed_bytes(kind, element)))
+
+
+def verify_element(key: PublicKey, kind: str, element: dict[str, object]) -> None:
+    """Check an element's ``signature`` field; raises :class:`SignatureError`."""
+    text = element.get("signature")
+    if not isinstance(text, str):
+        raise SignatureError("missing signature")
+    try:
+        blob = b64decode_strict(text)
+    except ValueError:
+        raise SignatureError("malformed signature") from None
+    verify_blob(key, signed_bytes(kind, element), blob)
+
+
+def secure_random() -> random.Random:
+    """A random generator backed by the operating system's CSPRNG."""
+    return random.SystemRandom()

@@ -1,0 +1,70 @@
+"""Canonical bytes, hashes and commitments: every domain prefix lives here."""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import secrets
+from typing import Any
+
+import rfc8785
+
+from frogpbem.errors import GameFileError
+
+PREFIX = "frogpbem/1 "
+KINDS = ("header", "record", "request", "reveal", "view")
+"""The kinds of signed element; a signature of one kind never verifies as another."""
+COMMIT_PREFIX = b"frogpbem/1 commit\n"
+
+
+def canonical_json(value: Any) -> bytes:
+    """RFC 8785 canonical JSON of ``value``."""
+    try:
+        data: bytes = rfc8785.dumps(value)
+    except (rfc8785.CanonicalizationError, TypeError, ValueError) as exc:
+        raise GameFileError(f"value cannot be canonicalised: {exc}") from None
+    return data
+
+
+def signed_bytes(kind: str, element: dict[str, Any]) -> bytes:
+    """The bytes signed for an element: prefix, kind, newline, canonical JSON (no signature)."""
+    if kind not in KINDS:
+        raise ValueError(f"unknown kind {kind!r}")
+    body = {k: v for k, v in element.items() if k != "signature"}
+    return f"{PREFIX}{kind}\n".encode() + canonical_json(body)
+
+
+def sha256_tag(data: bytes) -> str:
+    """``sha256:`` and the hex digest of ``data``."""
+    return "sha256:" + hashlib.sha256(data).hexdigest()
+
+
+def element_hash(kind: str, element: dict[str, Any]) -> str:
+    """The hash that the next element's ``prev`` names."""
+    return sha256_tag(signed_bytes(kind, element))
+
+
+def commitment(game: str, seat: str, salt: str, secret: Any) -> str:
+    """The header's commitment to one seat's hidden data."""
+    body = canonical_json({"game": game, "seat": seat, "salt": salt, "secret": secret})
+    return sha256_tag(COMMIT_PREFIX + body)
+
+
+def new_salt() -> str:
+    """32 random bytes, hex."""
+    return secrets.token_hex(32)
+
+
+def b64encode(data: bytes) -> str:
+    return base64.b64encode(data).decode("ascii")
+
+
+def b64decode_strict(text: str) -> bytes:
+    """Decode base64, refusing anything but the one canonical encoding."""
+    try:
+        data = base64.b64decode(text, validate=True)
+    except (ValueError, TypeError):
+        raise ValueError("not base64") from None
+    if base64.b64encode(data).decode("ascii") != text:
+        raise ValueError("not canonical base64")
+    return data

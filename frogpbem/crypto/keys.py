@@ -1,0 +1,206 @@
+"""OpenSSH Ed25519 identities: loading, generating, fingerprints."""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import os
+import stat
+import struct
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric.ed25519 import (
+    Ed25519PrivateKey,
+    Ed25519PublicKey,
+)
+
+from frogpbem.errors import FileAccessError, KeyError_
+
+KEY_TYPE = "ssh-ed25519"
+
+PassphraseSource = Callable[[Path], bytes | None]
+"""Given the key's path, returns its passphrase (or ``None`` to give up)."""
+
+
+def ssh_string(data: bytes) -> bytes:
+    """An SSH wire-format string: 4-byte big-endian length, then the bytes."""
+    return struct.pack(">I", len(data)) + data
+
+
+@dataclass(frozen=True)
+class PublicKey:
+    """An Ed25519 public key as an OpenSSH key line."""
+
+    blob: bytes
+    """The key in SSH wire format (type and key bytes)."""
+    comment: str = ""
+    """The comment after the key, if any (not part of the key)."""
+
+    @classmethod
+    def parse(cls, line: str) -> PublicKey:
+        """Parse ``ssh-ed25519 AAAA… comment``; raises :class:`KeyError_`."""
+        parts = line.strip().split(None, 2)
+        if len(parts) < 2 or parts[0] != KEY_TYPE:
+            shown = line.strip()[:40]
+            raise KeyError_(f"expected an 'ssh-ed25519 AAAA…' public key, got {shown!r}")
+        try:
+            blob = base64.b64decode(parts[1], validate=True)
+            Ed25519PublicKey.from_public_bytes(_key_bytes(blob))
+        except ValueError:
+            raise KeyError_(f"malformed ssh-ed25519 public key {parts[1][:20]!r}…") from None
+        return cls(blob, parts[2] if len(parts) > 2 else "")
+
+    @property
+    def line(self) -> str:
+        """The full key line, with its comment when it has one."""
+        text = f"{KEY_TYPE} {base64.b64encode(self.blob).decode()}"
+        return f"{text} {self.comment}" if self.comment else text
+
+    @property
+    def fingerprint(self) -> str:
+        """``SHA256:…`` as ssh-keygen prints it."""
+        digest = base64.b64encode(hashlib.sha256(self.blob).digest()).decode().rstrip("=")
+        return f"SHA256:{digest}"
+
+    def same_key(self, other: PublicKey) -> bool:
+        """True when both name the same key (comments aside)."""
+        return self.blob == other.blob
+
+    def verifier(self) -> Ed25519PublicKey:
+        return Ed25519PublicKey.from_public_bytes(_key_bytes(self.blob))
+
+
+def _key_bytes(blob: bytes) -> bytes:
+    expected = ssh_string(KEY_TYPE.encode())
+    if not blob.startswith(expected) or len(blob) != len(expected) + 4 + 32:
+        raise ValueError("not an ssh-ed25519 key blob")
+    return blob[len(expected) + 4 :]
+
+
+@dataclass(frozen=True)
+class PrivateKey:
+    """An Ed25519 private key loaded from an OpenSSH key file."""
+
+    signer: Ed25519PrivateKey
+    """The key itself."""
+    public: PublicKey
+    """Its public half."""
+    path: Path | None = None
+    """Where it was read from."""
+    _age: list[Any] = field(default_factory=list, repr=False, compare=False)
+
+    def sign_raw(self, data: bytes) -> bytes:
+        return self.signer.sign(data)
+
+    def unencrypted_pem(self) -> bytes:
+        """The key as an unencrypted OpenSSH PEM (in memory only, for age)."""
+        return self.signer.private_bytes(
+            serialization.Encoding.PEM,
+            serialization.PrivateFormat.OpenSSH,
+            serialization.NoEncryption(),
+        )
+
+
+def from_signer(
+    signer: Ed25519PrivateKey, comment: str = "", path: Path | None = None
+) -> PrivateKey:
+    raw = signer.public_key().public_bytes(
+        serialization.Encoding.Raw, serialization.PublicFormat.Raw
+    )
+    blob = ssh_string(KEY_TYPE.encode()) + ssh_string(raw)
+    return PrivateKey(signer, PublicKey(blob, comment), path)
+
+
+def load_public_key(text_or_path: str) -> PublicKey:
+    """A public key from a key line or from a ``.pub`` file."""
+    if text_or_path.lstrip().startswith("ssh-"):
+        return PublicKey.parse(text_or_path)
+    path = Path(text_or_path).expanduser()
+    try:
+        return PublicKey.parse(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise FileAccessError(f"cannot read public key {str(path)!r}: {exc.strerror}") from None
+    except KeyError_ as exc:
+        raise KeyError_(f"{path}: {exc}") from None
+
+
+def load_private_key(path: Path, passphrase: PassphraseSource | None = None) -> PrivateKey:
+    """Load an OpenSSH Ed25519 private key, refusing one readable by others."""
+    try:
+        info = path.stat()
+        data = path.read_bytes()
+    except OSError as exc:
+        raise KeyError_(f"cannot read key {str(path)!r}: {exc.strerror}") from None
+    if info.st_mode & (stat.S_IRWXG | stat.S_IRWXO):
+        mode = stat.S_IMODE(info.st_mode)
+        raise KeyError_(
+            f"private key {str(path)!r} is accessible by others (mode {mode:04o}); "
+            f"run: chmod 600 {path}"
+        )
+    if b"PRIVATE KEY" not in data:
+        raise KeyError_(f"{str(path)!r} is not a private key file")
+    password = None
+    if b"bcrypt" in _openssh_header(data):
+        password = passphrase(path) if passphrase else None
+        if password is None:
+            raise KeyError_(
+                f"key {str(path)!r} is protected by a passphrase; "
+                "set FROGPBEM_PASSPHRASE or run in a terminal"
+            )
+    try:
+        signer = serialization.load_ssh_private_key(data, password)
+    except ValueError as exc:
+        reason = "wrong passphrase" if password is not None else str(exc)
+        raise KeyError_(f"cannot load key {str(path)!r}: {reason}") from None
+    except Exception as exc:  # cryptography's UnsupportedAlgorithm and friends
+        raise KeyError_(f"cannot load key {str(path)!r}: {exc}") from None
+    if not isinstance(signer, Ed25519PrivateKey):
+        raise KeyError_(f"key {str(path)!r} is not an Ed25519 key (use ssh-keygen -t ed25519)")
+    comment = ""
+    pub = path.with_name(path.name + ".pub")
+    if pub.exists():
+        try:
+            comment = PublicKey.parse(pub.read_text(encoding="utf-8")).comment
+        except (OSError, KeyError_):
+            comment = ""
+    return from_signer(signer, comment, path)
+
+
+def _openssh_header(data: bytes) -> bytes:
+    """The decoded start of an OpenSSH private key (cipher and KDF names)."""
+    body = b"".join(
+        line for line in data.splitlines() if line and not line.startswith(b"-----")
+    )
+    try:
+        return base64.b64decode(body)[:80]
+    except ValueError:
+        return b""
+
+
+def generate_key(path: Path, comment: str, passphrase: bytes | None = None) -> PrivateKey:
+    """Write a new key to ``path`` (mode 0600) and ``path.pub``; refuse to overwrite."""
+    signer = Ed25519PrivateKey.generate()
+    encryption: serialization.KeySerializationEncryption = (
+        serialization.BestAvailableEncryption(passphrase)
+        if passphrase
+        else serialization.NoEncryption()
+    )
+    pem = signer.private_bytes(
+        serialization.Encoding.PEM, serialization.PrivateFormat.OpenSSH, encryption
+    )
+    key = from_signer(signer, comment, path)
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:
+        raise FileAccessError(f"{str(path)!r} exists already; not overwriting a key") from None
+    except OSError as exc:
+        raise FileAccessError(f"cannot write {str(path)!r}: {exc.strerror}") from None
+    with os.fdopen(fd, "wb") as out:
+        out.write(pem)
+    pub_path = path.with_name(path.name + ".pub")
+    pub_path.write_text(key.public.line + "\n", encoding="utf-8")
+    return key

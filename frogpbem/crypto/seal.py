@@ -1,0 +1,65 @@
+"""Sealing with age to ``ssh-ed25519`` recipients (ASCII-armoured)."""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+from collections.abc import Sequence
+from typing import Any
+
+import pyrage
+from pyrage import ssh as age_ssh
+
+from frogpbem.crypto.keys import PrivateKey, PublicKey
+from frogpbem.errors import CommitmentError, KeyError_
+
+ARMOR_BEGIN = "-----BEGIN AGE ENCRYPTED FILE-----"
+
+
+def seal(plaintext: bytes, recipients: Sequence[PublicKey]) -> str:
+    """``plaintext`` encrypted with age to every recipient, armoured."""
+    targets = [age_ssh.Recipient.from_str(key.line) for key in recipients]
+    armored: bytes = pyrage.encrypt(plaintext, targets, armored=True)
+    return armored.decode("ascii")
+
+
+def _identity(key: PrivateKey) -> Any:
+    if not key._age:
+        key._age.append(age_ssh.Identity.from_buffer(key.unencrypted_pem()))
+    return key._age[0]
+
+
+def unseal(armored: str, key: PrivateKey) -> bytes:
+    """Decrypt an age file with ``key``; raises :class:`KeyError_` if it cannot."""
+    try:
+        plaintext: bytes = pyrage.decrypt(armored.encode("ascii"), [_identity(key)])
+    except (pyrage.DecryptError, UnicodeEncodeError, ValueError):
+        raise KeyError_(
+            f"key {key.public.fingerprint} cannot open this sealed data"
+        ) from None
+    return plaintext
+
+
+def recipient_tag(key: PublicKey) -> str:
+    """The tag age writes in an ``ssh-ed25519`` stanza for ``key``."""
+    return base64.b64encode(hashlib.sha256(key.blob).digest()[:4]).decode().rstrip("=")
+
+
+def recipient_tags(armored: str) -> list[str]:
+    """The ``ssh-ed25519`` recipient tags in an armoured age file's header."""
+    lines = armored.strip().splitlines()
+    if not lines or lines[0] != ARMOR_BEGIN or not lines[-1].startswith("-----END"):
+        raise CommitmentError("sealed data is not an armoured age file")
+    try:
+        raw = base64.b64decode("".join(lines[1:-1]), validate=True)
+    except ValueError:
+        raise CommitmentError("sealed data is not valid base64") from None
+    header = raw.split(b"\n---", 1)[0].decode("ascii", "replace").splitlines()
+    if not header or header[0] != "age-encryption.org/v1":
+        raise CommitmentError("sealed data is not an age v1 file")
+    tags = []
+    for line in header[1:]:
+        parts = line.split()
+        if len(parts) >= 3 and parts[0] == "->" and parts[1] == "ssh-ed25519":
+            tags.append(parts[2])
+    return tags

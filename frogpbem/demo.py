@@ -1,0 +1,105 @@
+"""The demonstration: two bots play a whole game through the real flow, then it is audited.
+
+Keys are made, the game is created, every move is a request signed by the
+bot's key and applied by the referee's key, exactly as by email.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from frogpbem import crypto
+from frogpbem.audit import audit
+from frogpbem.errors import FileAccessError
+from frogpbem.games import find_game
+from frogpbem.record import game_record
+from frogpbem.referee import (
+    REFEREE,
+    SeatSpec,
+    create_game,
+    known_secrets,
+    load,
+    move,
+    replay,
+    start_game,
+)
+from frogpbem.views import build_view, viewers_of
+
+PLAYERS = ("Alice", "Bob", "Chloe", "Dmitri", "Emeka", "Fatima")
+MAX_RECORDS = 2000
+
+
+def _key(folder: Path, name: str) -> crypto.PrivateKey:
+    path = folder / name
+    if path.exists():
+        return crypto.load_private_key(path)
+    return crypto.generate_key(path, f"{name}@frogpbem.demo")
+
+
+def players_of(seats: tuple[str, ...]) -> list[str]:
+    """The demo's file names for the players' keys, one per seat."""
+    return [name.lower() for name in PLAYERS[: len(seats)]]
+
+
+def play_demo(
+    folder: Path, rules: str = "frogfinder", seed: int | None = None,
+    echo: Callable[[str], None] | None = None,
+) -> dict[str, Any]:
+    """Play and audit one game in ``folder``; return a summary."""
+    say = echo or (lambda _line: None)
+    ruleset = find_game(rules)
+    folder.mkdir(parents=True, exist_ok=True)
+    game_path = folder / "game.yaml"
+    if game_path.exists():
+        raise FileAccessError(f"{game_path} exists already; give the demo an empty folder")
+    state_dir = folder / ".referee-state"
+    referee = _key(folder, "referee")
+    seats = ruleset.seat_order
+    names = players_of(seats)
+    players = {seat: _key(folder, name) for seat, name in zip(seats, names, strict=True)}
+    say("keys: " + ", ".join(str(folder / n) for n in ["referee", *names]))
+    specs = [SeatSpec(seat, players[seat].public, PLAYERS[i]) for i, seat in enumerate(seats)]
+    doc = create_game(rules, referee, "Carol (referee)", specs, {})
+    start_game(game_path, doc, referee, state_dir)
+    say(f"created game {doc['header']['game']} ({ruleset.title}) in {game_path}")
+    rng = random.Random(seed)
+    for _ in range(MAX_RECORDS):
+        game = load(game_path)
+        state = replay(game, known_secrets(game, REFEREE, referee)).final
+        seat = ruleset.to_move(state)
+        if seat is None:
+            break
+        # The bot sees only its own view, computed with its own key.
+        mine = known_secrets(game, seat, players[seat])
+        own_state = replay(game, mine).final
+        view = build_view(game, own_state, seat, viewers_of(game, seat))["state"]
+        text = ruleset.bot_move(view, seat, rng)
+        move(game_path, players[seat], text)  # the player signs a request
+        applied = move(game_path, referee, state_dir=state_dir)  # the referee applies it
+        for line in getattr(applied, "lines", []):
+            say(f"  {len(game.doc['log']) + 1:>3}. {line}")
+    report = audit(game_path)
+    final = load(game_path)
+    record_path = folder / "game.pgn"
+    record_path.write_text(game_record(final), encoding="utf-8")
+    outcome = final.doc["reveal"]["outcome"] if final.doc["reveal"] else None
+    if outcome:
+        say(f"game over: {outcome['termination']}; " + ", ".join(
+            f"{p['rank']}. {p['seat']} {p['points']}" for p in outcome["standing"]))
+    say(report.text())
+    say(f"files: {game_path} (the game), {record_path} (the record), "
+        f"{folder}/game.*.view.yaml (views), keys in {folder}")
+    return {
+        "folder": str(folder),
+        "game": str(game_path),
+        "records": len(final.doc["log"]),
+        "outcome": outcome,
+        "audit_ok": report.ok,
+        "audit": report.to_json(),
+        "record": str(record_path),
+        "cwd": os.getcwd(),
+    }

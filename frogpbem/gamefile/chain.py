@@ -1,0 +1,132 @@
+"""Signatures and the hash chain of a game file.
+
+Every signed element (header, record, request, reveal) is checked here;
+``prev`` links each record to the one before, so the head (the last
+record's hash) fixes the whole history.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from frogpbem import crypto
+from frogpbem.errors import ChainError, GameFileError, SignatureError, VerificationError
+from frogpbem.gamefile.document import Document
+
+
+@dataclass
+class ChainReport:
+    """What :func:`check_chain` found."""
+
+    head: str = ""
+    """Hash of the last signed element of the history (header or last record)."""
+    problems: list[VerificationError] = field(default_factory=list)
+    """Everything that does not hold, each naming its element."""
+    unrequested: int = 0
+    """Records the referee entered without a player's signed request."""
+
+    def raise_first(self) -> None:
+        if self.problems:
+            raise self.problems[0]
+
+
+def header_hash(doc: Document) -> str:
+    return crypto.element_hash("header", doc["header"])
+
+
+def record_hash(record: dict[str, Any]) -> str:
+    return crypto.element_hash("record", record)
+
+
+def head_of(doc: Document) -> str:
+    """The hash that the next record's ``prev`` must name."""
+    return record_hash(doc["log"][-1]) if doc["log"] else header_hash(doc)
+
+
+def referee_key(doc: Document) -> crypto.PublicKey:
+    return crypto.PublicKey.parse(doc["header"]["referee"]["key"])
+
+
+def seat_keys(doc: Document) -> dict[str, crypto.PublicKey]:
+    """Each seat's public key, by seat name."""
+    keys = {}
+    for entry in doc["header"]["seats"]:
+        if entry["seat"] in keys:
+            raise GameFileError(f"header: seat {entry['seat']!r} appears twice")
+        keys[entry["seat"]] = crypto.PublicKey.parse(entry["key"])
+    return keys
+
+
+def request_element(game: str, n: int, head: str, seat: str, move: str) -> dict[str, Any]:
+    """The element a player signs to ask for a move (the same, rebuilt, for a record)."""
+    return {"game": game, "n": n, "head": head, "seat": seat, "move": move}
+
+
+def _check(problems: list[VerificationError], where: str, key: crypto.PublicKey, kind: str,
+           element: dict[str, Any], who: str) -> bool:
+    try:
+        crypto.verify_element(key, kind, element)
+    except SignatureError as exc:
+        problems.append(SignatureError(f"{where}: {exc} by {who}"))
+        return False
+    return True
+
+
+def check_chain(doc: Document) -> ChainReport:
+    """Check every signature and link; report every problem found."""
+    report = ChainReport()
+    header = doc["header"]
+    game = header["game"]
+    referee = referee_key(doc)
+    seats = seat_keys(doc)
+    _check(report.problems, "header", referee, "header", header, "the referee")
+    prev = header_hash(doc)
+    for index, record in enumerate(doc["log"]):
+        where = f"record {index + 1}"
+        if record["n"] != index + 1:
+            report.problems.append(ChainError(f"{where}: numbered {record['n']}"))
+        if record["prev"] != prev:
+            report.problems.append(ChainError(f"{where}: does not follow record {index}"))
+        seat = record["seat"]
+        if seat not in seats:
+            report.problems.append(ChainError(f"{where}: {seat!r} is not a seat of this game"))
+        else:
+            _check(report.problems, where, referee, "record", record, "the referee")
+            if "request" in record:
+                element = request_element(game, record["n"], record["prev"], seat, record["move"])
+                element["signature"] = record["request"]
+                _check(report.problems, f"{where}: request", seats[seat], "request", element, seat)
+            else:
+                report.unrequested += 1
+        prev = record_hash(record)
+    report.head = prev
+    for index, request in enumerate(doc["requests"]):
+        where = f"pending request {index + 1} ({request['seat']} {request['move']!r})"
+        if request["game"] != game:
+            report.problems.append(ChainError(f"{where}: made for game {request['game']!r}"))
+        elif request["seat"] not in seats:
+            report.problems.append(ChainError(f"{where}: not a seat of this game"))
+        else:
+            _check(report.problems, where, seats[request["seat"]], "request", request,
+                   request["seat"])
+    reveal = doc["reveal"]
+    if reveal is not None:
+        if reveal["prev"] != prev:
+            report.problems.append(ChainError("reveal: does not follow the last record"))
+        _check(report.problems, "reveal", referee, "reveal", reveal, "the referee")
+    return report
+
+
+def fork_proof(doc_a: Document, doc_b: Document) -> tuple[dict[str, Any], dict[str, Any]] | None:
+    """Two different, validly signed records with one game and number, if the copies hold them."""
+    if doc_a["header"]["game"] != doc_b["header"]["game"]:
+        return None
+    check_chain(doc_a).raise_first()
+    check_chain(doc_b).raise_first()
+    if header_hash(doc_a) != header_hash(doc_b):
+        return None
+    for rec_a, rec_b in zip(doc_a["log"], doc_b["log"], strict=False):
+        if record_hash(rec_a) != record_hash(rec_b):
+            return rec_a, rec_b
+    return None

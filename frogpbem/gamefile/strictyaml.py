@@ -1,0 +1,147 @@
+"""A strict subset of YAML: mappings, sequences, strings, integers, booleans, null.
+
+Anchors, aliases, tags, merge keys, duplicate keys and non-string keys are
+refused. Plain scalars are integers only when written as decimal integers
+(``010`` stays a string), booleans only as ``true``/``false``, null only as
+``null``, ``~`` or nothing; everything else is a string (``NO`` stays ``NO``).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import yaml
+
+from frogpbem.errors import GameFileError
+
+MAX_BYTES = 4 * 1024 * 1024
+"""Files larger than this are refused before parsing."""
+
+_Loader: type[Any] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+_Dumper: type[Any] = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
+_INT = re.compile(r"[-+]?(0|[1-9][0-9]*)")
+_PLAIN = {"true": True, "false": False, "null": None, "~": None, "": None}
+MAX_DEPTH = 32
+
+
+def loads(data: bytes, name: str = "<input>") -> Any:
+    """Parse strict YAML; raises :class:`GameFileError` naming ``name`` and the line."""
+    if len(data) > MAX_BYTES:
+        raise GameFileError(f"{name}: file is larger than {MAX_BYTES // (1024 * 1024)} MiB")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise GameFileError(f"{name}: not UTF-8 text") from None
+    try:
+        events = list(yaml.parse(text, Loader=_Loader))
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f" at line {mark.line + 1}" if mark is not None else ""
+        problem = getattr(exc, "problem", None) or "syntax error"
+        raise GameFileError(f"{name}: not valid YAML{where}: {problem}") from None
+    return _Builder(events, name).document()
+
+
+class _Builder:
+    def __init__(self, events: list[Any], name: str) -> None:
+        self.events = events
+        self.pos = 0
+        self.name = name
+
+    def fail(self, event: Any, what: str) -> GameFileError:
+        mark = getattr(event, "start_mark", None)
+        where = f" at line {mark.line + 1}" if mark is not None else ""
+        return GameFileError(f"{self.name}: {what}{where} (only plain YAML is accepted)")
+
+    def next(self) -> Any:
+        event = self.events[self.pos]
+        self.pos += 1
+        return event
+
+    def document(self) -> Any:
+        documents = [e for e in self.events if isinstance(e, yaml.DocumentStartEvent)]
+        if len(documents) != 1:
+            raise GameFileError(f"{self.name}: expected exactly one YAML document")
+        while not isinstance(self.events[self.pos], yaml.DocumentStartEvent):
+            self.pos += 1
+        self.pos += 1
+        return self.node(0)
+
+    def node(self, depth: int) -> Any:
+        event = self.next()
+        if depth > MAX_DEPTH:
+            raise self.fail(event, "nesting too deep")
+        if isinstance(event, yaml.AliasEvent):
+            raise self.fail(event, "YAML alias refused")
+        if getattr(event, "anchor", None) is not None:
+            raise self.fail(event, "YAML anchor refused")
+        if isinstance(event, yaml.ScalarEvent):
+            if event.tag is not None:
+                raise self.fail(event, f"YAML tag {event.tag!r} refused")
+            return self.scalar(event)
+        if getattr(event, "tag", None) is not None:
+            raise self.fail(event, f"YAML tag {event.tag!r} refused")
+        if isinstance(event, yaml.SequenceStartEvent):
+            items = []
+            while not isinstance(self.events[self.pos], yaml.SequenceEndEvent):
+                items.append(self.node(depth + 1))
+            self.pos += 1
+            return items
+        if isinstance(event, yaml.MappingStartEvent):
+            mapping: dict[str, Any] = {}
+            while not isinstance(self.events[self.pos], yaml.MappingEndEvent):
+                key_event = self.events[self.pos]
+                key = self.node(depth + 1)
+                if key == "<<" and key_event.implicit[0]:
+                    raise self.fail(key_event, "YAML merge key refused")
+                if not isinstance(key, str):
+                    raise self.fail(key_event, f"non-string key {key!r} refused")
+                if key in mapping:
+                    raise self.fail(key_event, f"duplicate key {key!r} refused")
+                mapping[key] = self.node(depth + 1)
+            self.pos += 1
+            return mapping
+        raise self.fail(event, "unexpected YAML structure")
+
+    @staticmethod
+    def scalar(event: Any) -> Any:
+        value: str = event.value
+        if not event.implicit[0]:  # quoted or block: always a string
+            return value
+        if value in _PLAIN:
+            return _PLAIN[value]
+        if _INT.fullmatch(value):
+            return int(value)
+        return value
+
+
+class _StrictDumper(_Dumper):  # type: ignore[misc]
+    pass
+
+
+def _represent_str(dumper: Any, value: str) -> Any:
+    if "\n" in value:
+        return dumper.represent_scalar("tag:yaml.org,2002:str", value, style="|")
+    node = dumper.represent_scalar("tag:yaml.org,2002:str", value)
+    # Our loader reads every plain "010", "+1", "~" as given; quote whatever
+    # a reader might take for something other than a string.
+    if node.style is None and (value in _PLAIN or _INT.fullmatch(value) or value != value.strip()):
+        node.style = '"'
+    return node
+
+
+_StrictDumper.add_representer(str, _represent_str)
+
+
+def dumps(value: Any) -> str:
+    """Strict YAML text for ``value`` (keys in the order given)."""
+    text: str = yaml.dump(
+        value,
+        Dumper=_StrictDumper,
+        sort_keys=False,
+        allow_unicode=True,
+        width=1 << 16,
+        default_flow_style=False,
+    )
+    return text

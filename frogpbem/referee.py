@@ -1,0 +1,499 @@
+"""The referee's and the players' work on a game file: deal, request, apply, reveal.
+
+This module joins the rules (``games``) to the file layer (``gamefile``) and
+the crypto package; it holds no game's rules itself.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import secrets as pysecrets
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from frogpbem import crypto
+from frogpbem.errors import (
+    CommitmentError,
+    FileAccessError,
+    FrogPbemError,
+    GameFileError,
+    InconsistentResultError,
+    KeyError_,
+    NotationError,
+    StaleCopyError,
+    UsageError,
+)
+from frogpbem.gamefile import chain
+from frogpbem.gamefile.document import (
+    Document,
+    dump_game,
+    locked,
+    new_document,
+    read_game,
+    write_atomic,
+)
+from frogpbem.games import JSON, Ruleset, find_game
+from frogpbem.views import write_views
+
+REFEREE = "referee"
+"""The role of the referee's key (seats have their seat names)."""
+
+
+def now_text() -> str:
+    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+@dataclass
+class Game:
+    """A game file read and its chain checked."""
+
+    path: Path
+    doc: Document
+    ruleset: Ruleset[Any, Any]
+    head: str
+    unrequested: int = 0
+
+    @property
+    def header(self) -> dict[str, Any]:
+        return self.doc["header"]  # type: ignore[no-any-return]
+
+    @property
+    def game_id(self) -> str:
+        return str(self.header["game"])
+
+    @property
+    def options(self) -> dict[str, Any]:
+        return self.header["options"]  # type: ignore[no-any-return]
+
+    @property
+    def seats(self) -> tuple[str, ...]:
+        return tuple(entry["seat"] for entry in self.header["seats"])
+
+    @property
+    def names(self) -> dict[str, str]:
+        return {entry["seat"]: entry["name"] for entry in self.header["seats"]}
+
+    def role(self, key: crypto.PrivateKey) -> str:
+        """``referee`` or the seat that ``key`` holds; raises :class:`KeyError_`."""
+        if chain.referee_key(self.doc).same_key(key.public):
+            return REFEREE
+        for seat, public in chain.seat_keys(self.doc).items():
+            if public.same_key(key.public):
+                return seat
+        raise KeyError_(
+            f"key {key.public.fingerprint} is neither the referee nor a seat of game "
+            f"{self.game_id} ({self.path})"
+        )
+
+
+def load(path: Path) -> Game:
+    """Read a game file and check its format, schema, signatures and chain."""
+    doc = read_game(path)
+    ruleset = find_game(doc["header"]["rules"])
+    report = chain.check_chain(doc)
+    if report.problems:
+        first = report.problems[0]
+        raise type(first)(f"{path}: {first}")
+    return Game(path, doc, ruleset, report.head, report.unrequested)
+
+
+# --- hidden data --------------------------------------------------------------
+
+
+def _plaintext(game: str, seat: str, salt: str, secret: JSON, length: int) -> bytes:
+    body = crypto.canonical_json({"game": game, "seat": seat, "salt": salt, "secret": secret})
+    if len(body) > length:
+        raise GameFileError(f"setup of {seat} is too large to seal ({len(body)} > {length} bytes)")
+    # Trailing spaces are JSON white space: the stock `age -d` output still parses.
+    return body + b" " * (length - len(body))
+
+
+def pad_length(ruleset: Ruleset[Any, Any], options: Mapping[str, Any]) -> int:
+    """Every seat's sealed plaintext has this length, whatever its content."""
+    bound = ruleset.secret_bound(options) + 256
+    return -(-bound // 256) * 256
+
+
+def open_secret(game: Game, seat: str, key: crypto.PrivateKey) -> JSON:
+    """Decrypt ``seat``'s sealed setup and check it against the header's commitment."""
+    setup = game.header["setup"]
+    if seat not in setup["sealed"] or seat not in setup["commitments"]:
+        raise CommitmentError(f"{game.path}: header: no sealed setup for {seat}")
+    plaintext = crypto.unseal(setup["sealed"][seat], key)
+    try:
+        data = json.loads(plaintext)
+        salt, secret = data["salt"], data["secret"]
+    except (ValueError, KeyError, TypeError):
+        raise CommitmentError(f"{game.path}: sealed setup of {seat} is not readable") from None
+    if data.get("game") != game.game_id or data.get("seat") != seat:
+        raise CommitmentError(f"{game.path}: sealed setup of {seat} belongs to another game/seat")
+    if crypto.commitment(game.game_id, seat, salt, secret) != setup["commitments"][seat]:
+        raise CommitmentError(
+            f"{game.path}: sealed setup of {seat} does not match the header's commitment"
+        )
+    return {"salt": salt, "secret": secret}
+
+
+def known_secrets(game: Game, role: str, key: crypto.PrivateKey) -> dict[str, JSON | None]:
+    """Every secret ``role`` may read (all for the referee), ``None`` for the others."""
+    if not game.header["setup"]["sealed"]:
+        return dict.fromkeys(game.seats)
+    readers = game.seats if role == REFEREE else (
+        tuple(s for s in game.seats if role in game.ruleset.secret_readers(game.options, s))
+    )
+    return {
+        seat: open_secret(game, seat, key)["secret"] if seat in readers else None
+        for seat in game.seats
+    }
+
+
+# --- replay -------------------------------------------------------------------
+
+
+@dataclass
+class Replay:
+    """The states of a game replayed from its log."""
+
+    states: list[Any] = field(default_factory=list)
+    """The state before the first record, then after each record."""
+
+    @property
+    def final(self) -> Any:
+        return self.states[-1]
+
+
+def replay(game: Game, secrets: Mapping[str, JSON | None]) -> Replay:
+    """Replay every record through the rules, checking each result, score and turn.
+
+    Raises :class:`InconsistentResultError` (or another
+    :class:`FrogPbemError`) naming the record that does not hold.
+    """
+    rules = game.ruleset
+    state = rules.start(game.options, game.seats, game.header["setup"]["public"], secrets)
+    states = [state]
+    for record in game.doc["log"]:
+        where = f"record {record['n']}"
+        try:
+            move = rules.parse_move(record["move"])
+            if rules.format_move(move) != record["move"]:
+                raise NotationError(f"move {record['move']!r} is not in canonical notation")
+            state, result = rules.play(state, record["seat"], move, record["result"])
+        except FrogPbemError as exc:
+            raise InconsistentResultError(
+                f"{where} ({record['seat']} {record['move']}): {exc}"
+            ) from None
+        if rules.scores(state) != record["scores"]:
+            raise InconsistentResultError(
+                f"{where}: scores {record['scores']} should be {rules.scores(state)}"
+            )
+        states.append(state)
+    return Replay(states)
+
+
+# --- creating a game ----------------------------------------------------------
+
+
+@dataclass
+class SeatSpec:
+    """A seat as given to :func:`create_game`."""
+
+    seat: str
+    key: crypto.PublicKey
+    name: str
+    email: str | None = None
+
+
+def new_game_id(ruleset: Ruleset[Any, Any]) -> str:
+    alphabet = "abcdefghijkmnpqrstuvwxyz23456789"
+    return f"{ruleset.id_prefix}-" + "".join(pysecrets.choice(alphabet) for _ in range(8))
+
+
+def create_game(
+    rules: str,
+    referee: crypto.PrivateKey,
+    referee_name: str,
+    seats: list[SeatSpec],
+    options: Mapping[str, str | int],
+    chosen: Mapping[str, JSON] | None = None,
+    rng: random.Random | None = None,
+    game_id: str | None = None,
+    created: str | None = None,
+) -> Document:
+    """A new game document: options checked, setup dealt (or chosen), sealed, committed, signed."""
+    ruleset = find_game(rules)
+    opts = ruleset.options(options)
+    seat_names = ruleset.seats(opts, len(seats))
+    given = [spec.seat for spec in seats]
+    if sorted(given) != sorted(seat_names):
+        raise UsageError(f"{rules} needs seats {', '.join(seat_names)}, got {', '.join(given)}")
+    by_seat = {spec.seat: spec for spec in seats}
+    keys = [referee.public] + [spec.key for spec in seats]
+    if len({k.blob for k in keys}) != len(keys):
+        raise UsageError("the referee and every seat need keys of their own")
+    game_id = game_id or new_game_id(ruleset)
+    if chosen is None:
+        public, secrets = ruleset.deal(opts, seat_names, rng or crypto.secure_random())
+        dealt = "random"
+    else:
+        public, secrets = chosen.get("public"), {s: chosen.get(s) for s in seat_names}
+        ruleset.check_setup(opts, seat_names, public, secrets)
+        dealt = "chosen"
+    length = pad_length(ruleset, opts)
+    commitments: dict[str, str] = {}
+    sealed: dict[str, str] = {}
+    salts: dict[str, str] = {}
+    for seat in seat_names:
+        if secrets.get(seat) is None:
+            continue
+        salt = crypto.new_salt()
+        salts[seat] = salt
+        commitments[seat] = crypto.commitment(game_id, seat, salt, secrets[seat])
+        readers = ruleset.secret_readers(opts, seat)
+        recipients = [by_seat[r].key for r in readers] + [referee.public]
+        sealed[seat] = crypto.seal(
+            _plaintext(game_id, seat, salt, secrets[seat], length), recipients
+        )
+    seat_entries = []
+    for seat in seat_names:
+        spec = by_seat[seat]
+        entry: dict[str, Any] = {"seat": seat, "name": spec.name}
+        if spec.email:
+            entry["email"] = spec.email
+        entry["key"] = spec.key.line
+        seat_entries.append(entry)
+    header: dict[str, Any] = {
+        "game": game_id,
+        "rules": ruleset.name,
+        "options": opts,
+        "created": created or now_text(),
+        "referee": {"name": referee_name, "key": referee.public.line},
+        "seats": seat_entries,
+        "setup": {"dealt": dealt, "public": public, "commitments": commitments, "sealed": sealed},
+    }
+    header["signature"] = crypto.sign_element(referee, "header", header)
+    return new_document(header)
+
+
+def start_game(
+    path: Path, doc: Document, key: crypto.PrivateKey, state_dir: Path | None = None
+) -> list[Path]:
+    """Write a new game file and its views; remember its head."""
+    if path.exists():
+        raise FileAccessError(f"{path} exists already; not overwriting a game")
+    with locked(path):
+        write_atomic(path, dump_game(doc))
+        game = load(path)
+        state = replay(game, known_secrets(game, REFEREE, key)).final
+        HeadMemory(state_dir or default_state_dir()).remember(game)
+        return write_views(game, state, key)
+
+
+# --- the referee's memory of heads ---------------------------------------------
+
+
+class HeadMemory:
+    """The last head the referee signed, per game, so it never extends an older copy."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+
+    def _path(self, game: str) -> Path:
+        return self.folder / "heads" / f"{game}.json"
+
+    def check(self, game: Game) -> None:
+        path = self._path(game.game_id)
+        if not path.exists():
+            return
+        try:
+            memory = json.loads(path.read_text(encoding="utf-8"))
+            n, head = int(memory["n"]), str(memory["head"])
+        except (OSError, ValueError, KeyError, TypeError):
+            raise StaleCopyError(f"referee memory {path} is unreadable; check it by hand") from None
+        log = game.doc["log"]
+        if len(log) < n:
+            raise StaleCopyError(
+                f"{game.path} ends at record {len(log)}, but you already signed record {n} of "
+                f"game {game.game_id}: this copy is stale (take its requests with --from)"
+            )
+        at_n = chain.record_hash(log[n - 1]) if n else chain.header_hash(game.doc)
+        if at_n != head:
+            raise StaleCopyError(
+                f"{game.path} diverges from what you signed at record {n} of game "
+                f"{game.game_id}: refusing to sign a second history"
+            )
+
+    def remember(self, game: Game) -> None:
+        path = self._path(game.game_id)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        write_atomic(path, json.dumps({"n": len(game.doc["log"]), "head": game.head}).encode())
+
+
+def default_state_dir() -> Path:
+    import os
+
+    if os.environ.get("FROGPBEM_STATE"):
+        return Path(os.environ["FROGPBEM_STATE"])
+    base = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
+    return Path(base) / "frogpbem"
+
+
+# --- moves ---------------------------------------------------------------------
+
+
+@dataclass
+class Applied:
+    """What the referee did to a game in one call."""
+
+    lines: list[str] = field(default_factory=list)
+    """Each applied record in words (``red shoots G9: 2``)."""
+    outcome: JSON | None = None
+    """The outcome, if the game ended."""
+    views: list[Path] = field(default_factory=list)
+    """View files written."""
+
+
+def _append_record(
+    game: Game, state: Any, seat: str, text: str, request: str | None,
+    key: crypto.PrivateKey, at: str,
+) -> tuple[Any, str]:
+    rules = game.ruleset
+    move = rules.parse_move(text)
+    state, result = rules.play(state, seat, move)
+    record: dict[str, Any] = {
+        "n": len(game.doc["log"]) + 1,
+        "prev": game.head,
+        "seat": seat,
+        "move": rules.format_move(move),
+        "result": result,
+        "scores": rules.scores(state),
+        "at": at,
+    }
+    if request is not None:
+        record["request"] = request
+    record["signature"] = crypto.sign_element(key, "record", record)
+    game.doc["log"].append(record)
+    game.head = chain.record_hash(record)
+    return state, rules.describe(seat, record["move"], result)
+
+
+def _reveal(game: Game, key: crypto.PrivateKey, outcome: JSON, at: str) -> None:
+    setup = game.header["setup"]
+    revealed = {seat: open_secret(game, seat, key) for seat in setup["sealed"]}
+    reveal: dict[str, Any] = {"prev": game.head, "secrets": revealed, "outcome": outcome, "at": at}
+    reveal["signature"] = crypto.sign_element(key, "reveal", reveal)
+    game.doc["reveal"] = reveal
+
+
+def take_requests(game: Game, other_path: Path) -> int:
+    """Copy the pending requests of a player's returned copy into ``game``; return how many."""
+    other = load(other_path)
+    if chain.header_hash(other.doc) != chain.header_hash(game.doc):
+        raise StaleCopyError(f"{other_path} is not a copy of game {game.game_id}")
+    present = {r["signature"] for r in game.doc["requests"]}
+    fresh = [r for r in other.doc["requests"] if r["signature"] not in present]
+    game.doc["requests"].extend(fresh)
+    return len(fresh)
+
+
+def move(
+    path: Path,
+    key: crypto.PrivateKey,
+    text: str | None = None,
+    seat: str | None = None,
+    take_from: Path | None = None,
+    discard_requests: bool = False,
+    state_dir: Path | None = None,
+    at: str | None = None,
+) -> Applied | str:
+    """The ``move`` command: the referee applies, a seat signs a request.
+
+    Returns what the referee applied, or the player's confirmation line.
+    """
+    with locked(path):
+        game = load(path)
+        role = game.role(key)
+        if role != REFEREE:
+            if text is None:
+                raise UsageError(f"give the move to sign for {role}, e.g. \"shoot G9\"")
+            if seat not in (None, role) or take_from or discard_requests:
+                raise UsageError(f"key {key.public.fingerprint} holds seat {role}: "
+                                 "--seat, --from and --discard-requests are the referee's")
+            return _request(game, role, key, text)
+        return _apply(game, key, text, seat, take_from, discard_requests,
+                      HeadMemory(state_dir or default_state_dir()), at or now_text())
+
+
+def _apply(
+    game: Game, key: crypto.PrivateKey, text: str | None, seat: str | None,
+    take_from: Path | None, discard_requests: bool, memory: HeadMemory, at: str,
+) -> Applied:
+    path = game.path
+    memory.check(game)
+    state = replay(game, known_secrets(game, REFEREE, key)).final
+    applied = Applied()
+    if take_from is not None:
+        take_requests(game, take_from)
+    if discard_requests:
+        game.doc["requests"] = []
+    if text is not None:
+        actor = seat or game.ruleset.to_move(state)
+        if actor is None:
+            actor = game.seats[0]  # the game is over: play() says so
+        if actor not in game.seats:
+            raise UsageError(f"{actor!r} is not a seat of game {game.game_id}")
+        state, line = _append_record(game, state, actor, text, None, key, at)
+        applied.lines.append(line)
+    else:
+        pending = game.doc["requests"]
+        if not pending and not discard_requests:
+            raise UsageError(f"{path}: no move given and no pending requests to apply")
+        for index, request in enumerate(pending):
+            where = f"pending request {index + 1} ({request['seat']} {request['move']!r})"
+            expected_n = len(game.doc["log"]) + 1
+            if request["n"] != expected_n or request["head"] != game.head:
+                raise StaleCopyError(
+                    f"{path}: {where} was signed for record {request['n']} at another "
+                    f"point of the game (now record {expected_n}): stale or replayed; "
+                    "drop it with --discard-requests"
+                )
+            try:
+                state, line = _append_record(
+                    game, state, request["seat"], request["move"], request["signature"],
+                    key, at,
+                )
+            except FrogPbemError as exc:
+                raise type(exc)(f"{path}: {where}: {exc}") from None
+            applied.lines.append(line)
+    game.doc["requests"] = []
+    outcome = game.ruleset.outcome(state)
+    if outcome is not None and game.doc["reveal"] is None:
+        applied.outcome = outcome.to_json()
+        _reveal(game, key, applied.outcome, at)
+    write_atomic(path, dump_game(game.doc))
+    memory.remember(game)
+    applied.views = write_views(game, state, key)
+    return applied
+
+
+def _request(game: Game, seat: str, key: crypto.PrivateKey, text: str) -> str:
+    """Sign a move request for ``seat`` and add it to the game file's requests."""
+    rules = game.ruleset
+    state = replay(game, known_secrets(game, seat, key)).final
+    parsed = rules.parse_move(text)
+    rules.check(state, seat, parsed)
+    canonical = rules.format_move(parsed)
+    n = len(game.doc["log"]) + 1
+    for request in game.doc["requests"]:
+        if request["seat"] == seat and request["n"] == n and request["head"] == game.head:
+            raise UsageError(
+                f"{game.path}: {seat} has already asked for {request['move']!r} at record {n}"
+            )
+    element: dict[str, Any] = chain.request_element(game.game_id, n, game.head, seat, canonical)
+    element["signature"] = crypto.sign_element(key, "request", element)
+    game.doc["requests"].append(element)
+    write_atomic(game.path, dump_game(game.doc))
+    return f"{seat} asks: {canonical} (for record {n}); send {game.path.name} to the referee"

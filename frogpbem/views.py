@@ -1,0 +1,104 @@
+"""Views: what one seat, or the public, may know; signed, written, rendered.
+
+A view is derived by the ruleset's ``view`` function from the state and the
+set of seats whose hidden pieces it may show, and by nothing else.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from frogpbem import crypto
+from frogpbem.gamefile import chain
+from frogpbem.gamefile.document import dump_game, write_atomic
+
+if TYPE_CHECKING:  # avoids an import cycle with referee
+    from frogpbem.referee import Game
+
+PUBLIC = "public"
+
+
+def viewers_of(game: Game, seat: str | None) -> frozenset[str]:
+    """The seats whose hidden pieces ``seat``'s view shows (none for the public)."""
+    if seat is None:
+        return frozenset()
+    return frozenset(
+        s for s in game.seats if seat in game.ruleset.secret_readers(game.options, s)
+    )
+
+
+def build_view(game: Game, state: Any, seat: str | None, viewers: frozenset[str]) -> dict[str, Any]:
+    """The unsigned view document of ``seat`` (``None``: public)."""
+    return {
+        "frogpbem": 1,
+        "kind": "view",
+        "game": game.game_id,
+        "rules": game.ruleset.name,
+        "seat": seat,
+        "n": len(game.doc["log"]),
+        "head": game.head,
+        "names": game.names,
+        "state": game.ruleset.view(state, viewers),
+        "moves": [
+            {"n": r["n"], "seat": r["seat"], "move": r["move"], "result": r["result"]}
+            for r in game.doc["log"]
+        ],
+        "signature": None,
+    }
+
+
+def view_path(game_path: Path, seat: str | None) -> Path:
+    """``game.red.view.yaml`` beside ``game.yaml``."""
+    stem = game_path.name.removesuffix(".yaml").removesuffix(".yml")
+    return game_path.with_name(f"{stem}.{seat or PUBLIC}.view.yaml")
+
+
+def write_views(game: Game, state: Any, key: crypto.PrivateKey) -> list[Path]:
+    """Sign and write every seat's view and the public view beside the game file."""
+    written = []
+    for seat in (*game.seats, None):
+        view = build_view(game, state, seat, viewers_of(game, seat))
+        view["signature"] = crypto.sign_element(key, "view", view)
+        path = view_path(game.path, seat)
+        write_atomic(path, dump_game(view))
+        written.append(path)
+    return written
+
+
+def render(game: Game, view: dict[str, Any], who: str) -> str:
+    """A view as text: heading, points, whose turn, the board, the moves."""
+    rules = game.ruleset
+    state = view["state"]
+    names = view["names"]
+
+    def label(seat: str) -> str:
+        return f"{seat} ({names[seat]})" if names.get(seat) else seat
+
+    lines = [
+        f"{rules.title} - game {view['game']} - after record {view['n']}",
+        f"Referee: {game.header['referee']['name']} "
+        f"({chain.referee_key(game.doc).fingerprint})",
+        f"View of: {who}",
+        "Points: " + ", ".join(f"{label(s)} {p}" for s, p in state["points"].items()),
+    ]
+    outcome = state.get("outcome")
+    if outcome:
+        standing = ", ".join(
+            f"{p['rank']}. {label(p['seat'])} {p['points']}" for p in outcome["standing"]
+        )
+        lines.append(f"Game over: {outcome['termination']}. Standing: {standing}")
+    else:
+        lines.append(f"To move: {label(state['to_move'])}")
+    lines += ["", rules.render(state), ""]
+    if view["moves"]:
+        lines.append("Moves:")
+        lines += [
+            f"{m['n']:>4}. {rules.describe(m['seat'], m['move'], m['result'])}"
+            for m in view["moves"]
+        ]
+    pending = game.doc["requests"]
+    if pending:
+        lines.append("")
+        lines += [f"Pending request: {r['seat']} {r['move']}" for r in pending]
+    return "\n".join(lines)

@@ -1,0 +1,145 @@
+"""A whole game through the CLI: new, requests, referee moves, views, record, audit."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+
+from frogpbem.gamefile import strictyaml
+from tests.conftest import FINISHING_MOVES, Cli, Keys, Result
+
+
+def load(path: Path) -> dict:  # type: ignore[type-arg]
+    return strictyaml.loads(path.read_bytes())
+
+
+def test_new_writes_game_and_views(new_game: Callable[..., Path]) -> None:
+    game = new_game()
+    doc = load(game)
+    assert doc["header"]["setup"]["dealt"] == "chosen"
+    assert [s["seat"] for s in doc["header"]["seats"]] == ["red", "blue"]
+    for seat in ("red", "blue", "public"):
+        view = load(game.with_name(f"game.{seat}.view.yaml"))
+        assert view["state"]["to_move"] == "red"
+    red = load(game.with_name("game.red.view.yaml"))
+    assert red["state"]["own_frogs"] == {"red": ["A1", "B2"]}
+    public = load(game.with_name("game.public.view.yaml"))
+    assert public["state"]["own_frogs"] == {}
+
+
+def test_whole_game_scores_and_reveal(finished_game: Path, cli: Cli) -> None:
+    doc = load(finished_game)
+    log = doc["log"]
+    assert [r["move"] for r in log] == [m for _, m in FINISHING_MOVES]
+    assert log[0]["result"] == {"count": 1}
+    assert log[1]["result"] == {"miss": True}
+    assert log[2]["result"] == {"found": "blue"}
+    assert log[3]["result"] == {"shot": "red"}
+    # red: +5 (found E5) +5 (its frog shot) +5 (found F6) +2 bonus +1 hidden frog = 18
+    # blue: -3 (wrong guess) -5 (shot a frog) = -8
+    assert log[-1]["scores"] == {"red": 18, "blue": -8}
+    assert all("request" in r for r in log)
+    reveal = doc["reveal"]
+    assert reveal["outcome"]["standing"][0] == {"rank": 1, "seat": "red", "points": 18}
+    assert reveal["secrets"]["blue"]["secret"] == {"frogs": ["E5", "F6"]}
+    result = cli("audit", finished_game)
+    assert result.exit_code == 0, result.output
+    assert "everything holds" in result.stdout
+
+
+def test_referee_move_prints_public_result(new_game: Callable[..., Path], cli: Cli,
+                                           keys: Keys) -> None:
+    game = new_game()
+    result = cli("move", game, "shoot c3", "--key", keys.path("referee"))
+    assert result.exit_code == 0, result.output
+    assert result.stdout.strip() == "red shoots C3: 1"
+    assert load(game)["log"][0]["move"] == "shoot C3"
+    assert "request" not in load(game)["log"][0]
+
+
+def test_player_request_is_added_and_applied(new_game: Callable[..., Path], cli: Cli,
+                                             keys: Keys) -> None:
+    game = new_game()
+    asked = cli("move", game, "  SHOOT   d2 ", "--key", keys.path("alice"))
+    assert asked.exit_code == 0, asked.output
+    requests = load(game)["requests"]
+    assert [(r["seat"], r["move"], r["n"]) for r in requests] == [("red", "shoot D2", 1)]
+    applied = cli("move", game, "--key", keys.path("referee"), "--json")
+    assert applied.exit_code == 0, applied.output
+    assert json.loads(applied.stdout)["applied"] == ["red shoots D2: 0"]
+    assert load(game)["requests"] == []
+
+
+def test_referee_takes_requests_from_returned_copy(new_game: Callable[..., Path], cli: Cli,
+                                                  keys: Keys, tmp_path: Path) -> None:
+    game = new_game()
+    copy = tmp_path / "alice-copy.yaml"
+    copy.write_bytes(game.read_bytes())
+    assert cli("move", copy, "shoot D4", "--key", keys.path("alice")).exit_code == 0
+    result = cli("move", game, "--from", copy, "--key", keys.path("referee"))
+    assert result.exit_code == 0, result.output
+    assert load(game)["log"][0]["move"] == "shoot D4"
+
+
+def test_out_of_turn_resignation_by_request(new_game: Callable[..., Path], cli: Cli,
+                                            keys: Keys) -> None:
+    game = new_game()
+    assert cli("move", game, "resign", "--key", keys.path("bob")).exit_code == 0
+    result = cli("move", game, "--key", keys.path("referee"))
+    assert result.exit_code == 0, result.output
+    doc = load(game)
+    assert doc["reveal"]["outcome"]["termination"] == "blue resigned"
+    assert doc["reveal"]["outcome"]["standing"][0]["seat"] == "red"
+    assert cli("audit", game).exit_code == 0
+
+
+def test_view_text_for_seat_and_public(finished_game: Path, cli: Cli, keys: Keys) -> None:
+    red = cli("view", finished_game, "--key", keys.path("alice"))
+    assert red.exit_code == 0, red.output
+    assert "View of: red (Alice)" in red.stdout
+    assert "Game over: all blue frogs revealed" in red.stdout
+    public = cli("view", finished_game, "--public")
+    assert "View of: the public" in public.stdout
+    as_json = cli("view", finished_game, "--key", keys.path("bob"), "--json")
+    assert json.loads(as_json.stdout)["seat"] == "blue"
+
+
+def test_record_is_pgn_like(finished_game: Path, cli: Cli) -> None:
+    result = cli("record", finished_game)
+    assert result.exit_code == 0, result.output
+    text = result.stdout
+    assert '[Red "Alice"]' in text and '[Blue "Bob"]' in text and '[Referee "Carol"]' in text
+    assert '[Result "1-0"]' in text
+    assert '[Termination "all blue frogs revealed"]' in text
+    assert "1. shoot C3 {1} guess A2 {-3} 2. guess E5 {blue frog found +5}" in text
+    assert text.rstrip().endswith("1-0")
+
+
+def test_demo_plays_and_audits(tmp_path: Path, cli: Cli) -> None:
+    result = cli("demo", tmp_path / "demo", "--seed", "7", "--json")
+    assert result.exit_code == 0, result.output
+    summary = json.loads(result.stdout)
+    assert summary["audit_ok"] is True
+    assert summary["outcome"]["standing"]
+    audited = cli("audit", tmp_path / "demo" / "game.yaml")
+    assert audited.exit_code == 0, audited.output
+
+
+def test_keygen_writes_private_0600_and_pub(tmp_path: Path, cli: Cli) -> None:
+    path = tmp_path / "k"
+    result = cli("keygen", path, "--comment", "me@example.org")
+    assert result.exit_code == 0, result.output
+    assert path.stat().st_mode & 0o777 == 0o600
+    assert path.with_name("k.pub").read_text().startswith("ssh-ed25519 ")
+    again = cli("keygen", path)
+    assert again.exit_code == 9
+    assert "exists already" in again.stderr
+
+
+def test_referee_applies_request_at_once(
+    play: Callable[..., Result], new_game: Callable[..., Path]
+) -> None:
+    game = new_game()
+    result = play(game, "alice", "shoot F1")
+    assert result.stdout.strip() == "red shoots F1: 0"
