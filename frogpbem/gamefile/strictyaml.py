@@ -8,6 +8,7 @@ refused. Plain scalars are integers only when written as decimal integers
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any
 
@@ -19,7 +20,6 @@ MAX_BYTES = 4 * 1024 * 1024
 """Files larger than this are refused before parsing."""
 
 _Loader: type[Any] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-_Dumper: type[Any] = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
 _INT = re.compile(r"[-+]?(0|[1-9][0-9]*)")
 _PLAIN = {"true": True, "false": False, "null": None, "~": None, "": None}
 MAX_DEPTH = 32
@@ -116,32 +116,77 @@ class _Builder:
         return value
 
 
-class _StrictDumper(_Dumper):  # type: ignore[misc]
-    pass
+_SAFE_PLAIN = re.compile(r"[A-Za-z][A-Za-z0-9 _./:@+=,()'-]*")
+# Words that YAML 1.1 readers take for booleans or null: always quoted when written.
+_YAML11_WORDS = frozenset({"y", "yes", "n", "no", "true", "false", "on", "off", "null"})
 
 
-def _represent_str(dumper: Any, value: str) -> Any:
-    if "\n" in value:
-        return dumper.represent_scalar("tag:yaml.org,2002:str", value, style="|")
-    node = dumper.represent_scalar("tag:yaml.org,2002:str", value)
-    # Our loader reads every plain "010", "+1", "~" as given; quote whatever
-    # a reader might take for something other than a string.
-    if node.style is None and (value in _PLAIN or _INT.fullmatch(value) or value != value.strip()):
-        node.style = '"'
-    return node
+def _scalar(value: Any) -> str:
+    if value is None:
+        return "null"
+    if value is True:
+        return "true"
+    if value is False:
+        return "false"
+    if isinstance(value, int):
+        return str(value)
+    if not isinstance(value, str):
+        raise TypeError(f"cannot write {type(value).__name__} to strict YAML")
+    if (
+        _SAFE_PLAIN.fullmatch(value)
+        and value.lower() not in _YAML11_WORDS
+        and not value.endswith((" ", ":"))
+        and ": " not in value
+        and " #" not in value
+    ):
+        return value
+    # A JSON string is a valid YAML double-quoted scalar with the same meaning.
+    return json.dumps(value, ensure_ascii=False)
 
 
-_StrictDumper.add_representer(str, _represent_str)
+def _block(value: str) -> bool:
+    """Whether ``value`` can be written as a ``|`` literal block and read back the same."""
+    if not value.endswith("\n") or value.endswith("\n\n") or value.startswith((" ", "\n")):
+        return False
+    return all(line == line.rstrip() and line.isprintable() for line in value[:-1].split("\n"))
+
+
+def _emit(value: Any, indent: str, out: list[str]) -> None:
+    """Append the block-style lines of a mapping or sequence (non-empty)."""
+    if isinstance(value, dict):
+        for key, item in value.items():
+            _item(f"{indent}{_scalar(key)}:", item, indent, out)
+    else:
+        for item in value:
+            _item(f"{indent}-", item, indent, out)
+
+
+def _item(lead: str, item: Any, indent: str, out: list[str]) -> None:
+    if isinstance(item, dict) and item and lead.endswith("-"):
+        start = len(out)
+        _emit(item, indent + "  ", out)
+        out[start] = f"{lead} {out[start].lstrip()}"
+    elif isinstance(item, dict | list) and item:
+        out.append(lead)
+        # sequences in mappings stay at the key's indentation, as PyYAML writes them
+        inner = indent if isinstance(item, list) and lead.endswith(":") else indent + "  "
+        _emit(item, inner, out)
+    elif isinstance(item, dict):
+        out.append(f"{lead} {{}}")
+    elif isinstance(item, list):
+        out.append(f"{lead} []")
+    elif isinstance(item, str) and "\n" in item and _block(item):
+        out.append(f"{lead} |")
+        pad = indent + "  "
+        out.extend(pad + line if line else "" for line in item[:-1].split("\n"))
+    else:
+        out.append(f"{lead} {_scalar(item)}")
 
 
 def dumps(value: Any) -> str:
-    """Strict YAML text for ``value`` (keys in the order given)."""
-    text: str = yaml.dump(
-        value,
-        Dumper=_StrictDumper,
-        sort_keys=False,
-        allow_unicode=True,
-        width=1 << 16,
-        default_flow_style=False,
-    )
-    return text
+    """Strict YAML text for a mapping (keys in the order given)."""
+    if not isinstance(value, dict) or not value:
+        raise TypeError("strict YAML documents are non-empty mappings")
+    out: list[str] = []
+    _emit(value, "", out)
+    return "\n".join(out) + "\n"

@@ -72,7 +72,10 @@ class Move:
             raise NotationError(f"{EXPECTED}, got {text!r}")
         if match[3]:
             return cls(Action.RESIGN)
-        square = Square.parse(match[2].replace(" ", "").replace("\t", ""))
+        try:
+            square = Square.parse(match[2].replace(" ", "").replace("\t", ""))
+        except NotationError as exc:
+            raise NotationError(f"{EXPECTED}, got {text!r} ({exc})") from None
         return cls(Action(match[1].lower()), square)
 
     def __str__(self) -> str:

@@ -1,0 +1,112 @@
+"""Benchmark the commands a referee and a player run, against the bare import floor.
+
+Run by hand (``./run bench``); prints, from one run, the median wall time of
+each command as a ratio to ``python -c "import typer, yaml, pyrage,
+cryptography, rfc8785"`` (the dependencies' import alone). Not a test:
+nothing here asserts a time.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from frogpbem import crypto
+from frogpbem.referee import (
+    REFEREE,
+    SeatSpec,
+    create_game,
+    known_secrets,
+    load,
+    move,
+    replay,
+    start_game,
+)
+
+ROUNDS = 15
+RECORDS = 100
+FLOOR = "import typer, yaml, pyrage, rfc8785, cryptography.hazmat.primitives.serialization"
+FROGPBEM = [sys.executable, "-m", "frogpbem"]
+# Byte-code caching as on a user's machine (some sandboxes switch it off).
+ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+
+
+def timed(command: list[str], setup: Callable[[], None] | None = None) -> float:
+    times = []
+    subprocess.run(command, capture_output=True, env=ENV)  # warm the byte-code caches
+    if setup:
+        setup()
+    for _ in range(ROUNDS):
+        if setup:
+            setup()
+        start = time.perf_counter()
+        subprocess.run(command, check=True, capture_output=True, env=ENV)
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+def build_game(folder: Path) -> tuple[Path, dict[str, Path]]:
+    """A 20x20 game of RECORDS shots at empty squares, made through the library."""
+    keys = {name: folder / name for name in ("referee", "alice", "bob")}
+    for name, path in keys.items():
+        crypto.generate_key(path, name)
+    referee = crypto.load_private_key(keys["referee"])
+    specs = [SeatSpec("red", crypto.load_private_key(keys["alice"]).public, "Alice"),
+             SeatSpec("blue", crypto.load_private_key(keys["bob"]).public, "Bob")]
+    setup = {"red": {"frogs": ["A1", "A2", "A3", "A4", "A5"]},
+             "blue": {"frogs": ["T20", "T19", "T18", "T17", "T16"]}}
+    game = folder / "game.yaml"
+    doc = create_game("frogfinder", referee, "Carol", specs, {"size": 20, "frogs": 5}, setup)
+    start_game(game, doc, referee, folder / "state")
+    targets = [f"{chr(ord('C') + c)}{r}" for r in range(3, 18) for c in range(15)]
+    for target in targets[:RECORDS]:
+        move(game, referee, f"shoot {target}", state_dir=folder / "state")
+    loaded = load(game)
+    assert len(loaded.doc["log"]) == RECORDS
+    replay(loaded, known_secrets(loaded, REFEREE, referee))
+    return game, keys
+
+
+def main() -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        ENV["FROGPBEM_STATE"] = str(folder / "state")
+        game, keys = build_game(folder)
+        pristine = folder / "pristine.yaml"
+        shutil.copy(game, pristine)
+        finished = folder / "finished.yaml"
+        shutil.copy(game, finished)
+        referee = crypto.load_private_key(keys["referee"])
+        move(finished, referee, "resign", seat="blue", state_dir=folder / "state2")
+        env_state = ["--key", str(keys["referee"])]
+
+        def restore() -> None:
+            shutil.copy(pristine, game)
+            shutil.rmtree(folder / "state", ignore_errors=True)
+
+        floor = timed([sys.executable, "-c", FLOOR])
+        results = {
+            f"referee move on a {RECORDS}-record game": timed(
+                [*FROGPBEM, "move", str(game), "shoot R19", *env_state], restore),
+            f"player request on a {RECORDS}-record game": timed(
+                [*FROGPBEM, "move", str(game), "shoot R19", "--key", str(keys["alice"])], restore),
+            "view (seat's text board)": timed(
+                [*FROGPBEM, "view", str(pristine), "--key", str(keys["alice"])]),
+            f"audit of a finished {RECORDS + 1}-record game": timed(
+                [*FROGPBEM, "audit", str(finished)]),
+        }
+        print(f"floor (bare import of the dependencies): {floor * 1000:.0f} ms "
+              f"(median of {ROUNDS})")
+        for name, seconds in results.items():
+            print(f"{name:<45} {seconds * 1000:6.0f} ms  = {seconds / floor:4.2f}x floor")
+
+
+if __name__ == "__main__":
+    main()
