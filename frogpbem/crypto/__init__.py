@@ -29,7 +29,7 @@ from frogpbem.crypto.keys import (
     load_private_key,
     load_public_key,
 )
-from frogpbem.crypto.seal import recipient_tag, recipient_tags, seal, unseal
+from frogpbem.crypto.seal import payload_length, recipient_tag, recipient_tags, seal, unseal
 from frogpbem.crypto.sshsig import armor, signer_of
 from frogpbem.crypto.sshsig import sign as sign_blob
 from frogpbem.crypto.sshsig import verify as verify_blob
@@ -49,6 +49,7 @@ __all__ = [
     "load_private_key",
     "load_public_key",
     "new_salt",
+    "payload_length",
     "recipient_tag",
     "recipient_tags",
     "seal",

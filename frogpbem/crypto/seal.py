@@ -45,15 +45,31 @@ def recipient_tag(key: PublicKey) -> str:
     return base64.b64encode(hashlib.sha256(key.blob).digest()[:4]).decode().rstrip("=")
 
 
-def recipient_tags(armored: str) -> list[str]:
-    """The ``ssh-ed25519`` recipient tags in an armoured age file's header."""
+def _dearmor(armored: str) -> bytes:
     lines = armored.strip().splitlines()
     if not lines or lines[0] != ARMOR_BEGIN or not lines[-1].startswith("-----END"):
         raise CommitmentError("sealed data is not an armoured age file")
     try:
-        raw = base64.b64decode("".join(lines[1:-1]), validate=True)
+        return base64.b64decode("".join(lines[1:-1]), validate=True)
     except ValueError:
         raise CommitmentError("sealed data is not valid base64") from None
+
+
+def payload_length(armored: str) -> int:
+    """Length of the encrypted payload, after the age header.
+
+    The header's length varies at random (age adds a "grease" stanza of
+    random size to every file); the payload's length is the padded
+    plaintext's, the same for every secret of a game.
+    """
+    raw = _dearmor(armored)
+    mac_line = raw.index(b"\n---")
+    return len(raw) - raw.index(b"\n", mac_line + 1) - 1
+
+
+def recipient_tags(armored: str) -> list[str]:
+    """The ``ssh-ed25519`` recipient tags in an armoured age file's header."""
+    raw = _dearmor(armored)
     header = raw.split(b"\n---", 1)[0].decode("ascii", "replace").splitlines()
     if not header or header[0] != "age-encryption.org/v1":
         raise CommitmentError("sealed data is not an age v1 file")

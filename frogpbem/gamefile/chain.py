@@ -68,7 +68,8 @@ def _check(problems: list[VerificationError], where: str, key: crypto.PublicKey,
     try:
         crypto.verify_element(key, kind, element)
     except SignatureError as exc:
-        problems.append(SignatureError(f"{where}: {exc} by {who}"))
+        reason = "" if str(exc) == "invalid signature" else f" ({exc})"
+        problems.append(SignatureError(f"{where}: invalid signature by {who}{reason}"))
         return False
     return True
 

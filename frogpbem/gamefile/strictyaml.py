@@ -140,8 +140,17 @@ def _scalar(value: Any) -> str:
         and " #" not in value
     ):
         return value
-    # A JSON string is a valid YAML double-quoted scalar with the same meaning.
-    return json.dumps(value, ensure_ascii=False)
+    # A JSON string is a valid YAML double-quoted scalar with the same meaning;
+    # characters YAML will not carry raw (DEL, NEL, line separators, BOM...) are escaped.
+    quoted = json.dumps(value, ensure_ascii=False)
+    if quoted.isprintable():
+        return quoted
+    return "".join(ch if ch.isprintable() else _escape(ch) for ch in quoted)
+
+
+def _escape(ch: str) -> str:
+    code = ord(ch)
+    return f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}"
 
 
 def _block(value: str) -> bool:

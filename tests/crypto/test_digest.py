@@ -1,0 +1,47 @@
+"""Canonical JSON agrees with the reference RFC 8785 implementation; domain separation."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+import rfc8785
+from hypothesis import given
+from hypothesis import strategies as st
+
+from frogpbem import crypto
+from frogpbem.errors import GameFileError
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers(-(2**53) + 1, 2**53 - 1)
+    | st.text(st.characters(blacklist_categories=("Cs",))),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(), inner, max_size=4),
+    max_leaves=25,
+)
+
+
+@given(json_values)
+def test_canonical_json_is_rfc8785(value: Any) -> None:
+    assert crypto.canonical_json(value) == rfc8785.dumps(value)
+
+
+def test_unsafe_integer_refused() -> None:
+    with pytest.raises(GameFileError, match="cannot be canonicalised"):
+        crypto.canonical_json({"n": 2**60})
+
+
+def test_signed_bytes_separate_kinds() -> None:
+    element = {"game": "ff-x", "signature": "ignored"}
+    assert crypto.signed_bytes("record", element) == b'frogpbem/1 record\n{"game":"ff-x"}'
+    assert crypto.signed_bytes("record", element) != crypto.signed_bytes("request", element)
+    with pytest.raises(ValueError, match="unknown kind"):
+        crypto.signed_bytes("nonsense", element)
+
+
+def test_commitment_depends_on_every_part() -> None:
+    base = crypto.commitment("ff-a", "red", "00" * 32, {"frogs": ["A1"]})
+    assert base.startswith("sha256:")
+    assert base != crypto.commitment("ff-b", "red", "00" * 32, {"frogs": ["A1"]})
+    assert base != crypto.commitment("ff-a", "blue", "00" * 32, {"frogs": ["A1"]})
+    assert base != crypto.commitment("ff-a", "red", "01" * 32, {"frogs": ["A1"]})
+    assert base != crypto.commitment("ff-a", "red", "00" * 32, {"frogs": ["A2"]})

@@ -1,0 +1,186 @@
+"""Audit: every single changed value is caught, and a dishonest referee is caught by replay."""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from frogpbem import crypto
+from frogpbem.audit import audit
+from frogpbem.gamefile import chain, strictyaml
+from tests.conftest import FINISHING_MOVES, Cli, Keys
+
+
+def scalars(value: Any, path: tuple[Any, ...] = ()) -> Iterator[tuple[tuple[Any, ...], Any]]:
+    if isinstance(value, dict):
+        for key, item in value.items():
+            yield from scalars(item, (*path, key))
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            yield from scalars(item, (*path, index))
+    else:
+        yield path, value
+
+
+def mutate(value: Any) -> Any:
+    if isinstance(value, bool):
+        return not value
+    if isinstance(value, int):
+        return value + 1
+    if value is None:
+        return "x"
+    text: str = value
+    index = len(text) // 2
+    while text[index] == "\n":
+        index += 1
+    replacement = "B" if text[index] == "A" else "A"
+    return text[:index] + replacement + text[index + 1 :]
+
+
+def set_at(doc: Any, path: tuple[Any, ...], value: Any) -> None:
+    for part in path[:-1]:
+        doc = doc[part]
+    doc[path[-1]] = value
+
+
+def element_name(path: tuple[Any, ...]) -> str:
+    if path[0] == "log":
+        return f"record {path[1] + 1}"
+    if path[0] == "frogpbem":
+        return "version"
+    return str(path[0])
+
+
+def test_untouched_finished_game_audits_clean(finished_game: Path) -> None:
+    report = audit(finished_game)
+    assert report.ok, report.text()
+
+
+def test_every_single_changed_value_fails_audit_naming_its_element(
+    finished_game: Path, tmp_path: Path
+) -> None:
+    doc = strictyaml.loads(finished_game.read_bytes())
+    paths = list(scalars(doc))
+    assert len(paths) > 60  # the header, 5 records and the reveal
+    target = tmp_path / "tampered.yaml"
+    for path, value in paths:
+        changed = copy.deepcopy(doc)
+        set_at(changed, path, mutate(value))
+        target.write_text(strictyaml.dumps(changed))
+        report = audit(target)
+        failures = [c.what for c in report.checks if not c.ok]
+        assert failures, f"changing {path} went unnoticed"
+        assert any(element_name(path) in f for f in failures), (path, failures)
+
+
+# --- a dishonest referee: everything re-signed, so only the replay can tell ---------
+
+
+def resign(doc: dict[str, Any], key: crypto.PrivateKey) -> None:
+    """Re-sign the whole chain as the referee would after rewriting history."""
+    header = doc["header"]
+    header["signature"] = crypto.sign_element(key, "header", header)
+    prev = chain.header_hash(doc)
+    for record in doc["log"]:
+        record["prev"] = prev
+        record["signature"] = crypto.sign_element(key, "record", record)
+        prev = chain.record_hash(record)
+    if doc["reveal"]:
+        doc["reveal"]["prev"] = prev
+        doc["reveal"]["signature"] = crypto.sign_element(key, "reveal", doc["reveal"])
+
+
+@pytest.fixture
+def referee_game(new_game: Callable[..., Path], cli: Cli, keys: Keys) -> Path:
+    """The finishing game with every move entered by the referee (no requests)."""
+    game = new_game()
+    for _, move in FINISHING_MOVES:
+        result = cli("move", game, move, "--key", keys.path("referee"))
+        assert result.exit_code == 0, result.output
+    return game
+
+
+def rewrite(game: Path, keys: Keys, change: Callable[[dict[str, Any]], None]) -> list[str]:
+    doc = strictyaml.loads(game.read_bytes())
+    change(doc)
+    resign(doc, keys.key("referee"))
+    game.write_text(strictyaml.dumps(doc))
+    report = audit(game)
+    return [c.what for c in report.checks if not c.ok]
+
+
+def test_referee_entered_moves_are_counted(referee_game: Path) -> None:
+    report = audit(referee_game)
+    assert report.ok, report.text()
+    assert any("0 of 5 moves came as signed requests" in c.what for c in report.checks)
+
+
+def test_tampered_score(referee_game: Path, keys: Keys) -> None:
+    def change(doc: dict[str, Any]) -> None:
+        doc["log"][2]["scores"]["red"] += 1
+    failures = rewrite(referee_game, keys, change)
+    assert any("record 3: scores" in f for f in failures), failures
+
+
+def test_tampered_shot_number(referee_game: Path, keys: Keys) -> None:
+    def change(doc: dict[str, Any]) -> None:
+        doc["log"][0]["result"] = {"count": 2}
+    failures = rewrite(referee_game, keys, change)
+    assert any("record 1" in f and "contradicts" in f for f in failures), failures
+
+
+def test_hidden_frog_moved_after_commitment(referee_game: Path, keys: Keys) -> None:
+    def change(doc: dict[str, Any]) -> None:
+        doc["reveal"]["secrets"]["blue"]["secret"] = {"frogs": ["E5", "F5"]}
+    failures = rewrite(referee_game, keys, change)
+    assert any("blue's revealed setup does not match its commitment" in f for f in failures)
+
+
+def test_wrong_standing_in_reveal(referee_game: Path, keys: Keys) -> None:
+    def change(doc: dict[str, Any]) -> None:
+        doc["reveal"]["outcome"]["standing"][0]["points"] = 99
+    failures = rewrite(referee_game, keys, change)
+    assert any(f.startswith("reveal: outcome") for f in failures), failures
+
+
+def test_record_after_the_end(referee_game: Path, keys: Keys) -> None:
+    def change(doc: dict[str, Any]) -> None:
+        extra = copy.deepcopy(doc["log"][-1])
+        extra.update({"n": 6, "seat": "blue", "move": "shoot D1", "result": {"count": 0}})
+        doc["log"].append(extra)
+    failures = rewrite(referee_game, keys, change)
+    assert any("record 6" in f and "the game is over" in f for f in failures), failures
+
+
+def test_unfinished_game_is_not_audited_clean(new_game: Callable[..., Path], cli: Cli) -> None:
+    game = new_game()
+    result = cli("audit", game)
+    assert result.exit_code == 1
+    assert "not finished" in result.stdout
+    verified = cli("verify", game)
+    assert verified.exit_code == 0, verified.output
+
+
+def test_audit_with_key_decrypts_sealed_copies(finished_game: Path, cli: Cli, keys: Keys) -> None:
+    result = cli("audit", finished_game, "--key", keys.path("referee"))
+    assert result.exit_code == 0, result.output
+    assert "sealed setup of red decrypted and matches its commitment" in result.stdout
+    assert "sealed setup of blue decrypted and matches its commitment" in result.stdout
+
+
+def test_fork_proof(new_game: Callable[..., Path], cli: Cli, keys: Keys, tmp_path: Path,
+                    monkeypatch: pytest.MonkeyPatch) -> None:
+    game = new_game()
+    fork = tmp_path / "fork.yaml"
+    fork.write_bytes(game.read_bytes())
+    assert cli("move", game, "shoot D1", "--key", keys.path("referee")).exit_code == 0
+    # A referee who forgets its memory (another machine) signs a second record 1.
+    monkeypatch.setenv("FROGPBEM_STATE", str(tmp_path / "other-machine"))
+    assert cli("move", fork, "shoot F1", "--key", keys.path("referee")).exit_code == 0
+    result = cli("verify", game, "--against", fork)
+    assert result.exit_code == 1
+    assert "FORK: record 1" in result.stdout

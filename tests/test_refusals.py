@@ -1,0 +1,214 @@
+"""Every refusal: one clear line, the documented exit status, the game file untouched."""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import shutil
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from frogpbem.gamefile import strictyaml
+from tests.conftest import Cli, Keys, Result
+
+
+def refused(cli: Cli, game: Path, args: list[object], code: int, message: str) -> Result:
+    before = game.read_bytes() if game.exists() else None
+    result = cli(*args)
+    assert result.exit_code == code, result.output
+    assert message in result.stderr, result.stderr
+    assert result.stderr.startswith("frogpbem: ") and result.stderr.count("\n") == 1
+    assert "Traceback" not in result.output
+    if before is not None:
+        assert game.read_bytes() == before
+    return result
+
+
+@pytest.fixture
+def game(new_game: Callable[..., Path]) -> Path:
+    return new_game()
+
+
+def test_unknown_key(game: Path, cli: Cli, keys: Keys) -> None:
+    refused(cli, game, ["move", game, "shoot C3", "--key", keys.path("mallory")], 5,
+            "is neither the referee nor a seat of game")
+
+
+def test_missing_key_file(game: Path, cli: Cli, tmp_path: Path) -> None:
+    refused(cli, game, ["move", game, "shoot C3", "--key", tmp_path / "nokey"], 5,
+            "cannot read key")
+
+
+def test_private_key_readable_by_others(game: Path, cli: Cli, keys: Keys, tmp_path: Path) -> None:
+    loose = tmp_path / "loose"
+    shutil.copy(keys.path("alice"), loose)
+    loose.chmod(0o644)
+    refused(cli, game, ["move", game, "shoot C3", "--key", loose], 5,
+            "is accessible by others (mode 0644)")
+
+
+def test_a_seat_key_cannot_act_for_another_seat(game: Path, cli: Cli, keys: Keys) -> None:
+    refused(cli, game, ["move", game, "resign", "--seat", "blue", "--key", keys.path("alice")], 2,
+            "holds seat red")
+
+
+def test_forged_seat_in_a_request(game: Path, cli: Cli, keys: Keys) -> None:
+    assert cli("move", game, "shoot C3", "--key", keys.path("alice")).exit_code == 0
+    doc = strictyaml.loads(game.read_bytes())
+    doc["requests"][0]["seat"] = "blue"
+    game.write_text(strictyaml.dumps(doc))
+    refused(cli, game, ["move", game, "--key", keys.path("referee")], 6,
+            "invalid signature by blue")
+
+
+def test_move_out_of_turn(game: Path, cli: Cli, keys: Keys) -> None:
+    refused(cli, game, ["move", game, "shoot C3", "--key", keys.path("bob")], 4,
+            "it is red's turn, not blue's")
+
+
+def test_referee_move_for_a_seat_out_of_turn(game: Path, cli: Cli, keys: Keys) -> None:
+    refused(cli, game, ["move", game, "shoot C3", "--seat", "blue", "--key",
+                        keys.path("referee")], 4, "it is red's turn, not blue's")
+
+
+def test_request_replayed_at_a_later_move(game: Path, cli: Cli, keys: Keys) -> None:
+    assert cli("move", game, "shoot C3", "--key", keys.path("alice")).exit_code == 0
+    request = strictyaml.loads(game.read_bytes())["requests"][0]
+    assert cli("move", game, "--key", keys.path("referee")).exit_code == 0
+    assert cli("move", game, "shoot D1", "--key", keys.path("referee"), "--seat", "blue")\
+        .exit_code == 0
+    doc = strictyaml.loads(game.read_bytes())
+    doc["requests"].append(request)  # the old signed request, sent again
+    game.write_text(strictyaml.dumps(doc))
+    refused(cli, game, ["move", game, "--key", keys.path("referee")], 8, "stale or replayed")
+    dropped = cli("move", game, "--discard-requests", "--key", keys.path("referee"))
+    assert dropped.exit_code == 0, dropped.output
+    assert strictyaml.loads(game.read_bytes())["requests"] == []
+
+
+def test_request_from_another_game(new_game: Callable[..., Path], cli: Cli, keys: Keys) -> None:
+    game = new_game()
+    other = new_game(name="other.yaml")
+    assert cli("move", other, "shoot C3", "--key", keys.path("alice")).exit_code == 0
+    doc = strictyaml.loads(game.read_bytes())
+    doc["requests"].append(strictyaml.loads(other.read_bytes())["requests"][0])
+    game.write_text(strictyaml.dumps(doc))
+    refused(cli, game, ["move", game, "--key", keys.path("referee")], 6, "made for game")
+
+
+def test_returned_copy_from_another_game(new_game: Callable[..., Path], cli: Cli,
+                                         keys: Keys) -> None:
+    game = new_game()
+    other = new_game(name="other.yaml")
+    refused(cli, game, ["move", game, "--from", other, "--key", keys.path("referee")], 8,
+            "is not a copy of game")
+
+
+@pytest.mark.parametrize(("move", "message"), [
+    ("shoot G1", "square G1 is off the board (A1..F6)"),
+    ("guess A1", "A1 is not open: it holds your own frog"),
+])
+def test_square_off_board_or_not_open(game: Path, cli: Cli, keys: Keys, move: str,
+                                      message: str) -> None:
+    refused(cli, game, ["move", game, move, "--key", keys.path("alice")], 4, message)
+
+
+def test_square_already_shot(game: Path, cli: Cli, keys: Keys) -> None:
+    assert cli("move", game, "shoot C3", "--key", keys.path("referee")).exit_code == 0
+    assert cli("move", game, "shoot D1", "--key", keys.path("referee")).exit_code == 0
+    refused(cli, game, ["move", game, "guess c3", "--key", keys.path("alice")], 4,
+            "C3 is not open: it was shot already")
+
+
+@pytest.mark.parametrize("text", ["shot G9", "fire at will", "guess", "resign please"])
+def test_garbage_notation(game: Path, cli: Cli, keys: Keys, text: str) -> None:
+    refused(cli, game, ["move", game, text, "--key", keys.path("alice")], 3,
+            f'expected "shoot SQUARE", "guess SQUARE" or "resign", got {text!r}')
+
+
+def test_tampered_file(game: Path, cli: Cli, keys: Keys) -> None:
+    game.write_text(game.read_text().replace("name: Bob", "name: Bobby"))
+    refused(cli, game, ["move", game, "shoot C3", "--key", keys.path("referee")], 6,
+            "header: invalid signature by the referee")
+
+
+def test_truncated_file(game: Path, cli: Cli, keys: Keys) -> None:
+    data = game.read_bytes()
+    game.write_bytes(data[: len(data) // 2])
+    refused(cli, game, ["move", game, "shoot C3", "--key", keys.path("referee")], 7, "game.yaml")
+
+
+@pytest.mark.parametrize(("edit", "message"), [
+    (lambda t: t.replace("name: Alice", "name: &a Alice").replace("name: Bob", "name: *a"),
+     "YAML anchor refused"),
+    (lambda t: t.replace("name: Alice", "name: !!str Alice"), "YAML tag"),
+    (lambda t: t.replace("name: Alice", "name: Alice\n    name: Eve"), "duplicate key 'name'"),
+    (lambda t: t.replace("requests: []", "requests: []\nrequests: []"), "duplicate key"),
+])
+def test_unsafe_yaml(game: Path, cli: Cli, keys: Keys, edit: Callable[[str], str],
+                     message: str) -> None:
+    game.write_text(edit(game.read_text()))
+    refused(cli, game, ["move", game, "shoot C3", "--key", keys.path("referee")], 7, message)
+
+
+def test_file_over_size_limit(game: Path, cli: Cli, keys: Keys) -> None:
+    game.write_text(game.read_text() + "#" * (4 * 1024 * 1024))
+    refused(cli, game, ["view", game, "--public"], 7, "larger than 4 MiB")
+
+
+def test_missing_game_file(tmp_path: Path, cli: Cli, keys: Keys) -> None:
+    refused(cli, tmp_path / "none.yaml", ["view", tmp_path / "none.yaml"], 9, "no such file")
+
+
+def test_unknown_format_version(game: Path, cli: Cli) -> None:
+    game.write_text(game.read_text().replace("frogpbem: 1", "frogpbem: 2", 1))
+    refused(cli, game, ["view", game, "--public"], 7, "unsupported format version 2")
+
+
+def test_stale_copy_at_the_referee(game: Path, cli: Cli, keys: Keys, tmp_path: Path) -> None:
+    old = tmp_path / "old.yaml"
+    old.write_bytes(game.read_bytes())
+    assert cli("move", game, "shoot C3", "--key", keys.path("referee")).exit_code == 0
+    refused(cli, old, ["move", old, "shoot D1", "--key", keys.path("referee")], 8,
+            "this copy is stale")
+
+
+def test_game_already_exists(game: Path, cli: Cli, keys: Keys) -> None:
+    refused(cli, game, ["new", game, "--referee", keys.path("referee"),
+                        "--seat", f"red={keys.pub('alice')}", "--seat", f"blue={keys.pub('bob')}"],
+            9, "exists already")
+
+
+def test_bad_setup_file(tmp_path: Path, cli: Cli, keys: Keys) -> None:
+    setup = tmp_path / "setup.yaml"
+    setup.write_text("red:\n  frogs: [A1, B2]\nblue:\n  frogs: [A1, C3]\n")
+    result = cli("new", tmp_path / "g.yaml", "--referee", keys.path("referee"),
+                 "--seat", f"red={keys.pub('alice')}", "--seat", f"blue={keys.pub('bob')}",
+                 "--option", "size=6", "--option", "frogs=2", "--setup", setup)
+    assert result.exit_code == 3
+    assert "A1 holds frogs of both red and blue" in result.stderr
+    assert not (tmp_path / "g.yaml").exists()
+
+
+def test_writers_are_serialised_by_the_lock(game: Path, keys: Keys) -> None:
+    lock = game.with_name(f".{game.name}.lock")
+    before = game.read_bytes()
+    with open(lock, "a+") as held:
+        fcntl.flock(held, fcntl.LOCK_EX)
+        writer = subprocess.Popen(
+            [sys.executable, "-m", "frogpbem", "move", str(game), "shoot C3",
+             "--key", str(keys.path("referee"))],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=dict(os.environ),
+        )
+        time.sleep(1.5)
+        assert writer.poll() is None, "the second writer did not wait for the lock"
+        assert game.read_bytes() == before
+        fcntl.flock(held, fcntl.LOCK_UN)
+    out, err = writer.communicate(timeout=60)
+    assert writer.returncode == 0, err
+    assert out.decode().strip() == "red shoots C3: 1"

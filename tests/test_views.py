@@ -1,0 +1,102 @@
+"""Views show a seat what it may know and nothing else; sealed data has one length."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from frogpbem import crypto
+from frogpbem.errors import SignatureError
+from frogpbem.gamefile import strictyaml
+from frogpbem.referee import SeatSpec, create_game
+from tests.conftest import Cli, Keys
+
+# Two setups that differ only in red's hidden frogs (B2 against C1) ...
+SETUP_A = {"red": {"frogs": ["A1", "B2"]}, "blue": {"frogs": ["E5", "F6"]}}
+SETUP_B = {"red": {"frogs": ["A1", "C1"]}, "blue": {"frogs": ["E5", "F6"]}}
+# ... and moves whose public results are the same under both.
+MOVES = [("alice", "shoot D4"), ("bob", "shoot F1"), ("alice", "guess E5"),
+         ("bob", "shoot D6"), ("alice", "guess B5"), ("bob", "guess A1")]
+
+
+def play_out(new_game: Callable[..., Path], cli: Cli, keys: Keys, setup: dict[str, object],
+             name: str) -> Path:
+    game = new_game(setup=setup, name=name)
+    for player, move in MOVES:
+        assert cli("move", game, move, "--key", keys.path(player)).exit_code == 0
+        applied = cli("move", game, "--key", keys.path("referee"))
+        assert applied.exit_code == 0, applied.output
+    return game
+
+
+def test_blue_and_public_views_carry_no_trace_of_reds_frogs(
+    new_game: Callable[..., Path], cli: Cli, keys: Keys
+) -> None:
+    game_a = play_out(new_game, cli, keys, SETUP_A, "a.yaml")
+    game_b = play_out(new_game, cli, keys, SETUP_B, "b.yaml")
+    log_a = strictyaml.loads(game_a.read_bytes())["log"]
+    log_b = strictyaml.loads(game_b.read_bytes())["log"]
+    assert [(r["move"], r["result"], r["scores"]) for r in log_a] == \
+        [(r["move"], r["result"], r["scores"]) for r in log_b]
+    for seat in ("blue", "public"):
+        view_a = strictyaml.loads(game_a.with_name(f"a.{seat}.view.yaml").read_bytes())
+        view_b = strictyaml.loads(game_b.with_name(f"b.{seat}.view.yaml").read_bytes())
+        for field in ("state", "moves", "n", "seat", "names", "rules"):
+            assert view_a[field] == view_b[field], (seat, field)
+        # whatever differs is the game id, the head and the signature: no frog in them
+        differing = {k for k in view_a if view_a[k] != view_b[k]}
+        assert differing <= {"game", "head", "signature"}
+    # red's own views do differ: they show red's frogs
+    red_a = strictyaml.loads(game_a.with_name("a.red.view.yaml").read_bytes())
+    red_b = strictyaml.loads(game_b.with_name("b.red.view.yaml").read_bytes())
+    assert red_a["state"]["own_frogs"] != red_b["state"]["own_frogs"]
+    # the view command agrees with the written files
+    for key in ("bob", None):
+        args = ["--key", keys.path(key)] if key else ["--public"]
+        shown_a = json.loads(cli("view", game_a, "--json", *args).stdout)
+        shown_b = json.loads(cli("view", game_b, "--json", *args).stdout)
+        assert shown_a["state"] == shown_b["state"]
+
+
+def test_view_file_is_signed_by_the_referee(new_game: Callable[..., Path], keys: Keys) -> None:
+    game = new_game()
+    view = strictyaml.loads(game.with_name("game.red.view.yaml").read_bytes())
+    crypto.verify_element(keys.key("referee").public, "view", view)
+    view["state"]["points"]["red"] = 50
+    try:
+        crypto.verify_element(keys.key("referee").public, "view", view)
+    except SignatureError:
+        pass
+    else:
+        raise AssertionError("a changed view still verified")
+
+
+SQUARES = [f"{c}{r}" for c in "ABCDEFGHIJKL" for r in range(1, 13)]
+
+
+@settings(max_examples=15, deadline=None)
+@given(st.lists(st.sampled_from(SQUARES), min_size=10, max_size=10, unique=True))
+def test_sealed_setups_have_one_payload_length(keys: Keys, squares: list[str]) -> None:
+    """Whatever the placement (A1 or L12), the sealed payload has one length.
+
+    The whole age file's length also varies, but only by age's random-length
+    "grease" header stanza, which has nothing to do with the content.
+    """
+    referee = keys.key("referee")
+    specs = [SeatSpec("red", keys.key("alice").public, "A"),
+             SeatSpec("blue", keys.key("bob").public, "B")]
+    setup = {"red": {"frogs": squares[:5]}, "blue": {"frogs": squares[5:]}}
+    doc = create_game("frogfinder", referee, "R", specs, {}, setup, game_id="ff-fixedid")
+    short = {"red": {"frogs": ["A1", "A2", "A3", "A4", "A5"]},
+             "blue": {"frogs": ["B1", "B2", "B3", "B4", "B5"]}}
+    ref = create_game("frogfinder", referee, "R", specs, {}, short, game_id="ff-fixedid")
+    for seat in ("red", "blue"):
+        sealed = doc["header"]["setup"]["sealed"][seat]
+        assert crypto.payload_length(sealed) == \
+            crypto.payload_length(ref["header"]["setup"]["sealed"][seat])
+        plain = crypto.unseal(sealed, referee)
+        assert len(plain) == 512  # the padded length of a 5-frog setup
