@@ -208,7 +208,7 @@ def view(
 ) -> None:
     """Show your view of the game (or the public view)."""
     from frogpbem.gamefile.document import dump_game
-    from frogpbem.referee import REFEREE, known_secrets, load, replay
+    from frogpbem.referee import REFEREE, known_secrets, load, replay, revealed_secrets
     from frogpbem.views import build_view, render, viewers_of
 
     with reported():
@@ -227,8 +227,10 @@ def view(
                     raise
                 typer.echo(f"note: {path} is not part of this game; showing the public view",
                            err=True)
-        if role is None or private is None:
-            secrets: dict[str, Any] = dict.fromkeys(loaded.seats)
+        if loaded.doc["reveal"] is not None:
+            secrets: dict[str, Any] = revealed_secrets(loaded)
+        elif role is None or private is None:
+            secrets = dict.fromkeys(loaded.seats)
         else:
             secrets = known_secrets(loaded, role, private)
         state = replay(loaded, secrets).final

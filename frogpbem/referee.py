@@ -138,6 +138,22 @@ def open_secret(game: Game, seat: str, key: crypto.PrivateKey) -> JSON:
     return {"salt": salt, "secret": secret}
 
 
+def revealed_secrets(game: Game) -> dict[str, JSON | None]:
+    """After the end: every secret from the reveal, each checked against its commitment."""
+    reveal = game.doc["reveal"]
+    commitments = game.header["setup"]["commitments"]
+    secrets: dict[str, JSON | None] = dict.fromkeys(game.seats)
+    for seat in commitments:
+        entry = reveal["secrets"].get(seat)
+        if entry is None or crypto.commitment(
+            game.game_id, seat, entry["salt"], entry["secret"]
+        ) != commitments[seat]:
+            raise CommitmentError(f"{game.path}: reveal: {seat}'s setup does not match "
+                                  "its commitment")
+        secrets[seat] = entry["secret"]
+    return secrets
+
+
 def known_secrets(game: Game, role: str, key: crypto.PrivateKey) -> dict[str, JSON | None]:
     """Every secret ``role`` may read (all for the referee), ``None`` for the others."""
     if not game.header["setup"]["sealed"]:
@@ -440,6 +456,11 @@ def _apply(
     if discard_requests:
         game.doc["requests"] = []
     if text is not None:
+        if game.doc["requests"]:
+            raise UsageError(
+                f"{path} has {len(game.doc['requests'])} pending request(s): apply them first "
+                f"(frogpbem move {path.name}) or drop them with --discard-requests"
+            )
         actor = seat or game.ruleset.to_move(state)
         if actor is None:
             actor = game.seats[0]  # the game is over: play() says so

@@ -21,6 +21,8 @@ PUBLIC = "public"
 
 def viewers_of(game: Game, seat: str | None) -> frozenset[str]:
     """The seats whose hidden pieces ``seat``'s view shows (none for the public)."""
+    if game.doc["reveal"] is not None:
+        return frozenset(game.seats)  # the game is over and everything is revealed
     if seat is None:
         return frozenset()
     return frozenset(

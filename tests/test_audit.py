@@ -184,3 +184,22 @@ def test_fork_proof(new_game: Callable[..., Path], cli: Cli, keys: Keys, tmp_pat
     result = cli("verify", game, "--against", fork)
     assert result.exit_code == 1
     assert "FORK: record 1" in result.stdout
+
+
+def test_a_seat_catches_a_dishonest_referee_while_the_game_runs(
+    new_game: Callable[..., Path], cli: Cli, keys: Keys
+) -> None:
+    game = new_game()
+    for move in ("shoot C3", "shoot D1"):
+        assert cli("move", game, move, "--key", keys.path("referee")).exit_code == 0
+    doc = strictyaml.loads(game.read_bytes())
+    doc["log"][0]["result"] = {"count": 0}  # C3 touches red's frog on B2
+    resign(doc, keys.key("referee"))
+    game.write_text(strictyaml.dumps(doc))
+    public = cli("verify", game)
+    assert public.exit_code == 0, public.output  # publicly, 0 was possible
+    red = cli("verify", game, "--key", keys.path("alice"))
+    assert red.exit_code == 1
+    assert "record 1 (red shoot C3)" in red.stdout and "impossible" in red.stdout
+    blue = cli("verify", game, "--key", keys.path("bob"))
+    assert blue.exit_code == 0, blue.output  # blue cannot know about B2

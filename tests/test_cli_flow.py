@@ -103,6 +103,9 @@ def test_view_text_for_seat_and_public(finished_game: Path, cli: Cli, keys: Keys
     assert "View of: the public" in public.stdout
     as_json = cli("view", finished_game, "--key", keys.path("bob"), "--json")
     assert json.loads(as_json.stdout)["seat"] == "blue"
+    # once the game is over everything is revealed, to everybody
+    public_json = json.loads(cli("view", finished_game, "--public", "--json").stdout)
+    assert public_json["state"]["own_frogs"] == {"red": ["A1"], "blue": []}
 
 
 def test_record_is_pgn_like(finished_game: Path, cli: Cli) -> None:
