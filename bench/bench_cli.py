@@ -81,6 +81,8 @@ def main() -> None:
         game, keys = build_game(folder)
         pristine = folder / "pristine.yaml"
         shutil.copy(game, pristine)
+        # the referee's memory of what it signed, as it stands after record 100
+        shutil.copytree(folder / "state", folder / "pristine-state")
         finished = folder / "finished.yaml"
         shutil.copy(game, finished)
         referee = crypto.load_private_key(keys["referee"])
@@ -90,11 +92,18 @@ def main() -> None:
         def restore() -> None:
             shutil.copy(pristine, game)
             shutil.rmtree(folder / "state", ignore_errors=True)
+            shutil.copytree(folder / "pristine-state", folder / "state")
+
+        def restore_without_memory() -> None:
+            shutil.copy(pristine, game)
+            shutil.rmtree(folder / "state", ignore_errors=True)
 
         floor = timed([sys.executable, "-c", FLOOR])
         results = {
             f"referee move on a {RECORDS}-record game": timed(
                 [*FROGPBEM, "move", str(game), "shoot R19", *env_state], restore),
+            "  the same, referee memory lost (all verified)": timed(
+                [*FROGPBEM, "move", str(game), "shoot R19", *env_state], restore_without_memory),
             f"player request on a {RECORDS}-record game": timed(
                 [*FROGPBEM, "move", str(game), "shoot R19", "--key", str(keys["alice"])], restore),
             "view (seat's text board)": timed(

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import contextlib
-import getpass
 import json
 import os
 import sys
@@ -51,6 +50,8 @@ def _passphrase(path: Path) -> bytes | None:
     if "FROGPBEM_PASSPHRASE" in os.environ:
         return os.environ["FROGPBEM_PASSPHRASE"].encode()
     if sys.stdin.isatty():
+        import getpass
+
         return getpass.getpass(f"Passphrase for {path}: ").encode()
     return None
 
@@ -101,9 +102,11 @@ def keygen(
     with reported():
         secret = None
         if passphrase:
-            secret = os.environ.get("FROGPBEM_PASSPHRASE", "").encode() or (
-                getpass.getpass("New passphrase: ").encode() if sys.stdin.isatty() else None
-            )
+            secret = os.environ.get("FROGPBEM_PASSPHRASE", "").encode()
+            if not secret and sys.stdin.isatty():
+                import getpass
+
+                secret = getpass.getpass("New passphrase: ").encode()
             if not secret:
                 raise UsageError("--passphrase needs $FROGPBEM_PASSPHRASE or a terminal")
         key = crypto.generate_key(path, comment or path.name, secret)

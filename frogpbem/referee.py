@@ -7,13 +7,12 @@ the crypto package; it holds no game's rules itself.
 from __future__ import annotations
 
 import json
-import random
-import secrets as pysecrets
+import os
+import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from frogpbem import crypto
 from frogpbem.errors import (
@@ -39,12 +38,15 @@ from frogpbem.gamefile.document import (
 from frogpbem.games import JSON, Ruleset, find_game
 from frogpbem.views import write_views
 
+if TYPE_CHECKING:
+    import random
+
 REFEREE = "referee"
 """The role of the referee's key (seats have their seat names)."""
 
 
 def now_text() -> str:
-    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
 
 
 @dataclass
@@ -90,11 +92,15 @@ class Game:
         )
 
 
-def load(path: Path) -> Game:
-    """Read a game file and check its format, schema, signatures and chain."""
+def load(path: Path, memory: HeadMemory | None = None) -> Game:
+    """Read a game file and check its format, schema, signatures and chain.
+
+    With the referee's ``memory``, what it remembers signing is not verified again.
+    """
     doc = read_game(path)
     ruleset = find_game(doc["header"]["rules"])
-    report = chain.check_chain(doc)
+    trusted = memory.remembered(doc["header"]["game"]) if memory else None
+    report = chain.check_chain(doc, trusted)
     if report.problems:
         first = report.problems[0]
         raise type(first)(f"{path}: {first}")
@@ -225,7 +231,8 @@ class SeatSpec:
 
 def new_game_id(ruleset: Ruleset[Any, Any]) -> str:
     alphabet = "abcdefghijkmnpqrstuvwxyz23456789"
-    return f"{ruleset.id_prefix}-" + "".join(pysecrets.choice(alphabet) for _ in range(8))
+    # 32 letters: a random byte modulo 32 is uniform
+    return f"{ruleset.id_prefix}-" + "".join(alphabet[b % 32] for b in os.urandom(8))
 
 
 def create_game(
@@ -320,15 +327,27 @@ class HeadMemory:
     def _path(self, game: str) -> Path:
         return self.folder / "heads" / f"{game}.json"
 
-    def check(self, game: Game) -> None:
-        path = self._path(game.game_id)
+    def _read(self, game: str) -> dict[str, Any] | None:
+        path = self._path(game)
         if not path.exists():
-            return
+            return None
         try:
             memory = json.loads(path.read_text(encoding="utf-8"))
-            n, head = int(memory["n"]), str(memory["head"])
+            int(memory["n"]), str(memory["head"]), str(memory["digest"])
         except (OSError, ValueError, KeyError, TypeError):
             raise StaleCopyError(f"referee memory {path} is unreadable; check it by hand") from None
+        return memory  # type: ignore[no-any-return]
+
+    def remembered(self, game: str) -> tuple[int, str] | None:
+        """How many records were signed for ``game``, and the digest of them all."""
+        memory = self._read(game)
+        return None if memory is None else (int(memory["n"]), str(memory["digest"]))
+
+    def check(self, game: Game) -> None:
+        memory = self._read(game.game_id)
+        if memory is None:
+            return
+        n, head = int(memory["n"]), str(memory["head"])
         log = game.doc["log"]
         if len(log) < n:
             raise StaleCopyError(
@@ -345,12 +364,12 @@ class HeadMemory:
     def remember(self, game: Game) -> None:
         path = self._path(game.game_id)
         path.parent.mkdir(parents=True, exist_ok=True)
-        write_atomic(path, json.dumps({"n": len(game.doc["log"]), "head": game.head}).encode())
+        n = len(game.doc["log"])
+        memory = {"n": n, "head": game.head, "digest": chain.prefix_digest(game.doc, n)}
+        write_atomic(path, json.dumps(memory).encode())
 
 
 def default_state_dir() -> Path:
-    import os
-
     if os.environ.get("FROGPBEM_STATE"):
         return Path(os.environ["FROGPBEM_STATE"])
     base = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
@@ -429,8 +448,9 @@ def move(
 
     Returns what the referee applied, or the player's confirmation line.
     """
+    memory = HeadMemory(state_dir or default_state_dir())
     with locked(path):
-        game = load(path)
+        game = load(path, memory)
         role = game.role(key)
         if role != REFEREE:
             if text is None:
@@ -439,8 +459,8 @@ def move(
                 raise UsageError(f"key {key.public.fingerprint} holds seat {role}: "
                                  "--seat, --from and --discard-requests are the referee's")
             return _request(game, role, key, text)
-        return _apply(game, key, text, seat, take_from, discard_requests,
-                      HeadMemory(state_dir or default_state_dir()), at or now_text())
+        return _apply(game, key, text, seat, take_from, discard_requests, memory,
+                      at or now_text())
 
 
 def _apply(

@@ -63,7 +63,7 @@ def write_views(game: Game, state: Any, key: crypto.PrivateKey) -> list[Path]:
         view = build_view(game, state, seat, viewers_of(game, seat))
         view["signature"] = crypto.sign_element(key, "view", view)
         path = view_path(game.path, seat)
-        write_atomic(path, dump_game(view))
+        write_atomic(path, dump_game(view), durable=False)
         written.append(path)
     return written
 

@@ -212,3 +212,16 @@ def test_writers_are_serialised_by_the_lock(game: Path, keys: Keys) -> None:
     out, err = writer.communicate(timeout=60)
     assert writer.returncode == 0, err
     assert out.decode().strip() == "red shoots C3: 1"
+
+
+def test_referee_memory_does_not_excuse_a_changed_signature(game: Path, cli: Cli,
+                                                            keys: Keys) -> None:
+    """The referee skips re-verifying what it signed itself, but only byte for byte."""
+    for move in ("shoot C3", "shoot D1"):
+        assert cli("move", game, move, "--key", keys.path("referee")).exit_code == 0
+    doc = strictyaml.loads(game.read_bytes())
+    other = strictyaml.loads(game.read_bytes())["log"][1]["signature"]
+    doc["log"][0]["signature"] = other  # well-formed, but not record 1's
+    game.write_text(strictyaml.dumps(doc))
+    refused(cli, game, ["move", game, "shoot D2", "--key", keys.path("referee")], 6,
+            "record 1: invalid signature by the referee")

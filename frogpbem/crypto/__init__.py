@@ -8,7 +8,7 @@ or :class:`~frogpbem.errors.CommitmentError`.
 
 from __future__ import annotations
 
-import random
+from typing import TYPE_CHECKING
 
 from frogpbem.crypto.digest import (
     KINDS,
@@ -34,6 +34,9 @@ from frogpbem.crypto.sshsig import armor, signer_of
 from frogpbem.crypto.sshsig import sign as sign_blob
 from frogpbem.crypto.sshsig import verify as verify_blob
 from frogpbem.errors import SignatureError
+
+if TYPE_CHECKING:
+    import random
 
 __all__ = [
     "KINDS",
@@ -82,4 +85,6 @@ def verify_element(key: PublicKey, kind: str, element: dict[str, object]) -> Non
 
 def secure_random() -> random.Random:
     """A random generator backed by the operating system's CSPRNG."""
+    import random
+
     return random.SystemRandom()

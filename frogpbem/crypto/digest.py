@@ -5,7 +5,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import json
-import secrets
+import os
 from typing import Any
 
 import rfc8785
@@ -41,26 +41,27 @@ def canonical_json(value: Any) -> bytes:
 
 
 def _simple(value: Any) -> bool:
-    if isinstance(value, str):
-        return not _has_surrogates(value)
-    if isinstance(value, bool) or value is None:
-        return True
-    if isinstance(value, int):
-        return -_MAX_SAFE <= value <= _MAX_SAFE
-    if isinstance(value, list):
-        return all(_simple(item) for item in value)
-    if isinstance(value, dict):
-        return all(
-            isinstance(key, str) and key.isascii() and _simple(item)
-            for key, item in value.items()
-        )
-    return False
-
-
-def _has_surrogates(text: str) -> bool:
-    if text.isascii():
-        return False
-    return any(0xD800 <= ord(ch) <= 0xDFFF for ch in text)
+    """Whether ``value`` holds only what the standard encoder writes canonically."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        kind = type(item)
+        if kind is str:
+            if not item.isascii() and any(0xD800 <= ord(ch) <= 0xDFFF for ch in item):
+                return False
+        elif kind is dict:
+            for key in item:
+                if type(key) is not str or not key.isascii():
+                    return False
+            stack.extend(item.values())
+        elif kind is list:
+            stack.extend(item)
+        elif kind is int:
+            if not -_MAX_SAFE <= item <= _MAX_SAFE:
+                return False
+        elif item is not None and kind is not bool:
+            return False
+    return True
 
 
 def signed_bytes(kind: str, element: dict[str, Any]) -> bytes:
@@ -89,7 +90,7 @@ def commitment(game: str, seat: str, salt: str, secret: Any) -> str:
 
 def new_salt() -> str:
     """32 random bytes, hex."""
-    return secrets.token_hex(32)
+    return os.urandom(32).hex()
 
 
 def b64encode(data: bytes) -> str:

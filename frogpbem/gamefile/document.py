@@ -5,7 +5,6 @@ from __future__ import annotations
 import contextlib
 import fcntl
 import os
-import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -63,18 +62,23 @@ def dump_game(doc: Document) -> bytes:
     return strictyaml.dumps(doc).encode("utf-8")
 
 
-def write_atomic(path: Path, data: bytes) -> None:
-    """Write via a temporary file in the same folder, flushed and renamed into place."""
-    folder = path.parent
+def write_atomic(path: Path, data: bytes, durable: bool = True) -> None:
+    """Write via a temporary file in the same folder, flushed and renamed into place.
+
+    ``durable`` also syncs the data to disk before the rename; files that can
+    be made again (views) skip it.
+    """
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.{os.urandom(4).hex()}.tmp")
     try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     except OSError as exc:
         raise FileAccessError(f"{path}: cannot write: {exc.strerror}") from None
     try:
         with os.fdopen(fd, "wb") as out:
             out.write(data)
             out.flush()
-            os.fsync(out.fileno())
+            if durable:
+                os.fsync(out.fileno())
         if path.exists():
             os.chmod(tmp, path.stat().st_mode & 0o777)
         else:

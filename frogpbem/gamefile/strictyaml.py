@@ -8,6 +8,7 @@ refused. Plain scalars are integers only when written as decimal integers
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from typing import Any
@@ -122,6 +123,8 @@ _YAML11_WORDS = frozenset({"y", "yes", "n", "no", "true", "false", "on", "off", 
 
 
 def _scalar(value: Any) -> str:
+    if type(value) is str:
+        return _string(value)
     if value is None:
         return "null"
     if value is True:
@@ -130,8 +133,11 @@ def _scalar(value: Any) -> str:
         return "false"
     if isinstance(value, int):
         return str(value)
-    if not isinstance(value, str):
-        raise TypeError(f"cannot write {type(value).__name__} to strict YAML")
+    raise TypeError(f"cannot write {type(value).__name__} to strict YAML")
+
+
+@functools.lru_cache(maxsize=4096)
+def _string(value: str) -> str:
     if (
         _SAFE_PLAIN.fullmatch(value)
         and value.lower() not in _YAML11_WORDS

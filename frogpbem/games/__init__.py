@@ -14,13 +14,15 @@ auditor therefore share one code path.
 
 from __future__ import annotations
 
-import random
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
 from frogpbem.errors import UsageError
+
+if TYPE_CHECKING:
+    import random
 
 JSON = Any
 """A JSON-compatible value (dict, list, str, int, bool, None)."""

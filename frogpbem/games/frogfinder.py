@@ -13,11 +13,10 @@ the game file:
 from __future__ import annotations
 
 import enum
-import random
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from frogpbem.board import Board, Square
 from frogpbem.errors import (
@@ -29,6 +28,9 @@ from frogpbem.errors import (
     UsageError,
 )
 from frogpbem.games import JSON, Outcome, Place, Ruleset, parse_int_option, rank_by_points
+
+if TYPE_CHECKING:
+    import random
 
 SHOT_PENALTY = 5
 """Shooter's loss, and the owner's gain, for shooting a frog."""
