@@ -32,7 +32,10 @@ def _elements(doc: dict[str, Any]) -> list[tuple[str, str, str, dict[str, Any]]]
 
 
 def export_signatures(game_path: Path, folder: Path) -> list[dict[str, str]]:
-    """Write NAME.msg (signed bytes), NAME.sig (armoured) per element, and allowed_signers."""
+    """Write NAME.msg (signed bytes), NAME.sig (armoured) per element, and allowed_signers.
+
+    Each seat's sealed setup is written as ``sealed-SEAT.age`` for the stock ``age -d``.
+    """
     doc = read_game(game_path)
     folder.mkdir(parents=True, exist_ok=True)
     header = doc["header"]
@@ -52,6 +55,12 @@ def export_signatures(game_path: Path, folder: Path) -> list[dict[str, str]]:
         )
         written.append({"element": stem, "message": str(message), "signature": str(signature),
                         "signer": principal, "command": command})
+    for seat, armored in header["setup"]["sealed"].items():
+        sealed = folder / f"sealed-{seat}.age"
+        sealed.write_text(armored)
+        command = f"age -d -i YOUR_KEY {shlex.quote(str(sealed))}"
+        written.append({"element": f"sealed-{seat}", "message": str(sealed), "signature": "",
+                        "signer": seat, "command": command})
     return written
 
 

@@ -38,6 +38,8 @@ def test_ssh_keygen_verifies_exported_record_signature(finished_game: Path, cli:
     names = {e["element"] for e in exported}
     assert {"header", "record-1", "record-1-request", "reveal"} <= names
     for entry in exported:
+        if entry["element"].startswith("sealed-"):
+            continue
         with open(entry["message"], "rb") as message:
             check = subprocess.run(
                 ["ssh-keygen", "-Y", "verify", "-f", str(out / "allowed_signers"),
