@@ -83,6 +83,23 @@ def _pairs(values: list[str], what: str) -> dict[str, str]:
     return pairs
 
 
+def _version(value: bool) -> None:
+    if value:
+        from frogpbem import __version__
+
+        typer.echo(f"frogpbem {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def main_options(
+    version: Annotated[
+        bool, typer.Option("--version", callback=_version, is_eager=True, help="Show the version.")
+    ] = False,
+) -> None:
+    """Play hidden-information board games by email with a signed, auditable referee."""
+
+
 def _emit(data: Any, as_json: bool, text: str) -> None:
     typer.echo(json.dumps(data, indent=2) if as_json else text)
 

@@ -146,3 +146,32 @@ def test_referee_applies_request_at_once(
     game = new_game()
     result = play(game, "alice", "shoot F1")
     assert result.stdout.strip() == "red shoots F1: 0"
+
+
+def test_written_views_follow_the_view_schema(finished_game: Path) -> None:
+    import jsonschema
+
+    from frogpbem.gamefile import schema
+
+    validator = jsonschema.Draft202012Validator(schema.load_schema("view.schema.json"))
+    for seat in ("red", "blue", "public"):
+        view = load(finished_game.with_name(f"game.{seat}.view.yaml"))
+        assert validator.is_valid(view), list(validator.iter_errors(view))[:1]
+        schema.validate(view, "view", seat)
+
+
+def test_referee_view_shows_every_frog(new_game: Callable[..., Path], cli: Cli,
+                                       keys: Keys) -> None:
+    game = new_game()
+    shown = json.loads(cli("view", game, "--key", keys.path("referee"), "--json").stdout)
+    assert shown["state"]["own_frogs"] == {"red": ["A1", "B2"], "blue": ["E5", "F6"]}
+    text = cli("view", game, "--key", keys.path("referee")).stdout
+    assert "View of: the referee (every frog)" in text
+
+
+def test_version_and_help(cli: Cli) -> None:
+    version = cli("--version")
+    assert version.exit_code == 0 and version.stdout.startswith("frogpbem ")
+    usage = cli("move", "--help")
+    assert usage.exit_code == 0
+    assert "Referee: apply MOVE" in usage.stdout
