@@ -81,7 +81,31 @@ def _read(path: Path, report: Report) -> Game | None:
         f"{requested} of {len(log)} moves came as signed requests of their seat"
         f"; {chain_report.unrequested} entered by the referee without one"
     )
-    return Game(path, doc, ruleset, chain_report.head, chain_report.unrequested)
+    game = Game(path, doc, ruleset, chain_report.head, chain_report.unrequested)
+    _check_notes(game, report)
+    return game
+
+
+def _check_notes(game: Game, report: Report) -> None:
+    """Team notes: signed by their author (checked with the chain), sealed to its team only."""
+    notes = game.doc.get("notes", [])
+    if not notes:
+        return
+    keys = chain.seat_keys(game.doc)
+    for index, note in enumerate(notes):
+        team = list(game.ruleset.secret_readers(game.options, note["seat"]))
+        expected = sorted(crypto.recipient_tag(keys[s]) for s in team)
+        try:
+            tags = sorted(crypto.recipient_tags(note["sealed"]))
+        except FrogPbemError as exc:
+            report.failed(f"note {index + 1} (by {note['seat']}): {exc}")
+            continue
+        if note["to"] != team or tags != expected:
+            report.failed(f"note {index + 1} (by {note['seat']}) is not sealed to exactly "
+                          f"{'+'.join(team)}")
+            return
+    report.passed(f"{len(notes)} team notes: signed by their authors, sealed to their teams "
+                  "only (not read)")
 
 
 def _check_sealed(game: Game, report: Report, seat: str, key: crypto.PrivateKey | None) -> None:

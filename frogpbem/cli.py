@@ -219,6 +219,21 @@ def move(
 
 
 @app.command()
+def note(
+    game: Annotated[Path, typer.Argument(help="The game file.")],
+    text: Annotated[str, typer.Argument(help="The note, for your team only.")],
+    key: KeyOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Leave a private note for your team (for yourself alone without teams)."""
+    from frogpbem.referee import add_note
+
+    with reported():
+        line = add_note(game, load_key(key), text)
+        _emit({"note": line}, as_json, line)
+
+
+@app.command()
 def view(
     game: Annotated[Path, typer.Argument(help="The game file.")],
     key: KeyOption = None,
@@ -228,7 +243,14 @@ def view(
 ) -> None:
     """Show your view of the game (or the public view)."""
     from frogpbem.gamefile.document import dump_game
-    from frogpbem.referee import REFEREE, known_secrets, load, replay, revealed_secrets
+    from frogpbem.referee import (
+        REFEREE,
+        known_secrets,
+        load,
+        read_notes,
+        replay,
+        revealed_secrets,
+    )
     from frogpbem.views import build_view, render, viewers_of
 
     with reported():
@@ -257,6 +279,8 @@ def view(
         seat = None if role in (None, REFEREE) else role
         viewers = frozenset(loaded.seats) if role == REFEREE else viewers_of(loaded, seat)
         doc = build_view(loaded, state, seat, viewers)
+        if seat is not None and private is not None:
+            doc["notes"] = read_notes(loaded, seat, private)
         if as_json or fmt == "json":
             typer.echo(json.dumps(doc, indent=2))
         elif fmt == "yaml":
@@ -346,13 +370,20 @@ def demo(
     ] = Path("frogpbem-demo"),
     rules: Annotated[str, typer.Option(help="The ruleset.")] = "frogfinder",
     seed: Annotated[int | None, typer.Option(help="Seed for the bots' choices.")] = None,
+    seats: Annotated[
+        int | None, typer.Option(help="Number of seats (coan: 2 to 6).")
+    ] = None,
+    option: Annotated[
+        list[str], typer.Option(help="NAME=VALUE: a rules option (teams=red+black,blue+purple).")
+    ] = [],  # noqa: B006
     as_json: JsonOption = False,
 ) -> None:
-    """Play a whole game between two bots through the real flow, then audit it."""
+    """Play a whole game between bots through the real flow, then audit it."""
     from frogpbem.demo import play_demo
 
     with reported():
-        result = play_demo(folder, rules, seed, echo=None if as_json else typer.echo)
+        result = play_demo(folder, rules, seed, echo=None if as_json else typer.echo,
+                           seats=seats, options=_pairs(option, "--option"))
         if as_json:
             typer.echo(json.dumps(result, indent=2))
         if not result["audit_ok"]:

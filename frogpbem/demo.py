@@ -47,25 +47,30 @@ def players_of(seats: tuple[str, ...]) -> list[str]:
 
 def play_demo(
     folder: Path, rules: str = "frogfinder", seed: int | None = None,
-    echo: Callable[[str], None] | None = None,
+    echo: Callable[[str], None] | None = None, seats: int | None = None,
+    options: dict[str, str] | None = None,
 ) -> dict[str, Any]:
     """Play and audit one game in ``folder``; return a summary."""
     say = echo or (lambda _line: None)
     ruleset = find_game(rules)
+    opts = ruleset.options(options or {})
+    seat_names = ruleset.seats(opts, seats or len(ruleset.seat_order))
     folder.mkdir(parents=True, exist_ok=True)
     game_path = folder / "game.yaml"
     if game_path.exists():
         raise FileAccessError(f"{game_path} exists already; give the demo an empty folder")
     state_dir = folder / ".referee-state"
     referee = _key(folder, "referee")
-    seats = ruleset.seat_order
-    names = players_of(seats)
-    players = {seat: _key(folder, name) for seat, name in zip(seats, names, strict=True)}
+    names = players_of(seat_names)
+    players = {seat: _key(folder, name) for seat, name in zip(seat_names, names, strict=True)}
     say("keys: " + ", ".join(str(folder / n) for n in ["referee", *names]))
-    specs = [SeatSpec(seat, players[seat].public, PLAYERS[i]) for i, seat in enumerate(seats)]
-    doc = create_game(rules, referee, "Carol (referee)", specs, {})
+    specs = [SeatSpec(seat, players[seat].public, PLAYERS[i])
+             for i, seat in enumerate(seat_names)]
+    doc = create_game(rules, referee, "Carol (referee)", specs, options or {})
     start_game(game_path, doc, referee, state_dir)
-    say(f"created game {doc['header']['game']} ({ruleset.title}) in {game_path}")
+    teams = opts.get("teams")
+    say(f"created game {doc['header']['game']} ({ruleset.title}, seats "
+        f"{', '.join(seat_names)}{'; teams ' + str(teams) if teams else ''}) in {game_path}")
     rng = random.Random(seed)
     for _ in range(MAX_RECORDS):
         game = load(game_path)

@@ -47,18 +47,29 @@ def game_record(game: Game) -> str:
     tags.append(_tag("Setup", header["setup"]["dealt"]))
     tags.append(_tag("Result", token))
     tags.append(_tag("Termination", termination))
+    reveal = game.doc["reveal"]
+    if reveal is not None:
+        standing = reveal["outcome"]["standing"]
+        tags.append(_tag("Standing", ", ".join(
+            f"{p['rank']}. {p['seat']} {p['points']}" for p in standing)))
     log = game.doc["log"]
     if log:
         scores = log[-1]["scores"]
         tags.append(_tag("Score", ", ".join(f"{s} {p}" for s, p in scores.items())))
     words: list[str] = []
-    per_round = len(game.seats)
-    for index, record in enumerate(log):
-        if index % per_round == 0:
-            words.append(f"{index // per_round + 1}.")
-        elif record["seat"] != game.seats[index % per_round]:
-            words.append(f"({record['seat']})")
-        words.append(f"{record['move']} {{{rules.comment(record['result'])}}}")
+    if len(game.seats) == 2:
+        # chess-like: "1. red's move {result} blue's move {result} 2. ..."
+        for index, record in enumerate(log):
+            if index % 2 == 0:
+                words.append(f"{index // 2 + 1}.")
+            if record["seat"] != game.seats[index % 2]:
+                words.append(f"({record['seat']})")
+            words.append(f"{record['move']} {{{rules.comment(record['result'])}}}")
+    else:
+        # more seats, some of them skipped once out: each record numbered and named
+        for record in log:
+            words.append(f"{record['n']}. {record['seat']} {record['move']} "
+                         f"{{{rules.comment(record['result'])}}}")
     words.append(token)
     return "\n".join(tags) + "\n\n" + _wrap(" ".join(words)) + "\n"
 

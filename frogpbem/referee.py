@@ -424,14 +424,73 @@ def _reveal(game: Game, key: crypto.PrivateKey, outcome: JSON, at: str) -> None:
 
 
 def take_requests(game: Game, other_path: Path) -> int:
-    """Copy the pending requests of a player's returned copy into ``game``; return how many."""
+    """Copy the pending requests and new team notes of a player's returned copy into ``game``.
+
+    Returns how many requests were taken.
+    """
     other = load(other_path)
     if chain.header_hash(other.doc) != chain.header_hash(game.doc):
         raise StaleCopyError(f"{other_path} is not a copy of game {game.game_id}")
     present = {r["signature"] for r in game.doc["requests"]}
     fresh = [r for r in other.doc["requests"] if r["signature"] not in present]
     game.doc["requests"].extend(fresh)
+    notes = game.doc.setdefault("notes", [])
+    known = {note["signature"] for note in notes}
+    notes.extend(n for n in other.doc.get("notes", []) if n["signature"] not in known)
     return len(fresh)
+
+
+# --- team notes ------------------------------------------------------------------
+
+MAX_NOTE = 2000
+"""Longest note, in characters."""
+
+
+def add_note(path: Path, key: crypto.PrivateKey, text: str, at: str | None = None) -> str:
+    """Seal a note to the author's team (the author alone without teams), sign it, keep it."""
+    if not text.strip() or len(text) > MAX_NOTE:
+        raise UsageError(f"a note has 1 to {MAX_NOTE} characters, got {len(text)}")
+    with locked(path):
+        game = load(path)
+        seat = game.role(key)
+        if seat == REFEREE:
+            raise UsageError("notes are between teammates; the referee writes none")
+        team = game.ruleset.secret_readers(game.options, seat)
+        keys = chain.seat_keys(game.doc)
+        body = crypto.canonical_json({"game": game.game_id, "seat": seat, "text": text})
+        padded = body + b" " * (-len(body) % 256)
+        note: dict[str, Any] = {
+            "game": game.game_id,
+            "seat": seat,
+            "to": list(team),
+            "n": len(game.doc["log"]),
+            "sealed": crypto.seal(padded, [keys[s] for s in team]),
+            "at": at or now_text(),
+        }
+        note["signature"] = crypto.sign_element(key, "note", note)
+        game.doc.setdefault("notes", []).append(note)
+        write_atomic(path, dump_game(game.doc))
+        readers = ", ".join(team)
+        return f"note by {seat} sealed to {readers}; send {path.name} on as usual"
+
+
+def read_notes(game: Game, seat: str, key: crypto.PrivateKey) -> list[dict[str, Any]]:
+    """The notes ``seat`` can read, oldest first."""
+    notes = []
+    for note in game.doc.get("notes", []):
+        if seat not in note["to"]:
+            continue
+        try:
+            data = json.loads(crypto.unseal(note["sealed"], key))
+            text = str(data["text"])
+            if data.get("game") != game.game_id or data.get("seat") != note["seat"]:
+                raise ValueError("note moved from elsewhere")
+        except (ValueError, KeyError, TypeError):
+            raise CommitmentError(
+                f"{game.path}: a note by {note['seat']} does not open as a note of this game"
+            ) from None
+        notes.append({"n": note["n"], "seat": note["seat"], "at": note["at"], "text": text})
+    return notes
 
 
 def move(

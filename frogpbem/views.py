@@ -99,6 +99,9 @@ def render(game: Game, view: dict[str, Any], who: str) -> str:
             f"{m['n']:>4}. {rules.describe(m['seat'], m['move'], m['result'])}"
             for m in view["moves"]
         ]
+    if view.get("notes"):
+        lines += ["", "Team notes:"]
+        lines += [f"  after record {n['n']}, {n['seat']}: {n['text']}" for n in view["notes"]]
     pending = game.doc["requests"]
     if pending:
         lines.append("")

@@ -132,6 +132,14 @@ def check_chain(doc: Document, trusted: tuple[int, str] | None = None) -> ChainR
         else:
             _check(report.problems, where, seats[request["seat"]], "request", request,
                    request["seat"])
+    for index, note in enumerate(doc.get("notes", [])):
+        where = f"note {index + 1} (by {note['seat']})"
+        if note["game"] != game:
+            report.problems.append(ChainError(f"{where}: written for game {note['game']!r}"))
+        elif note["seat"] not in seats or any(s not in seats for s in note["to"]):
+            report.problems.append(ChainError(f"{where}: names a seat not in this game"))
+        else:
+            _check(report.problems, where, seats[note["seat"]], "note", note, note["seat"])
     reveal = doc["reveal"]
     if reveal is not None:
         if reveal["prev"] != prev:

@@ -236,6 +236,8 @@ def parse_int_option(name: str, value: str | int, low: int, high: int) -> int:
 
 
 # Registration: one import per ruleset.
+from frogpbem.games import coan as _coan  # noqa: E402
 from frogpbem.games import frogfinder as _frogfinder  # noqa: E402
 
 register(_frogfinder.FrogFinder())
+register(_coan.Coan())

@@ -1,0 +1,666 @@
+"""The frog-finding engine shared by Frog Finder and Coan's original (RULES.md §1, §2).
+
+Any number of seats, each in a team (a seat alone is a team of one). Moves:
+``shoot G9``, ``guess A1``, ``resign``. Public results, as recorded:
+
+- ``{"count": 2}``: a shot at an empty square, with its number;
+- ``{"shot": "blue"}``: a shot that hit (and revealed) a blue frog;
+- ``{"found": "blue"}``: a correct guess that revealed a blue frog;
+- ``{"miss": true}``: a wrong guess;
+- ``{"resigned": true}``, and where the game goes on (Coan), the resigning
+  seats' frogs: ``{"resigned": true, "frogs": {"black": ["C4"]}}``.
+
+Points belong to teams; a team whose frogs are all revealed is out, its points
+frozen; a seat whose own frogs are all revealed takes no more turns.
+"""
+
+from __future__ import annotations
+
+import enum
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from frogpbem.board import Board, Square
+from frogpbem.errors import (
+    GameOverError,
+    IllegalMoveError,
+    InconsistentResultError,
+    NotationError,
+    NotYourTurnError,
+    UsageError,
+)
+from frogpbem.games import JSON, Outcome, Place, Ruleset, parse_int_option, rank_by_points
+
+if TYPE_CHECKING:
+    import random
+
+SHOT_PENALTY = 5
+"""Shooter's loss, and the owner's gain, for shooting a frog."""
+GUESS_GAIN = 5
+"""Guesser's gain for a correct guess."""
+MISS_PENALTY = 3
+"""Guesser's loss for a wrong guess."""
+LAST_STANDING_BONUS = 2
+"""Bonus for the seat (team) whose frogs are not all revealed at the end."""
+LETTERS = {"red": "R", "blue": "B", "black": "K", "purple": "P", "yellow": "Y", "green": "G"}
+"""One letter per colour on the text board (upper case revealed, lower case hidden)."""
+
+
+class Action(enum.Enum):
+    """What a move does."""
+
+    SHOOT = "shoot"
+    """Shoot a square: reveal its number, or shoot the frog on it."""
+    GUESS = "guess"
+    """Guess that an opponent's frog sits on a square."""
+    RESIGN = "resign"
+    """Give up the game (allowed at any time)."""
+
+
+_MOVE_RE = re.compile(r"\s*(shoot|guess)\s+([A-Za-z]\s*[0-9]{1,2})\s*|\s*(resign)\s*", re.I)
+EXPECTED = 'expected "shoot SQUARE", "guess SQUARE" or "resign"'
+
+
+@dataclass(frozen=True)
+class Move:
+    """A frog-finding move."""
+
+    action: Action
+    """Shoot, guess or resign."""
+    square: Square | None = None
+    """The target square (``None`` for resign)."""
+
+    @classmethod
+    def parse(cls, text: str) -> Move:
+        """Parse ``shoot G9``, ``GUESS a1``, ``resign``; raises :class:`NotationError`."""
+        match = _MOVE_RE.fullmatch(text)
+        if match is None:
+            raise NotationError(f"{EXPECTED}, got {text!r}")
+        if match[3]:
+            return cls(Action.RESIGN)
+        try:
+            square = Square.parse(match[2].replace(" ", "").replace("\t", ""))
+        except NotationError as exc:
+            raise NotationError(f"{EXPECTED}, got {text!r} ({exc})") from None
+        return cls(Action(match[1].lower()), square)
+
+    def __str__(self) -> str:
+        if self.square is None:
+            return self.action.value
+        return f"{self.action.value} {self.square.name}"
+
+    def __repr__(self) -> str:
+        return f"Move.parse({str(self)!r})"
+
+
+@dataclass(frozen=True)
+class Revealed:
+    """A frog that everybody can see."""
+
+    owner: str
+    """The seat it belongs to."""
+    how: str
+    """``shot``, ``found`` or ``resigned``."""
+
+
+@dataclass(frozen=True)
+class State:
+    """A position, as much of it as one observer knows."""
+
+    board: Board
+    """The board's geometry."""
+    frogs: int
+    """Frogs per seat at the start."""
+    seats: tuple[str, ...]
+    """The seats, in turn order."""
+    teams: Mapping[str, str]
+    """Each seat's team (its own name when it plays alone)."""
+    hidden: Mapping[str, frozenset[Square] | None]
+    """Each seat's frogs not yet revealed; ``None`` where this observer does not know."""
+    revealed: Mapping[Square, Revealed]
+    """Frogs revealed so far."""
+    shots: Mapping[Square, int]
+    """Shot squares with their numbers."""
+    misses: frozenset[Square]
+    """Squares of wrong guesses (known to be empty)."""
+    points: Mapping[str, int]
+    """Points so far, per team."""
+    turn: int
+    """Index in ``seats`` of the seat to move."""
+    ply: int = 0
+    """Records played so far."""
+    out_at: Mapping[str, int] | None = None
+    """For each team whose frogs are all revealed, the ply at which it went out."""
+    resigned: tuple[str, ...] = ()
+    """Teams that resigned, in order."""
+    outcome: Outcome | None = None
+    """How the game ended, once it has."""
+
+    def hidden_count(self, seat: str) -> int:
+        """How many of ``seat``'s frogs are still hidden (public knowledge)."""
+        return self.frogs - sum(1 for r in self.revealed.values() if r.owner == seat)
+
+    def members(self, team: str) -> tuple[str, ...]:
+        return tuple(s for s in self.seats if self.teams[s] == team)
+
+    def team_names(self) -> tuple[str, ...]:
+        return tuple(dict.fromkeys(self.teams[s] for s in self.seats))
+
+    def is_out(self, team: str) -> bool:
+        return team in (self.out_at or {}) or team in self.resigned
+
+    def active(self, seat: str) -> bool:
+        """Whether ``seat`` still takes turns."""
+        return not self.is_out(self.teams[seat]) and self.hidden_count(seat) > 0
+
+
+class FrogGame(Ruleset[State, Move]):
+    """The shared engine; subclasses set the seats, teams and tie rule."""
+
+    option_defaults: ClassVar[Mapping[str, int | str]] = {"size": 12, "frogs": 5}
+    ties_are_draws: ClassVar[bool] = True
+    """Frog Finder: equal points draw. Coan: the seat that stayed in longer ranks higher."""
+    resign_reveals: ClassVar[bool] = False
+    """Whether a resignation's result shows the resigning seats' frogs (the game may go on)."""
+
+    # --- set-up -------------------------------------------------------------
+
+    def options(self, given: Mapping[str, str | int]) -> dict[str, int | str]:
+        unknown = sorted(set(given) - set(self.option_defaults))
+        if unknown:
+            known = ", ".join(self.option_defaults)
+            raise UsageError(f"unknown option {unknown[0]!r} for {self.name} (known: {known})")
+        merged = {**self.option_defaults, **given}
+        size = parse_int_option("size", merged["size"], 3, 26)
+        frogs = parse_int_option("frogs", merged["frogs"], 1, max(1, size * size // 4))
+        return {"size": size, "frogs": frogs}
+
+    def seats(self, options: Mapping[str, Any], count: int) -> tuple[str, ...]:
+        seats = super().seats(options, count)
+        self.check_room(options, count)
+        return seats
+
+    @staticmethod
+    def check_room(options: Mapping[str, Any], count: int) -> None:
+        """At most half the board may hold frogs."""
+        size, frogs = int(options["size"]), int(options["frogs"])
+        if 2 * frogs * count > size * size:
+            raise UsageError(f"{count} seats with {frogs} frogs each do not fit on a "
+                             f"{size}x{size} board (at most half its squares hold frogs)")
+
+    def team_map(self, options: Mapping[str, Any], seats: Sequence[str]) -> dict[str, str]:
+        """Each seat's team name (alone: the seat's own name)."""
+        return {seat: seat for seat in seats}
+
+    def secret_readers(self, options: Mapping[str, Any], seat: str) -> tuple[str, ...]:
+        teams = self.team_map(options, self.seat_order)
+        return tuple(s for s in self.seat_order if teams.get(s) == teams.get(seat))
+
+    def deal(
+        self, options: Mapping[str, Any], seats: Sequence[str], rng: random.Random
+    ) -> tuple[JSON, dict[str, JSON]]:
+        board = Board(options["size"])
+        frogs = options["frogs"]
+        chosen = rng.sample(list(board.squares()), frogs * len(seats))
+        secrets = {
+            seat: {"frogs": sorted_names(chosen[i * frogs : (i + 1) * frogs])}
+            for i, seat in enumerate(seats)
+        }
+        return None, secrets
+
+    def check_setup(
+        self, options: Mapping[str, Any], seats: Sequence[str], public: JSON,
+        secrets: Mapping[str, JSON],
+    ) -> None:
+        board = Board(options["size"])
+        taken: dict[Square, str] = {}
+        for seat in seats:
+            secret = secrets.get(seat)
+            frogs = secret.get("frogs") if isinstance(secret, dict) else None
+            if not isinstance(frogs, list) or len(frogs) != options["frogs"]:
+                raise NotationError(
+                    f"setup: {seat} needs a list 'frogs' of {options['frogs']} squares"
+                )
+            for name in frogs:
+                square = board.parse(str(name))
+                if square in taken:
+                    raise NotationError(
+                        f"setup: {square.name} holds frogs of both {taken[square]} and {seat}"
+                    )
+                taken[square] = seat
+
+    def secret_bound(self, options: Mapping[str, Any]) -> int:
+        return 16 + 6 * int(options["frogs"])
+
+    def start(
+        self, options: Mapping[str, Any], seats: Sequence[str], public: JSON,
+        secrets: Mapping[str, JSON | None],
+    ) -> State:
+        board = Board(options["size"])
+        hidden: dict[str, frozenset[Square] | None] = {}
+        for seat in seats:
+            secret = secrets.get(seat)
+            hidden[seat] = (
+                None if secret is None else frozenset(board.parse(n) for n in secret["frogs"])
+            )
+        teams = self.team_map(options, seats)
+        return State(
+            board=board,
+            frogs=int(options["frogs"]),
+            seats=tuple(seats),
+            teams=teams,
+            hidden=hidden,
+            revealed={},
+            shots={},
+            misses=frozenset(),
+            points=dict.fromkeys(dict.fromkeys(teams[s] for s in seats), 0),
+            turn=0,
+            out_at={},
+        )
+
+    # --- play ---------------------------------------------------------------
+
+    def parse_move(self, text: str) -> Move:
+        return Move.parse(text)
+
+    def format_move(self, move: Move) -> str:
+        return str(move)
+
+    def to_move(self, state: State) -> str | None:
+        return None if state.outcome else state.seats[state.turn]
+
+    def scores(self, state: State) -> dict[str, int]:
+        return dict(state.points)
+
+    def outcome(self, state: State) -> Outcome | None:
+        return state.outcome
+
+    def opponents(self, state: State, seat: str) -> tuple[str, ...]:
+        return tuple(s for s in state.seats if state.teams[s] != state.teams[seat])
+
+    def check(self, state: State, seat: str, move: Move) -> None:
+        if seat not in state.seats:
+            raise IllegalMoveError(f"{seat!r} is not a seat of this game")
+        if state.outcome is not None:
+            raise GameOverError(f"the game is over ({state.outcome.termination})")
+        if move.action is Action.RESIGN:
+            if state.is_out(state.teams[seat]):
+                raise IllegalMoveError(f"{seat} is out of the game already")
+            return
+        to_move = state.seats[state.turn]
+        if seat != to_move:
+            raise NotYourTurnError(f"it is {to_move}'s turn, not {seat}'s")
+        square = move.square
+        assert square is not None  # parse guarantees a square for shoot/guess
+        if not state.board.contains(square):
+            last = Square(state.board.size - 1, state.board.size - 1).name
+            raise IllegalMoveError(f"square {square.name} is off the board (A1..{last})")
+        if square in state.shots:
+            raise IllegalMoveError(f"{square.name} is not open: it was shot already")
+        if square in state.revealed:
+            raise IllegalMoveError(f"{square.name} is not open: it holds a revealed frog")
+        for mate in state.members(state.teams[seat]):
+            frogs = state.hidden.get(mate)
+            if frogs is not None and square in frogs:
+                whose = "your own frog" if mate == seat else f"your teammate {mate}'s frog"
+                raise IllegalMoveError(f"{square.name} is not open: it holds {whose}")
+
+    def play(
+        self, state: State, seat: str, move: Move, claimed: JSON | None = None
+    ) -> tuple[State, JSON]:
+        self.check(state, seat, move)
+        if move.action is Action.RESIGN:
+            return self._resign(state, seat, claimed)
+        assert move.square is not None
+        owner = self._owner(state, seat, move.square)
+        expected = None if owner is _UNKNOWN else self._compute(state, move, owner)
+        if claimed is None:
+            if expected is None:
+                raise InconsistentResultError(
+                    f"cannot judge {move} without every seat's frogs"
+                )
+            result = expected
+        elif expected is not None:
+            if claimed != expected:
+                raise InconsistentResultError(
+                    f"{move}: result {claimed!r} contradicts the known frogs ({expected!r})"
+                )
+            result = expected
+        else:
+            result = self._check_claim(state, seat, move, claimed)
+        return self._advance(state, seat, move, result), result
+
+    # --- internals ----------------------------------------------------------
+
+    def _owner(self, state: State, seat: str, square: Square) -> str | None | object:
+        """The opponent whose hidden frog is on ``square``, ``None``, or ``_UNKNOWN``."""
+        unknown = False
+        for other in self.opponents(state, seat):
+            frogs = state.hidden[other]
+            if frogs is None:
+                unknown = unknown or state.hidden_count(other) > 0
+            elif square in frogs:
+                return other
+        return _UNKNOWN if unknown else None
+
+    def _count_bounds(self, state: State, square: Square) -> tuple[int, int]:
+        """Least and most frogs that can be around ``square``, from what is known."""
+        known = 0
+        candidates = 0
+        known_squares: set[Square] = set()
+        for frogs in state.hidden.values():
+            if frogs is not None:
+                known_squares |= frogs
+        for near in state.board.neighbours(square):
+            if near in state.revealed or near in known_squares:
+                known += 1
+            elif near not in state.shots and near not in state.misses:
+                candidates += 1
+        unknown_hidden = sum(
+            state.hidden_count(s) for s, frogs in state.hidden.items() if frogs is None
+        )
+        return known, known + min(candidates, unknown_hidden)
+
+    def _compute(self, state: State, move: Move, owner: object) -> JSON | None:
+        """The result when the known frogs decide it, else ``None``."""
+        if move.action is Action.SHOOT:
+            if owner is not None:
+                return {"shot": owner}
+            assert move.square is not None
+            low, high = self._count_bounds(state, move.square)
+            return {"count": low} if low == high else None
+        return {"found": owner} if owner is not None else {"miss": True}
+
+    def _check_claim(self, state: State, seat: str, move: Move, claimed: JSON) -> JSON:
+        """Check a result the known frogs do not decide against what they allow."""
+        square = move.square
+        assert square is not None
+        if not isinstance(claimed, dict) or len(claimed) != 1:
+            raise InconsistentResultError(f"{move}: malformed result {claimed!r}")
+        (kind, value), = claimed.items()
+        frog_kind = "shot" if move.action is Action.SHOOT else "found"
+        if kind == frog_kind:
+            opponents = self.opponents(state, seat)
+            if value not in opponents or state.hidden_count(value) == 0:
+                raise InconsistentResultError(
+                    f"{move}: {value!r} has no hidden frog that could be on {square.name}"
+                )
+            frogs = state.hidden[value]
+            if frogs is not None and square not in frogs:
+                raise InconsistentResultError(f"{move}: {value} has no frog on {square.name}")
+            return claimed
+        if move.action is Action.SHOOT and kind == "count":
+            low, high = self._count_bounds(state, square)
+            if type(value) is not int or not low <= value <= high:
+                raise InconsistentResultError(
+                    f"{move}: number {value!r} is impossible here (must be {low}..{high})"
+                )
+            return claimed
+        if move.action is Action.GUESS and claimed == {"miss": True}:
+            return claimed
+        raise InconsistentResultError(f"{move}: malformed result {claimed!r}")
+
+    def _advance(self, state: State, seat: str, move: Move, result: JSON) -> State:
+        square = move.square
+        assert square is not None
+        team = state.teams[seat]
+        points = dict(state.points)
+        revealed = dict(state.revealed)
+        hidden = dict(state.hidden)
+        shots = state.shots
+        misses = state.misses
+        if "count" in result:
+            shots = {**state.shots, square: result["count"]}
+        elif "miss" in result:
+            misses = misses | {square}
+            points[team] -= MISS_PENALTY
+        else:
+            owner = result.get("shot") or result["found"]
+            how = "shot" if "shot" in result else "found"
+            revealed[square] = Revealed(owner, how)
+            frogs = hidden[owner]
+            if frogs is not None:
+                hidden[owner] = frogs - {square}
+            if how == "shot":
+                points[team] -= SHOT_PENALTY
+                points[state.teams[owner]] += SHOT_PENALTY
+            else:
+                points[team] += GUESS_GAIN
+        state = replace(
+            state, revealed=revealed, hidden=hidden, shots=shots, misses=misses, points=points,
+            ply=state.ply + 1,
+        )
+        return self._after_move(state, None)
+
+    def _after_move(self, state: State, resigner: str | None) -> State:
+        """Mark teams that went out, then end the game or pass the turn."""
+        out_at = dict(state.out_at or {})
+        for team in state.team_names():
+            if team not in out_at and team not in state.resigned and all(
+                state.hidden_count(s) == 0 for s in state.members(team)
+            ):
+                out_at[team] = state.ply
+        state = replace(state, out_at=out_at)
+        standing = [t for t in state.team_names() if not state.is_out(t)]
+        if len(standing) <= 1:
+            return self._end(state, standing, resigner)
+        for step in range(1, len(state.seats) + 1):
+            index = (state.turn + step) % len(state.seats)
+            if state.active(state.seats[index]):
+                return replace(state, turn=index)
+        return state  # unreachable: a standing team has a seat with a hidden frog
+
+    def _end(self, state: State, standing: list[str], resigner: str | None) -> State:
+        points = dict(state.points)
+        if resigner is not None:
+            termination = f"{resigner} resigned"
+        elif len(state.team_names()) == 2:
+            loser = next(t for t in state.team_names() if t not in standing)
+            termination = f"all {loser} frogs revealed"
+        else:
+            termination = f"{standing[0]} is the last standing" if standing else "all out"
+        if resigner is None:
+            for team in standing:
+                hidden = sum(state.hidden_count(s) for s in state.members(team))
+                points[team] += LAST_STANDING_BONUS + hidden
+        playing = {t: p for t, p in points.items() if t not in state.resigned}
+        if self.ties_are_draws:
+            places = list(rank_by_points(playing))
+        else:
+            longest = len(state.seats) * state.board.size**2 + 1
+            out_at = state.out_at or {}
+            places = list(rank_by_points(playing, {t: out_at.get(t, longest) for t in playing}))
+        for team in reversed(state.resigned):  # a later resignation ranks higher
+            places.append(Place(len(places) + 1, team, points[team]))
+        return replace(state, points=points, outcome=Outcome(termination, tuple(places)))
+
+    def _resign(self, state: State, seat: str, claimed: JSON | None) -> tuple[State, JSON]:
+        team = state.teams[seat]
+        members = [s for s in state.members(team) if state.hidden_count(s) > 0]
+        result: dict[str, Any] = {"resigned": True}
+        revealed = dict(state.revealed)
+        hidden = dict(state.hidden)
+        if self.resign_reveals:
+            frogs = self._resigned_frogs(state, members, claimed)
+            if frogs:
+                result["frogs"] = frogs
+            for member, names in frogs.items():
+                for name in names:
+                    revealed[state.board.parse(name)] = Revealed(member, "resigned")
+                hidden[member] = frozenset()
+        elif claimed is not None and claimed != result:
+            raise InconsistentResultError(f"resign: malformed result {claimed!r}")
+        state = replace(state, revealed=revealed, hidden=hidden, ply=state.ply + 1,
+                        resigned=(*state.resigned, team))
+        if state.teams[state.seats[state.turn]] != team:
+            # Another team was to move: it keeps the turn (the search starts after turn).
+            state = replace(state, turn=(state.turn - 1) % len(state.seats))
+        return self._after_move(state, seat), result
+
+    def _resigned_frogs(
+        self, state: State, members: list[str], claimed: JSON | None
+    ) -> dict[str, list[str]]:
+        """The resigning seats' hidden frogs: known, or taken from the claim and checked."""
+        claimed_frogs = (claimed or {}).get("frogs", {}) if isinstance(claimed, dict) else None
+        if claimed is not None and (
+            not isinstance(claimed_frogs, dict) or set(claimed) - {"resigned", "frogs"}
+        ):
+            raise InconsistentResultError(f"resign: malformed result {claimed!r}")
+        frogs: dict[str, list[str]] = {}
+        for member in members:
+            known = state.hidden[member]
+            if known is not None:
+                frogs[member] = sorted_names(known)
+                continue
+            if claimed_frogs is None or member not in claimed_frogs:
+                raise InconsistentResultError(f"resign: {member}'s hidden frogs are not given")
+            names = claimed_frogs[member]
+            squares = {state.board.parse(str(n)) for n in names} if isinstance(names, list) \
+                else set()
+            if len(squares) != state.hidden_count(member) or any(
+                sq in state.shots or sq in state.revealed or sq in state.misses for sq in squares
+            ):
+                raise InconsistentResultError(f"resign: {member}'s frogs {names!r} are impossible")
+            frogs[member] = sorted_names(frozenset(squares))
+        if claimed_frogs is not None and claimed is not None and claimed_frogs != frogs:
+            raise InconsistentResultError(f"resign: frogs {claimed_frogs!r} should be {frogs!r}")
+        return frogs
+
+    # --- presentation -------------------------------------------------------
+
+    def view(self, state: State, viewers: frozenset[str]) -> JSON:
+        own = {
+            seat: sorted_names(frogs)
+            for seat in state.seats
+            if seat in viewers and (frogs := state.hidden[seat]) is not None
+        }
+        return {
+            "rules": self.name,
+            "size": state.board.size,
+            "frogs": state.frogs,
+            "seats": list(state.seats),
+            "teams": dict(state.teams),
+            "to_move": self.to_move(state),
+            "points": dict(state.points),
+            "out": sorted((state.out_at or {}).keys() | set(state.resigned)),
+            "hidden_left": {s: state.hidden_count(s) for s in state.seats},
+            "shots": {sq.name: n for sq, n in sorted(state.shots.items())},
+            "revealed": {
+                sq.name: {"owner": r.owner, "how": r.how}
+                for sq, r in sorted(state.revealed.items())
+            },
+            "misses": sorted_names(state.misses),
+            "own_frogs": own,
+            "outcome": state.outcome.to_json() if state.outcome else None,
+        }
+
+    def render(self, view: JSON) -> str:
+        size = view["size"]
+        cells: dict[str, str] = {}
+        for name in view["misses"]:
+            cells[name] = " - "
+        for name, number in view["shots"].items():
+            cells[name] = f" {number} "
+        for seat, frogs in view["own_frogs"].items():
+            for name in frogs:
+                cells[name] = f" {LETTERS.get(seat, seat[0]).lower()} "
+        for name, frog in view["revealed"].items():
+            letter = LETTERS.get(frog["owner"], frog["owner"][0])
+            cells[name] = {"shot": f"({letter})", "found": f"[{letter}]"}.get(frog["how"],
+                                                                            f"<{letter}>")
+        letters = "".join(f" {chr(ord('A') + c)} " for c in range(size))
+        lines = [f"    {letters}"]
+        for row in range(size, 0, -1):
+            line = "".join(
+                cells.get(f"{chr(ord('A') + c)}{row}", " . ") for c in range(size)
+            )
+            lines.append(f"{row:>3} {line} {row}")
+        lines.append(f"    {letters}")
+        lines.append("")
+        lines.append(
+            "  .  open    -  wrong guess (empty)    0-8 shot square and its number"
+        )
+        colours = ", ".join(f"{LETTERS.get(s, s[0])} {s}" for s in view["seats"])
+        lines.append(
+            "  r  a hidden frog you can see    (B) frog shot    [B] frog found    "
+            "<B> frog of a seat that resigned"
+        )
+        lines.append(f"  colours: {colours}")
+        return "\n".join(lines)
+
+    def describe(self, seat: str, move: str, result: JSON) -> str:
+        verb, _, square = move.partition(" ")
+        if "resigned" in result:
+            frogs = ", ".join(n for names in result.get("frogs", {}).values() for n in names)
+            return f"{seat} resigns" + (f" (frogs on {frogs})" if frogs else "")
+        if "count" in result:
+            return f"{seat} shoots {square}: {result['count']}"
+        if "shot" in result:
+            return f"{seat} shoots {square}: {result['shot']} frog shot (-{SHOT_PENALTY})"
+        if "found" in result:
+            return f"{seat} guesses {square}: {result['found']} frog found (+{GUESS_GAIN})"
+        return f"{seat} guesses {square}: wrong (-{MISS_PENALTY})"
+
+    def comment(self, result: JSON) -> str:
+        if "count" in result:
+            return str(result["count"])
+        if "shot" in result:
+            return f"{result['shot']} frog shot -{SHOT_PENALTY}"
+        if "found" in result:
+            return f"{result['found']} frog found +{GUESS_GAIN}"
+        if "miss" in result:
+            return f"-{MISS_PENALTY}"
+        return "resigns"
+
+    def bot_move(self, view: JSON, seat: str, rng: random.Random) -> str:
+        return _bot_move(view, rng)
+
+
+class _Unknown:
+    def __repr__(self) -> str:
+        return "<unknown>"
+
+
+_UNKNOWN = _Unknown()
+
+
+def sorted_names(squares: Sequence[Square] | frozenset[Square]) -> list[str]:
+    return [square.name for square in sorted(squares)]
+
+
+def _bot_move(view: JSON, rng: random.Random) -> str:
+    """A modest player: guess a certain frog, else shoot a safe or random square."""
+    board = Board(view["size"])
+    shots = {board.parse(n): c for n, c in view["shots"].items()}
+    revealed = {board.parse(n) for n in view["revealed"]}
+    mine = {board.parse(n) for frogs in view["own_frogs"].values() for n in frogs}
+    empty = set(shots) | {board.parse(n) for n in view["misses"]}
+    open_squares = [s for s in board.squares() if s not in shots and s not in revealed
+                    and s not in mine]
+    unknown = set(open_squares) - empty
+    safe: set[Square] = set()
+    certain: set[Square] = set()
+    changed = True
+    while changed:  # simple constraint propagation, as a minesweeper player does
+        changed = False
+        for square, count in shots.items():
+            near = board.neighbours(square)
+            known = sum(1 for s in near if s in revealed or s in mine or s in certain)
+            candidates = [s for s in near if s in unknown and s not in safe and s not in certain]
+            if not candidates:
+                continue
+            if count == known:
+                safe.update(candidates)
+                changed = True
+            elif count - known == len(candidates):
+                certain.update(candidates)
+                changed = True
+    if certain:
+        return f"guess {min(certain).name}"
+    fresh = sorted(safe - set(shots))
+    if fresh:
+        return f"shoot {rng.choice(fresh).name}"
+    pool = sorted(unknown) or sorted(open_squares)
+    return f"shoot {rng.choice(pool).name}"
