@@ -108,8 +108,40 @@ def _check_notes(game: Game, report: Report) -> None:
                   "only (not read)")
 
 
+def _check_deal(game: Game, report: Report, secrets: dict[str, Any] | None) -> None:
+    """Re-derive a random deal from the seeds; ``secrets`` are the revealed ones (or ``None``)."""
+    fairness = game.header["setup"].get("fairness")
+    if fairness is None:
+        return
+    deal = game.doc.get("deal") or {}
+    reveal = game.doc["reveal"] or {}
+    seed = fairness.get("seed") or deal.get("seed") or reveal.get("seed")
+    if seed is None:
+        if secrets is not None:
+            report.failed("reveal: the referee's dealing seed is missing")
+        return
+    if crypto.seed_commitment(game.game_id, seed) != fairness["seed_commitment"]:
+        report.failed("deal: the referee's revealed seed does not match its commitment")
+        return
+    player_seeds = {join["seat"]: join["seed"] for join in deal.get("joins", [])}
+    chance = crypto.DerivedChance(crypto.deal_key(game.game_id, seed, player_seeds))
+    public, derived = game.ruleset.deal(game.options, game.seats, chance)
+    if public != game.setup["public"]:
+        report.failed("deal: the public setup differs from the one the seeds derive")
+        return
+    if secrets is not None and any(derived.get(s) != secrets.get(s) for s in derived):
+        differing = ", ".join(s for s in derived if derived.get(s) != secrets.get(s))
+        report.failed(f"deal: the hidden setup of {differing} differs from the one the seeds "
+                      "derive")
+        return
+    who = (f"and the seeds that {', '.join(player_seeds)} added"
+           if player_seeds else "alone (the seats did not add seeds)")
+    report.passed(f"deal: re-derived ({crypto.SCHEME}) from the referee's committed seed "
+                  f"{who}: it matches")
+
+
 def _check_sealed(game: Game, report: Report, seat: str, key: crypto.PrivateKey | None) -> None:
-    setup = game.header["setup"]
+    setup = game.setup
     keys = chain.seat_keys(game.doc)
     readers = game.ruleset.secret_readers(game.options, seat)
     expected = sorted(
@@ -143,14 +175,14 @@ def audit(path: Path, key: crypto.PrivateKey | None = None) -> Report:
     game = _read(path, report)
     if game is None:
         return report
-    header = game.header
-    setup = header["setup"]
+    setup = game.setup
+    dealt = game.header["setup"]["dealt"]
     reveal = game.doc["reveal"]
     if reveal is None:
         report.failed("the game has no reveal: it is not finished (use 'verify' while it runs)")
         return report
     report.passed(
-        "the setup was " + ("dealt at random by the referee" if setup["dealt"] == "random"
+        "the setup was " + ("dealt at random" if dealt == "random"
                             else "chosen, not dealt (a set position)")
     )
     opener = None
@@ -174,7 +206,7 @@ def audit(path: Path, key: crypto.PrivateKey | None = None) -> Report:
         if made != setup["commitments"][seat]:
             report.failed(f"reveal: {seat}'s revealed setup does not match its commitment")
             return report
-        report.passed(f"reveal: {seat}'s setup matches the header's commitment")
+        report.passed(f"reveal: {seat}'s setup matches its commitment")
         can_open = opener == REFEREE or (
             opener is not None and opener in game.ruleset.secret_readers(game.options, seat)
         )
@@ -183,6 +215,7 @@ def audit(path: Path, key: crypto.PrivateKey | None = None) -> Report:
     extra = set(reveal["secrets"]) - set(setup["commitments"])
     if extra:
         report.failed(f"reveal: secrets for seats without a commitment: {sorted(extra)}")
+    _check_deal(game, report, secrets)
     try:
         game.ruleset.check_setup(game.options, game.seats, setup["public"], secrets)
         replayed = replay(game, secrets)
@@ -218,13 +251,19 @@ def verify(path: Path, key: crypto.PrivateKey | None = None) -> Report:
             report.failed(str(exc))
             return report
     try:
-        secrets = known_secrets(game, role, key) if role and key else dict.fromkeys(game.seats)
+        secrets = (known_secrets(game, role, key) if role and key else
+                   dict.fromkeys(game.seats))
     except FrogPbemError as exc:
         report.failed(str(exc))
         return report
     for seat, secret in secrets.items():
         if secret is not None:
             report.passed(f"{seat}'s sealed setup decrypts and matches its commitment")
+    if game.undealt:
+        report.passed(f"not dealt yet: waiting for {', '.join(game.waiting_for) or 'the deal'}")
+        return report
+    if not game.setup["commitments"]:  # nothing hidden: the deal can be checked now
+        _check_deal(game, report, None)
     try:
         state = replay(game, secrets).final
     except FrogPbemError as exc:

@@ -150,6 +150,9 @@ def new(
     setup: Annotated[
         Path | None, typer.Option(help="YAML file with the hidden setup, chosen instead of dealt.")
     ] = None,
+    join: Annotated[
+        bool, typer.Option("--join", help="Each seat adds a seed (frogpbem join) before the deal.")
+    ] = False,
     as_json: JsonOption = False,
 ) -> None:
     """Create a game: deal and seal the setup, sign the header, write the views."""
@@ -173,12 +176,48 @@ def new(
             chosen = strictyaml.loads(read_bytes(setup), str(setup))
             if not isinstance(chosen, dict):
                 raise UsageError(f"{setup}: expected a mapping of seat to setup")
-        doc = create_game(rules, key, referee_name, specs, _pairs(option, "--option"), chosen)
+        doc = create_game(rules, key, referee_name, specs, _pairs(option, "--option"), chosen,
+                          join=join)
         views = start_game(game, doc, key)
         header = doc["header"]
         data = {"game": header["game"], "file": str(game), "views": [str(v) for v in views]}
-        _emit(data, as_json, f"created {header['game']} in {game}\nviews: "
-              + ", ".join(str(v) for v in views))
+        text = f"created {header['game']} in {game}\n" + (
+            "views: " + ", ".join(str(v) for v in views) if views else
+            f"now each seat joins (frogpbem join {game.name}), then you deal (frogpbem deal)"
+        )
+        _emit(data, as_json, text)
+
+
+@app.command()
+def join(
+    game: Annotated[Path, typer.Argument(help="The game file.")],
+    key: KeyOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Add your own random seed to the deal of a game created with --join."""
+    from frogpbem.referee import join_game
+
+    with reported():
+        line = join_game(game, load_key(key))
+        _emit({"join": line}, as_json, line)
+
+
+@app.command()
+def deal(
+    game: Annotated[Path, typer.Argument(help="The game file.")],
+    key: KeyOption = None,
+    take_from: Annotated[
+        list[Path], typer.Option("--from", help="A seat's returned copy holding its join.")
+    ] = [],  # noqa: B006
+    as_json: JsonOption = False,
+) -> None:
+    """Referee: take the seats' joins and deal once every seat has joined."""
+    from frogpbem.referee import deal_game
+
+    with reported():
+        applied = deal_game(game, load_key(key), take_from)
+        _emit({"dealt": not applied.lines[-1].startswith("waiting"), "lines": applied.lines,
+               "views": [str(v) for v in applied.views]}, as_json, "\n".join(applied.lines))
 
 
 @app.command()
@@ -257,6 +296,11 @@ def view(
         if fmt not in ("text", "json", "yaml"):
             raise UsageError(f"--format must be text, json or yaml, got {fmt!r}")
         loaded = load(game)
+        if loaded.undealt:
+            waiting = ", ".join(loaded.waiting_for) or "the referee to deal"
+            typer.echo(f"{loaded.ruleset.title} - game {loaded.game_id}: not dealt yet, "
+                       f"waiting for {waiting}")
+            return
         role: str | None = None
         private = None
         path, asked = key_path(key)

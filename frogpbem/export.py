@@ -16,6 +16,11 @@ def _elements(doc: dict[str, Any]) -> list[tuple[str, str, str, dict[str, Any]]]
     """(file stem, principal, kind, element) for every signed element."""
     header = doc["header"]
     items: list[tuple[str, str, str, dict[str, Any]]] = [("header", "referee", "header", header)]
+    deal = doc.get("deal")
+    if deal is not None:
+        items.append(("deal", "referee", "deal", deal))
+        items += [(f"deal-join-{j['seat']}", j["seat"], "join", j) for j in deal["joins"]]
+    items += [(f"join-{j['seat']}", j["seat"], "join", j) for j in doc.get("joins", [])]
     for record in doc["log"]:
         items.append((f"record-{record['n']}", "referee", "record", record))
         if "request" in record:
@@ -55,7 +60,7 @@ def export_signatures(game_path: Path, folder: Path) -> list[dict[str, str]]:
         )
         written.append({"element": stem, "message": str(message), "signature": str(signature),
                         "signer": principal, "command": command})
-    for seat, armored in header["setup"]["sealed"].items():
+    for seat, armored in chain.setup_of(doc)["sealed"].items():
         sealed = folder / f"sealed-{seat}.age"
         sealed.write_text(armored)
         command = f"age -d -i YOUR_KEY {shlex.quote(str(sealed))}"

@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 import os
 import time
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -20,6 +20,7 @@ from frogpbem.errors import (
     FileAccessError,
     FrogPbemError,
     GameFileError,
+    IllegalMoveError,
     InconsistentResultError,
     KeyError_,
     NotationError,
@@ -39,7 +40,7 @@ from frogpbem.games import JSON, Ruleset, find_game
 from frogpbem.views import write_views
 
 if TYPE_CHECKING:
-    import random
+    pass
 
 REFEREE = "referee"
 """The role of the referee's key (seats have their seat names)."""
@@ -74,6 +75,25 @@ class Game:
     @property
     def seats(self) -> tuple[str, ...]:
         return tuple(entry["seat"] for entry in self.header["seats"])
+
+    @property
+    def setup(self) -> dict[str, Any]:
+        """Where the dealt setup is: the deal element once players joined, else the header."""
+        return chain.setup_of(self.doc)
+
+    @property
+    def waiting_for(self) -> list[str]:
+        """Seats whose seed the deal still waits for (empty once dealt, or without joins)."""
+        fairness = self.header["setup"].get("fairness") or {}
+        if self.doc.get("deal") is not None or not fairness.get("joiners"):
+            return []
+        joined = {join["seat"] for join in self.doc.get("joins", [])}
+        return [seat for seat in fairness["joiners"] if seat not in joined]
+
+    @property
+    def undealt(self) -> bool:
+        fairness = self.header["setup"].get("fairness") or {}
+        return bool(fairness.get("joiners")) and self.doc.get("deal") is None
 
     @property
     def names(self) -> dict[str, str]:
@@ -126,7 +146,7 @@ def pad_length(ruleset: Ruleset[Any, Any], options: Mapping[str, Any]) -> int:
 
 def open_secret(game: Game, seat: str, key: crypto.PrivateKey) -> JSON:
     """Decrypt ``seat``'s sealed setup and check it against the header's commitment."""
-    setup = game.header["setup"]
+    setup = game.setup
     if seat not in setup["sealed"] or seat not in setup["commitments"]:
         raise CommitmentError(f"{game.path}: header: no sealed setup for {seat}")
     plaintext = crypto.unseal(setup["sealed"][seat], key)
@@ -147,7 +167,7 @@ def open_secret(game: Game, seat: str, key: crypto.PrivateKey) -> JSON:
 def revealed_secrets(game: Game) -> dict[str, JSON | None]:
     """After the end: every secret from the reveal, each checked against its commitment."""
     reveal = game.doc["reveal"]
-    commitments = game.header["setup"]["commitments"]
+    commitments = game.setup["commitments"]
     secrets: dict[str, JSON | None] = dict.fromkeys(game.seats)
     for seat in commitments:
         entry = reveal["secrets"].get(seat)
@@ -162,7 +182,7 @@ def revealed_secrets(game: Game) -> dict[str, JSON | None]:
 
 def known_secrets(game: Game, role: str, key: crypto.PrivateKey) -> dict[str, JSON | None]:
     """Every secret ``role`` may read (all for the referee), ``None`` for the others."""
-    if not game.header["setup"]["sealed"]:
+    if game.undealt or not game.setup["sealed"]:
         return dict.fromkeys(game.seats)
     readers = game.seats if role == REFEREE else (
         tuple(s for s in game.seats if role in game.ruleset.secret_readers(game.options, s))
@@ -195,7 +215,13 @@ def replay(game: Game, secrets: Mapping[str, JSON | None]) -> Replay:
     :class:`FrogPbemError`) naming the record that does not hold.
     """
     rules = game.ruleset
-    state = rules.start(game.options, game.seats, game.header["setup"]["public"], secrets)
+    if game.undealt:
+        raise IllegalMoveError(
+            f"{game.path}: game {game.game_id} is not dealt yet: waiting for "
+            f"{', '.join(game.waiting_for) or 'the referee'} "
+            "(seats: frogpbem join; then the referee: frogpbem deal)"
+        )
+    state = rules.start(game.options, game.seats, game.setup["public"], secrets)
     states = [state]
     for record in game.doc["log"]:
         where = f"record {record['n']}"
@@ -242,11 +268,17 @@ def create_game(
     seats: list[SeatSpec],
     options: Mapping[str, str | int],
     chosen: Mapping[str, JSON] | None = None,
-    rng: random.Random | None = None,
     game_id: str | None = None,
     created: str | None = None,
+    join: bool = False,
 ) -> Document:
-    """A new game document: options checked, setup dealt (or chosen), sealed, committed, signed."""
+    """A new game document: options checked, setup dealt (or chosen), sealed, committed, signed.
+
+    A random setup is derived from a seed of the referee's, committed in the
+    header (and sealed to the referee). With ``join`` every seat adds a seed of
+    its own first (:func:`join_game`) and the referee deals later
+    (:func:`deal_game`); without, the referee's seed alone deals at once.
+    """
     ruleset = find_game(rules)
     opts = ruleset.options(options)
     seat_names = ruleset.seats(opts, len(seats))
@@ -257,29 +289,34 @@ def create_game(
     keys = [referee.public] + [spec.key for spec in seats]
     if len({k.blob for k in keys}) != len(keys):
         raise UsageError("the referee and every seat need keys of their own")
+    if chosen is not None and join:
+        raise UsageError("a chosen setup is not dealt: --join goes with random deals only")
     game_id = game_id or new_game_id(ruleset)
-    if chosen is None:
-        public, secrets = ruleset.deal(opts, seat_names, rng or crypto.secure_random())
-        dealt = "random"
-    else:
+    setup: dict[str, Any] = {"dealt": "chosen" if chosen is not None else "random"}
+    seat_keys = {s: by_seat[s].key for s in seat_names}
+    if chosen is not None:
         public, secrets = chosen.get("public"), {s: chosen.get(s) for s in seat_names}
         ruleset.check_setup(opts, seat_names, public, secrets)
-        dealt = "chosen"
-    length = pad_length(ruleset, opts)
-    commitments: dict[str, str] = {}
-    sealed: dict[str, str] = {}
-    salts: dict[str, str] = {}
-    for seat in seat_names:
-        if secrets.get(seat) is None:
-            continue
-        salt = crypto.new_salt()
-        salts[seat] = salt
-        commitments[seat] = crypto.commitment(game_id, seat, salt, secrets[seat])
-        readers = ruleset.secret_readers(opts, seat)
-        recipients = [by_seat[r].key for r in readers] + [referee.public]
-        sealed[seat] = crypto.seal(
-            _plaintext(game_id, seat, salt, secrets[seat], length), recipients
-        )
+        setup.update(_sealed_setup(ruleset, opts, game_id, public, secrets, seat_keys, referee))
+    else:
+        seed = crypto.new_seed()
+        fairness: dict[str, Any] = {
+            "scheme": crypto.SCHEME,
+            "seed_commitment": crypto.seed_commitment(game_id, seed),
+            "joiners": list(seat_names) if join else [],
+            "sealed_seed": crypto.seal(json.dumps({"seed": seed}).encode(), [referee.public]),
+        }
+        if join:
+            setup.update({"public": None, "commitments": {}, "sealed": {}})
+        else:
+            chance = crypto.DerivedChance(crypto.deal_key(game_id, seed, {}))
+            public, secrets = ruleset.deal(opts, seat_names, chance)
+            if not secrets:
+                fairness["seed"] = seed  # nothing is hidden: show the seed with the deal
+            setup.update(
+                _sealed_setup(ruleset, opts, game_id, public, secrets, seat_keys, referee)
+            )
+        setup["fairness"] = fairness
     seat_entries = []
     for seat in seat_names:
         spec = by_seat[seat]
@@ -295,10 +332,117 @@ def create_game(
         "created": created or now_text(),
         "referee": {"name": referee_name, "key": referee.public.line},
         "seats": seat_entries,
-        "setup": {"dealt": dealt, "public": public, "commitments": commitments, "sealed": sealed},
+        "setup": setup,
     }
     header["signature"] = crypto.sign_element(referee, "header", header)
     return new_document(header)
+
+
+def _sealed_setup(
+    ruleset: Ruleset[Any, Any], options: Mapping[str, Any], game_id: str, public: JSON,
+    secrets: Mapping[str, JSON], keys: Mapping[str, crypto.PublicKey],
+    referee: crypto.PrivateKey,
+) -> dict[str, Any]:
+    """Public setup, commitments and sealed copies of every seat's secret."""
+    length = pad_length(ruleset, options)
+    commitments: dict[str, str] = {}
+    sealed: dict[str, str] = {}
+    for seat, secret in secrets.items():
+        if secret is None:
+            continue
+        salt = crypto.new_salt()
+        commitments[seat] = crypto.commitment(game_id, seat, salt, secret)
+        readers = ruleset.secret_readers(options, seat)
+        recipients = [keys[r] for r in readers] + [referee.public]
+        sealed[seat] = crypto.seal(_plaintext(game_id, seat, salt, secret, length), recipients)
+    return {"public": public, "commitments": commitments, "sealed": sealed}
+
+
+def referee_seed(game: Game, key: crypto.PrivateKey) -> str | None:
+    """The referee's dealing seed, opened with its key and checked against the commitment."""
+    fairness = game.header["setup"].get("fairness")
+    if fairness is None:
+        return None
+    try:
+        seed = str(json.loads(crypto.unseal(fairness["sealed_seed"], key))["seed"])
+    except (ValueError, KeyError, TypeError):
+        raise CommitmentError(f"{game.path}: the referee's sealed seed is not readable") from None
+    if crypto.seed_commitment(game.game_id, seed) != fairness["seed_commitment"]:
+        raise CommitmentError(f"{game.path}: the referee's seed does not match its commitment")
+    return seed
+
+
+def join_game(path: Path, key: crypto.PrivateKey) -> str:
+    """A seat adds its signed random seed to a game that waits for joins."""
+    with locked(path):
+        game = load(path)
+        seat = game.role(key)
+        if seat == REFEREE:
+            raise UsageError("the referee's seed is in the header already; seats join")
+        if seat not in game.waiting_for:
+            if not game.undealt:
+                raise IllegalMoveError(f"{path}: game {game.game_id} takes no joins (dealt, "
+                                       "or created without --join)")
+            raise IllegalMoveError(f"{path}: {seat} has joined already")
+        element: dict[str, Any] = {"game": game.game_id, "seat": seat, "seed": crypto.new_seed()}
+        element["signature"] = crypto.sign_element(key, "join", element)
+        game.doc.setdefault("joins", []).append(element)
+        write_atomic(path, dump_game(game.doc))
+        return (f"{seat} joined game {game.game_id} with a fresh seed; "
+                f"send {path.name} to the referee")
+
+
+def deal_game(
+    path: Path, key: crypto.PrivateKey, take_from: Sequence[Path] = (),
+    state_dir: Path | None = None, at: str | None = None,
+) -> Applied:
+    """The referee takes the seats' joins and, once all are in, deals."""
+    memory = HeadMemory(state_dir or default_state_dir())
+    with locked(path):
+        game = load(path, memory)
+        if game.role(key) != REFEREE:
+            raise KeyError_(f"key {key.public.fingerprint} is not the referee's: only the "
+                            "referee deals")
+        if not game.undealt:
+            raise IllegalMoveError(f"{path}: game {game.game_id} is dealt already")
+        joins = game.doc.setdefault("joins", [])
+        for other_path in take_from:
+            other = load(other_path)
+            if chain.header_hash(other.doc) != chain.header_hash(game.doc):
+                raise StaleCopyError(f"{other_path} is not a copy of game {game.game_id}")
+            known = {j["seat"] for j in joins}
+            joins.extend(j for j in other.doc.get("joins", []) if j["seat"] not in known)
+        applied = Applied()
+        if game.waiting_for:
+            write_atomic(path, dump_game(game.doc))
+            applied.lines.append(f"waiting for {', '.join(game.waiting_for)} to join")
+            return applied
+        seed = referee_seed(game, key)
+        assert seed is not None  # undealt games always have fairness data
+        order = list(game.header["setup"]["fairness"]["joiners"])
+        joins.sort(key=lambda j: order.index(j["seat"]))
+        player_seeds = {j["seat"]: j["seed"] for j in joins}
+        chance = crypto.DerivedChance(crypto.deal_key(game.game_id, seed, player_seeds))
+        public, secrets = game.ruleset.deal(game.options, game.seats, chance)
+        keys = chain.seat_keys(game.doc)
+        deal: dict[str, Any] = {"prev": chain.header_hash(game.doc), "joins": joins}
+        deal.update(_sealed_setup(game.ruleset, game.options, game.game_id, public, secrets,
+                                  keys, key))
+        deal["seed"] = None if secrets else seed  # nothing hidden: show the seed at once
+        deal["at"] = at or now_text()
+        deal["signature"] = crypto.sign_element(key, "deal", deal)
+        game.doc["deal"] = deal
+        game.doc["joins"] = []
+        game.head = chain.head_of(game.doc)
+        write_atomic(path, dump_game(game.doc))
+        memory.remember(game)
+        state = replay(game, known_secrets(game, REFEREE, key)).final
+        applied.views = write_views(game, state, key)
+        applied.lines.append(
+            f"dealt game {game.game_id} from the referee's seed and the seeds of "
+            f"{', '.join(player_seeds)}"
+        )
+        return applied
 
 
 def start_game(
@@ -310,8 +454,10 @@ def start_game(
     with locked(path):
         write_atomic(path, dump_game(doc))
         game = load(path)
-        state = replay(game, known_secrets(game, REFEREE, key)).final
         HeadMemory(state_dir or default_state_dir()).remember(game)
+        if game.undealt:
+            return []  # views once the seats have joined and the referee has dealt
+        state = replay(game, known_secrets(game, REFEREE, key)).final
         return write_views(game, state, key)
 
 
@@ -354,8 +500,11 @@ class HeadMemory:
                 f"{game.path} ends at record {len(log)}, but you already signed record {n} of "
                 f"game {game.game_id}: this copy is stale (take its requests with --from)"
             )
-        at_n = chain.record_hash(log[n - 1]) if n else chain.header_hash(game.doc)
-        if at_n != head:
+        if n:
+            matches = chain.record_hash(log[n - 1]) == head
+        else:  # before any record: the header, or the deal that extends it
+            matches = head in (chain.header_hash(game.doc), chain.base_hash(game.doc))
+        if not matches:
             raise StaleCopyError(
                 f"{game.path} diverges from what you signed at record {n} of game "
                 f"{game.game_id}: refusing to sign a second history"
@@ -416,9 +565,9 @@ def _append_record(
 
 
 def _reveal(game: Game, key: crypto.PrivateKey, outcome: JSON, at: str) -> None:
-    setup = game.header["setup"]
-    revealed = {seat: open_secret(game, seat, key) for seat in setup["sealed"]}
-    reveal: dict[str, Any] = {"prev": game.head, "secrets": revealed, "outcome": outcome, "at": at}
+    revealed = {seat: open_secret(game, seat, key) for seat in game.setup["sealed"]}
+    reveal: dict[str, Any] = {"prev": game.head, "secrets": revealed, "outcome": outcome,
+                              "seed": referee_seed(game, key), "at": at}
     reveal["signature"] = crypto.sign_element(key, "reveal", reveal)
     game.doc["reveal"] = reveal
 

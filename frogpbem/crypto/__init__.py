@@ -21,6 +21,13 @@ from frogpbem.crypto.digest import (
     sha256_tag,
     signed_bytes,
 )
+from frogpbem.crypto.fairness import (
+    SCHEME,
+    DerivedChance,
+    deal_key,
+    new_seed,
+    seed_commitment,
+)
 from frogpbem.crypto.keys import (
     PassphraseSource,
     PrivateKey,
@@ -40,6 +47,11 @@ if TYPE_CHECKING:
 
 __all__ = [
     "KINDS",
+    "SCHEME",
+    "DerivedChance",
+    "deal_key",
+    "new_seed",
+    "seed_commitment",
     "PassphraseSource",
     "PrivateKey",
     "PublicKey",

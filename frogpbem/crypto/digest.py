@@ -13,7 +13,7 @@ import rfc8785
 from frogpbem.errors import GameFileError
 
 PREFIX = "frogpbem/1 "
-KINDS = ("header", "record", "request", "reveal", "view", "note")
+KINDS = ("header", "record", "request", "reveal", "view", "note", "join", "deal")
 """The kinds of signed element; a signature of one kind never verifies as another."""
 COMMIT_PREFIX = b"frogpbem/1 commit\n"
 

@@ -40,14 +40,26 @@ def record_hash(record: dict[str, Any]) -> str:
 
 
 def prefix_digest(doc: Document, n: int) -> str:
-    """A hash of the header and the first ``n`` records, signatures included."""
-    prefix = {"header": doc["header"], "log": doc["log"][:n]}
+    """A hash of the header, the deal and the first ``n`` records, signatures included."""
+    prefix = {"header": doc["header"], "deal": doc.get("deal"), "log": doc["log"][:n]}
     return crypto.sha256_tag(crypto.canonical_json(prefix))
+
+
+def setup_of(doc: Document) -> dict[str, Any]:
+    """The element holding the dealt setup: the deal once seats joined, else the header's."""
+    deal = doc.get("deal")
+    return deal if deal is not None else doc["header"]["setup"]  # type: ignore[no-any-return]
+
+
+def base_hash(doc: Document) -> str:
+    """What record 1 follows: the deal when there is one, else the header."""
+    deal = doc.get("deal")
+    return crypto.element_hash("deal", deal) if deal is not None else header_hash(doc)
 
 
 def head_of(doc: Document) -> str:
     """The hash that the next record's ``prev`` must name."""
-    return record_hash(doc["log"][-1]) if doc["log"] else header_hash(doc)
+    return record_hash(doc["log"][-1]) if doc["log"] else base_hash(doc)
 
 
 def referee_key(doc: Document) -> crypto.PublicKey:
@@ -94,13 +106,16 @@ def check_chain(doc: Document, trusted: tuple[int, str] | None = None) -> ChainR
     game = header["game"]
     referee = referee_key(doc)
     seats = seat_keys(doc)
-    hashes = [header_hash(doc)] + [record_hash(record) for record in doc["log"]]
+    hashes = [base_hash(doc)] + [record_hash(record) for record in doc["log"]]
     known = -1
     if trusted is not None and trusted[0] < len(hashes) and \
             prefix_digest(doc, trusted[0]) == trusted[1]:
         known = trusted[0]
     if known < 0:
         _check(report.problems, "header", referee, "header", header, "the referee")
+        _check_deal(doc, report, referee, seats)
+    for index, join in enumerate(doc.get("joins", [])):
+        _check_join(report, f"pending join {index + 1}", join, game, seats)
     prev = hashes[0]
     for index, record in enumerate(doc["log"]):
         where = f"record {index + 1}"
@@ -123,6 +138,8 @@ def check_chain(doc: Document, trusted: tuple[int, str] | None = None) -> ChainR
                 report.unrequested += 1
         prev = hashes[index + 1]
     report.head = prev
+    if doc.get("deal") is not None and doc.get("joins"):
+        report.problems.append(ChainError("joins: pending after the deal"))
     for index, request in enumerate(doc["requests"]):
         where = f"pending request {index + 1} ({request['seat']} {request['move']!r})"
         if request["game"] != game:
@@ -146,6 +163,38 @@ def check_chain(doc: Document, trusted: tuple[int, str] | None = None) -> ChainR
             report.problems.append(ChainError("reveal: does not follow the last record"))
         _check(report.problems, "reveal", referee, "reveal", reveal, "the referee")
     return report
+
+
+def _check_join(report: ChainReport, where: str, join: dict[str, Any], game: str,
+                seats: dict[str, crypto.PublicKey]) -> None:
+    if join["game"] != game:
+        report.problems.append(ChainError(f"{where}: made for game {join['game']!r}"))
+    elif join["seat"] not in seats:
+        report.problems.append(ChainError(f"{where}: {join['seat']!r} is not a seat"))
+    else:
+        _check(report.problems, f"{where} ({join['seat']})", seats[join["seat"]], "join", join,
+               join["seat"])
+
+
+def _check_deal(doc: Document, report: ChainReport, referee: crypto.PublicKey,
+                seats: dict[str, crypto.PublicKey]) -> None:
+    deal = doc.get("deal")
+    fairness = doc["header"]["setup"].get("fairness") or {}
+    if deal is None:
+        if doc["log"] and fairness.get("joiners"):
+            report.problems.append(ChainError("record 1: there are moves but no deal"))
+        return
+    if not fairness.get("joiners"):
+        report.problems.append(ChainError("deal: this game was dealt in its header"))
+    if deal["prev"] != header_hash(doc):
+        report.problems.append(ChainError("deal: does not follow the header"))
+    _check(report.problems, "deal", referee, "deal", deal, "the referee")
+    game = doc["header"]["game"]
+    for join in deal["joins"]:
+        _check_join(report, "deal: join", join, game, seats)
+    if sorted(j["seat"] for j in deal["joins"]) != sorted(fairness.get("joiners", [])):
+        report.problems.append(ChainError("deal: the joins are not exactly the seats that had "
+                                          "to join"))
 
 
 def fork_proof(doc_a: Document, doc_b: Document) -> tuple[dict[str, Any], dict[str, Any]] | None:

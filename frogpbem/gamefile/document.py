@@ -19,8 +19,8 @@ Document = dict[str, Any]
 
 
 def new_document(header: dict[str, Any]) -> Document:
-    return {"frogpbem": FORMAT_VERSION, "header": header, "log": [], "requests": [],
-            "reveal": None, "notes": []}
+    return {"frogpbem": FORMAT_VERSION, "header": header, "joins": [], "deal": None, "log": [],
+            "requests": [], "reveal": None, "notes": []}
 
 
 def parse_game(data: bytes, name: str) -> Document:

@@ -17,7 +17,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, TypeVar
 
 from frogpbem.errors import UsageError
 
@@ -115,7 +115,7 @@ class Ruleset(ABC, Generic[S, M]):
 
     @abstractmethod
     def deal(
-        self, options: Mapping[str, Any], seats: Sequence[str], rng: random.Random
+        self, options: Mapping[str, Any], seats: Sequence[str], rng: Chance
     ) -> tuple[JSON, dict[str, JSON]]:
         """Random set-up: public set-up data and each seat's secret."""
 
@@ -224,6 +224,30 @@ def known_games() -> tuple[str, ...]:
     return tuple(sorted(_REGISTRY))
 
 
+class Chance(Protocol):
+    """A source of uniform choices: ``random.Random`` has it, and so does the fair dealer."""
+
+    def randrange(self, stop: int, /) -> int:
+        """A uniform integer in ``0 .. stop - 1``."""
+        ...
+
+
+def shuffle(chance: Chance, items: list[Any]) -> None:
+    """Fisher-Yates, in place, drawing only ``randrange``: the same on every Python."""
+    for index in range(len(items) - 1, 0, -1):
+        other = chance.randrange(index + 1)
+        items[index], items[other] = items[other], items[index]
+
+
+def sample(chance: Chance, items: Sequence[Any], count: int) -> list[Any]:
+    """``count`` distinct items, uniformly: the first ``count`` of a partial Fisher-Yates."""
+    pool = list(items)
+    for index in range(count):
+        other = index + chance.randrange(len(pool) - index)
+        pool[index], pool[other] = pool[other], pool[index]
+    return pool[:count]
+
+
 def parse_int_option(name: str, value: str | int, low: int, high: int) -> int:
     """An integer option within ``low..high``; raises :class:`UsageError`."""
     try:
@@ -238,6 +262,8 @@ def parse_int_option(name: str, value: str | int, low: int, high: int) -> int:
 # Registration: one import per ruleset.
 from frogpbem.games import coan as _coan  # noqa: E402
 from frogpbem.games import frogfinder as _frogfinder  # noqa: E402
+from frogpbem.games import froglet as _froglet  # noqa: E402
 
 register(_frogfinder.FrogFinder())
 register(_coan.Coan())
+register(_froglet.Froglet())

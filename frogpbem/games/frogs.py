@@ -31,7 +31,16 @@ from frogpbem.errors import (
     NotYourTurnError,
     UsageError,
 )
-from frogpbem.games import JSON, Outcome, Place, Ruleset, parse_int_option, rank_by_points
+from frogpbem.games import (
+    JSON,
+    Chance,
+    Outcome,
+    Place,
+    Ruleset,
+    parse_int_option,
+    rank_by_points,
+    sample,
+)
 
 if TYPE_CHECKING:
     import random
@@ -199,11 +208,11 @@ class FrogGame(Ruleset[State, Move]):
         return tuple(s for s in self.seat_order if teams.get(s) == teams.get(seat))
 
     def deal(
-        self, options: Mapping[str, Any], seats: Sequence[str], rng: random.Random
+        self, options: Mapping[str, Any], seats: Sequence[str], rng: Chance
     ) -> tuple[JSON, dict[str, JSON]]:
         board = Board(options["size"])
         frogs = options["frogs"]
-        chosen = rng.sample(list(board.squares()), frogs * len(seats))
+        chosen = sample(rng, list(board.squares()), frogs * len(seats))
         secrets = {
             seat: {"frogs": sorted_names(chosen[i * frogs : (i + 1) * frogs])}
             for i, seat in enumerate(seats)
