@@ -1,0 +1,263 @@
+"""Provably fair dealing: joins, the derivation, its distribution, and what the audit catches."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+from collections import Counter
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from frogpbem import crypto
+from frogpbem.audit import audit
+from frogpbem.gamefile import strictyaml
+from frogpbem.games import find_game
+from tests.conftest import Cli, Keys, Result
+
+
+def chi_square_ok(observed: list[int], expected: float) -> bool:
+    """Pearson's statistic within 5 standard deviations of its mean (df = cells - 1)."""
+    statistic = sum((o - expected) ** 2 / expected for o in observed)
+    df = len(observed) - 1
+    return statistic < df + 5 * math.sqrt(2 * df)
+
+
+def chance(index: int) -> crypto.DerivedChance:
+    return crypto.DerivedChance(hashlib.sha256(f"test deal {index}".encode()).digest())
+
+
+def test_randrange_is_uniform_without_modulo_bias() -> None:
+    source = chance(0)
+    for stop in (3, 6, 144, 1000):
+        draws = Counter(source.randrange(stop) for _ in range(stop * 200))
+        assert set(draws) <= set(range(stop))
+        assert chi_square_ok([draws[v] for v in range(stop)], 200)
+    with pytest.raises(ValueError):
+        source.randrange(0)
+
+
+def test_froglet_deals_have_exact_counts_and_uniform_squares() -> None:
+    rules = find_game("froglet")
+    deals = 1500
+    per_square: dict[str, list[int]] = {c: [0] * 144 for c in "GYRB"}
+    for index in range(deals):
+        public, secrets = rules.deal({"size": 12}, ("white", "black"), chance(index))
+        letters = "".join(public["rows"])
+        assert Counter(letters) == {"G": 66, "Y": 51, "R": 21, "B": 6}
+        assert secrets == {}
+        for square, letter in enumerate(letters):
+            per_square[letter][square] += 1
+    for colour, count in {"G": 66, "Y": 51, "R": 21, "B": 6}.items():
+        assert chi_square_ok(per_square[colour], deals * count / 144), colour
+
+
+def test_frogfinder_placements_are_uniform_and_distinct() -> None:
+    rules = find_game("frogfinder")
+    deals = 1500
+    per_square = {seat: Counter[str]() for seat in ("red", "blue")}
+    for index in range(deals):
+        _, secrets = rules.deal({"size": 12, "frogs": 5}, ("red", "blue"), chance(index))
+        squares = secrets["red"]["frogs"] + secrets["blue"]["frogs"]
+        assert len(set(squares)) == 10
+        for seat in ("red", "blue"):
+            per_square[seat].update(secrets[seat]["frogs"])
+    names = [f"{c}{r}" for c in "ABCDEFGHIJKL" for r in range(1, 13)]
+    for seat in ("red", "blue"):
+        assert chi_square_ok([per_square[seat][n] for n in names], deals * 5 / 144), seat
+
+
+def test_the_derivation_is_pinned() -> None:
+    """The documented derivation, computed here by hand for one draw."""
+    key = crypto.deal_key("ff-test", "11" * 32, {"red": "22" * 32})
+    body = b'{"game":"ff-test","player_seeds":{"red":"' + b"22" * 32 + \
+        b'"},"referee_seed":"' + b"11" * 32 + b'"}'
+    assert key == hashlib.sha256(b"frogpbem/1 deal\n" + body).digest()
+    import hmac
+    first = hmac.new(key, (0).to_bytes(8, "big"), hashlib.sha256).digest()
+    expected = next(b & 0x7F for b in first if b & 0x7F < 100)  # bits(99) = 7
+    assert crypto.DerivedChance(key).randrange(100) == expected
+
+
+# --- through the CLI ---------------------------------------------------------------
+
+
+@pytest.fixture
+def joined_game(tmp_path: Path, cli: Cli, keys: Keys) -> Callable[..., Path]:
+    def make(rules: str = "frogfinder", size: int = 6) -> Path:
+        game = tmp_path / f"{rules}.yaml"
+        seats = ("red", "blue") if rules == "frogfinder" else ("white", "black")
+        args: list[Any] = ["new", game, "--rules", rules, "--join", "--referee",
+                           keys.path("referee"), "--option", f"size={size}",
+                           "--seat", f"{seats[0]}={keys.pub('alice')}",
+                           "--seat", f"{seats[1]}={keys.pub('bob')}"]
+        if rules == "frogfinder":
+            args += ["--option", "frogs=2"]
+        created = cli(*args)
+        assert created.exit_code == 0, created.output
+        assert "now each seat joins" in created.stdout
+        return game
+
+    return make
+
+
+def join_and_deal(cli: Cli, keys: Keys, game: Path, tmp_path: Path) -> Result:
+    alice_copy = tmp_path / "alice-copy.yaml"
+    alice_copy.write_bytes(game.read_bytes())
+    assert cli("join", alice_copy, "--key", keys.path("alice")).exit_code == 0
+    waiting = cli("deal", game, "--from", alice_copy, "--key", keys.path("referee"))
+    assert waiting.exit_code == 0, waiting.output
+    assert "waiting for" in waiting.stdout
+    assert cli("join", game, "--key", keys.path("bob")).exit_code == 0
+    dealt = cli("deal", game, "--key", keys.path("referee"))
+    assert dealt.exit_code == 0, dealt.output
+    return dealt
+
+
+def test_join_then_deal_then_play_then_audit(joined_game: Callable[..., Path], cli: Cli,
+                                             keys: Keys, tmp_path: Path) -> None:
+    game = joined_game()
+    assert "not dealt yet, waiting for red, blue" in cli("view", game, "--public").stdout
+    early = cli("move", game, "shoot A1", "--key", keys.path("alice"))
+    assert early.exit_code == 4 and "not dealt yet" in early.stderr  # noqa: PT018
+    dealt = join_and_deal(cli, keys, game, tmp_path)
+    assert "from the referee's seed and the seeds of red, blue" in dealt.stdout
+    again = cli("join", game, "--key", keys.path("alice"))
+    assert again.exit_code == 4 and "takes no joins" in again.stderr  # noqa: PT018
+    frogs = json.loads(cli("view", game, "--key", keys.path("referee"), "--json").stdout)
+    own = frogs["state"]["own_frogs"]
+    empty = [f"{c}{r}" for c in "ABCDEF" for r in range(1, 7)
+             if f"{c}{r}" not in own["red"] + own["blue"]]
+    for index, square in enumerate(own["blue"]):  # red finds blue's frogs; blue misses
+        assert cli("move", game, f"guess {square}", "--key", keys.path("referee")).exit_code == 0
+        if strictyaml.loads(game.read_bytes())["reveal"] is None:
+            assert cli("move", game, f"guess {empty[index]}", "--key",
+                       keys.path("referee")).exit_code == 0
+    assert strictyaml.loads(game.read_bytes())["reveal"]["outcome"]["standing"][0]["seat"] == \
+        "red"
+    report = audit(game)
+    assert report.ok, report.text()
+    line = next(c.what for c in report.checks if c.what.startswith("deal:"))
+    assert "the seeds that red, blue added: it matches" in line
+
+
+def test_seats_cannot_join_twice_or_join_for_the_referee(
+    joined_game: Callable[..., Path], cli: Cli, keys: Keys, new_game: Callable[..., Path]
+) -> None:
+    game = joined_game()
+    assert cli("join", game, "--key", keys.path("alice")).exit_code == 0
+    twice = cli("join", game, "--key", keys.path("alice"))
+    assert twice.exit_code == 4 and "has joined already" in twice.stderr  # noqa: PT018
+    referee = cli("join", game, "--key", keys.path("referee"))
+    assert referee.exit_code == 2
+    plain = new_game(setup=None, name="plain.yaml")
+    assert cli("join", plain, "--key", keys.path("alice")).exit_code == 4
+
+
+def finish_by_resignation(cli: Cli, keys: Keys, game: Path) -> None:
+    assert cli("move", game, "resign", "--key", keys.path("bob")).exit_code == 0
+    assert cli("move", game, "--key", keys.path("referee")).exit_code == 0
+
+
+def _rechain_from_deal(doc: dict[str, Any], key: crypto.PrivateKey) -> None:
+    from frogpbem.gamefile import chain
+
+    doc["deal"]["prev"] = chain.header_hash(doc)
+    doc["deal"]["signature"] = crypto.sign_element(key, "deal", doc["deal"])
+    prev = chain.base_hash(doc)
+    for record in doc["log"]:
+        record["prev"] = prev
+        record.pop("request", None)
+        record["signature"] = crypto.sign_element(key, "record", record)
+        prev = chain.record_hash(record)
+    doc["reveal"]["prev"] = prev
+    doc["reveal"]["signature"] = crypto.sign_element(key, "reveal", doc["reveal"])
+
+
+def tamper(game: Path, keys: Keys, change: Callable[[dict[str, Any]], None]) -> list[str]:
+    """A dishonest referee rewrites the file and signs everything again."""
+    doc = strictyaml.loads(game.read_bytes())
+    change(doc)
+    key = keys.key("referee")
+    doc["header"]["signature"] = crypto.sign_element(key, "header", doc["header"])
+    _rechain_from_deal(doc, key)
+    game.write_text(strictyaml.dumps(doc))
+    return [c.what for c in audit(game).checks if not c.ok]
+
+
+@pytest.fixture
+def finished_fair_game(joined_game: Callable[..., Path], cli: Cli, keys: Keys,
+                       tmp_path: Path) -> Path:
+    game = joined_game()
+    join_and_deal(cli, keys, game, tmp_path)
+    finish_by_resignation(cli, keys, game)
+    report = audit(game)
+    assert report.ok, report.text()
+    return game
+
+
+def test_revealed_seed_must_match_its_commitment(finished_fair_game: Path, keys: Keys) -> None:
+    def change(doc: dict[str, Any]) -> None:
+        doc["reveal"]["seed"] = "ab" * 32
+    failures = tamper(finished_fair_game, keys, change)
+    assert any("seed does not match its commitment" in f for f in failures), failures
+
+
+def test_a_players_altered_seed_is_caught(finished_fair_game: Path, keys: Keys) -> None:
+    def change(doc: dict[str, Any]) -> None:
+        doc["deal"]["joins"][0]["seed"] = "cd" * 32
+    failures = tamper(finished_fair_game, keys, change)
+    assert any("deal: join (red): invalid signature by red" in f for f in failures), failures
+
+
+def test_a_setup_other_than_the_derived_one_is_caught(finished_fair_game: Path,
+                                                      keys: Keys) -> None:
+    def change(doc: dict[str, Any]) -> None:
+        # the referee swaps red's frogs for others and recommits (same salt) consistently
+        revealed = doc["reveal"]["secrets"]["red"]
+        taken = set(revealed["secret"]["frogs"]) | set(
+            doc["reveal"]["secrets"]["blue"]["secret"]["frogs"])
+        free = [f"{c}{r}" for c in "ABCDEF" for r in range(1, 7) if f"{c}{r}" not in taken]
+        revealed["secret"] = {"frogs": sorted(free[:2])}
+        doc["deal"]["commitments"]["red"] = crypto.commitment(
+            doc["header"]["game"], "red", revealed["salt"], revealed["secret"])
+    failures = tamper(finished_fair_game, keys, change)
+    assert any("deal: the hidden setup of red differs from the one the seeds derive" in f
+               for f in failures), failures
+
+
+def test_froglet_board_is_checked_right_after_the_deal(joined_game: Callable[..., Path],
+                                                       cli: Cli, keys: Keys,
+                                                       tmp_path: Path) -> None:
+    game = joined_game("froglet", size=6)
+    join_and_deal(cli, keys, game, tmp_path)
+    verified = cli("verify", game)
+    assert verified.exit_code == 0, verified.output
+    assert "deal: re-derived" in verified.stdout and "white, black added" in verified.stdout
+    doc = strictyaml.loads(game.read_bytes())
+    rows = doc["deal"]["public"]["rows"]
+    rows[0] = rows[0][::-1] if rows[0] != rows[0][::-1] else rows[0][1:] + rows[0][0]
+    doc["deal"]["signature"] = crypto.sign_element(keys.key("referee"), "deal", doc["deal"])
+    game.write_text(strictyaml.dumps(doc))
+    tampered = cli("verify", game)
+    assert tampered.exit_code == 1
+    assert "deal: the public setup differs from the one the seeds derive" in tampered.stdout
+
+
+def test_every_single_changed_value_of_a_fair_game_fails_audit(finished_fair_game: Path,
+                                                               tmp_path: Path) -> None:
+    from tests.test_audit import element_name, mutate, scalars, set_at
+
+    doc = strictyaml.loads(finished_fair_game.read_bytes())
+    target = tmp_path / "tampered.yaml"
+    paths = list(scalars(doc))
+    assert any(path[0] == "deal" for path, _ in paths)
+    for path, value in paths:
+        changed = strictyaml.loads(finished_fair_game.read_bytes())
+        set_at(changed, path, mutate(value))
+        target.write_text(strictyaml.dumps(changed))
+        failures = [c.what for c in audit(target).checks if not c.ok]
+        assert any(element_name(path) in f for f in failures), (path, failures)
