@@ -182,8 +182,9 @@ def audit(path: Path, key: crypto.PrivateKey | None = None) -> Report:
         report.failed("the game has no reveal: it is not finished (use 'verify' while it runs)")
         return report
     report.passed(
-        "the setup was " + ("dealt at random" if dealt == "random"
-                            else "chosen, not dealt (a set position)")
+        "the setup was " + {"random": "dealt at random",
+                            "players": "chosen by each seat itself, sealed to it and the referee"
+                            }.get(dealt, "chosen, not dealt (a set position)")
     )
     opener = None
     if key is not None:

@@ -25,7 +25,8 @@ def _elements(doc: dict[str, Any]) -> list[tuple[str, str, str, dict[str, Any]]]
         items.append((f"record-{record['n']}", "referee", "record", record))
         if "request" in record:
             element = chain.request_element(
-                header["game"], record["n"], record["prev"], record["seat"], record["move"]
+                header["game"], record["n"], record["prev"], record["seat"], record["move"],
+                chain.sealed_parts(record),
             )
             element["signature"] = record["request"]
             items.append((f"record-{record['n']}-request", record["seat"], "request", element))

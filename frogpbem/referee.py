@@ -82,18 +82,22 @@ class Game:
         return chain.setup_of(self.doc)
 
     @property
+    def joiners(self) -> list[str]:
+        """Seats that add something before the deal: a seed, or their own secret."""
+        setup = self.header["setup"]
+        return list(setup.get("choosers") or (setup.get("fairness") or {}).get("joiners") or [])
+
+    @property
     def waiting_for(self) -> list[str]:
-        """Seats whose seed the deal still waits for (empty once dealt, or without joins)."""
-        fairness = self.header["setup"].get("fairness") or {}
-        if self.doc.get("deal") is not None or not fairness.get("joiners"):
+        """Seats the deal still waits for (empty once dealt, or without joins)."""
+        if not self.undealt:
             return []
         joined = {join["seat"] for join in self.doc.get("joins", [])}
-        return [seat for seat in fairness["joiners"] if seat not in joined]
+        return [seat for seat in self.joiners if seat not in joined]
 
     @property
     def undealt(self) -> bool:
-        fairness = self.header["setup"].get("fairness") or {}
-        return bool(fairness.get("joiners")) and self.doc.get("deal") is None
+        return bool(self.joiners) and self.doc.get("deal") is None
 
     @property
     def names(self) -> dict[str, str]:
@@ -208,7 +212,8 @@ class Replay:
         return self.states[-1]
 
 
-def replay(game: Game, secrets: Mapping[str, JSON | None]) -> Replay:
+def replay(game: Game, secrets: Mapping[str, JSON | None],
+           key: crypto.PrivateKey | None = None) -> Replay:
     """Replay every record through the rules, checking each result, score and turn.
 
     Raises :class:`InconsistentResultError` (or another
@@ -223,11 +228,20 @@ def replay(game: Game, secrets: Mapping[str, JSON | None]) -> Replay:
         )
     state = rules.start(game.options, game.seats, game.setup["public"], secrets)
     states = [state]
+    revealed = (game.doc["reveal"] or {}).get("sealed_moves", {})
     for record in game.doc["log"]:
         where = f"record {record['n']}"
         try:
-            move = rules.parse_move(record["move"])
-            if rules.format_move(move) != record["move"]:
+            text = record["move"]
+            if "commitment" in record:
+                opened = revealed.get(str(record["n"]))
+                if opened is not None:
+                    check_sealed_move(game, record, opened)
+                    text = opened["move"]
+                elif key is not None and game.role(key) in (REFEREE, record["seat"]):
+                    text = open_move(game, record, key)["move"]
+            move = rules.parse_move(text)
+            if rules.public_move(move) != record["move"]:
                 raise NotationError(f"move {record['move']!r} is not in canonical notation")
             state, result = rules.play(state, record["seat"], move, record["result"])
         except FrogPbemError as exc:
@@ -298,6 +312,9 @@ def create_game(
         public, secrets = chosen.get("public"), {s: chosen.get(s) for s in seat_names}
         ruleset.check_setup(opts, seat_names, public, secrets)
         setup.update(_sealed_setup(ruleset, opts, game_id, public, secrets, seat_keys, referee))
+    elif ruleset.players_choose:
+        setup.update({"dealt": "players", "public": None, "commitments": {}, "sealed": {},
+                      "choosers": list(seat_names)})
     else:
         seed = crypto.new_seed()
         fairness: dict[str, Any] = {
@@ -379,6 +396,9 @@ def join_game(path: Path, key: crypto.PrivateKey) -> str:
         seat = game.role(key)
         if seat == REFEREE:
             raise UsageError("the referee's seed is in the header already; seats join")
+        if game.header["setup"].get("choosers"):
+            raise UsageError(f"in {game.ruleset.name} each seat chooses its secret: "
+                             f"frogpbem setup {path.name} ...")
         if seat not in game.waiting_for:
             if not game.undealt:
                 raise IllegalMoveError(f"{path}: game {game.game_id} takes no joins (dealt, "
@@ -389,6 +409,39 @@ def join_game(path: Path, key: crypto.PrivateKey) -> str:
         game.doc.setdefault("joins", []).append(element)
         write_atomic(path, dump_game(game.doc))
         return (f"{seat} joined game {game.game_id} with a fresh seed; "
+                f"send {path.name} to the referee")
+
+
+def submit_setup(path: Path, key: crypto.PrivateKey, text: str | None) -> str:
+    """A seat chooses its own secret (``None``: at random), seals and commits it."""
+    with locked(path):
+        game = load(path)
+        seat = game.role(key)
+        if seat == REFEREE or not game.header["setup"].get("choosers"):
+            raise UsageError(f"{path}: only the seats of a game whose seats choose their "
+                             "setup (secretmove) use frogpbem setup")
+        if seat not in game.waiting_for:
+            raise IllegalMoveError(f"{path}: {seat} has chosen its setup already"
+                                   if game.undealt else f"{path}: the game has started")
+        rules = game.ruleset
+        if text is None:
+            secret = rules.deal(game.options, [seat], crypto.secure_random())[1][seat]
+        else:
+            secret = rules.parse_secret(text)
+        salt = crypto.new_salt()
+        length = pad_length(rules, game.options)
+        readers = [chain.seat_keys(game.doc)[r] for r in rules.secret_readers(game.options, seat)]
+        element: dict[str, Any] = {
+            "game": game.game_id,
+            "seat": seat,
+            "commitment": crypto.commitment(game.game_id, seat, salt, secret),
+            "sealed": crypto.seal(_plaintext(game.game_id, seat, salt, secret, length),
+                                  [*readers, chain.referee_key(game.doc)]),
+        }
+        element["signature"] = crypto.sign_element(key, "join", element)
+        game.doc.setdefault("joins", []).append(element)
+        write_atomic(path, dump_game(game.doc))
+        return (f"{seat} chose its setup (sealed to you and the referee); "
                 f"send {path.name} to the referee")
 
 
@@ -417,32 +470,55 @@ def deal_game(
             write_atomic(path, dump_game(game.doc))
             applied.lines.append(f"waiting for {', '.join(game.waiting_for)} to join")
             return applied
-        seed = referee_seed(game, key)
-        assert seed is not None  # undealt games always have fairness data
-        order = list(game.header["setup"]["fairness"]["joiners"])
+        order = game.joiners
         joins.sort(key=lambda j: order.index(j["seat"]))
-        player_seeds = {j["seat"]: j["seed"] for j in joins}
-        chance = crypto.DerivedChance(crypto.deal_key(game.game_id, seed, player_seeds))
-        public, secrets = game.ruleset.deal(game.options, game.seats, chance)
-        keys = chain.seat_keys(game.doc)
         deal: dict[str, Any] = {"prev": chain.header_hash(game.doc), "joins": joins}
-        deal.update(_sealed_setup(game.ruleset, game.options, game.game_id, public, secrets,
-                                  keys, key))
-        deal["seed"] = None if secrets else seed  # nothing hidden: show the seed at once
+        if game.header["setup"].get("choosers"):
+            deal.update(_chosen_by_seats(game, joins, key))
+            deal["seed"] = None
+            done = f"started game {game.game_id}: every seat has chosen its setup"
+        else:
+            seed = referee_seed(game, key)
+            assert seed is not None  # undealt games without choosers have fairness data
+            player_seeds = {j["seat"]: j["seed"] for j in joins}
+            chance = crypto.DerivedChance(crypto.deal_key(game.game_id, seed, player_seeds))
+            public, secrets = game.ruleset.deal(game.options, game.seats, chance)
+            keys = chain.seat_keys(game.doc)
+            deal.update(_sealed_setup(game.ruleset, game.options, game.game_id, public,
+                                      secrets, keys, key))
+            deal["seed"] = None if secrets else seed  # nothing hidden: show the seed at once
+            done = (f"dealt game {game.game_id} from the referee's seed and the seeds of "
+                    f"{', '.join(player_seeds)}")
         deal["at"] = at or now_text()
         deal["signature"] = crypto.sign_element(key, "deal", deal)
         game.doc["deal"] = deal
         game.doc["joins"] = []
         game.head = chain.head_of(game.doc)
+        applied.lines.append(done)
+        state = replay(game, known_secrets(game, REFEREE, key), key).final
+        state = _automatic_moves(game, state, key, deal["at"], applied.lines)
         write_atomic(path, dump_game(game.doc))
         memory.remember(game)
-        state = replay(game, known_secrets(game, REFEREE, key)).final
         applied.views = write_views(game, state, key)
-        applied.lines.append(
-            f"dealt game {game.game_id} from the referee's seed and the seeds of "
-            f"{', '.join(player_seeds)}"
-        )
         return applied
+
+
+def _chosen_by_seats(game: Game, joins: list[dict[str, Any]],
+                     key: crypto.PrivateKey) -> dict[str, Any]:
+    """The seats' own sealed secrets, each opened by the referee and checked."""
+    secrets = {}
+    for join in joins:
+        seat = join["seat"]
+        entry = {"sealed": {seat: join["sealed"]}, "commitments": {seat: join["commitment"]}}
+        probe = Game(game.path, {**game.doc, "deal": entry}, game.ruleset, game.head)
+        secrets[seat] = open_secret(probe, seat, key)["secret"]
+    try:
+        game.ruleset.check_setup(game.options, game.seats, None, secrets)
+    except NotationError as exc:
+        raise CommitmentError(f"{game.path}: a seat's chosen setup is not valid: {exc}") from None
+    return {"public": None,
+            "commitments": {j["seat"]: j["commitment"] for j in joins},
+            "sealed": {j["seat"]: j["sealed"] for j in joins}}
 
 
 def start_game(
@@ -457,7 +533,7 @@ def start_game(
         HeadMemory(state_dir or default_state_dir()).remember(game)
         if game.undealt:
             return []  # views once the seats have joined and the referee has dealt
-        state = replay(game, known_secrets(game, REFEREE, key)).final
+        state = replay(game, known_secrets(game, REFEREE, key), key).final
         return write_views(game, state, key)
 
 
@@ -540,24 +616,64 @@ class Applied:
     """View files written."""
 
 
+def seal_move(game: Game, seat: str, n: int, text: str,
+              referee: crypto.PublicKey) -> dict[str, str]:
+    """Seal a secret move (a guess) to its seat, teammates and the referee, with a commitment."""
+    salt = crypto.new_salt()
+    keys = chain.seat_keys(game.doc)
+    readers = game.ruleset.secret_readers(game.options, seat)
+    body = crypto.canonical_json({"game": game.game_id, "n": n, "move": text, "salt": salt})
+    padded = body + b" " * (-len(body) % 256)
+    return {"sealed": crypto.seal(padded, [keys[r] for r in readers] + [referee]),
+            "commitment": crypto.commitment(game.game_id, seat, salt, {"n": n, "move": text})}
+
+
+def open_move(game: Game, record: dict[str, Any], key: crypto.PrivateKey) -> dict[str, str]:
+    """A sealed move's text and salt, checked against its commitment."""
+    try:
+        data = json.loads(crypto.unseal(record["sealed"], key))
+        opened = {"move": str(data["move"]), "salt": str(data["salt"])}
+    except (ValueError, KeyError, TypeError):
+        raise CommitmentError(f"{game.path}: record {record['n']}: the sealed move is not "
+                              "readable") from None
+    check_sealed_move(game, record, opened)
+    return opened
+
+
+def check_sealed_move(game: Game, record: dict[str, Any], opened: dict[str, str]) -> None:
+    secret = {"n": record["n"], "move": opened["move"]}
+    if crypto.commitment(game.game_id, record["seat"], opened["salt"], secret) != \
+            record["commitment"]:
+        raise CommitmentError(f"{game.path}: record {record['n']}: the sealed move does not "
+                              "match its commitment")
+
+
 def _append_record(
-    game: Game, state: Any, seat: str, text: str, request: str | None,
+    game: Game, state: Any, seat: str, text: str, request: dict[str, Any] | None,
     key: crypto.PrivateKey, at: str,
 ) -> tuple[Any, str]:
     rules = game.ruleset
+    n = len(game.doc["log"]) + 1
+    sealed = chain.sealed_parts(request) if request is not None else None
+    if sealed is not None:  # a sealed request: open it, with the referee's key
+        text = open_move(game, {"n": n, "seat": seat, **sealed}, key)["move"]
     move = rules.parse_move(text)
     state, result = rules.play(state, seat, move)
+    if sealed is None and rules.is_sealed(text):
+        sealed = seal_move(game, seat, n, rules.format_move(move), key.public)
     record: dict[str, Any] = {
-        "n": len(game.doc["log"]) + 1,
+        "n": n,
         "prev": game.head,
         "seat": seat,
-        "move": rules.format_move(move),
+        "move": rules.public_move(move),
         "result": result,
         "scores": rules.scores(state),
         "at": at,
     }
+    if sealed is not None:
+        record.update(sealed)
     if request is not None:
-        record["request"] = request
+        record["request"] = request["signature"]
     record["signature"] = crypto.sign_element(key, "record", record)
     game.doc["log"].append(record)
     game.head = chain.record_hash(record)
@@ -568,6 +684,9 @@ def _reveal(game: Game, key: crypto.PrivateKey, outcome: JSON, at: str) -> None:
     revealed = {seat: open_secret(game, seat, key) for seat in game.setup["sealed"]}
     reveal: dict[str, Any] = {"prev": game.head, "secrets": revealed, "outcome": outcome,
                               "seed": referee_seed(game, key), "at": at}
+    moves = {str(r["n"]): open_move(game, r, key) for r in game.doc["log"] if "commitment" in r}
+    if moves:
+        reveal["sealed_moves"] = moves
     reveal["signature"] = crypto.sign_element(key, "reveal", reveal)
     game.doc["reveal"] = reveal
 
@@ -677,7 +796,7 @@ def _apply(
 ) -> Applied:
     path = game.path
     memory.check(game)
-    state = replay(game, known_secrets(game, REFEREE, key)).final
+    state = replay(game, known_secrets(game, REFEREE, key), key).final
     applied = Applied()
     if take_from is not None:
         take_requests(game, take_from)
@@ -711,13 +830,13 @@ def _apply(
                 )
             try:
                 state, line = _append_record(
-                    game, state, request["seat"], request["move"], request["signature"],
-                    key, at,
+                    game, state, request["seat"], request["move"], request, key, at,
                 )
             except FrogPbemError as exc:
                 raise type(exc)(f"{path}: {where}: {exc}") from None
             applied.lines.append(line)
     game.doc["requests"] = []
+    state = _automatic_moves(game, state, key, at, applied.lines)
     outcome = game.ruleset.outcome(state)
     if outcome is not None and game.doc["reveal"] is None:
         applied.outcome = outcome.to_json()
@@ -728,6 +847,18 @@ def _apply(
     return applied
 
 
+def _automatic_moves(game: Game, state: Any, key: crypto.PrivateKey, at: str,
+                     lines: list[str]) -> Any:
+    """Record the moves the rules make by themselves (a pass for a seat with no legal move)."""
+    rules = game.ruleset
+    while (auto := rules.automatic(state)) is not None:
+        seat = rules.to_move(state)
+        assert seat is not None  # the rules only force a move on a seat to move
+        state, line = _append_record(game, state, seat, auto, None, key, at)
+        lines.append(line)
+    return state
+
+
 def _request(game: Game, seat: str, key: crypto.PrivateKey, text: str) -> str:
     """Sign a move request for ``seat`` and add it to the game file's requests."""
     rules = game.ruleset
@@ -736,13 +867,18 @@ def _request(game: Game, seat: str, key: crypto.PrivateKey, text: str) -> str:
     rules.check(state, seat, parsed)
     canonical = rules.format_move(parsed)
     n = len(game.doc["log"]) + 1
+    sealed = (seal_move(game, seat, n, canonical, chain.referee_key(game.doc))
+              if rules.is_sealed(canonical) else None)
+    public = rules.public_move(parsed)
     for request in game.doc["requests"]:
         if request["seat"] == seat and request["n"] == n and request["head"] == game.head:
             raise UsageError(
                 f"{game.path}: {seat} has already asked for {request['move']!r} at record {n}"
             )
-    element: dict[str, Any] = chain.request_element(game.game_id, n, game.head, seat, canonical)
+    element: dict[str, Any] = chain.request_element(game.game_id, n, game.head, seat, public,
+                                                    sealed)
     element["signature"] = crypto.sign_element(key, "request", element)
     game.doc["requests"].append(element)
     write_atomic(game.path, dump_game(game.doc))
-    return f"{seat} asks: {canonical} (for record {n}); send {game.path.name} to the referee"
+    shown = canonical + (" (sealed: only you and the referee can read it)" if sealed else "")
+    return f"{seat} asks: {shown} (for record {n}); send {game.path.name} to the referee"

@@ -76,9 +76,23 @@ def seat_keys(doc: Document) -> dict[str, crypto.PublicKey]:
     return keys
 
 
-def request_element(game: str, n: int, head: str, seat: str, move: str) -> dict[str, Any]:
-    """The element a player signs to ask for a move (the same, rebuilt, for a record)."""
-    return {"game": game, "n": n, "head": head, "seat": seat, "move": move}
+def request_element(game: str, n: int, head: str, seat: str, move: str,
+                    sealed: dict[str, str] | None = None) -> dict[str, Any]:
+    """The element a player signs to ask for a move (the same, rebuilt, for a record).
+
+    ``sealed`` holds the ``sealed`` text and ``commitment`` of a move kept secret.
+    """
+    element = {"game": game, "n": n, "head": head, "seat": seat, "move": move}
+    if sealed:
+        element.update(sealed)
+    return element
+
+
+def sealed_parts(element: dict[str, Any]) -> dict[str, str] | None:
+    """The ``sealed`` and ``commitment`` fields of a record or request, if it has them."""
+    if "commitment" not in element:
+        return None
+    return {"sealed": element["sealed"], "commitment": element["commitment"]}
 
 
 def _check(problems: list[VerificationError], where: str, key: crypto.PublicKey, kind: str,
@@ -131,7 +145,8 @@ def check_chain(doc: Document, trusted: tuple[int, str] | None = None) -> ChainR
         else:
             _check(report.problems, where, referee, "record", record, "the referee")
             if "request" in record:
-                element = request_element(game, record["n"], record["prev"], seat, record["move"])
+                element = request_element(game, record["n"], record["prev"], seat,
+                                          record["move"], sealed_parts(record))
                 element["signature"] = record["request"]
                 _check(report.problems, f"{where}: request", seats[seat], "request", element, seat)
             else:
@@ -179,12 +194,13 @@ def _check_join(report: ChainReport, where: str, join: dict[str, Any], game: str
 def _check_deal(doc: Document, report: ChainReport, referee: crypto.PublicKey,
                 seats: dict[str, crypto.PublicKey]) -> None:
     deal = doc.get("deal")
-    fairness = doc["header"]["setup"].get("fairness") or {}
+    setup = doc["header"]["setup"]
+    joiners = setup.get("choosers") or (setup.get("fairness") or {}).get("joiners") or []
     if deal is None:
-        if doc["log"] and fairness.get("joiners"):
+        if doc["log"] and joiners:
             report.problems.append(ChainError("record 1: there are moves but no deal"))
         return
-    if not fairness.get("joiners"):
+    if not joiners:
         report.problems.append(ChainError("deal: this game was dealt in its header"))
     if deal["prev"] != header_hash(doc):
         report.problems.append(ChainError("deal: does not follow the header"))
@@ -192,7 +208,7 @@ def _check_deal(doc: Document, report: ChainReport, referee: crypto.PublicKey,
     game = doc["header"]["game"]
     for join in deal["joins"]:
         _check_join(report, "deal: join", join, game, seats)
-    if sorted(j["seat"] for j in deal["joins"]) != sorted(fairness.get("joiners", [])):
+    if sorted(j["seat"] for j in deal["joins"]) != sorted(joiners):
         report.problems.append(ChainError("deal: the joins are not exactly the seats that had "
                                           "to join"))
 

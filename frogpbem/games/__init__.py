@@ -97,6 +97,10 @@ class Ruleset(ABC, Generic[S, M]):
     """The options and their default values."""
     id_prefix: ClassVar[str] = "g"
     """Start of generated game ids (``ff-7q3kx2``)."""
+    players_choose: ClassVar[bool] = False
+    """Whether each seat chooses its own secret (``frogpbem setup``) instead of a deal."""
+    sealed_moves: ClassVar[tuple[str, ...]] = ()
+    """Kinds of move kept sealed (to the mover and the referee) until the end."""
 
     # --- set-up -------------------------------------------------------------
 
@@ -150,6 +154,22 @@ class Ruleset(ABC, Generic[S, M]):
     @abstractmethod
     def format_move(self, move: M) -> str:
         """The canonical notation of ``move``."""
+
+    def public_move(self, move: M) -> str:
+        """What the record shows of a move: its notation, or less for a sealed move."""
+        return self.format_move(move)
+
+    def is_sealed(self, text: str) -> bool:
+        """Whether a move written ``text`` is kept sealed until the end."""
+        return text.split(maxsplit=1)[0].lower() in self.sealed_moves if text.strip() else False
+
+    def automatic(self, state: S) -> str | None:
+        """A move the referee records by itself (e.g. a forced pass), or ``None``."""
+        return None
+
+    def parse_secret(self, text: str) -> JSON:
+        """A seat's own secret, written by the player; raises :class:`NotationError`."""
+        raise UsageError(f"in {self.name} the seats do not choose their setup")
 
     @abstractmethod
     def check(self, state: S, seat: str, move: M) -> None:
@@ -263,7 +283,9 @@ def parse_int_option(name: str, value: str | int, low: int, high: int) -> int:
 from frogpbem.games import coan as _coan  # noqa: E402
 from frogpbem.games import frogfinder as _frogfinder  # noqa: E402
 from frogpbem.games import froglet as _froglet  # noqa: E402
+from frogpbem.games import secretmove as _secretmove  # noqa: E402
 
 register(_frogfinder.FrogFinder())
 register(_coan.Coan())
 register(_froglet.Froglet())
+register(_secretmove.SecretMove())

@@ -1,0 +1,473 @@
+"""Secret Move: two-player deduction on private 3x3 boards (RULES.md §4).
+
+Each seat assigns 0..5 to its column headers A, B, C and row headers 1, 2, 3
+(its secret: ``{"cols": [a, b, c], "rows": [d, e, f]}``); the value of square
+``Xn`` is header X + header n. Moves: ``A1-B2 2`` (2 stones from A1 to B2 on the
+mover's own board), ``pass``, and, once both seats are done, ``guess
+146/257/479`` (the opponent's nine values, row 1 first), which the file layer
+keeps sealed until the end; and ``resign``.
+
+Public results: ``{}`` for a move or a chosen pass, ``{"auto": true}`` for a
+pass the referee records for a seat with no legal move, ``{"guessed": true}``,
+``{"resigned": true}``.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from frogpbem.errors import (
+    GameOverError,
+    IllegalMoveError,
+    InconsistentResultError,
+    NotationError,
+    NotYourTurnError,
+    UsageError,
+)
+from frogpbem.games import JSON, Chance, Outcome, Place, Ruleset, shuffle
+
+if TYPE_CHECKING:
+    import random
+
+SQUARES = tuple(f"{c}{r}" for r in (1, 2, 3) for c in "ABC")
+"""The nine squares, row 1 first (the order of a guess)."""
+MAX_MOVES = 10
+START_STONES = 3
+MARGIN = 27
+"""A score lead above this wins outright."""
+EXPECTED = 'expected "A1-B2 COUNT", "pass", "guess 146/257/479" or "resign"'
+_MOVE_RE = re.compile(r"\s*([A-Ca-c][1-3])\s*-\s*([A-Ca-c][1-3])\s+([0-9]{1,2})\s*")
+_GUESS_RE = re.compile(r"\s*guess\s+([1-9]{3})\s*/\s*([1-9]{3})\s*/\s*([1-9]{3})\s*", re.I)
+_SETUP_RE = re.compile(
+    r"\s*cols\s*=\s*([0-5])\s*,\s*([0-5])\s*,\s*([0-5])\s+rows\s*=\s*([0-5])\s*,\s*([0-5])"
+    r"\s*,\s*([0-5])\s*", re.I,
+)
+
+
+def parse_setup(text: str) -> dict[str, list[int]]:
+    """``cols=0,3,5 rows=1,2,4`` as a secret; raises :class:`NotationError`."""
+    match = _SETUP_RE.fullmatch(text)
+    if match is None:
+        raise NotationError(f'expected "cols=A,B,C rows=1,2,3" with numbers 0-5, got {text!r}')
+    numbers = [int(g) for g in match.groups()]
+    secret = {"cols": numbers[:3], "rows": numbers[3:]}
+    check_secret(secret)
+    return secret
+
+
+def check_secret(secret: Any) -> None:
+    """Each of 0..5 on exactly one header."""
+    if not isinstance(secret, dict) or set(secret) != {"cols", "rows"}:
+        raise NotationError("setup: expected 'cols' and 'rows'")
+    numbers = list(secret["cols"]) + list(secret["rows"])
+    if sorted(numbers) != [0, 1, 2, 3, 4, 5]:
+        raise NotationError(
+            f"setup: the six headers take 0, 1, 2, 3, 4, 5 once each, got {numbers}"
+        )
+
+
+def values_of(secret: Mapping[str, Sequence[int]]) -> dict[str, int]:
+    """Each square's value under a secret."""
+    return {f"{c}{r}": secret["cols"][i] + secret["rows"][r - 1]
+            for r in (1, 2, 3) for i, c in enumerate("ABC")}
+
+
+def adjacent(a: str, b: str) -> bool:
+    dc = abs(ord(a[0]) - ord(b[0]))
+    dr = abs(int(a[1]) - int(b[1]))
+    return max(dc, dr) == 1
+
+
+@dataclass(frozen=True)
+class Move:
+    """A Secret Move move."""
+
+    kind: str
+    """``move``, ``pass``, ``guess`` or ``resign``."""
+    src: str = ""
+    dst: str = ""
+    count: int = 0
+    guess: tuple[int, ...] | None = None
+    """The nine guessed values, row 1 first; ``None`` while sealed."""
+
+    @classmethod
+    def parse(cls, text: str) -> Move:
+        lowered = text.strip().lower()
+        if lowered in ("pass", "resign"):
+            return cls(lowered)
+        if lowered == "guess":
+            return cls("guess")  # a guess whose content is still sealed
+        if (match := _GUESS_RE.fullmatch(text)) is not None:
+            return cls("guess", guess=tuple(int(d) for d in "".join(match.groups())))
+        if (match := _MOVE_RE.fullmatch(text)) is not None:
+            return cls("move", match[1].upper(), match[2].upper(), int(match[3]))
+        raise NotationError(f"{EXPECTED}, got {text!r}")
+
+    def __str__(self) -> str:
+        if self.kind == "move":
+            return f"{self.src}-{self.dst} {self.count}"
+        if self.kind == "guess" and self.guess is not None:
+            digits = "".join(str(v) for v in self.guess)
+            return f"guess {digits[:3]}/{digits[3:6]}/{digits[6:]}"
+        return self.kind
+
+
+@dataclass(frozen=True)
+class State:
+    """A Secret Move position, as much of it as one observer knows."""
+
+    seats: tuple[str, ...]
+    secrets: Mapping[str, Mapping[str, Sequence[int]] | None]
+    """Each seat's headers; ``None`` where unknown."""
+    stones: Mapping[str, Mapping[str, int]]
+    """Stones on each square of each seat's board."""
+    history: Mapping[str, tuple[tuple[str, str, int], ...]]
+    """Each seat's stone moves, in order (public)."""
+    stuck: Mapping[str, tuple[Mapping[str, int], ...]]
+    """Each seat's boards at its automatic passes (it had no legal move there; public)."""
+    done: Mapping[str, bool]
+    turn: int = 0
+    guesses: Mapping[str, tuple[int, ...] | None] | None = None
+    """Seats that guessed, with the guess where known."""
+    resigned: str | None = None
+
+    def moves_left(self, seat: str) -> int:
+        return MAX_MOVES - len(self.history[seat])
+
+
+def legal_moves(stones: Mapping[str, int], values: Mapping[str, int]) -> list[tuple[str, str, int]]:
+    """Every legal stone move on one board."""
+    moves = []
+    for src in SQUARES:
+        for dst in SQUARES:
+            if adjacent(src, dst) and values[dst] > values[src]:
+                for count in range(1, min(values[dst] - values[src], stones[src]) + 1):
+                    moves.append((src, dst, count))
+    return moves
+
+
+def score(stones: Mapping[str, int], values: Mapping[str, int]) -> int:
+    return sum(stones[s] * values[s] for s in SQUARES)
+
+
+class SecretMove(Ruleset[State, Move]):
+    """Secret Move for red and blue."""
+
+    name = "secretmove"
+    title = "Secret Move"
+    seat_order = ("red", "blue")
+    id_prefix = "sm"
+    option_defaults: ClassVar[Mapping[str, int | str]] = {}
+    players_choose = True
+    sealed_moves = ("guess",)
+
+    def parse_secret(self, text: str) -> JSON:
+        return parse_setup(text)
+
+    def options(self, given: Mapping[str, str | int]) -> dict[str, int | str]:
+        if given:
+            raise UsageError(f"secretmove has no options, got {', '.join(given)}")
+        return {}
+
+    def deal(
+        self, options: Mapping[str, Any], seats: Sequence[str], rng: Chance
+    ) -> tuple[JSON, dict[str, JSON]]:
+        secrets = {}
+        for seat in seats:
+            numbers = list(range(6))
+            shuffle(rng, numbers)
+            secrets[seat] = {"cols": numbers[:3], "rows": numbers[3:]}
+        return None, secrets
+
+    def check_setup(
+        self, options: Mapping[str, Any], seats: Sequence[str], public: JSON,
+        secrets: Mapping[str, JSON],
+    ) -> None:
+        for seat in seats:
+            check_secret(secrets.get(seat))
+
+    def secret_bound(self, options: Mapping[str, Any]) -> int:
+        return 40
+
+    def start(
+        self, options: Mapping[str, Any], seats: Sequence[str], public: JSON,
+        secrets: Mapping[str, JSON | None],
+    ) -> State:
+        return State(
+            seats=tuple(seats),
+            secrets={s: secrets.get(s) for s in seats},
+            stones={s: dict.fromkeys(SQUARES, START_STONES) for s in seats},
+            history=dict.fromkeys(seats, ()),
+            stuck=dict.fromkeys(seats, ()),
+            done=dict.fromkeys(seats, False),
+        )
+
+    # --- play ---------------------------------------------------------------
+
+    def parse_move(self, text: str) -> Move:
+        return Move.parse(text)
+
+    def format_move(self, move: Move) -> str:
+        return str(move)
+
+    def public_move(self, move: Move) -> str:
+        """What the record shows of a move (a guess stays sealed)."""
+        return "guess" if move.kind == "guess" else str(move)
+
+    def phase(self, state: State) -> str:
+        if state.resigned or (state.guesses and len(state.guesses) == 2):
+            return "over"
+        return "guess" if all(state.done.values()) else "moves"
+
+    def to_move(self, state: State) -> str | None:
+        phase = self.phase(state)
+        if phase == "over":
+            return None
+        if phase == "guess":
+            return next(s for s in state.seats if s not in (state.guesses or {}))
+        return state.seats[state.turn]
+
+    def scores(self, state: State) -> dict[str, int]:
+        """Stones on each board (values are secret until the end)."""
+        return {s: sum(state.stones[s].values()) for s in state.seats}
+
+    def _values(self, state: State, seat: str) -> dict[str, int] | None:
+        secret = state.secrets[seat]
+        return None if secret is None else values_of(secret)
+
+    def automatic(self, state: State) -> str | None:
+        """The pass the referee records for a seat to move that has no legal move."""
+        seat = self.to_move(state)
+        if seat is None or self.phase(state) != "moves":
+            return None
+        values = self._values(state, seat)
+        if values is not None and not legal_moves(state.stones[seat], values):
+            return "pass"
+        return None
+
+    def check(self, state: State, seat: str, move: Move) -> None:
+        if seat not in state.seats:
+            raise IllegalMoveError(f"{seat!r} is not a seat of this game")
+        phase = self.phase(state)
+        if phase == "over":
+            raise GameOverError("the game is over")
+        if move.kind == "resign":
+            return
+        if phase == "guess":
+            if move.kind != "guess":
+                raise IllegalMoveError("both seats are done: each now guesses the other's values")
+            if seat in (state.guesses or {}):
+                raise IllegalMoveError(f"{seat} has guessed already")
+            return
+        if move.kind == "guess":
+            raise IllegalMoveError("guesses come when both seats are done moving")
+        to_move = state.seats[state.turn]
+        if seat != to_move:
+            raise NotYourTurnError(f"it is {to_move}'s turn, not {seat}'s")
+        if move.kind == "move":
+            self._check_stones(state, seat, move)
+
+    def _check_stones(self, state: State, seat: str, move: Move) -> None:
+        text = str(move)
+        if not adjacent(move.src, move.dst):
+            raise IllegalMoveError(f"{text}: {move.dst} is not next to {move.src}")
+        if move.count < 1:
+            raise IllegalMoveError(f"{text}: move at least one stone")
+        if move.count > state.stones[seat][move.src]:
+            raise IllegalMoveError(
+                f"{text}: only {state.stones[seat][move.src]} stones on {move.src}"
+            )
+        values = self._values(state, seat)
+        if values is None:
+            return  # the values are secret: the referee and the mover check them
+        gap = values[move.dst] - values[move.src]
+        if gap <= 0:
+            raise IllegalMoveError(f"{text}: {move.dst} ({values[move.dst]}) is not worth more "
+                                   f"than {move.src} ({values[move.src]})")
+        if move.count > gap:
+            raise IllegalMoveError(f"{text}: at most {gap} stones ({move.dst} is worth {gap} "
+                                   f"more than {move.src})")
+
+    def play(
+        self, state: State, seat: str, move: Move, claimed: JSON | None = None
+    ) -> tuple[State, JSON]:
+        self.check(state, seat, move)
+        if move.kind == "resign":
+            result: JSON = {"resigned": True}
+            new = replace(state, resigned=seat)
+        elif move.kind == "guess":
+            result = {"guessed": True}
+            guesses = dict(state.guesses or {})
+            guesses[seat] = move.guess
+            new = replace(state, guesses=guesses)
+        elif move.kind == "pass":
+            auto = claimed == {"auto": True} if claimed is not None else (
+                self.automatic(state) is not None)
+            result = {"auto": True} if auto else {}
+            values = self._values(state, seat)
+            if auto and values is not None and legal_moves(state.stones[seat], values):
+                raise InconsistentResultError(f"automatic pass for {seat}, who had a legal move")
+            stuck = dict(state.stuck)
+            if auto:
+                stuck[seat] = (*state.stuck[seat], dict(state.stones[seat]))
+            new = self._pass_turn(replace(state, done={**state.done, seat: True}, stuck=stuck))
+        else:
+            stones = dict(state.stones[seat])
+            stones[move.src] -= move.count
+            stones[move.dst] += move.count
+            history = {**state.history, seat: (*state.history[seat],
+                                               (move.src, move.dst, move.count))}
+            done = {**state.done, seat: len(history[seat]) >= MAX_MOVES}
+            result = {}
+            new = self._pass_turn(replace(state, stones={**state.stones, seat: stones},
+                                          history=history, done=done))
+        if claimed is not None and claimed != result:
+            raise InconsistentResultError(f"{move}: result {claimed!r} should be {result!r}")
+        return new, result
+
+    def _pass_turn(self, state: State) -> State:
+        for step in (1, 2):
+            index = (state.turn + step) % 2
+            if not state.done[state.seats[index]]:
+                return replace(state, turn=index)
+        return state
+
+    def outcome(self, state: State) -> Outcome | None:
+        if state.resigned:
+            winner = next(s for s in state.seats if s != state.resigned)
+            return Outcome(f"{state.resigned} resigned",
+                           (Place(1, winner, 0), Place(2, state.resigned, 0)))
+        guesses = state.guesses or {}
+        if len(guesses) < 2 or any(g is None for g in guesses.values()):
+            return None
+        values = {s: self._values(state, s) for s in state.seats}
+        if any(v is None for v in values.values()):
+            return None
+        points = {s: score(state.stones[s], values[s]) for s in state.seats}  # type: ignore[arg-type]
+        right = {}
+        for seat in state.seats:
+            other = next(s for s in state.seats if s != seat)
+            truth = tuple(values[other][sq] for sq in SQUARES)  # type: ignore[index]
+            right[seat] = guesses[seat] == truth
+        red, blue = state.seats
+        if abs(points[red] - points[blue]) > MARGIN:
+            reason = f"a lead of more than {MARGIN}"
+            order = sorted(state.seats, key=lambda s: -points[s])
+            return Outcome(reason, (Place(1, order[0], points[order[0]]),
+                                    Place(2, order[1], points[order[1]])))
+        correct = [s for s in state.seats if right[s]]
+        if len(correct) == 1:
+            winner = correct[0]
+            loser = next(s for s in state.seats if s != winner)
+            return Outcome(f"only {winner} guessed all nine values",
+                           (Place(1, winner, points[winner]), Place(2, loser, points[loser])))
+        why = "both guessed right" if correct else "neither guessed right"
+        if points[red] == points[blue]:
+            return Outcome(f"{why}; equal scores",
+                           (Place(1, red, points[red]), Place(1, blue, points[blue])))
+        order = sorted(state.seats, key=lambda s: -points[s])
+        return Outcome(f"{why}; the higher score wins",
+                       (Place(1, order[0], points[order[0]]), Place(2, order[1], points[order[1]])))
+
+    # --- presentation -------------------------------------------------------
+
+    def consistent(self, state: State, seat: str) -> int:
+        """How many header arrangements of ``seat`` agree with its public moves (of 720)."""
+        count = 0
+        for numbers in itertools.permutations(range(6)):
+            values = values_of({"cols": numbers[:3], "rows": numbers[3:]})
+            if all(values[dst] - values[src] >= n for src, dst, n in state.history[seat]) and \
+                    not any(legal_moves(board, values) for board in state.stuck[seat]):
+                count += 1
+        return count
+
+    def view(self, state: State, viewers: frozenset[str]) -> JSON:
+        boards = {}
+        for seat in state.seats:
+            board: dict[str, Any] = {"stones": dict(state.stones[seat]),
+                                     "moves_left": state.moves_left(seat),
+                                     "done": state.done[seat],
+                                     "guessed": seat in (state.guesses or {})}
+            if seat in viewers and state.secrets[seat] is not None:
+                board["values"] = values_of(state.secrets[seat])  # type: ignore[arg-type]
+                board["score"] = score(state.stones[seat], board["values"])
+            else:
+                board["arrangements_left"] = self.consistent(state, seat)
+            boards[seat] = board
+        outcome = self.outcome(state)
+        return {
+            "rules": self.name,
+            "seats": list(state.seats),
+            "phase": self.phase(state),
+            "to_move": self.to_move(state),
+            "points": self.scores(state),
+            "boards": boards,
+            "history": {s: [list(m) for m in state.history[s]] for s in state.seats},
+            "outcome": outcome.to_json() if outcome else None,
+        }
+
+    def render(self, view: JSON) -> str:
+        lines = [f"Phase: {view['phase']}"]
+        for seat, board in view["boards"].items():
+            values = board.get("values")
+            lines.append("")
+            lines.append(f"{seat}: {board['moves_left']} moves left"
+                         + (", done" if board["done"] else "")
+                         + (f", score {board['score']}" if "score" in board else "")
+                         + (f", {board['arrangements_left']} of 720 header arrangements still "
+                            "fit its moves" if "arrangements_left" in board else ""))
+            for row in (3, 2, 1):
+                cells = []
+                for col in "ABC":
+                    name = f"{col}{row}"
+                    stones = board["stones"][name]
+                    cells.append(f"{stones:>2}" + (f" ({values[name]})" if values else ""))
+                lines.append(f"  {row}  " + "   ".join(cells))
+            pad = "    " if values else ""
+            lines.append("     " + "   ".join(f"{c:>2}{pad}" for c in "ABC"))
+        lines.append("")
+        lines.append("  stones on each square; (value) on boards whose headers you know")
+        return "\n".join(lines)
+
+    def describe(self, seat: str, move: str, result: JSON) -> str:
+        if "resigned" in result:
+            return f"{seat} resigns"
+        if "guessed" in result:
+            return f"{seat} hands in a sealed guess"
+        if move == "pass":
+            return f"{seat} passes" + (" (no legal move)" if result.get("auto") else "")
+        return f"{seat} moves {move.split()[0]}: {move.split()[1]} stones"
+
+    def comment(self, result: JSON) -> str:
+        if result.get("auto"):
+            return "no legal move"
+        if "guessed" in result:
+            return "sealed"
+        return ""
+
+    def bot_move(self, view: JSON, seat: str, rng: random.Random) -> str:
+        mine = view["boards"][seat]
+        other = next(s for s in view["seats"] if s != seat)
+        if view["phase"] == "guess":
+            guess = self._bot_guess(view, other, rng)
+            digits = "".join(str(v) for v in guess)
+            return f"guess {digits[:3]}/{digits[3:6]}/{digits[6:]}"
+        moves = legal_moves(mine["stones"], mine["values"])
+        if not moves or rng.randrange(12) == 0:
+            return "pass"
+        src, dst, _ = moves[rng.randrange(len(moves))]
+        gap = min(mine["values"][dst] - mine["values"][src], mine["stones"][src])
+        return f"{src}-{dst} {gap}"
+
+    def _bot_guess(self, view: JSON, other: str, rng: random.Random) -> tuple[int, ...]:
+        history = view.get("history", {}).get(other, ())
+        fitting = []
+        for numbers in itertools.permutations(range(6)):
+            values = values_of({"cols": numbers[:3], "rows": numbers[3:]})
+            if all(values[d] - values[s] >= n for s, d, n in history):
+                fitting.append(tuple(values[sq] for sq in SQUARES))
+        return fitting[rng.randrange(len(fitting))]
