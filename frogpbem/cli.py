@@ -203,6 +203,29 @@ def join(
 
 
 @app.command()
+def setup(
+    game: Annotated[Path, typer.Argument(help="The game file.")],
+    text: Annotated[
+        str | None,
+        typer.Argument(metavar="SETUP", help='Your secret, e.g. "cols=0,3,5 rows=1,2,4".'),
+    ] = None,
+    random_setup: Annotated[
+        bool, typer.Option("--random", help="Let your tool choose your secret at random.")
+    ] = False,
+    key: KeyOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Choose your own secret setup (Secret Move): sealed to you and the referee."""
+    from frogpbem.referee import submit_setup
+
+    with reported():
+        if (text is None) == (not random_setup):
+            raise UsageError("give your setup, or --random (not both)")
+        line = submit_setup(game, load_key(key), None if random_setup else text)
+        _emit({"setup": line}, as_json, line)
+
+
+@app.command()
 def deal(
     game: Annotated[Path, typer.Argument(help="The game file.")],
     key: KeyOption = None,
@@ -211,7 +234,7 @@ def deal(
     ] = [],  # noqa: B006
     as_json: JsonOption = False,
 ) -> None:
-    """Referee: take the seats' joins and deal once every seat has joined."""
+    """Referee: take the seats' joins (or chosen setups) and deal once all are in."""
     from frogpbem.referee import deal_game
 
     with reported():

@@ -28,6 +28,7 @@ from frogpbem.referee import (
     move,
     replay,
     start_game,
+    submit_setup,
 )
 from frogpbem.views import build_view, viewers_of
 
@@ -68,13 +69,17 @@ def play_demo(
     say("keys: " + ", ".join(str(folder / n) for n in ["referee", *names]))
     specs = [SeatSpec(seat, players[seat].public, PLAYERS[i])
              for i, seat in enumerate(seat_names)]
-    doc = create_game(rules, referee, "Carol (referee)", specs, options or {}, join=True)
+    doc = create_game(rules, referee, "Carol (referee)", specs, options or {},
+                      join=not ruleset.players_choose)
     start_game(game_path, doc, referee, state_dir)
     teams = opts.get("teams")
     say(f"created game {doc['header']['game']} ({ruleset.title}, seats "
         f"{', '.join(seat_names)}{'; teams ' + str(teams) if teams else ''}) in {game_path}")
-    for joiner in seat_names:  # each seat adds its own seed: nobody alone chooses the deal
-        say("  " + join_game(game_path, players[joiner]))
+    for joiner in seat_names:  # each seat adds its own seed (or chooses its own secret)
+        if ruleset.players_choose:
+            say("  " + submit_setup(game_path, players[joiner], None))
+        else:
+            say("  " + join_game(game_path, players[joiner]))
     say("  " + deal_game(game_path, referee, state_dir=state_dir).lines[-1])
     rng = random.Random(seed)
     for _ in range(MAX_RECORDS):

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from typing import Any
+
+from frogpbem.games import Ruleset
 from frogpbem.referee import Game
 
 
@@ -53,7 +56,7 @@ def game_record(game: Game) -> str:
         tags.append(_tag("Standing", ", ".join(
             f"{p['rank']}. {p['seat']} {p['points']}" for p in standing)))
     log = game.doc["log"]
-    if log:
+    if log and log[-1]["scores"]:
         scores = log[-1]["scores"]
         tags.append(_tag("Score", ", ".join(f"{s} {p}" for s, p in scores.items())))
     words: list[str] = []
@@ -64,14 +67,18 @@ def game_record(game: Game) -> str:
                 words.append(f"{index // 2 + 1}.")
             if record["seat"] != game.seats[index % 2]:
                 words.append(f"({record['seat']})")
-            words.append(f"{record['move']} {{{rules.comment(record['result'])}}}")
+            words.append(_move_text(rules, record))
     else:
         # more seats, some of them skipped once out: each record numbered and named
         for record in log:
-            words.append(f"{record['n']}. {record['seat']} {record['move']} "
-                         f"{{{rules.comment(record['result'])}}}")
+            words.append(f"{record['n']}. {record['seat']} {_move_text(rules, record)}")
     words.append(token)
     return "\n".join(tags) + "\n\n" + _wrap(" ".join(words)) + "\n"
+
+
+def _move_text(rules: Ruleset[Any, Any], record: dict[str, Any]) -> str:
+    comment = rules.comment(record["result"])
+    return f"{record['move']} {{{comment}}}" if comment else record["move"]
 
 
 def _wrap(text: str, width: int = 79) -> str:

@@ -82,8 +82,9 @@ def render(game: Game, view: dict[str, Any], who: str) -> str:
         f"Referee: {game.header['referee']['name']} "
         f"({chain.referee_key(game.doc).fingerprint})",
         f"View of: {who}",
-        "Points: " + ", ".join(f"{label(s)} {p}" for s, p in state["points"].items()),
     ]
+    if state["points"]:
+        lines.append("Points: " + ", ".join(f"{label(s)} {p}" for s, p in state["points"].items()))
     outcome = state.get("outcome")
     if outcome:
         standing = ", ".join(

@@ -162,7 +162,7 @@ def finish_by_resignation(cli: Cli, keys: Keys, game: Path) -> None:
     assert cli("move", game, "--key", keys.path("referee")).exit_code == 0
 
 
-def _rechain_from_deal(doc: dict[str, Any], key: crypto.PrivateKey) -> None:
+def rechain_from_deal(doc: dict[str, Any], key: crypto.PrivateKey) -> None:
     from frogpbem.gamefile import chain
 
     doc["deal"]["prev"] = chain.header_hash(doc)
@@ -183,7 +183,7 @@ def tamper(game: Path, keys: Keys, change: Callable[[dict[str, Any]], None]) -> 
     change(doc)
     key = keys.key("referee")
     doc["header"]["signature"] = crypto.sign_element(key, "header", doc["header"])
-    _rechain_from_deal(doc, key)
+    rechain_from_deal(doc, key)
     game.write_text(strictyaml.dumps(doc))
     return [c.what for c in audit(game).checks if not c.ok]
 

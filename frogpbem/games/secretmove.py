@@ -232,8 +232,8 @@ class SecretMove(Ruleset[State, Move]):
         return state.seats[state.turn]
 
     def scores(self, state: State) -> dict[str, int]:
-        """Stones on each board (values are secret until the end)."""
-        return {s: sum(state.stones[s].values()) for s in state.seats}
+        """Nothing while the game runs: the scores depend on the secret values."""
+        return {}
 
     def _values(self, state: State, seat: str) -> dict[str, int] | None:
         secret = state.secrets[seat]
@@ -440,7 +440,8 @@ class SecretMove(Ruleset[State, Move]):
             return f"{seat} hands in a sealed guess"
         if move == "pass":
             return f"{seat} passes" + (" (no legal move)" if result.get("auto") else "")
-        return f"{seat} moves {move.split()[0]}: {move.split()[1]} stones"
+        count = int(move.split()[1])
+        return f"{seat} moves {move.split()[0]}: {count} stone{'s' if count != 1 else ''}"
 
     def comment(self, result: JSON) -> str:
         if result.get("auto"):

@@ -1,0 +1,214 @@
+"""Secret Move: moves against hidden values, passes, the result rule, the deduction count."""
+
+from __future__ import annotations
+
+import itertools
+import random
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from frogpbem.errors import IllegalMoveError, InconsistentResultError, NotationError
+from frogpbem.games import find_game
+from frogpbem.games.secretmove import SQUARES, Move, SecretMove, State, parse_setup
+
+RULES: SecretMove = find_game("secretmove")  # type: ignore[assignment]
+# red's values: row 1: 1 4 6, row 2: 2 5 7, row 3: 4 7 9
+RED = {"cols": [0, 3, 5], "rows": [1, 2, 4]}
+# blue's values: row 1: 3 4 5, row 2: 4 5 6, row 3: 5 6 7
+BLUE = {"cols": [0, 1, 2], "rows": [3, 4, 5]}
+BLUE_TRUTH = (3, 4, 5, 4, 5, 6, 5, 6, 7)
+RED_TRUTH = (1, 4, 6, 2, 5, 7, 4, 7, 9)
+
+
+def start(red: Any = RED, blue: Any = BLUE) -> State:
+    return RULES.start({}, ("red", "blue"), None, {"red": red, "blue": blue})
+
+
+def play(state: State, seat: str, text: str, claimed: Any = None) -> State:
+    return RULES.play(state, seat, Move.parse(text), claimed)[0]
+
+
+@pytest.mark.parametrize(("move", "reason"), [
+    ("A1-B2 4", "A1-B2 4: only 3 stones on A1"),
+    ("B2-A1 1", r"B2-A1 1: A1 \(1\) is not worth more than B2 \(5\)"),
+    ("A1-C1 1", "A1-C1 1: C1 is not next to A1"),
+    ("B1-A3 1", "B1-A3 1: A3 is not next to B1"),
+    ("A1-A1 1", "A1-A1 1: A1 is not next to A1"),
+    ("A2-A3 3", r"A2-A3 3: at most 2 stones \(A3 is worth 2 more than A2\)"),
+    ("C2-C3 0", "C2-C3 0: move at least one stone"),
+])
+def test_illegal_moves_for_given_headers(move: str, reason: str) -> None:
+    with pytest.raises(IllegalMoveError, match=reason):
+        play(start(), "red", move)
+
+
+@pytest.mark.parametrize("move", ["A1-B2 3", "A1-B2 1", "A2-A3 2", "B1-C1 2", "A3-B3 3"])
+def test_legal_moves_for_given_headers(move: str) -> None:
+    state = play(start(), "red", move)
+    src, dst, count = move[:2], move[3:5], int(move.split()[1])
+    assert state.stones["red"][src] == 3 - count and state.stones["red"][dst] == 3 + count
+    assert RULES.to_move(state) == "blue"
+
+
+def test_the_mover_alone_cannot_be_checked_by_the_opponent() -> None:
+    """Without red's values (blue's knowledge), only the shape of red's move is checked."""
+    partial = RULES.start({}, ("red", "blue"), None, {"red": None, "blue": BLUE})
+    play(partial, "red", "B2-A1 1")  # illegal for red, but blue cannot know
+    with pytest.raises(IllegalMoveError, match="only 3 stones"):
+        play(partial, "red", "A1-B2 4")
+
+
+def test_ten_moves_then_done() -> None:
+    state = start()
+    red = ["A1-A2 1", "A1-A2 1", "A1-A2 1", "A2-A3 1", "A2-A3 1", "A2-A3 1", "B1-B2 1",
+           "B1-B2 1", "B1-B2 1", "C1-C2 1"]
+    for index, move in enumerate(red):
+        state = play(state, "red", move)
+        if index < 9:
+            state = play(state, "blue", "A1-B1 1" if index < 3 else "B1-C1 1")
+    assert state.done["red"] and state.moves_left("red") == 0
+    assert RULES.to_move(state) == "blue"
+    with pytest.raises(IllegalMoveError, match="it is blue's turn"):
+        play(state, "red", "C1-C2 1")
+    state = play(state, "blue", "B2-C2 1")  # blue's tenth move: both are done
+    assert state.done["blue"] and RULES.phase(state) == "guess"
+
+
+def test_pass_ends_a_seats_moves() -> None:
+    state = play(start(), "red", "pass")
+    assert state.done["red"] and RULES.to_move(state) == "blue"
+    state = play(state, "blue", "A1-B1 1")
+    assert RULES.to_move(state) == "blue"
+    state = play(state, "blue", "pass")
+    assert RULES.phase(state) == "guess"
+    with pytest.raises(IllegalMoveError, match="each now guesses"):
+        play(state, "red", "A1-B2 1")
+
+
+def test_automatic_pass_for_a_seat_with_no_legal_move() -> None:
+    stuck = {**start().stones, "red": {sq: (27 if sq == "C3" else 0) for sq in SQUARES}}
+    state = State(**{**start().__dict__, "stones": stuck})
+    assert RULES.automatic(state) == "pass"
+    after, result = RULES.play(state, "red", Move.parse("pass"))
+    assert result == {"auto": True} and after.done["red"]
+    # an automatic pass claimed for a seat that could move is refused
+    with pytest.raises(InconsistentResultError, match="had a legal move"):
+        RULES.play(start(), "red", Move.parse("pass"), {"auto": True})
+    assert RULES.automatic(start()) is None
+
+
+def final(red_stones: dict[str, int] | None, red_guess: tuple[int, ...],
+          blue_guess: tuple[int, ...], blue_stones: dict[str, int] | None = None) -> Any:
+    base = start()
+    stones = {"red": red_stones or base.stones["red"], "blue": blue_stones or base.stones["blue"]}
+    state = State(**{**base.__dict__, "stones": stones,
+                     "done": {"red": True, "blue": True},
+                     "guesses": {"red": red_guess, "blue": blue_guess}})
+    outcome = RULES.outcome(state)
+    assert outcome is not None
+    return outcome
+
+
+WRONG = (1,) * 9
+ALL_ON_C3 = {sq: (27 if sq == "C3" else 0) for sq in SQUARES}  # 27 x 9 = 243
+
+
+def test_result_a_lead_over_27_wins_whatever_the_guesses() -> None:
+    outcome = final(ALL_ON_C3, WRONG, RED_TRUTH)  # only blue guessed right, red leads 243-135
+    assert outcome.termination == "a lead of more than 27"
+    assert [(p.rank, p.seat, p.points) for p in outcome.standing] == \
+        [(1, "red", 243), (2, "blue", 135)]
+
+
+def test_result_exactly_one_correct_guess_wins() -> None:
+    more_blue = {**start().stones["blue"], "A1": 2, "B1": 4}  # 136
+    outcome = final(None, BLUE_TRUTH, WRONG, more_blue)
+    assert outcome.termination == "only red guessed all nine values"
+    assert [(p.rank, p.seat, p.points) for p in outcome.standing] == \
+        [(1, "red", 135), (2, "blue", 136)]
+
+
+@pytest.mark.parametrize(("red_guess", "blue_guess", "why"), [
+    (BLUE_TRUTH, RED_TRUTH, "both guessed right"), (WRONG, WRONG, "neither guessed right")])
+def test_result_both_or_neither_then_the_score(red_guess: tuple[int, ...],
+                                               blue_guess: tuple[int, ...], why: str) -> None:
+    more_blue = {**start().stones["blue"], "A1": 2, "B1": 4}  # 136 against 135
+    outcome = final(None, red_guess, blue_guess, more_blue)
+    assert outcome.termination == f"{why}; the higher score wins"
+    assert outcome.standing[0].seat == "blue"
+    tie = final(None, red_guess, blue_guess)  # 135 each: every arrangement sums to 45
+    assert tie.termination == f"{why}; equal scores" and tie.is_draw
+
+
+@pytest.mark.parametrize("text", ["cols=0,3,5 rows=1,2,4", " COLS = 5,4,3  ROWS=2,1,0 "])
+def test_setup_notation(text: str) -> None:
+    secret = parse_setup(text)
+    assert sorted(secret["cols"] + secret["rows"]) == [0, 1, 2, 3, 4, 5]
+
+
+@pytest.mark.parametrize("text", ["cols=0,3,5 rows=1,2,5", "cols=0,3 rows=1,2,4,5",
+                                  "cols=0,3,6 rows=1,2,4", "rows=1,2,4 cols=0,3,5x"])
+def test_setup_notation_refused(text: str) -> None:
+    with pytest.raises(NotationError):
+        parse_setup(text)
+
+
+@pytest.mark.parametrize(("text", "canonical"), [
+    ("a1-b2 3", "A1-B2 3"), (" A1 - B2  3 ", "A1-B2 3"), ("PASS", "pass"),
+    ("guess 146 / 257/479", "guess 146/257/479"), ("resign", "resign"),
+])
+def test_move_notation_round_trip(text: str, canonical: str) -> None:
+    assert str(Move.parse(text)) == canonical
+    assert RULES.public_move(Move.parse(canonical)) == \
+        ("guess" if canonical.startswith("guess") else canonical)
+
+
+def brute_force_count(history: list[tuple[str, str, int]],
+                      stuck: list[dict[str, int]]) -> int:
+    """Written apart from the engine: arrangements that allow every move and no stuck board."""
+    count = 0
+    for perm in itertools.permutations(range(6)):
+        value = {f"{c}{r}": perm[i] + perm[3 + r - 1] for i, c in enumerate("ABC")
+                 for r in (1, 2, 3)}
+        moves_ok = all(value[d] - value[s] >= n for s, d, n in history)
+
+        def could_move(board: dict[str, int], value: dict[str, int] = value) -> bool:
+            return any(board[s] > 0 and value[d] > value[s] and
+                       max(abs(ord(s[0]) - ord(d[0])), abs(int(s[1]) - int(d[1]))) == 1
+                       for s in SQUARES for d in SQUARES)
+
+        if moves_ok and not any(could_move(b) for b in stuck):
+            count += 1
+    return count
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 10**6), st.integers(0, 10))
+def test_arrangement_count_matches_brute_force_and_uses_public_facts_only(
+    seed: int, length: int
+) -> None:
+    rng = random.Random(seed)
+    secrets = {s: RULES.deal({}, [s], rng)[1][s] for s in ("red", "blue")}
+    state = RULES.start({}, ("red", "blue"), None, secrets)
+    blind = RULES.start({}, ("red", "blue"), None, {"red": secrets["red"], "blue": None})
+    for _ in range(length):
+        seat = RULES.to_move(state)
+        if seat is None or RULES.phase(state) != "moves":
+            break
+        if RULES.automatic(state) is not None:
+            text, claimed = "pass", {"auto": True}
+        else:
+            text = RULES.bot_move(RULES.view(state, frozenset([seat])), seat, rng)
+            claimed = None
+        state, result = RULES.play(state, seat, Move.parse(text), claimed)
+        blind, _ = RULES.play(blind, seat, Move.parse(text), result)
+    view = RULES.view(state, frozenset(["red"]))
+    expected = brute_force_count(list(state.history["blue"]), list(state.stuck["blue"]))
+    assert view["boards"]["blue"]["arrangements_left"] == expected
+    assert expected >= 1  # blue's real arrangement always fits
+    # red's view is the same whether or not blue's headers are known to the state
+    assert RULES.view(blind, frozenset(["red"])) == view
+    assert "values" not in view["boards"]["blue"]
