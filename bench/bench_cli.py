@@ -19,16 +19,9 @@ from collections.abc import Callable
 from pathlib import Path
 
 from frogpbem import crypto
-from frogpbem.referee import (
-    REFEREE,
-    SeatSpec,
-    create_game,
-    known_secrets,
-    load,
-    move,
-    replay,
-    start_game,
-)
+from frogpbem.dealing import SeatSpec, create_game, start_game
+from frogpbem.game import REFEREE, known_secrets, load, replay
+from frogpbem.referee import move
 
 ROUNDS = 15
 RECORDS = 100

@@ -12,10 +12,10 @@ from typing import Any
 
 from frogpbem import crypto
 from frogpbem.errors import FrogPbemError
+from frogpbem.game import REFEREE, Game, known_secrets, open_secret, replay
 from frogpbem.gamefile import chain
 from frogpbem.gamefile.document import parse_game, read_bytes
 from frogpbem.games import find_game
-from frogpbem.referee import REFEREE, Game, known_secrets, open_secret, replay
 
 
 @dataclass

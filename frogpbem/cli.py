@@ -156,9 +156,9 @@ def new(
     as_json: JsonOption = False,
 ) -> None:
     """Create a game: deal and seal the setup, sign the header, write the views."""
+    from frogpbem.dealing import SeatSpec, create_game, start_game
     from frogpbem.gamefile import strictyaml
     from frogpbem.gamefile.document import read_bytes
-    from frogpbem.referee import SeatSpec, create_game, start_game
 
     with reported():
         key = load_key(referee)
@@ -195,7 +195,7 @@ def join(
     as_json: JsonOption = False,
 ) -> None:
     """Add your own random seed to the deal of a game created with --join."""
-    from frogpbem.referee import join_game
+    from frogpbem.dealing import join_game
 
     with reported():
         line = join_game(game, load_key(key))
@@ -216,7 +216,7 @@ def setup(
     as_json: JsonOption = False,
 ) -> None:
     """Choose your own secret setup (Secret Move): sealed to you and the referee."""
-    from frogpbem.referee import submit_setup
+    from frogpbem.dealing import submit_setup
 
     with reported():
         if (text is None) == (not random_setup):
@@ -235,7 +235,7 @@ def deal(
     as_json: JsonOption = False,
 ) -> None:
     """Referee: take the seats' joins (or chosen setups) and deal once all are in."""
-    from frogpbem.referee import deal_game
+    from frogpbem.dealing import deal_game
 
     with reported():
         applied = deal_game(game, load_key(key), take_from)
@@ -288,7 +288,7 @@ def note(
     as_json: JsonOption = False,
 ) -> None:
     """Leave a private note for your team (for yourself alone without teams)."""
-    from frogpbem.referee import add_note
+    from frogpbem.notes import add_note
 
     with reported():
         line = add_note(game, load_key(key), text)
@@ -304,15 +304,9 @@ def view(
     fmt: Annotated[str, typer.Option("--format", help="text, json or yaml.")] = "text",
 ) -> None:
     """Show your view of the game (or the public view)."""
+    from frogpbem.game import REFEREE, known_secrets, load, replay, revealed_secrets
     from frogpbem.gamefile.document import dump_game
-    from frogpbem.referee import (
-        REFEREE,
-        known_secrets,
-        load,
-        read_notes,
-        replay,
-        revealed_secrets,
-    )
+    from frogpbem.notes import read_notes
     from frogpbem.views import build_view, render, viewers_of
 
     with reported():
@@ -423,8 +417,8 @@ def audit(
 @app.command()
 def record(game: Annotated[Path, typer.Argument(help="The game file.")]) -> None:
     """Print the game as a PGN-like record."""
+    from frogpbem.game import load
     from frogpbem.record import game_record
-    from frogpbem.referee import load
 
     with reported():
         typer.echo(game_record(load(game)), nl=False)

@@ -14,22 +14,12 @@ from typing import Any
 
 from frogpbem import crypto
 from frogpbem.audit import audit
+from frogpbem.dealing import SeatSpec, create_game, deal_game, join_game, start_game, submit_setup
 from frogpbem.errors import FileAccessError
+from frogpbem.game import REFEREE, known_secrets, load, replay
 from frogpbem.games import find_game
 from frogpbem.record import game_record
-from frogpbem.referee import (
-    REFEREE,
-    SeatSpec,
-    create_game,
-    deal_game,
-    join_game,
-    known_secrets,
-    load,
-    move,
-    replay,
-    start_game,
-    submit_setup,
-)
+from frogpbem.referee import move
 from frogpbem.views import build_view, viewers_of
 
 PLAYERS = ("Alice", "Bob", "Chloe", "Dmitri", "Emeka", "Fatima")

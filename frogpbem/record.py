@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from frogpbem.game import Game
 from frogpbem.games import Ruleset
-from frogpbem.referee import Game
 
 
 def _tag(name: str, value: str) -> str:

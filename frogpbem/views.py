@@ -14,7 +14,7 @@ from frogpbem.gamefile import chain
 from frogpbem.gamefile.document import dump_game, write_atomic
 
 if TYPE_CHECKING:  # avoids an import cycle with referee
-    from frogpbem.referee import Game
+    from frogpbem.game import Game
 
 PUBLIC = "public"
 

@@ -69,7 +69,7 @@ def test_a_whole_game(tmp_path: Path, cli: Cli, keys: Keys) -> None:
     assert cli("move", game, "--key", referee).stdout.strip() == "red hands in a sealed guess"
     doc = strictyaml.loads(game.read_bytes())
     record = doc["log"][-1]
-    assert record["move"] == "guess" and "345" not in game.read_text()
+    assert record["move"] == "guess" and "guess 345/456/567" not in game.read_text()
     with pytest.raises(KeyError_):
         crypto.unseal(record["sealed"], keys.key("bob"))
     assert b"345/456/567" in crypto.unseal(record["sealed"], keys.key("referee"))

@@ -10,9 +10,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from frogpbem import crypto
+from frogpbem.dealing import SeatSpec, create_game
 from frogpbem.errors import SignatureError
 from frogpbem.gamefile import strictyaml
-from frogpbem.referee import SeatSpec, create_game
 from tests.conftest import Cli, Keys
 
 # Two setups that differ only in red's hidden frogs (B2 against C1) ...
