@@ -225,3 +225,9 @@ def test_referee_memory_does_not_excuse_a_changed_signature(game: Path, cli: Cli
     game.write_text(strictyaml.dumps(doc))
     refused(cli, game, ["move", game, "shoot D2", "--key", keys.path("referee")], 6,
             "record 1: invalid signature by the referee")
+
+
+def test_unknown_rules_list_the_known_ones(tmp_path: Path, cli: Cli, keys: Keys) -> None:
+    refused(cli, tmp_path / "g.yaml", ["new", tmp_path / "g.yaml", "--rules", "chess",
+                                       "--referee", keys.path("referee")], 2,
+            "unknown rules 'chess' (known: coan, frogfinder, froglet, secretmove)")

@@ -83,8 +83,12 @@ def sign_element(key: PrivateKey, kind: str, element: dict[str, object]) -> str:
     return b64encode(sign_blob(key, signed_bytes(kind, element)))
 
 
-def verify_element(key: PublicKey, kind: str, element: dict[str, object]) -> None:
-    """Check an element's ``signature`` field; raises :class:`SignatureError`."""
+def verify_element(key: PublicKey, kind: str, element: dict[str, object],
+                   message: bytes | None = None) -> None:
+    """Check an element's ``signature`` field; raises :class:`SignatureError`.
+
+    ``message`` is the element's :func:`signed_bytes` when the caller has them already.
+    """
     text = element.get("signature")
     if not isinstance(text, str):
         raise SignatureError("missing signature")
@@ -92,7 +96,7 @@ def verify_element(key: PublicKey, kind: str, element: dict[str, object]) -> Non
         blob = b64decode_strict(text)
     except ValueError:
         raise SignatureError("malformed signature") from None
-    verify_blob(key, signed_bytes(kind, element), blob)
+    verify_blob(key, message if message is not None else signed_bytes(kind, element), blob)
 
 
 def secure_random() -> random.Random:

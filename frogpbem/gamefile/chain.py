@@ -96,9 +96,9 @@ def sealed_parts(element: dict[str, Any]) -> dict[str, str] | None:
 
 
 def _check(problems: list[VerificationError], where: str, key: crypto.PublicKey, kind: str,
-           element: dict[str, Any], who: str) -> bool:
+           element: dict[str, Any], who: str, message: bytes | None = None) -> bool:
     try:
-        crypto.verify_element(key, kind, element)
+        crypto.verify_element(key, kind, element, message)
     except SignatureError as exc:
         reason = "" if str(exc) == "invalid signature" else f" ({exc})"
         problems.append(SignatureError(f"{where}: invalid signature by {who}{reason}"))
@@ -120,7 +120,8 @@ def check_chain(doc: Document, trusted: tuple[int, str] | None = None) -> ChainR
     game = header["game"]
     referee = referee_key(doc)
     seats = seat_keys(doc)
-    hashes = [base_hash(doc)] + [record_hash(record) for record in doc["log"]]
+    signed = [crypto.signed_bytes("record", record) for record in doc["log"]]
+    hashes = [base_hash(doc)] + [crypto.sha256_tag(message) for message in signed]
     known = -1
     if trusted is not None and trusted[0] < len(hashes) and \
             prefix_digest(doc, trusted[0]) == trusted[1]:
@@ -143,7 +144,8 @@ def check_chain(doc: Document, trusted: tuple[int, str] | None = None) -> ChainR
         elif index < known:
             report.unrequested += "request" not in record
         else:
-            _check(report.problems, where, referee, "record", record, "the referee")
+            _check(report.problems, where, referee, "record", record, "the referee",
+                   signed[index])
             if "request" in record:
                 element = request_element(game, record["n"], record["prev"], seat,
                                           record["move"], sealed_parts(record))

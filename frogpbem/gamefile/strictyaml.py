@@ -44,7 +44,14 @@ def loads(data: bytes, name: str = "<input>") -> Any:
     return _Builder(events, name).document()
 
 
+_Scalar, _Alias = yaml.ScalarEvent, yaml.AliasEvent
+_SeqStart, _SeqEnd = yaml.SequenceStartEvent, yaml.SequenceEndEvent
+_MapStart, _MapEnd = yaml.MappingStartEvent, yaml.MappingEndEvent
+
+
 class _Builder:
+    """Builds values from parser events, refusing everything outside the strict subset."""
+
     def __init__(self, events: list[Any], name: str) -> None:
         self.events = events
         self.pos = 0
@@ -54,11 +61,6 @@ class _Builder:
         mark = getattr(event, "start_mark", None)
         where = f" at line {mark.line + 1}" if mark is not None else ""
         return GameFileError(f"{self.name}: {what}{where} (only plain YAML is accepted)")
-
-    def next(self) -> Any:
-        event = self.events[self.pos]
-        self.pos += 1
-        return event
 
     def document(self) -> Any:
         documents = [e for e in self.events if isinstance(e, yaml.DocumentStartEvent)]
@@ -70,51 +72,49 @@ class _Builder:
         return self.node(0)
 
     def node(self, depth: int) -> Any:
-        event = self.next()
-        if depth > MAX_DEPTH:
+        events = self.events
+        event = events[self.pos]
+        self.pos += 1
+        kind = type(event)
+        if kind is _Scalar:
+            if event.anchor is not None:
+                raise self.fail(event, "YAML anchor refused")
+            if event.tag is not None:
+                raise self.fail(event, f"YAML tag {event.tag!r} refused")
+            value: str = event.value
+            if not event.implicit[0]:  # quoted or block: always a string
+                return value
+            if value in _PLAIN:
+                return _PLAIN[value]
+            return int(value) if _INT.fullmatch(value) else value
+        if depth >= MAX_DEPTH:
             raise self.fail(event, "nesting too deep")
-        if isinstance(event, yaml.AliasEvent):
+        if kind is _Alias:
             raise self.fail(event, "YAML alias refused")
         if getattr(event, "anchor", None) is not None:
             raise self.fail(event, "YAML anchor refused")
-        if isinstance(event, yaml.ScalarEvent):
-            if event.tag is not None:
-                raise self.fail(event, f"YAML tag {event.tag!r} refused")
-            return self.scalar(event)
         if getattr(event, "tag", None) is not None:
             raise self.fail(event, f"YAML tag {event.tag!r} refused")
-        if isinstance(event, yaml.SequenceStartEvent):
+        if kind is _SeqStart:
             items = []
-            while not isinstance(self.events[self.pos], yaml.SequenceEndEvent):
+            while type(events[self.pos]) is not _SeqEnd:
                 items.append(self.node(depth + 1))
             self.pos += 1
             return items
-        if isinstance(event, yaml.MappingStartEvent):
+        if kind is _MapStart:
             mapping: dict[str, Any] = {}
-            while not isinstance(self.events[self.pos], yaml.MappingEndEvent):
-                key_event = self.events[self.pos]
+            while type(key_event := events[self.pos]) is not _MapEnd:
                 key = self.node(depth + 1)
+                if type(key) is not str:
+                    raise self.fail(key_event, f"non-string key {key!r} refused")
                 if key == "<<" and key_event.implicit[0]:
                     raise self.fail(key_event, "YAML merge key refused")
-                if not isinstance(key, str):
-                    raise self.fail(key_event, f"non-string key {key!r} refused")
                 if key in mapping:
                     raise self.fail(key_event, f"duplicate key {key!r} refused")
                 mapping[key] = self.node(depth + 1)
             self.pos += 1
             return mapping
         raise self.fail(event, "unexpected YAML structure")
-
-    @staticmethod
-    def scalar(event: Any) -> Any:
-        value: str = event.value
-        if not event.implicit[0]:  # quoted or block: always a string
-            return value
-        if value in _PLAIN:
-            return _PLAIN[value]
-        if _INT.fullmatch(value):
-            return int(value)
-        return value
 
 
 _SAFE_PLAIN = re.compile(r"[A-Za-z][A-Za-z0-9 _./:@+=,()'-]*")

@@ -223,6 +223,13 @@ class Ruleset(ABC, Generic[S, M]):
 
 
 _REGISTRY: dict[str, Ruleset[Any, Any]] = {}
+_MODULES = {
+    "frogfinder": ("frogpbem.games.frogfinder", "FrogFinder"),
+    "coan": ("frogpbem.games.coan", "Coan"),
+    "froglet": ("frogpbem.games.froglet", "Froglet"),
+    "secretmove": ("frogpbem.games.secretmove", "SecretMove"),
+}
+"""The table of rulesets: name, module and class (imported when first asked for)."""
 
 
 def register(ruleset: Ruleset[Any, Any]) -> Ruleset[Any, Any]:
@@ -233,15 +240,20 @@ def register(ruleset: Ruleset[Any, Any]) -> Ruleset[Any, Any]:
 
 def find_game(name: str) -> Ruleset[Any, Any]:
     """The ruleset called ``name``; fails with the list of known names."""
+    if name not in _REGISTRY and name in _MODULES:
+        import importlib
+
+        module, cls = _MODULES[name]
+        register(getattr(importlib.import_module(module), cls)())
     try:
         return _REGISTRY[name]
     except KeyError:
-        known = ", ".join(sorted(_REGISTRY))
+        known = ", ".join(known_games())
         raise UsageError(f"unknown rules {name!r} (known: {known})") from None
 
 
 def known_games() -> tuple[str, ...]:
-    return tuple(sorted(_REGISTRY))
+    return tuple(sorted(set(_MODULES) | set(_REGISTRY)))
 
 
 class Chance(Protocol):
@@ -277,15 +289,3 @@ def parse_int_option(name: str, value: str | int, low: int, high: int) -> int:
     if not low <= number <= high:
         raise UsageError(f"option {name} must be {low}..{high}, got {number}")
     return number
-
-
-# Registration: one import per ruleset.
-from frogpbem.games import coan as _coan  # noqa: E402
-from frogpbem.games import frogfinder as _frogfinder  # noqa: E402
-from frogpbem.games import froglet as _froglet  # noqa: E402
-from frogpbem.games import secretmove as _secretmove  # noqa: E402
-
-register(_frogfinder.FrogFinder())
-register(_coan.Coan())
-register(_froglet.Froglet())
-register(_secretmove.SecretMove())
