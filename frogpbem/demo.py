@@ -6,7 +6,6 @@ bot's key and applied by the referee's key, exactly as by email.
 
 from __future__ import annotations
 
-import os
 import random
 from collections.abc import Callable
 from pathlib import Path
@@ -106,5 +105,4 @@ def play_demo(
         "audit_ok": report.ok,
         "audit": report.to_json(),
         "record": str(record_path),
-        "cwd": os.getcwd(),
     }
