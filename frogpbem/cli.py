@@ -452,4 +452,20 @@ def demo(
 
 
 def main() -> None:
+    """The console script.
+
+    Typer inspects every command's signature to build the whole command
+    group, a noticeable part of each run's start-up; when the command is
+    named, only that one is built (help and errors read the same).
+    """
+    wanted = sys.argv[1] if len(sys.argv) > 1 else ""
+    for info in app.registered_commands:
+        callback = info.callback
+        if callback is not None and (info.name or callback.__name__) == wanted:
+            single = typer.Typer(name="frogpbem", help=app.info.help, add_completion=False,
+                                 pretty_exceptions_enable=False)
+            single.callback()(main_options)
+            single.registered_commands.append(info)
+            single()
+            return
     app()

@@ -175,3 +175,21 @@ def test_version_and_help(cli: Cli) -> None:
     usage = cli("move", "--help")
     assert usage.exit_code == 0
     assert "Referee: apply MOVE" in usage.stdout
+
+
+def test_console_script_builds_one_command_or_the_whole_group(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    def run(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, "-m", "frogpbem", *args], capture_output=True,
+                              text=True, timeout=120)
+
+    one = run("view", "--help")
+    assert one.returncode == 0 and "frogpbem view" in one.stdout  # noqa: PT018
+    group = run("--help")
+    assert group.returncode == 0
+    assert all(name in group.stdout for name in ("keygen", "move", "audit", "demo"))
+    assert run("nosuch").returncode == 2
+    missing = run("view", str(tmp_path / "none.yaml"))
+    assert missing.returncode == 9 and "no such file" in missing.stderr  # noqa: PT018
