@@ -12,10 +12,9 @@ from typing import Any
 
 from frogpbem import crypto
 from frogpbem.errors import FrogPbemError
-from frogpbem.game import REFEREE, Game, known_secrets, open_secret, replay
+from frogpbem.game import REFEREE, Game, known_secrets, open_secret, replay, ruleset_of
 from frogpbem.gamefile import chain
 from frogpbem.gamefile.document import parse_game, read_bytes
-from frogpbem.games import find_game
 
 
 @dataclass
@@ -60,7 +59,7 @@ def _read(path: Path, report: Report) -> Game | None:
     """Format, schema, signatures and chain; ``None`` when the file cannot be used further."""
     try:
         doc = parse_game(read_bytes(path), str(path))
-        ruleset = find_game(doc["header"]["rules"])
+        ruleset = ruleset_of(doc, path)
         chain_report = chain.check_chain(doc)
     except FrogPbemError as exc:
         report.failed(str(exc))

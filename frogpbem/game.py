@@ -24,6 +24,7 @@ from frogpbem.errors import (
     KeyError_,
     NotationError,
     StaleCopyError,
+    UsageError,
 )
 from frogpbem.gamefile import chain
 from frogpbem.gamefile.document import (
@@ -110,13 +111,28 @@ class Game:
         )
 
 
+def ruleset_of(doc: Document, path: Path) -> Ruleset[Any, Any]:
+    """The header's ruleset, with its options and seats checked against it."""
+    header = doc["header"]
+    try:
+        ruleset = find_game(header["rules"])
+        options = ruleset.options(header["options"])
+        seats = ruleset.seats(options, len(header["seats"]))
+    except UsageError as exc:
+        raise GameFileError(f"{path}: header: {exc}") from None
+    if options != header["options"] or list(seats) != [s["seat"] for s in header["seats"]]:
+        raise GameFileError(f"{path}: header: options or seats are not those of "
+                            f"{ruleset.name} ({options}, seats {', '.join(seats)})")
+    return ruleset
+
+
 def load(path: Path, memory: HeadMemory | None = None) -> Game:
     """Read a game file and check its format, schema, signatures and chain.
 
     With the referee's ``memory``, what it remembers signing is not verified again.
     """
     doc = read_game(path)
-    ruleset = find_game(doc["header"]["rules"])
+    ruleset = ruleset_of(doc, path)
     trusted = memory.remembered(doc["header"]["game"]) if memory else None
     report = chain.check_chain(doc, trusted)
     if report.problems:
@@ -188,6 +204,10 @@ def known_secrets(game: Game, role: str, key: crypto.PrivateKey) -> dict[str, JS
     }
 
 
+_MALFORMED = (TypeError, KeyError, ValueError, AttributeError, IndexError)
+"""What rules code raises on data of the wrong shape (a signed but malformed file)."""
+
+
 @dataclass
 class Replay:
     """The states of a game replayed from its log."""
@@ -214,7 +234,10 @@ def replay(game: Game, secrets: Mapping[str, JSON | None],
             f"{', '.join(game.waiting_for) or 'the referee'} "
             "(seats: frogpbem join; then the referee: frogpbem deal)"
         )
-    state = rules.start(game.options, game.seats, game.setup["public"], secrets)
+    try:
+        state = rules.start(game.options, game.seats, game.setup["public"], secrets)
+    except _MALFORMED as exc:
+        raise InconsistentResultError(f"{game.path}: the setup is malformed ({exc!r})") from None
     states = [state]
     revealed = (game.doc["reveal"] or {}).get("sealed_moves", {})
     for record in game.doc["log"]:
@@ -236,6 +259,8 @@ def replay(game: Game, secrets: Mapping[str, JSON | None],
             raise InconsistentResultError(
                 f"{where} ({record['seat']} {record['move']}): {exc}"
             ) from None
+        except _MALFORMED as exc:  # signed, yet not data these rules can have written
+            raise InconsistentResultError(f"{where}: malformed record ({exc!r})") from None
         if rules.scores(state) != record["scores"]:
             raise InconsistentResultError(
                 f"{where}: scores {record['scores']} should be {rules.scores(state)}"

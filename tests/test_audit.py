@@ -203,3 +203,32 @@ def test_a_seat_catches_a_dishonest_referee_while_the_game_runs(
     assert "record 1 (red shoot C3)" in red.stdout and "impossible" in red.stdout
     blue = cli("verify", game, "--key", keys.path("bob"))
     assert blue.exit_code == 0, blue.output  # blue cannot know about B2
+
+
+def test_signed_but_malformed_data_is_refused_without_a_traceback(
+    referee_game: Path, keys: Keys, cli: Cli
+) -> None:
+    """A buggy or hostile referee signs nonsense: every command still answers in one line."""
+    original = referee_game.read_bytes()
+
+    def signed(change: Callable[[dict[str, Any]], None]) -> None:
+        doc = strictyaml.loads(original)
+        change(doc)
+        resign(doc, keys.key("referee"))
+        referee_game.write_text(strictyaml.dumps(doc))
+
+    signed(lambda doc: doc["header"]["options"].update(size="x"))
+    result = cli("view", referee_game, "--public")
+    assert result.exit_code == 7
+    assert "header: option size must be a whole number" in result.stderr
+    assert not audit(referee_game).ok
+
+    signed(lambda doc: doc["log"][0].update(result={"count": [1]}))
+    for args in (["view", referee_game, "--public"], ["audit", referee_game],
+                 ["verify", referee_game]):
+        result = cli(*args)
+        assert result.exit_code in (1, 6), result.output
+        assert "Traceback" not in result.output
+        assert "record 1" in result.output
+    # the record only prints what is signed; it says nothing of its validity
+    assert cli("record", referee_game).exit_code == 0
