@@ -304,10 +304,9 @@ def view(
     fmt: Annotated[str, typer.Option("--format", help="text, json or yaml.")] = "text",
 ) -> None:
     """Show your view of the game (or the public view)."""
-    from frogpbem.game import REFEREE, known_secrets, load, replay, revealed_secrets
+    from frogpbem.game import load
     from frogpbem.gamefile.document import dump_game
-    from frogpbem.notes import read_notes
-    from frogpbem.views import build_view, render, viewers_of
+    from frogpbem.views import render, view_for
 
     with reported():
         if fmt not in ("text", "json", "yaml"):
@@ -330,26 +329,12 @@ def view(
                     raise
                 typer.echo(f"note: {path} is not part of this game; showing the public view",
                            err=True)
-        if loaded.doc["reveal"] is not None:
-            secrets: dict[str, Any] = revealed_secrets(loaded)
-        elif role is None or private is None:
-            secrets = dict.fromkeys(loaded.seats)
-        else:
-            secrets = known_secrets(loaded, role, private)
-        state = replay(loaded, secrets).final
-        seat = None if role in (None, REFEREE) else role
-        viewers = frozenset(loaded.seats) if role == REFEREE else viewers_of(loaded, seat)
-        doc = build_view(loaded, state, seat, viewers)
-        if seat is not None and private is not None:
-            doc["notes"] = read_notes(loaded, seat, private)
+        doc, who = view_for(loaded, private if role else None)
         if as_json or fmt == "json":
             typer.echo(json.dumps(doc, indent=2))
         elif fmt == "yaml":
             typer.echo(dump_game(doc).decode(), nl=False)
         else:
-            who = "the referee (every frog)" if role == REFEREE else (
-                f"{seat} ({loaded.names[seat]})" if seat else "the public"
-            )
             typer.echo(render(loaded, doc, who))
 
 

@@ -7,14 +7,13 @@ set of seats whose hidden pieces it may show, and by nothing else.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from frogpbem import crypto
+from frogpbem.game import REFEREE, Game, known_secrets, replay, revealed_secrets
 from frogpbem.gamefile import chain
 from frogpbem.gamefile.document import dump_game, write_atomic
-
-if TYPE_CHECKING:  # avoids an import cycle with referee
-    from frogpbem.game import Game
+from frogpbem.notes import read_notes
 
 PUBLIC = "public"
 
@@ -48,6 +47,30 @@ def build_view(game: Game, state: Any, seat: str | None, viewers: frozenset[str]
         ],
         "signature": None,
     }
+
+
+def view_for(game: Game, key: crypto.PrivateKey | None) -> tuple[dict[str, Any], str]:
+    """What the holder of ``key`` (``None``: the public) may see, and who that is in words.
+
+    A seat sees its own (and its teammates') hidden pieces and notes; the
+    referee sees everything; after the reveal everybody does.
+    """
+    role = game.role(key) if key is not None else None
+    if game.doc["reveal"] is not None:
+        secrets = revealed_secrets(game)
+    elif role is None or key is None:
+        secrets = dict.fromkeys(game.seats)
+    else:
+        secrets = known_secrets(game, role, key)
+    state = replay(game, secrets).final
+    seat = None if role in (None, REFEREE) else role
+    viewers = frozenset(game.seats) if role == REFEREE else viewers_of(game, seat)
+    doc = build_view(game, state, seat, viewers)
+    if seat is not None and key is not None:
+        doc["notes"] = read_notes(game, seat, key)
+    if role == REFEREE:
+        return doc, "the referee (every frog)"
+    return doc, f"{seat} ({game.names[seat]})" if seat else "the public"
 
 
 def view_path(game_path: Path, seat: str | None) -> Path:
