@@ -12,6 +12,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from frogpbem.gamefile import strictyaml
 from tests.conftest import Cli, Keys, Result
@@ -231,3 +233,24 @@ def test_unknown_rules_list_the_known_ones(tmp_path: Path, cli: Cli, keys: Keys)
     refused(cli, tmp_path / "g.yaml", ["new", tmp_path / "g.yaml", "--rules", "chess",
                                        "--referee", keys.path("referee")], 2,
             "unknown rules 'chess' (known: coan, frogfinder, froglet, secretmove)")
+
+
+@settings(max_examples=80, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.one_of(st.text(max_size=30),
+                 st.from_regex(r"\A(shoot|guess|SHOOT|resign) ?[A-Ha-h]? ?[0-9]{0,3}\Z")))
+def test_any_move_text_is_applied_or_refused_in_one_line(game: Path, keys: Keys,
+                                                         text: str) -> None:
+    from frogpbem.errors import FrogPbemError
+    from frogpbem.referee import move
+
+    before = game.read_bytes()
+    try:
+        move(game, keys.key("alice"), text)
+    except FrogPbemError as exc:
+        assert "\n" not in str(exc)
+        assert game.read_bytes() == before
+    else:
+        doc = strictyaml.loads(game.read_bytes())
+        assert doc["requests"][-1]["seat"] == "red"
+        game.write_bytes(before)
