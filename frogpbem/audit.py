@@ -93,13 +93,12 @@ def _check_notes(game: Game, report: Report) -> None:
     keys = chain.seat_keys(game.doc)
     for index, note in enumerate(notes):
         team = list(game.ruleset.secret_readers(game.options, note["seat"]))
-        expected = sorted(crypto.recipient_tag(keys[s]) for s in team)
         try:
-            tags = sorted(crypto.recipient_tags(note["sealed"]))
+            addressed = crypto.sealed_to_exactly(note["sealed"], [keys[s] for s in team])
         except FrogPbemError as exc:
             report.failed(f"note {index + 1} (by {note['seat']}): {exc}")
             continue
-        if note["to"] != team or tags != expected:
+        if note["to"] != team or not addressed:
             report.failed(f"note {index + 1} (by {note['seat']}) is not sealed to exactly "
                           f"{'+'.join(team)}")
             return
@@ -143,15 +142,13 @@ def _check_sealed(game: Game, report: Report, seat: str, key: crypto.PrivateKey 
     setup = game.setup
     keys = chain.seat_keys(game.doc)
     readers = game.ruleset.secret_readers(game.options, seat)
-    expected = sorted(
-        crypto.recipient_tag(k) for k in [keys[r] for r in readers] + [chain.referee_key(game.doc)]
-    )
+    recipients = [keys[r] for r in readers] + [chain.referee_key(game.doc)]
     try:
-        tags = sorted(crypto.recipient_tags(setup["sealed"][seat]))
+        addressed = crypto.sealed_to_exactly(setup["sealed"][seat], recipients)
     except FrogPbemError as exc:
         report.failed(f"sealed setup of {seat}: {exc}")
         return
-    if tags != expected:
+    if not addressed:
         report.failed(f"sealed setup of {seat} is not addressed to exactly {seat} and the referee")
     else:
         report.passed(f"sealed setup of {seat} is addressed to {seat} and the referee")

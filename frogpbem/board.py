@@ -79,15 +79,6 @@ class Board:
         """The up to 8 squares around ``square`` (king moves)."""
         return _neighbours(self.size, square)
 
-    def orthogonal(self, square: Square) -> tuple[Square, ...]:
-        """The up to 4 squares sharing an edge with ``square``."""
-        steps = ((0, 1), (1, 0), (0, -1), (-1, 0))
-        return tuple(
-            s
-            for dc, dr in steps
-            if self.contains(s := Square(square.col + dc, square.row + dr))
-        )
-
 
 @cache
 def _neighbours(size: int, square: Square) -> tuple[Square, ...]:

@@ -16,7 +16,6 @@ from frogpbem.errors import (
     IllegalMoveError,
     KeyError_,
     NotationError,
-    StaleCopyError,
     UsageError,
 )
 from frogpbem.game import (
@@ -26,6 +25,7 @@ from frogpbem.game import (
     default_state_dir,
     known_secrets,
     load,
+    load_copy,
     now_text,
     open_secret,
     pad_length,
@@ -233,9 +233,7 @@ def deal_game(
             raise IllegalMoveError(f"{path}: game {game.game_id} is dealt already")
         joins = game.doc.setdefault("joins", [])
         for other_path in take_from:
-            other = load(other_path)
-            if chain.header_hash(other.doc) != chain.header_hash(game.doc):
-                raise StaleCopyError(f"{other_path} is not a copy of game {game.game_id}")
+            other = load_copy(game, other_path)
             known = {j["seat"] for j in joins}
             joins.extend(j for j in other.doc.get("joins", []) if j["seat"] not in known)
         applied = Applied()

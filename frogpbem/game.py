@@ -141,6 +141,19 @@ def load(path: Path, memory: HeadMemory | None = None) -> Game:
     return Game(path, doc, ruleset, report.head, report.unrequested)
 
 
+def load_copy(game: Game, other_path: Path) -> Game:
+    """A seat's returned copy of ``game``, checked to be a copy of the same game."""
+    other = load(other_path)
+    if chain.header_hash(other.doc) != chain.header_hash(game.doc):
+        raise StaleCopyError(f"{other_path} is not a copy of game {game.game_id}")
+    return other
+
+
+def pad_block(body: bytes) -> bytes:
+    """``body`` padded with JSON white space to a multiple of 256 bytes (hides its length)."""
+    return body + b" " * (-len(body) % 256)
+
+
 def pad_plaintext(game: str, seat: str, salt: str, secret: JSON, length: int) -> bytes:
     body = crypto.canonical_json({"game": game, "seat": seat, "salt": salt, "secret": secret})
     if len(body) > length:
@@ -276,8 +289,7 @@ def seal_move(game: Game, seat: str, n: int, text: str,
     keys = chain.seat_keys(game.doc)
     readers = game.ruleset.secret_readers(game.options, seat)
     body = crypto.canonical_json({"game": game.game_id, "n": n, "move": text, "salt": salt})
-    padded = body + b" " * (-len(body) % 256)
-    return {"sealed": crypto.seal(padded, [keys[r] for r in readers] + [referee]),
+    return {"sealed": crypto.seal(pad_block(body), [keys[r] for r in readers] + [referee]),
             "commitment": crypto.commitment(game.game_id, seat, salt, {"n": n, "move": text})}
 
 

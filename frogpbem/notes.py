@@ -11,7 +11,7 @@ from frogpbem.errors import (
     CommitmentError,
     UsageError,
 )
-from frogpbem.game import REFEREE, Game, load, now_text
+from frogpbem.game import REFEREE, Game, load, now_text, pad_block
 from frogpbem.gamefile import chain
 from frogpbem.gamefile.document import (
     dump_game,
@@ -35,13 +35,12 @@ def add_note(path: Path, key: crypto.PrivateKey, text: str, at: str | None = Non
         team = game.ruleset.secret_readers(game.options, seat)
         keys = chain.seat_keys(game.doc)
         body = crypto.canonical_json({"game": game.game_id, "seat": seat, "text": text})
-        padded = body + b" " * (-len(body) % 256)
         note: dict[str, Any] = {
             "game": game.game_id,
             "seat": seat,
             "to": list(team),
             "n": len(game.doc["log"]),
-            "sealed": crypto.seal(padded, [keys[s] for s in team]),
+            "sealed": crypto.seal(pad_block(body), [keys[s] for s in team]),
             "at": at or now_text(),
         }
         note["signature"] = crypto.sign_element(key, "note", note)

@@ -19,6 +19,7 @@ from frogpbem.game import (
     default_state_dir,
     known_secrets,
     load,
+    load_copy,
     now_text,
     open_move,
     open_secret,
@@ -96,9 +97,7 @@ def take_requests(game: Game, other_path: Path) -> int:
 
     Returns how many requests were taken.
     """
-    other = load(other_path)
-    if chain.header_hash(other.doc) != chain.header_hash(game.doc):
-        raise StaleCopyError(f"{other_path} is not a copy of game {game.game_id}")
+    other = load_copy(game, other_path)
     present = {r["signature"] for r in game.doc["requests"]}
     fresh = [r for r in other.doc["requests"] if r["signature"] not in present]
     game.doc["requests"].extend(fresh)

@@ -36,7 +36,14 @@ from frogpbem.crypto.keys import (
     load_private_key,
     load_public_key,
 )
-from frogpbem.crypto.seal import payload_length, recipient_tag, recipient_tags, seal, unseal
+from frogpbem.crypto.seal import (
+    payload_length,
+    recipient_tag,
+    recipient_tags,
+    seal,
+    sealed_to_exactly,
+    unseal,
+)
 from frogpbem.crypto.sshsig import armor, signer_of
 from frogpbem.crypto.sshsig import sign as sign_blob
 from frogpbem.crypto.sshsig import verify as verify_blob
@@ -68,6 +75,7 @@ __all__ = [
     "recipient_tag",
     "recipient_tags",
     "seal",
+    "sealed_to_exactly",
     "secure_random",
     "sha256_tag",
     "sign_element",

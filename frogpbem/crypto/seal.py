@@ -67,6 +67,11 @@ def payload_length(armored: str) -> int:
     return len(raw) - raw.index(b"\n", mac_line + 1) - 1
 
 
+def sealed_to_exactly(armored: str, keys: Sequence[PublicKey]) -> bool:
+    """Whether an age file is addressed to exactly ``keys`` (by their recipient tags)."""
+    return sorted(recipient_tags(armored)) == sorted(recipient_tag(k) for k in keys)
+
+
 def recipient_tags(armored: str) -> list[str]:
     """The ``ssh-ed25519`` recipient tags in an armoured age file's header."""
     raw = _dearmor(armored)
