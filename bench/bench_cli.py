@@ -23,7 +23,7 @@ from pathlib import Path
 
 from frogpbem import crypto
 from frogpbem.dealing import SeatSpec, create_game, start_game
-from frogpbem.game import REFEREE, known_secrets, load, replay
+from frogpbem.protocol.game import REFEREE, known_secrets, load, replay
 from frogpbem.referee import move
 
 ROUNDS = 20
@@ -68,13 +68,13 @@ def build_game(folder: Path) -> tuple[Path, dict[str, Path]]:
     setup = {"red": {"frogs": ["A1", "A2", "A3", "A4", "A5"]},
              "blue": {"frogs": ["T20", "T19", "T18", "T17", "T16"]}}
     game = folder / "game.yaml"
-    doc = create_game("frogfinder", referee, "Carol", specs, {"size": 20, "frogs": 5}, setup)
-    start_game(game, doc, referee, folder / "state")
+    file = create_game("frogfinder", referee, "Carol", specs, {"size": 20, "frogs": 5}, setup)
+    start_game(game, file, referee, folder / "state")
     targets = [f"{chr(ord('C') + c)}{r}" for r in range(3, 18) for c in range(15)]
     for target in targets[:RECORDS]:
         move(game, referee, f"shoot {target}", state_dir=folder / "state")
     loaded = load(game)
-    assert len(loaded.doc["log"]) == RECORDS
+    assert len(loaded.file.log) == RECORDS
     replay(loaded, known_secrets(loaded, REFEREE, referee))
     return game, keys
 

@@ -11,10 +11,21 @@ from pathlib import Path
 from typing import Any
 
 from frogpbem import crypto
-from frogpbem.errors import FrogPbemError
-from frogpbem.game import REFEREE, Game, known_secrets, open_secret, replay, ruleset_of
+from frogpbem.errors import FileAccessError, FrogPbemError, UnfinishedGameError
 from frogpbem.gamefile import chain
-from frogpbem.gamefile.document import parse_game, read_bytes
+from frogpbem.gamefile.document import read_game
+from frogpbem.gamefile.model import JSON
+from frogpbem.protocol.game import (
+    REFEREE,
+    Game,
+    known_secrets,
+    open_setup,
+    replay,
+    ruleset_of,
+    typed_results,
+)
+from frogpbem.protocol.secrets import SealedSecret
+from frogpbem.views import setup_words
 
 
 @dataclass
@@ -34,10 +45,19 @@ class Report:
 
     path: str
     checks: list[Check] = field(default_factory=list)
+    unfinished: bool = False
+    """The game has not ended: an audit cannot judge it (nothing is wrong so far)."""
 
     @property
     def ok(self) -> bool:
         return all(check.ok for check in self.checks)
+
+    @property
+    def verdict(self) -> str:
+        if not self.ok:
+            return "DOES NOT HOLD"
+        return "not finished: everything so far holds" if self.unfinished else \
+            "everything holds"
 
     def passed(self, what: str) -> None:
         self.checks.append(Check(True, what))
@@ -46,21 +66,39 @@ class Report:
         self.checks.append(Check(False, what))
 
     def to_json(self) -> dict[str, Any]:
-        return {"file": self.path, "ok": self.ok, "checks": [c.to_json() for c in self.checks]}
+        return {"file": self.path, "ok": self.ok, "finished": not self.unfinished,
+                "verdict": self.verdict, "checks": [c.to_json() for c in self.checks]}
 
     def text(self) -> str:
         lines = [f"{self.path}:"]
         lines += [f"  {'ok  ' if c.ok else 'FAIL'} {c.what}" for c in self.checks]
-        lines.append(f"  verdict: {'everything holds' if self.ok else 'DOES NOT HOLD'}")
+        lines.append(f"  verdict: {self.verdict}")
         return "\n".join(lines)
+
+    def exit_status(self) -> int:
+        """0 when everything holds, 1 when something does not, 10 for an unfinished game."""
+        if not self.ok:
+            return 1
+        return UnfinishedGameError.exit_code if self.unfinished else 0
 
 
 def _read(path: Path, report: Report) -> Game | None:
-    """Format, schema, signatures and chain; ``None`` when the file cannot be used further."""
+    """Format, schema, signatures and chain; ``None`` when the file cannot be used further.
+
+    A file that cannot be read at all (missing, unreadable) raises instead: that
+    is not a verdict on the game.
+    """
     try:
-        doc = parse_game(read_bytes(path), str(path))
-        ruleset = ruleset_of(doc, path)
-        chain_report = chain.check_chain(doc)
+        file = read_game(path)
+    except FileAccessError:
+        raise  # a missing or unreadable file is no verdict on a game
+    except FrogPbemError as exc:
+        report.failed(str(exc))
+        return None
+    try:
+        ruleset = ruleset_of(file.header)
+        results = typed_results(file, ruleset)
+        chain_report = chain.check_chain(file)
     except FrogPbemError as exc:
         report.failed(str(exc))
         return None
@@ -69,10 +107,10 @@ def _read(path: Path, report: Report) -> Game | None:
         report.failed(str(problem))
     if chain_report.problems:
         return None
-    log = doc["log"]
+    log = file.log
     report.passed(
         f"signatures and chain: header, {len(log)} records"
-        + (", reveal" if doc["reveal"] else "")
+        + (", reveal" if file.reveal else "")
         + f"; head {chain_report.head[:19]}…"
     )
     requested = len(log) - chain_report.unrequested
@@ -80,51 +118,47 @@ def _read(path: Path, report: Report) -> Game | None:
         f"{requested} of {len(log)} moves came as signed requests of their seat"
         f"; {chain_report.unrequested} entered by the referee without one"
     )
-    game = Game(path, doc, ruleset, chain_report.head, chain_report.unrequested)
+    game = Game(path, file, ruleset, results, chain_report.unrequested)
     _check_notes(game, report)
     return game
 
 
 def _check_notes(game: Game, report: Report) -> None:
     """Team notes: signed by their author (checked with the chain), sealed to its team only."""
-    notes = game.doc.get("notes", [])
+    notes = game.file.notes
     if not notes:
         return
-    keys = chain.seat_keys(game.doc)
     for index, note in enumerate(notes):
-        team = list(game.ruleset.secret_readers(game.options, note["seat"]))
-        try:
-            addressed = crypto.sealed_to_exactly(note["sealed"], [keys[s] for s in team])
-        except FrogPbemError as exc:
-            report.failed(f"note {index + 1} (by {note['seat']}): {exc}")
-            continue
-        if note["to"] != team or not addressed:
-            report.failed(f"note {index + 1} (by {note['seat']}) is not sealed to exactly "
+        team = game.readers_of(note.seat)
+        sealed = SealedSecret(game.game_id, note.seat, note.sealed)
+        if note.to != team or not sealed.addressed_to_exactly(game.recipients(note.seat,
+                                                                              referee=False)):
+            report.failed(f"note {index + 1} (by {note.seat}) is not sealed to exactly "
                           f"{'+'.join(team)}")
             return
     report.passed(f"{len(notes)} team notes: signed by their authors, sealed to their teams "
                   "only (not read)")
 
 
-def _check_deal(game: Game, report: Report, secrets: dict[str, Any] | None) -> None:
+def _check_deal(game: Game, report: Report, secrets: dict[str, JSON] | None) -> None:
     """Re-derive a random deal from the seeds; ``secrets`` are the revealed ones (or ``None``)."""
-    fairness = game.header["setup"].get("fairness")
+    fairness = game.header.setup.fairness
     if fairness is None:
         return
-    deal = game.doc.get("deal") or {}
-    reveal = game.doc["reveal"] or {}
-    seed = fairness.get("seed") or deal.get("seed") or reveal.get("seed")
+    deal = game.file.deal
+    reveal = game.file.reveal
+    seed = fairness.seed or (deal.seed if deal else None) or (reveal.seed if reveal else None)
     if seed is None:
         if secrets is not None:
             report.failed("reveal: the referee's dealing seed is missing")
         return
-    if crypto.seed_commitment(game.game_id, seed) != fairness["seed_commitment"]:
+    if crypto.seed_commitment(game.game_id, seed) != fairness.seed_commitment:
         report.failed("deal: the referee's revealed seed does not match its commitment")
         return
-    player_seeds = {join["seat"]: join["seed"] for join in deal.get("joins", [])}
+    player_seeds = {join.seat: join.seed or "" for join in (deal.joins if deal else ())}
     chance = crypto.DerivedChance(crypto.deal_key(game.game_id, seed, player_seeds))
     public, derived = game.ruleset.deal(game.options, game.seats, chance)
-    if public != game.setup["public"]:
+    if public != game.file.dealing.public:
         report.failed("deal: the public setup differs from the one the seeds derive")
         return
     if secrets is not None and any(derived.get(s) != secrets.get(s) for s in derived):
@@ -139,26 +173,21 @@ def _check_deal(game: Game, report: Report, secrets: dict[str, Any] | None) -> N
 
 
 def _check_sealed(game: Game, report: Report, seat: str, key: crypto.PrivateKey | None) -> None:
-    setup = game.setup
-    keys = chain.seat_keys(game.doc)
-    readers = game.ruleset.secret_readers(game.options, seat)
-    recipients = [keys[r] for r in readers] + [chain.referee_key(game.doc)]
-    try:
-        addressed = crypto.sealed_to_exactly(setup["sealed"][seat], recipients)
-    except FrogPbemError as exc:
-        report.failed(f"sealed setup of {seat}: {exc}")
-        return
-    if not addressed:
-        report.failed(f"sealed setup of {seat} is not addressed to exactly {seat} and the referee")
+    sealed = game.sealed_setup(seat)
+    if not sealed.addressed_to_exactly(game.recipients(seat)):
+        report.failed(f"sealed setup of {seat} is not addressed to exactly "
+                      f"{'+'.join(game.readers_of(seat))} and the referee")
     else:
-        report.passed(f"sealed setup of {seat} is addressed to {seat} and the referee")
+        report.passed(f"sealed setup of {seat} is addressed to "
+                      f"{'+'.join(game.readers_of(seat))} and the referee")
     if key is not None:
         try:
-            opened = open_secret(game, seat, key)
+            opened = open_setup(game, seat, key)
         except FrogPbemError as exc:
-            report.failed(f"sealed setup of {seat}: {exc}")
+            report.failed(f"sealed setup of {seat}: {exc.message}")
             return
-        revealed = (game.doc["reveal"] or {}).get("secrets", {}).get(seat)
+        reveal = game.file.reveal
+        revealed = reveal.secrets.get(seat) if reveal else None
         if revealed is not None and opened != revealed:
             report.failed(f"sealed setup of {seat} differs from the revealed one")
         else:
@@ -171,113 +200,127 @@ def audit(path: Path, key: crypto.PrivateKey | None = None) -> Report:
     game = _read(path, report)
     if game is None:
         return report
-    setup = game.setup
-    dealt = game.header["setup"]["dealt"]
-    reveal = game.doc["reveal"]
+    reveal = game.file.reveal
     if reveal is None:
-        report.failed("the game has no reveal: it is not finished (use 'verify' while it runs)")
+        report.unfinished = True
+        report.passed("the game has not ended (no reveal yet): its hidden setups cannot be "
+                      "checked until then; 'frogpbem verify' checks a running game")
         return report
-    report.passed(
-        "the setup was " + {"random": "dealt at random",
-                            "players": "chosen by each seat itself, sealed to it and the referee"
-                            }.get(dealt, "chosen, not dealt (a set position)")
-    )
-    opener = None
-    if key is not None:
-        try:
-            role = game.role(key)
-        except FrogPbemError as exc:
-            report.failed(str(exc))
-            return report
-        opener = role
-    secrets: dict[str, Any] = {}
-    for seat in game.seats:
-        if seat not in setup["commitments"]:
-            secrets[seat] = None
-            continue
-        revealed = reveal["secrets"].get(seat)
-        if revealed is None:
-            report.failed(f"reveal: no secret for {seat}")
-            return report
-        made = crypto.commitment(game.game_id, seat, revealed["salt"], revealed["secret"])
-        if made != setup["commitments"][seat]:
-            report.failed(f"reveal: {seat}'s revealed setup does not match its commitment")
-            return report
-        report.passed(f"reveal: {seat}'s setup matches its commitment")
-        can_open = opener == REFEREE or (
-            opener is not None and opener in game.ruleset.secret_readers(game.options, seat)
-        )
-        _check_sealed(game, report, seat, key if can_open else None)
-        secrets[seat] = revealed["secret"]
-    extra = set(reveal["secrets"]) - set(setup["commitments"])
-    if extra:
-        report.failed(f"reveal: secrets for seats without a commitment: {sorted(extra)}")
-    _check_deal(game, report, secrets)
-    try:
-        game.ruleset.check_setup(game.options, game.seats, setup["public"], secrets)
-        replayed = replay(game, secrets)
-    except FrogPbemError as exc:
-        report.failed(f"replay: {exc}")
-        return report
-    report.passed(f"replay: every result, score and turn of {len(game.doc['log'])} records")
-    outcome = game.ruleset.outcome(replayed.final)
-    if outcome is None:
-        report.failed("replay: the game is not over after the last record, yet it was revealed")
-    elif outcome.to_json() != reveal["outcome"]:
-        report.failed(
-            f"reveal: outcome {reveal['outcome']} should be {outcome.to_json()}"
-        )
-    else:
-        report.passed(f"end: {outcome.termination}; standing {_standing(outcome.to_json())}")
-    if game.doc["requests"]:
-        report.failed(f"{len(game.doc['requests'])} requests pending after the end")
-    return report
-
-
-def verify(path: Path, key: crypto.PrivateKey | None = None) -> Report:
-    """A running game: signatures, chain, and what the key's holder can check."""
-    report = Report(str(path))
-    game = _read(path, report)
-    if game is None:
-        return report
+    report.passed(f"the setup was {setup_words(game)}")
     role = None
     if key is not None:
         try:
             role = game.role(key)
         except FrogPbemError as exc:
-            report.failed(str(exc))
+            report.failed(exc.message)
             return report
+    secrets: dict[str, JSON] = {}
+    commitments = game.file.dealing.commitments
+    for seat in game.seats:
+        if seat not in commitments:
+            secrets[seat] = None
+            continue
+        revealed = reveal.secrets.get(seat)
+        if revealed is None:
+            report.failed(f"reveal: no secret for {seat}")
+            return report
+        if not game.sealed_setup(seat).matches(revealed):
+            report.failed(f"reveal: {seat}'s revealed setup does not match its commitment")
+            return report
+        report.passed(f"reveal: {seat}'s setup matches its commitment")
+        _check_sealed(game, report, seat, key if role and game.may_read(role, seat) else None)
+        secrets[seat] = revealed.secret
+    extra = set(reveal.secrets) - set(commitments)
+    if extra:
+        report.failed(f"reveal: secrets for seats without a commitment: {sorted(extra)}")
+    _check_deal(game, report, secrets)
     try:
-        secrets = (known_secrets(game, role, key) if role and key else
-                   dict.fromkeys(game.seats))
+        game.ruleset.check_setup(game.options, game.seats, game.file.dealing.public, secrets)
+        replayed = replay(game, secrets)
     except FrogPbemError as exc:
-        report.failed(str(exc))
+        report.failed(f"replay: {exc}")
         return report
+    report.passed(f"replay: every result, score and turn of {len(game.file.log)} records")
+    outcome = game.ruleset.outcome(replayed.final)
+    if outcome is None:
+        report.failed("replay: the game is not over after the last record, yet it was revealed")
+    elif outcome.to_json() != reveal.outcome:
+        report.failed(f"reveal: outcome {reveal.outcome} should be {outcome.to_json()}")
+    else:
+        report.passed(f"end: {outcome.termination}; standing {outcome.standing_text()}")
+    if game.file.requests:
+        report.failed(f"{len(game.file.requests)} requests pending after the end")
+    return report
+
+
+def verify(path: Path, key: crypto.PrivateKey | None = None,
+           against: Path | None = None) -> Report:
+    """A running game: signatures, chain, and what the key's holder can check.
+
+    With ``against`` (another copy of the game), also look for proof that the
+    referee signed two histories.
+    """
+    report = Report(str(path))
+    game = _read(path, report)
+    if game is not None:
+        _verify_game(game, report, key)
+    if against is not None:
+        proof = fork_proof_text(path, against)
+        if proof:
+            report.failed(proof)
+        else:
+            report.passed(f"no fork: {against} agrees on every common record")
+    return report
+
+
+def _verify_game(game: Game, report: Report, key: crypto.PrivateKey | None) -> None:
+    role = None
+    try:
+        if key is not None:
+            role = game.role(key)
+        secrets = known_secrets(game, role, key)
+    except FrogPbemError as exc:
+        report.failed(exc.message)
+        return
+    report.passed(f"the setup was {setup_words(game)}")
     for seat, secret in secrets.items():
-        if secret is not None:
+        if secret is not None and game.file.reveal is None:
             report.passed(f"{seat}'s sealed setup decrypts and matches its commitment")
     if game.undealt:
         report.passed(f"not dealt yet: waiting for {', '.join(game.waiting_for) or 'the deal'}")
-        return report
-    if not game.setup["commitments"]:  # nothing hidden: the deal can be checked now
+        return
+    if not game.file.dealing.commitments:  # nothing hidden: the deal can be checked now
         _check_deal(game, report, None)
     try:
         state = replay(game, secrets).final
     except FrogPbemError as exc:
         report.failed(f"replay: {exc}")
-        return report
-    knows = "every seat's setup" if role == REFEREE else (
+        return
+    knows = "every seat's setup" if role == REFEREE or game.file.reveal else (
         f"{role}'s setup" if role else "public information only"
     )
     report.passed(
         f"replay with {knows}: every result is possible, every score and turn right"
     )
     outcome = game.ruleset.outcome(state)
-    if outcome is not None and game.doc["reveal"] is not None:
-        if outcome.to_json() != game.doc["reveal"]["outcome"]:
-            report.failed("reveal: the outcome differs from the replay's")
-    return report
+    reveal = game.file.reveal
+    if outcome is not None and reveal is not None and outcome.to_json() != reveal.outcome:
+        report.failed("reveal: the outcome differs from the replay's")
 
 
-def _standing(outcome: dict[str, Any]) -> str:
-    return ", ".join(f"{p['rank']}. {p['seat']} {p['points']}" for p in outcome["standing"])
+def fork_proof_text(path_a: Path, path_b: Path) -> str | None:
+    """Words proving that the referee signed two histories, or ``None``."""
+    file_a = read_game(path_a)
+    proof = chain.fork_proof(file_a, read_game(path_b))
+    if proof is None:
+        return None
+    rec_a, rec_b = proof
+    return (
+        f"FORK: record {rec_a.n} of game {file_a.game} is signed by the referee twice with "
+        f"different content:\n  {path_a}: {rec_a.seat} {rec_a.move} {rec_a.result}\n"
+        f"  {path_b}: {rec_b.seat} {rec_b.move} {rec_b.result}\n"
+        "both signatures verify: the referee showed different histories"
+    )
+
+
+__all__ = ["Check", "Report", "audit", "fork_proof_text", "verify"]

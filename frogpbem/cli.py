@@ -13,14 +13,19 @@ from typing import Annotated, Any
 import typer
 
 from frogpbem import crypto
-from frogpbem.errors import FrogPbemError, KeyError_, UsageError
+from frogpbem.errors import FrogPbemError, GameFileError, KeyError_, UsageError
+
+HELP = "Play hidden-information board games by email with a signed, auditable referee."
+SETTINGS: dict[str, Any] = {"help_option_names": ["-h", "--help"]}
+RULES = ("frogfinder", "coan", "froglet", "secretmove")
+"""The rulesets, for --help (``frogpbem.games`` is not imported just to list them)."""
 
 app = typer.Typer(
     name="frogpbem",
-    help="Play hidden-information board games by email with a signed, auditable referee.",
+    help=HELP,
     no_args_is_help=True,
-    add_completion=False,
     pretty_exceptions_enable=False,
+    context_settings=SETTINGS,
 )
 
 KeyOption = Annotated[
@@ -34,12 +39,12 @@ JsonOption = Annotated[bool, typer.Option("--json", help="Print the report as JS
 
 
 @contextlib.contextmanager
-def reported() -> Iterator[None]:
-    """Turn a :class:`FrogPbemError` into one line on stderr and its exit status."""
+def reported(as_json: bool = False) -> Iterator[None]:
+    """Turn a :class:`FrogPbemError` into one line on stderr (JSON with ``--json``)."""
     try:
         yield
     except FrogPbemError as exc:
-        typer.echo(f"frogpbem: {exc}", err=True)
+        typer.echo(json.dumps(exc.to_json()) if as_json else f"frogpbem: {exc}", err=True)
         raise typer.Exit(exc.exit_code) from None
     except KeyboardInterrupt:
         typer.echo("frogpbem: interrupted", err=True)
@@ -54,6 +59,11 @@ def _passphrase(path: Path) -> bytes | None:
 
         return getpass.getpass(f"Passphrase for {path}: ").encode()
     return None
+
+
+def _interactive() -> bool:
+    """Whether a person can be asked (standard input is a terminal)."""
+    return sys.stdin.isatty()
 
 
 def key_path(explicit: Path | None) -> tuple[Path | None, bool]:
@@ -116,14 +126,16 @@ def keygen(
     as_json: JsonOption = False,
 ) -> None:
     """Make a new OpenSSH Ed25519 key pair (private key mode 0600)."""
-    with reported():
+    with reported(as_json):
         secret = None
         if passphrase:
             secret = os.environ.get("FROGPBEM_PASSPHRASE", "").encode()
-            if not secret and sys.stdin.isatty():
+            if not secret and _interactive():
                 import getpass
 
                 secret = getpass.getpass("New passphrase: ").encode()
+                if getpass.getpass("Same passphrase again: ").encode() != secret:
+                    raise UsageError("the two passphrases differ; no key was written")
             if not secret:
                 raise UsageError("--passphrase needs $FROGPBEM_PASSPHRASE or a terminal")
         key = crypto.generate_key(path, comment or path.name, secret)
@@ -134,9 +146,11 @@ def keygen(
 @app.command()
 def new(
     game: Annotated[Path, typer.Argument(help="The game file to create.")],
-    rules: Annotated[str, typer.Option(help="The ruleset.")] = "frogfinder",
+    rules: Annotated[str, typer.Option(
+        help=f"The ruleset: {', '.join(RULES)}.")] = "frogfinder",
     referee: Annotated[
-        Path | None, typer.Option(help="The referee's private key (default: --key lookup).")
+        Path | None, typer.Option(help="The referee's private key (default: $FROGPBEM_KEY, "
+                                       "then ~/.ssh/id_ed25519).")
     ] = None,
     referee_name: Annotated[str, typer.Option(help="The referee's name.")] = "Referee",
     seat: Annotated[
@@ -145,7 +159,9 @@ def new(
     name: Annotated[list[str], typer.Option(help="SEAT=NAME: a player's name.")] = [],  # noqa: B006
     email: Annotated[list[str], typer.Option(help="SEAT=ADDRESS: a player's email.")] = [],  # noqa: B006
     option: Annotated[
-        list[str], typer.Option(help="NAME=VALUE: a rules option (size=8, frogs=3).")
+        list[str], typer.Option(help="NAME=VALUE: a rules option. frogfinder: size=3..26 (12), "
+                                     "frogs=N (5); coan: the same and teams=red+black,blue+purple;"
+                                     " froglet: size=3..26 (12); secretmove: none.")
     ] = [],  # noqa: B006
     setup: Annotated[
         Path | None, typer.Option(help="YAML file with the hidden setup, chosen instead of dealt.")
@@ -159,8 +175,9 @@ def new(
     from frogpbem.dealing import SeatSpec, create_game, start_game
     from frogpbem.gamefile import strictyaml
     from frogpbem.gamefile.document import read_bytes
+    from frogpbem.gamefile.model import ChosenSetup
 
-    with reported():
+    with reported(as_json):
         key = load_key(referee)
         seat_keys = _pairs(seat, "--seat")
         names = _pairs(name, "--name")
@@ -173,15 +190,15 @@ def new(
         ]
         chosen = None
         if setup is not None:
-            chosen = strictyaml.loads(read_bytes(setup), str(setup))
-            if not isinstance(chosen, dict):
-                raise UsageError(f"{setup}: expected a mapping of seat to setup")
-        doc = create_game(rules, key, referee_name, specs, _pairs(option, "--option"), chosen,
-                          join=join)
-        views = start_game(game, doc, key)
-        header = doc["header"]
-        data = {"game": header["game"], "file": str(game), "views": [str(v) for v in views]}
-        text = f"created {header['game']} in {game}\n" + (
+            try:
+                chosen = ChosenSetup.from_json(strictyaml.loads(read_bytes(setup), str(setup)))
+            except GameFileError as exc:
+                raise UsageError(exc.message, path=setup) from None
+        file = create_game(rules, key, referee_name, specs, _pairs(option, "--option"), chosen,
+                           join=join)
+        views = start_game(game, file, key)
+        data = {"game": file.game, "file": str(game), "views": [str(v) for v in views]}
+        text = f"created {file.game} in {game}\n" + (
             "views: " + ", ".join(str(v) for v in views) if views else
             f"now each seat joins (frogpbem join {game.name}), then you deal (frogpbem deal)"
         )
@@ -197,7 +214,7 @@ def join(
     """Add your own random seed to the deal of a game created with --join."""
     from frogpbem.dealing import join_game
 
-    with reported():
+    with reported(as_json):
         line = join_game(game, load_key(key))
         _emit({"join": line}, as_json, line)
 
@@ -218,7 +235,7 @@ def setup(
     """Choose your own secret setup (Secret Move): sealed to you and the referee."""
     from frogpbem.dealing import submit_setup
 
-    with reported():
+    with reported(as_json):
         if (text is None) == (not random_setup):
             raise UsageError("give your setup, or --random (not both)")
         line = submit_setup(game, load_key(key), None if random_setup else text)
@@ -237,7 +254,7 @@ def deal(
     """Referee: take the seats' joins (or chosen setups) and deal once all are in."""
     from frogpbem.dealing import deal_game
 
-    with reported():
+    with reported(as_json):
         applied = deal_game(game, load_key(key), take_from)
         _emit({"dealt": not applied.lines[-1].startswith("waiting"), "lines": applied.lines,
                "views": [str(v) for v in applied.views]}, as_json, "\n".join(applied.lines))
@@ -246,37 +263,46 @@ def deal(
 @app.command()
 def move(
     game: Annotated[Path, typer.Argument(help="The game file.")],
-    text: Annotated[
-        str | None, typer.Argument(metavar="MOVE", help='The move, e.g. "shoot G9".')
+    words: Annotated[
+        list[str] | None,
+        typer.Argument(metavar="MOVE", help='The move, e.g. "shoot G9" (quotes optional).'),
     ] = None,
     key: KeyOption = None,
     seat: Annotated[
         str | None, typer.Option(help="Referee: the seat that moves (e.g. a resignation).")
     ] = None,
     take_from: Annotated[
-        Path | None, typer.Option("--from", help="Referee: take pending requests from this copy.")
-    ] = None,
+        list[Path], typer.Option("--from", help="Referee: take pending requests (and team notes) "
+                                                "from this returned copy; may be repeated.")
+    ] = [],  # noqa: B006
     discard_requests: Annotated[
         bool, typer.Option(help="Referee: drop pending requests that cannot be applied.")
+    ] = False,
+    withdraw: Annotated[
+        bool, typer.Option("--withdraw", help="Seat: take back your pending request.")
     ] = False,
     as_json: JsonOption = False,
 ) -> None:
     """Referee: apply MOVE or the pending signed requests. Seat: sign MOVE as a request."""
+    from frogpbem.referee import Applied
     from frogpbem.referee import move as do_move
 
-    with reported():
-        result = do_move(game, load_key(key), text, seat, take_from, discard_requests)
-        if isinstance(result, str):
-            _emit({"request": result}, as_json, result)
+    with reported(as_json):
+        text = " ".join(words) if words else None
+        result = do_move(game, load_key(key), text, seat, tuple(take_from), discard_requests,
+                         withdraw)
+        if not isinstance(result, Applied):
+            line = (f"{result.seat} withdrew its request {result.replaced!r}"
+                    if result.move == "withdrawn" else result.line)
+            _emit({"request": line, "seat": result.seat, "move": result.move, "n": result.n,
+                   "sealed": result.sealed, "replaced": result.replaced}, as_json, line)
             return
-        data = {"applied": result.lines, "outcome": result.outcome,
+        outcome = result.outcome
+        data = {"applied": result.lines, "outcome": outcome.to_json() if outcome else None,
                 "views": [str(v) for v in result.views]}
         text_out = "\n".join(result.lines)
-        if result.outcome:
-            standing = ", ".join(
-                f"{p['rank']}. {p['seat']} {p['points']}" for p in result.outcome["standing"]
-            )
-            text_out += f"\ngame over: {result.outcome['termination']}; {standing}"
+        if outcome:
+            text_out += f"\ngame over: {outcome.termination}; {outcome.standing_text()}"
         _emit(data, as_json, text_out)
 
 
@@ -290,7 +316,7 @@ def note(
     """Leave a private note for your team (for yourself alone without teams)."""
     from frogpbem.notes import add_note
 
-    with reported():
+    with reported(as_json):
         line = add_note(game, load_key(key), text)
         _emit({"note": line}, as_json, line)
 
@@ -304,38 +330,32 @@ def view(
     fmt: Annotated[str, typer.Option("--format", help="text, json or yaml.")] = "text",
 ) -> None:
     """Show your view of the game (or the public view)."""
-    from frogpbem.game import load
-    from frogpbem.gamefile.document import dump_game
-    from frogpbem.views import render, view_for
+    from frogpbem.protocol.game import load
+    from frogpbem.views import render_json, render_text, render_yaml, view_for
 
-    with reported():
+    with reported(as_json):
         if fmt not in ("text", "json", "yaml"):
             raise UsageError(f"--format must be text, json or yaml, got {fmt!r}")
+        if as_json and fmt not in ("text", "json"):
+            raise UsageError(f"--json and --format {fmt} ask for two formats: give one")
         loaded = load(game)
         if loaded.undealt:
             waiting = ", ".join(loaded.waiting_for) or "the referee to deal"
-            typer.echo(f"{loaded.ruleset.title} - game {loaded.game_id}: not dealt yet, "
-                       f"waiting for {waiting}")
+            line = (f"{loaded.ruleset.title} - game {loaded.game_id}: not dealt yet, "
+                    f"waiting for {waiting}")
+            _emit({"game": loaded.game_id, "dealt": False, "waiting_for": loaded.waiting_for},
+                  as_json or fmt == "json", line)
             return
-        role: str | None = None
         private = None
         path, asked = key_path(key)
         if not public and path is not None:
             private = load_key(path)
-            try:
-                role = loaded.role(private)
-            except KeyError_:
-                if asked:
-                    raise
-                typer.echo(f"note: {path} is not part of this game; showing the public view",
-                           err=True)
-        doc, who = view_for(loaded, private if role else None)
-        if as_json or fmt == "json":
-            typer.echo(json.dumps(doc, indent=2))
-        elif fmt == "yaml":
-            typer.echo(dump_game(doc).decode(), nl=False)
-        else:
-            typer.echo(render(loaded, doc, who))
+        shown = view_for(loaded, private, asked)
+        if private is not None and shown.who == "the public":
+            typer.echo(f"note: {path} is not part of this game; showing the public view",
+                       err=True)
+        renderer = {"json": render_json, "yaml": render_yaml, "text": render_text}
+        typer.echo(renderer["json" if as_json else fmt](shown), nl=fmt != "yaml")
 
 
 @app.command()
@@ -344,7 +364,8 @@ def verify(
     key: KeyOption = None,
     export: Annotated[
         Path | None,
-        typer.Option(help="Write each signed element, its .sig and allowed_signers here."),
+        typer.Option(help="Write each signed element, its .sig and allowed_signers into this "
+                          "new (or empty) folder."),
     ] = None,
     against: Annotated[
         Path | None, typer.Option(help="Another copy: print proof if the referee forked history.")
@@ -353,24 +374,18 @@ def verify(
 ) -> None:
     """Check signatures and chain; with a seat's key, its setup and every result it can check."""
     from frogpbem.audit import verify as do_verify
-    from frogpbem.export import export_signatures, fork_report
+    from frogpbem.export import export_signatures
 
-    with reported():
+    with reported(as_json):
         private = load_key(key) if key is not None or os.environ.get("FROGPBEM_KEY") else None
-        report = do_verify(game, private)
+        report = do_verify(game, private, against)
         data = report.to_json()
         text = report.text()
         if export is not None and report.ok:
             written = export_signatures(game, export)
-            data["exported"] = written
+            data.update(exported=[w.to_json() for w in written])
             text += f"\nexported {len(written)} signed elements to {export}; check one with:\n"
-            text += f"  {written[0]['command']}" if written else ""
-        if against is not None:
-            proof = fork_report(game, against)
-            data["fork"] = proof
-            text += "\n" + (proof or "no fork: the copies agree on every common record")
-            if proof:
-                report.failed("the referee signed two different histories")
+            text += f"  {written[0].command}" if written else ""
         _emit(data, as_json, text)
         if not report.ok:
             raise typer.Exit(1)
@@ -385,28 +400,41 @@ def audit(
     ] = None,
     as_json: JsonOption = False,
 ) -> None:
-    """Re-check a finished game: signatures, chain, commitments, every result and point."""
+    """Re-check a finished game: signatures, chain, commitments, every result and point.
+
+    Exit status 0 when everything holds, 1 when something does not, 10 when a
+    game has not ended yet (nothing wrong found so far).
+    """
     from frogpbem.audit import audit as do_audit
 
-    with reported():
+    with reported(as_json):
         private = load_key(key) if key is not None else None
         reports = [do_audit(path, private) for path in games]
         if as_json:
             typer.echo(json.dumps([r.to_json() for r in reports], indent=2))
         else:
             typer.echo("\n".join(r.text() for r in reports))
-        if not all(r.ok for r in reports):
-            raise typer.Exit(1)
+        status = max(r.exit_status() for r in reports)
+        worst = 1 if any(r.exit_status() == 1 for r in reports) else status
+        if worst:
+            raise typer.Exit(worst)
 
 
 @app.command()
-def record(game: Annotated[Path, typer.Argument(help="The game file.")]) -> None:
+def record(
+    game: Annotated[Path, typer.Argument(help="The game file.")],
+    as_json: JsonOption = False,
+) -> None:
     """Print the game as a PGN-like record."""
-    from frogpbem.game import load
-    from frogpbem.record import game_record
+    from frogpbem.protocol.game import load
+    from frogpbem.record import game_record, record_json
 
-    with reported():
-        typer.echo(game_record(load(game)), nl=False)
+    with reported(as_json):
+        loaded = load(game)
+        if as_json:
+            typer.echo(json.dumps(record_json(loaded), indent=2))
+        else:
+            typer.echo(game_record(loaded), nl=False)
 
 
 @app.command()
@@ -414,7 +442,8 @@ def demo(
     folder: Annotated[
         Path, typer.Argument(help="Where to put keys and game files.")
     ] = Path("frogpbem-demo"),
-    rules: Annotated[str, typer.Option(help="The ruleset.")] = "frogfinder",
+    rules: Annotated[str, typer.Option(
+        help=f"The ruleset: {', '.join(RULES)}.")] = "frogfinder",
     seed: Annotated[int | None, typer.Option(help="Seed for the bots' choices.")] = None,
     seats: Annotated[
         int | None, typer.Option(help="Number of seats (coan: 2 to 6).")
@@ -427,30 +456,15 @@ def demo(
     """Play a whole game between bots through the real flow, then audit it."""
     from frogpbem.demo import play_demo
 
-    with reported():
+    with reported(as_json):
         result = play_demo(folder, rules, seed, echo=None if as_json else typer.echo,
                            seats=seats, options=_pairs(option, "--option"))
         if as_json:
-            typer.echo(json.dumps(result, indent=2))
-        if not result["audit_ok"]:
+            typer.echo(json.dumps(result.to_json(), indent=2))
+        if not result.audit.ok:
             raise typer.Exit(1)
 
 
 def main() -> None:
-    """The console script.
-
-    Typer inspects every command's signature to build the whole command
-    group, a noticeable part of each run's start-up; when the command is
-    named, only that one is built (help and errors read the same).
-    """
-    wanted = sys.argv[1] if len(sys.argv) > 1 else ""
-    for info in app.registered_commands:
-        callback = info.callback
-        if callback is not None and (info.name or callback.__name__) == wanted:
-            single = typer.Typer(name="frogpbem", help=app.info.help, add_completion=False,
-                                 pretty_exceptions_enable=False)
-            single.callback()(main_options)
-            single.registered_commands.append(info)
-            single()
-            return
+    """The console script: the whole typer app (see the README on start-up time)."""
     app()

@@ -8,18 +8,19 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from frogpbem import crypto
-from frogpbem.audit import audit
+from frogpbem.audit import Report, audit
 from frogpbem.dealing import SeatSpec, create_game, deal_game, join_game, start_game, submit_setup
 from frogpbem.errors import FileAccessError
-from frogpbem.game import REFEREE, known_secrets, load, replay
-from frogpbem.games import find_game
-from frogpbem.record import game_record
-from frogpbem.referee import move
-from frogpbem.views import build_view, viewers_of
+from frogpbem.games import Outcome, find_game
+from frogpbem.protocol.game import REFEREE, known_secrets, load, replay
+from frogpbem.record import game_record, outcome_of
+from frogpbem.referee import Applied, move
+from frogpbem.views import make_view
 
 PLAYERS = ("Alice", "Bob", "Chloe", "Dmitri", "Emeka", "Fatima")
 MAX_RECORDS = 2000
@@ -41,7 +42,7 @@ def play_demo(
     folder: Path, rules: str = "frogfinder", seed: int | None = None,
     echo: Callable[[str], None] | None = None, seats: int | None = None,
     options: dict[str, str] | None = None,
-) -> dict[str, Any]:
+) -> DemoResult:
     """Play and audit one game in ``folder``; return a summary."""
     say = echo or (lambda _line: None)
     ruleset = find_game(rules)
@@ -58,11 +59,11 @@ def play_demo(
     say("keys: " + ", ".join(str(folder / n) for n in ["referee", *names]))
     specs = [SeatSpec(seat, players[seat].public, PLAYERS[i])
              for i, seat in enumerate(seat_names)]
-    doc = create_game(rules, referee, "Carol (referee)", specs, options or {},
-                      join=not ruleset.players_choose)
-    start_game(game_path, doc, referee, state_dir)
-    teams = opts.get("teams")
-    say(f"created game {doc['header']['game']} ({ruleset.title}, seats "
+    file = create_game(rules, referee, "Carol (referee)", specs, options or {},
+                       join=not ruleset.players_choose)
+    start_game(game_path, file, referee, state_dir)
+    teams = ruleset.team_names(opts)
+    say(f"created game {file.game} ({ruleset.title}, seats "
         f"{', '.join(seat_names)}{'; teams ' + str(teams) if teams else ''}) in {game_path}")
     for joiner in seat_names:  # each seat adds its own seed (or chooses its own secret)
         if ruleset.players_choose:
@@ -80,29 +81,39 @@ def play_demo(
         # The bot sees only its own view, computed with its own key.
         mine = known_secrets(game, seat, players[seat])
         own_state = replay(game, mine).final
-        view = build_view(game, own_state, seat, viewers_of(game, seat))["state"]
-        text = ruleset.bot_move(view, seat, rng)
+        board = make_view(game, own_state, seat).board
+        text = ruleset.bot_move(board, seat, rng)
         move(game_path, players[seat], text)  # the player signs a request
         applied = move(game_path, referee, state_dir=state_dir)  # the referee applies it
-        for line in getattr(applied, "lines", []):
-            say(f"  {len(game.doc['log']) + 1:>3}. {line}")
+        assert isinstance(applied, Applied)  # the referee's key applies
+        for index, line in enumerate(applied.lines):
+            say(f"  {len(game.file.log) + 1 + index:>3}. {line}")
     report = audit(game_path)
     final = load(game_path)
     record_path = folder / "game.pgn"
     record_path.write_text(game_record(final), encoding="utf-8")
-    outcome = final.doc["reveal"]["outcome"] if final.doc["reveal"] else None
+    outcome = outcome_of(final)
     if outcome:
-        say(f"game over: {outcome['termination']}; " + ", ".join(
-            f"{p['rank']}. {p['seat']} {p['points']}" for p in outcome["standing"]))
+        say(f"game over: {outcome.termination}; {outcome.standing_text()}")
     say(report.text())
     say(f"files: {game_path} (the game), {record_path} (the record), "
         f"{folder}/game.*.view.yaml (views), keys in {folder}")
-    return {
-        "folder": str(folder),
-        "game": str(game_path),
-        "records": len(final.doc["log"]),
-        "outcome": outcome,
-        "audit_ok": report.ok,
-        "audit": report.to_json(),
-        "record": str(record_path),
-    }
+    return DemoResult(folder, game_path, record_path, len(final.file.log), outcome, report)
+
+
+@dataclass(frozen=True)
+class DemoResult:
+    """What the demonstration played, and the audit's verdict."""
+
+    folder: Path
+    game: Path
+    record: Path
+    records: int
+    outcome: Outcome | None
+    audit: Report
+
+    def to_json(self) -> dict[str, Any]:
+        return {"folder": str(self.folder), "game": str(self.game), "records": self.records,
+                "outcome": self.outcome.to_json() if self.outcome else None,
+                "audit_ok": self.audit.ok, "audit": self.audit.to_json(),
+                "record": str(self.record)}

@@ -7,11 +7,46 @@ the README).
 
 from __future__ import annotations
 
+from pathlib import Path
+from typing import Any, Self
+
 
 class FrogPbemError(Exception):
-    """Base of every error frogpbem reports to a user."""
+    """Base of every error frogpbem reports to a user.
+
+    The message says what is wrong; where it happened is kept in fields
+    (``path``, the file; ``element``, such as ``record 12`` or ``pending
+    request 1 (red 'shoot G9')``), set by whoever knows them with
+    :meth:`within`, and joined in front of the message by ``str()``.
+    """
 
     exit_code = 1
+
+    def __init__(self, message: str, *, path: str | Path | None = None,
+                 element: str | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        """What is wrong, in one sentence without its location."""
+        self.path = str(path) if path is not None else None
+        """The file it concerns, if any."""
+        self.element = element
+        """The element of that file (``record 12``, ``header``), if any."""
+
+    def within(self, *, path: str | Path | None = None, element: str | None = None) -> Self:
+        """Add a location this error does not have yet; returns the error itself."""
+        if self.path is None and path is not None:
+            self.path = str(path)
+        if self.element is None and element is not None:
+            self.element = element
+        return self
+
+    def __str__(self) -> str:
+        return ": ".join(part for part in (self.path, self.element, self.message) if part)
+
+    def to_json(self) -> dict[str, Any]:
+        """The error as the CLI prints it with ``--json`` (on standard error)."""
+        return {"error": type(self).__name__.rstrip("_"), "message": self.message,
+                "path": self.path, "element": self.element, "exit_status": self.exit_code}
 
 
 class UsageError(FrogPbemError):
@@ -72,6 +107,12 @@ class GameFileError(FrogPbemError):
     """A game file cannot be read: not strict YAML, wrong shape, too big."""
 
     exit_code = 7
+
+
+class UnfinishedGameError(FrogPbemError):
+    """An audit was asked of a game that has not ended: nothing is wrong, it is not over."""
+
+    exit_code = 10
 
 
 class StaleCopyError(FrogPbemError):

@@ -1,84 +1,82 @@
-"""Hand signed elements to the stock ``ssh-keygen -Y verify``, and prove forks."""
+"""Hand signed elements to the stock ``ssh-keygen -Y verify`` and sealed setups to ``age -d``."""
 
 from __future__ import annotations
 
 import base64
 import shlex
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from frogpbem import crypto
-from frogpbem.gamefile import chain
+from frogpbem.errors import FileAccessError
 from frogpbem.gamefile.document import read_game
+from frogpbem.gamefile.model import Element, GameFile
 
 
-def _elements(doc: dict[str, Any]) -> list[tuple[str, str, str, dict[str, Any]]]:
-    """(file stem, principal, kind, element) for every signed element."""
-    header = doc["header"]
-    items: list[tuple[str, str, str, dict[str, Any]]] = [("header", "referee", "header", header)]
-    deal = doc.get("deal")
-    if deal is not None:
-        items.append(("deal", "referee", "deal", deal))
-        items += [(f"deal-join-{j['seat']}", j["seat"], "join", j) for j in deal["joins"]]
-    items += [(f"join-{j['seat']}", j["seat"], "join", j) for j in doc.get("joins", [])]
-    for record in doc["log"]:
-        items.append((f"record-{record['n']}", "referee", "record", record))
-        if "request" in record:
-            element = chain.request_element(
-                header["game"], record["n"], record["prev"], record["seat"], record["move"],
-                chain.sealed_parts(record),
-            )
-            element["signature"] = record["request"]
-            items.append((f"record-{record['n']}-request", record["seat"], "request", element))
-    for index, request in enumerate(doc["requests"]):
-        items.append((f"pending-{index + 1}", request["seat"], "request", request))
-    if doc["reveal"] is not None:
-        items.append(("reveal", "referee", "reveal", doc["reveal"]))
+def _elements(file: GameFile) -> list[tuple[str, str, Element]]:
+    """(file stem, principal, element) for every signed element."""
+    items: list[tuple[str, str, Element]] = [("header", "referee", file.header)]
+    if file.deal is not None:
+        items.append(("deal", "referee", file.deal))
+        items += [(f"deal-join-{j.seat}", j.seat, j) for j in file.deal.joins]
+    items += [(f"join-{j.seat}", j.seat, j) for j in file.joins]
+    for record in file.log:
+        items.append((f"record-{record.n}", "referee", record))
+        request = record.request_element(file.game)
+        if request is not None:
+            items.append((f"record-{record.n}-request", record.seat, request))
+    items += [(f"pending-{i + 1}", r.seat, r) for i, r in enumerate(file.requests)]
+    items += [(f"note-{i + 1}", n.seat, n) for i, n in enumerate(file.notes)]
+    if file.reveal is not None:
+        items.append(("reveal", "referee", file.reveal))
     return items
 
 
-def export_signatures(game_path: Path, folder: Path) -> list[dict[str, str]]:
+@dataclass(frozen=True)
+class Exported:
+    """One exported element: its files, its signer, and the stock command that checks it."""
+
+    element: str
+    message: str
+    signature: str
+    signer: str
+    command: str
+
+    def to_json(self) -> dict[str, str]:
+        return {"element": self.element, "message": self.message, "signature": self.signature,
+                "signer": self.signer, "command": self.command}
+
+
+def export_signatures(game_path: Path, folder: Path) -> list[Exported]:
     """Write NAME.msg (signed bytes), NAME.sig (armoured) per element, and allowed_signers.
 
-    Each seat's sealed setup is written as ``sealed-SEAT.age`` for the stock ``age -d``.
+    Each seat's sealed setup is written as ``sealed-SEAT.age`` for the stock
+    ``age -d``. ``folder`` must not exist yet, or be empty: nothing is overwritten.
     """
-    doc = read_game(game_path)
+    file = read_game(game_path)
+    if folder.exists() and (not folder.is_dir() or any(folder.iterdir())):
+        raise FileAccessError("exists and is not an empty folder; not overwriting it",
+                              path=folder)
     folder.mkdir(parents=True, exist_ok=True)
-    header = doc["header"]
-    signers = [f'referee namespaces="frogpbem" {header["referee"]["key"]}']
-    signers += [f'{s["seat"]} namespaces="frogpbem" {s["key"]}' for s in header["seats"]]
+    header = file.header
+    signers = [f'referee namespaces="frogpbem" {header.referee.key}']
+    signers += [f'{p.seat} namespaces="frogpbem" {p.key}' for p in header.seats]
     allowed = folder / "allowed_signers"
     allowed.write_text("\n".join(signers) + "\n", encoding="utf-8")
     written = []
-    for stem, principal, kind, element in _elements(doc):
+    for stem, principal, element in _elements(file):
         message = folder / f"{stem}.msg"
         signature = folder / f"{stem}.sig"
-        message.write_bytes(crypto.signed_bytes(kind, element))
-        signature.write_text(crypto.armor(base64.b64decode(element["signature"])))
+        message.write_bytes(element.signed_bytes)
+        signature.write_text(crypto.armor(base64.b64decode(element.signature)))
         command = (
             f"ssh-keygen -Y verify -f {shlex.quote(str(allowed))} -I {principal} -n frogpbem "
             f"-s {shlex.quote(str(signature))} < {shlex.quote(str(message))}"
         )
-        written.append({"element": stem, "message": str(message), "signature": str(signature),
-                        "signer": principal, "command": command})
-    for seat, armored in chain.setup_of(doc)["sealed"].items():
+        written.append(Exported(stem, str(message), str(signature), principal, command))
+    for seat, armored in file.dealing.sealed.items():
         sealed = folder / f"sealed-{seat}.age"
         sealed.write_text(armored)
         command = f"age -d -i YOUR_KEY {shlex.quote(str(sealed))}"
-        written.append({"element": f"sealed-{seat}", "message": str(sealed), "signature": "",
-                        "signer": seat, "command": command})
+        written.append(Exported(f"sealed-{seat}", str(sealed), "", seat, command))
     return written
-
-
-def fork_report(path_a: Path, path_b: Path) -> str | None:
-    """Words proving that the referee signed two histories, or ``None``."""
-    proof = chain.fork_proof(read_game(path_a), read_game(path_b))
-    if proof is None:
-        return None
-    rec_a, rec_b = proof
-    return (
-        f"FORK: record {rec_a['n']} of game {read_game(path_a)['header']['game']} is signed by "
-        f"the referee twice with different content:\n  {path_a}: {rec_a['seat']} "
-        f"{rec_a['move']} {rec_a['result']}\n  {path_b}: {rec_b['seat']} {rec_b['move']} "
-        f"{rec_b['result']}\nboth signatures verify: the referee showed different histories"
-    )

@@ -2,25 +2,39 @@
 
 from __future__ import annotations
 
-import json
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 from frogpbem import crypto
-from frogpbem.errors import (
-    CommitmentError,
-    UsageError,
-)
-from frogpbem.game import REFEREE, Game, load, now_text, pad_block
-from frogpbem.gamefile import chain
-from frogpbem.gamefile.document import (
-    dump_game,
-    locked,
-    write_atomic,
-)
+from frogpbem.errors import CommitmentError, FrogPbemError, UsageError
+from frogpbem.gamefile.document import dump_game, locked, write_atomic
+from frogpbem.gamefile.model import Note
+from frogpbem.protocol.game import REFEREE, Game, load, now_text
+from frogpbem.protocol.secrets import SealedSecret
 
 MAX_NOTE = 2000
 """Longest note, in characters."""
+
+
+@dataclass(frozen=True)
+class NoteText:
+    """A note as its readers see it."""
+
+    n: int
+    """Records the game had when it was written."""
+    seat: str
+    """Its author."""
+    at: str
+    text: str
+
+    def lines(self) -> list[str]:
+        """The text's lines, the later ones marked as continued (no line passes as another note)."""
+        first, *rest = self.text.splitlines() or [""]
+        return [first, *(f"  | {line}" for line in rest)]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"n": self.n, "seat": self.seat, "at": self.at, "text": self.text}
 
 
 def add_note(path: Path, key: crypto.PrivateKey, text: str, at: str | None = None) -> str:
@@ -32,38 +46,28 @@ def add_note(path: Path, key: crypto.PrivateKey, text: str, at: str | None = Non
         seat = game.role(key)
         if seat == REFEREE:
             raise UsageError("notes are between teammates; the referee writes none")
-        team = game.ruleset.secret_readers(game.options, seat)
-        keys = chain.seat_keys(game.doc)
-        body = crypto.canonical_json({"game": game.game_id, "seat": seat, "text": text})
-        note: dict[str, Any] = {
-            "game": game.game_id,
-            "seat": seat,
-            "to": list(team),
-            "n": len(game.doc["log"]),
-            "sealed": crypto.seal(pad_block(body), [keys[s] for s in team]),
-            "at": at or now_text(),
-        }
-        note["signature"] = crypto.sign_element(key, "note", note)
-        game.doc.setdefault("notes", []).append(note)
-        write_atomic(path, dump_game(game.doc))
-        readers = ", ".join(team)
-        return f"note by {seat} sealed to {readers}; send {path.name} on as usual"
+        team = game.readers_of(seat)
+        sealed = SealedSecret.seal(game.game_id, seat, text, game.recipients(seat, referee=False))
+        note = Note(game.game_id, seat, team, len(game.file.log), sealed.armored,
+                    at or now_text()).signed(key)
+        game.file = replace(game.file, notes=(*game.file.notes, note))
+        write_atomic(path, dump_game(game.file))
+        return f"note by {seat} sealed to {', '.join(team)}; send {path.name} on as usual"
 
 
-def read_notes(game: Game, seat: str, key: crypto.PrivateKey) -> list[dict[str, Any]]:
+def read_notes(game: Game, seat: str, key: crypto.PrivateKey) -> list[NoteText]:
     """The notes ``seat`` can read, oldest first."""
     notes = []
-    for note in game.doc.get("notes", []):
-        if seat not in note["to"]:
+    for index, note in enumerate(game.file.notes):
+        if seat not in note.to:
             continue
+        sealed = SealedSecret(game.game_id, note.seat, note.sealed, what="note")
         try:
-            data = json.loads(crypto.unseal(note["sealed"], key))
-            text = str(data["text"])
-            if data.get("game") != game.game_id or data.get("seat") != note["seat"]:
-                raise ValueError("note moved from elsewhere")
-        except (ValueError, KeyError, TypeError):
-            raise CommitmentError(
-                f"{game.path}: a note by {note['seat']} does not open as a note of this game"
-            ) from None
-        notes.append({"n": note["n"], "seat": note["seat"], "at": note["at"], "text": text})
+            text = sealed.open(key).secret
+        except FrogPbemError:
+            text = None
+        if not isinstance(text, str):
+            raise CommitmentError(f"a note by {note.seat} does not open as a note of this game",
+                                  path=game.path, element=f"note {index + 1}")
+        notes.append(NoteText(note.n, note.seat, note.at, text))
     return notes

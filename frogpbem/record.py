@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any
-
-from frogpbem.game import Game
-from frogpbem.games import Ruleset
+from frogpbem.games import Outcome
+from frogpbem.protocol.game import Game
 
 
 def _tag(name: str, value: str) -> str:
@@ -13,23 +11,26 @@ def _tag(name: str, value: str) -> str:
     return f'[{name} "{escaped}"]'
 
 
+def outcome_of(game: Game) -> Outcome | None:
+    """The outcome the reveal states, once the game is over."""
+    reveal = game.file.reveal
+    return Outcome.from_json(reveal.outcome) if reveal is not None else None
+
+
 def result_token(game: Game) -> tuple[str, str]:
     """``1-0``/``0-1``/``1/2-1/2`` (two seats) or the standing, and the termination."""
-    reveal = game.doc["reveal"]
-    if reveal is None:
+    outcome = outcome_of(game)
+    if outcome is None:
         return "*", "unterminated"
-    outcome = reveal["outcome"]
-    standing = outcome["standing"]
-    if len(game.seats) == 2 and len(standing) == 2:
-        first = game.seats[0]
-        ranks = {p["seat"]: p["rank"] for p in standing}
-        if len(set(ranks.values())) == 1:
+    if len(game.seats) == 2 and len(outcome.standing) == 2:
+        ranks = {p.seat: p.rank for p in outcome.standing}
+        if outcome.is_draw:
             token = "1/2-1/2"
         else:
-            token = "1-0" if ranks[first] == 1 else "0-1"
+            token = "1-0" if ranks.get(game.seats[0]) == 1 else "0-1"
     else:
-        token = " ".join(f"{p['rank']}:{p['seat']}" for p in standing)
-    return token, outcome["termination"]
+        token = " ".join(f"{p.rank}:{p.seat}" for p in outcome.standing)
+    return token, outcome.termination
 
 
 def game_record(game: Game) -> str:
@@ -41,44 +42,56 @@ def game_record(game: Game) -> str:
         _tag("Event", f"{rules.title} by email"),
         _tag("Game", game.game_id),
         _tag("Rules", rules.name),
-        _tag("Date", header["created"][:10].replace("-", ".")),
+        _tag("Date", header.created[:10].replace("-", ".")),
     ]
     tags += [_tag(seat.capitalize(), name) for seat, name in game.names.items()]
-    tags.append(_tag("Referee", header["referee"]["name"]))
+    tags.append(_tag("Referee", header.referee.name))
     options = ", ".join(f"{k}={v}" for k, v in game.options.items())
     tags.append(_tag("Options", options))
-    tags.append(_tag("Setup", header["setup"]["dealt"]))
+    tags.append(_tag("Setup", header.setup.dealt))
     tags.append(_tag("Result", token))
     tags.append(_tag("Termination", termination))
-    reveal = game.doc["reveal"]
-    if reveal is not None:
-        standing = reveal["outcome"]["standing"]
-        tags.append(_tag("Standing", ", ".join(
-            f"{p['rank']}. {p['seat']} {p['points']}" for p in standing)))
-    log = game.doc["log"]
-    if log and log[-1]["scores"]:
-        scores = log[-1]["scores"]
-        tags.append(_tag("Score", ", ".join(f"{s} {p}" for s, p in scores.items())))
+    outcome = outcome_of(game)
+    if outcome is not None:
+        tags.append(_tag("Standing", outcome.standing_text()))
+    log = game.file.log
+    if log and log[-1].scores:
+        tags.append(_tag("Score", ", ".join(f"{s} {p}" for s, p in log[-1].scores.items())))
     words: list[str] = []
+    pairs = list(zip(log, game.results, strict=True))
     if len(game.seats) == 2:
         # chess-like: "1. red's move {result} blue's move {result} 2. ..."
-        for index, record in enumerate(log):
+        for index, (record, result) in enumerate(pairs):
             if index % 2 == 0:
                 words.append(f"{index // 2 + 1}.")
-            if record["seat"] != game.seats[index % 2]:
-                words.append(f"({record['seat']})")
-            words.append(_move_text(rules, record))
+            if record.seat != game.seats[index % 2]:
+                words.append(f"({record.seat})")
+            words.append(_move_text(rules.comment(result), record.move))
     else:
         # more seats, some of them skipped once out: each record numbered and named
-        for record in log:
-            words.append(f"{record['n']}. {record['seat']} {_move_text(rules, record)}")
+        for record, result in pairs:
+            words.append(f"{record.n}. {record.seat} "
+                         f"{_move_text(rules.comment(result), record.move)}")
     words.append(token)
     return "\n".join(tags) + "\n\n" + _wrap(" ".join(words)) + "\n"
 
 
-def _move_text(rules: Ruleset[Any, Any], record: dict[str, Any]) -> str:
-    comment = rules.comment(record["result"])
-    return f"{record['move']} {{{comment}}}" if comment else record["move"]
+def record_json(game: Game) -> dict[str, object]:
+    """The record as data: tags, then every move with its result and comment."""
+    token, termination = result_token(game)
+    outcome = outcome_of(game)
+    return {
+        "game": game.game_id, "rules": game.ruleset.name, "result": token,
+        "termination": termination,
+        "standing": [p.to_json() for p in outcome.standing] if outcome else None,
+        "moves": [{"n": r.n, "seat": r.seat, "move": r.move, "result": r.result,
+                   "comment": game.ruleset.comment(result)}
+                  for r, result in zip(game.file.log, game.results, strict=True)],
+    }
+
+
+def _move_text(comment: str, move: str) -> str:
+    return f"{move} {{{comment}}}" if comment else move
 
 
 def _wrap(text: str, width: int = 79) -> str:

@@ -1,39 +1,35 @@
-"""The referee's and the players' moves: requests, records, automatic moves, the reveal."""
+"""Moves: a seat signs a request; the referee applies requests, records automatic moves, reveals.
+
+:func:`request_move` is a seat's side, :func:`apply_moves` the referee's;
+:func:`move` loads the game once and calls the one that fits the key.
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from frogpbem import crypto
-from frogpbem.errors import (
-    FrogPbemError,
-    StaleCopyError,
-    UsageError,
-)
-from frogpbem.game import (
+from frogpbem.errors import FrogPbemError, StaleCopyError, UsageError
+from frogpbem.gamefile.document import dump_game, locked, write_atomic
+from frogpbem.gamefile.model import Asked, Record, Request, Reveal
+from frogpbem.games import Outcome
+from frogpbem.protocol.game import (
     REFEREE,
     Game,
-    HeadMemory,
-    default_state_dir,
     known_secrets,
     load,
     load_copy,
     now_text,
     open_move,
-    open_secret,
+    open_setup,
     referee_seed,
     replay,
-    seal_move,
+    sealed_move_secret,
 )
-from frogpbem.gamefile import chain
-from frogpbem.gamefile.document import (
-    dump_game,
-    locked,
-    write_atomic,
-)
-from frogpbem.games import JSON
+from frogpbem.protocol.memory import HeadMemory
+from frogpbem.protocol.secrets import SealedSecret
 from frogpbem.views import write_views
 
 
@@ -43,68 +39,35 @@ class Applied:
 
     lines: list[str] = field(default_factory=list)
     """Each applied record in words (``red shoots G9: 2``)."""
-    outcome: JSON | None = None
-    """The outcome, if the game ended."""
+    outcome: Outcome | None = None
+    """The outcome, if the game ended in this call."""
     views: list[Path] = field(default_factory=list)
     """View files written."""
 
 
-def _append_record(
-    game: Game, state: Any, seat: str, text: str, request: dict[str, Any] | None,
-    key: crypto.PrivateKey, at: str,
-) -> tuple[Any, str]:
-    rules = game.ruleset
-    n = len(game.doc["log"]) + 1
-    sealed = chain.sealed_parts(request) if request is not None else None
-    if sealed is not None:  # a sealed request: open it, with the referee's key
-        text = open_move(game, {"n": n, "seat": seat, **sealed}, key)["move"]
-    move = rules.parse_move(text)
-    state, result = rules.play(state, seat, move)
-    if sealed is None and rules.is_sealed(text):
-        sealed = seal_move(game, seat, n, rules.format_move(move), key.public)
-    record: dict[str, Any] = {
-        "n": n,
-        "prev": game.head,
-        "seat": seat,
-        "move": rules.public_move(move),
-        "result": result,
-        "scores": rules.scores(state),
-        "at": at,
-    }
-    if sealed is not None:
-        record.update(sealed)
-    if request is not None:
-        record["request"] = request["signature"]
-    record["signature"] = crypto.sign_element(key, "record", record)
-    game.doc["log"].append(record)
-    game.head = chain.record_hash(record)
-    return state, rules.describe(seat, record["move"], result)
+@dataclass
+class Requested:
+    """What a seat signed into its copy."""
 
+    seat: str
+    move: str
+    """The move in canonical notation (the full one, also for a sealed move)."""
+    n: int
+    """The record it asks to become."""
+    sealed: bool
+    """Whether only the seat (its team) and the referee can read it until the end."""
+    replaced: str | None = None
+    """The seat's earlier pending request that this one replaces."""
+    path: Path | None = None
 
-def _reveal(game: Game, key: crypto.PrivateKey, outcome: JSON, at: str) -> None:
-    revealed = {seat: open_secret(game, seat, key) for seat in game.setup["sealed"]}
-    reveal: dict[str, Any] = {"prev": game.head, "secrets": revealed, "outcome": outcome,
-                              "seed": referee_seed(game, key), "at": at}
-    moves = {str(r["n"]): open_move(game, r, key) for r in game.doc["log"] if "commitment" in r}
-    if moves:
-        reveal["sealed_moves"] = moves
-    reveal["signature"] = crypto.sign_element(key, "reveal", reveal)
-    game.doc["reveal"] = reveal
-
-
-def take_requests(game: Game, other_path: Path) -> int:
-    """Copy the pending requests and new team notes of a player's returned copy into ``game``.
-
-    Returns how many requests were taken.
-    """
-    other = load_copy(game, other_path)
-    present = {r["signature"] for r in game.doc["requests"]}
-    fresh = [r for r in other.doc["requests"] if r["signature"] not in present]
-    game.doc["requests"].extend(fresh)
-    notes = game.doc.setdefault("notes", [])
-    known = {note["signature"] for note in notes}
-    notes.extend(n for n in other.doc.get("notes", []) if n["signature"] not in known)
-    return len(fresh)
+    @property
+    def line(self) -> str:
+        shown = self.move + (" (sealed: only you and the referee can read it)"
+                             if self.sealed else "")
+        again = f", replacing {self.replaced!r}" if self.replaced else ""
+        where = self.path.name if self.path else "the game file"
+        return f"{self.seat} asks: {shown} (for record {self.n}{again}); send {where} " \
+               "to the referee"
 
 
 def move(
@@ -112,119 +75,187 @@ def move(
     key: crypto.PrivateKey,
     text: str | None = None,
     seat: str | None = None,
-    take_from: Path | None = None,
+    take_from: tuple[Path, ...] = (),
     discard_requests: bool = False,
+    withdraw: bool = False,
     state_dir: Path | None = None,
     at: str | None = None,
-) -> Applied | str:
-    """The ``move`` command: the referee applies, a seat signs a request.
-
-    Returns what the referee applied, or the player's confirmation line.
-    """
-    memory = HeadMemory(state_dir or default_state_dir())
+) -> Applied | Requested:
+    """The ``move`` command: the referee applies (:func:`apply_moves`), a seat requests."""
+    memory = HeadMemory(state_dir)
     with locked(path):
         game = load(path, memory)
         role = game.role(key)
         if role != REFEREE:
-            if text is None:
-                raise UsageError(f"give the move to sign for {role}, e.g. \"shoot G9\"")
             if seat not in (None, role) or take_from or discard_requests:
                 raise UsageError(f"key {key.public.fingerprint} holds seat {role}: "
                                  "--seat, --from and --discard-requests are the referee's")
-            return _request(game, role, key, text)
-        return _apply(game, key, text, seat, take_from, discard_requests, memory,
-                      at or now_text())
+            if withdraw:
+                return withdraw_request(game, role)
+            if text is None:
+                raise UsageError(f"give the move to sign for {role}, e.g. \"shoot G9\"")
+            return request_move(game, key, text)
+        if withdraw:
+            raise UsageError("--withdraw is a seat's: it takes back its own pending request")
+        return apply_moves(game, key, text, seat, take_from, discard_requests, memory,
+                           at or now_text())
 
 
-def _apply(
-    game: Game, key: crypto.PrivateKey, text: str | None, seat: str | None,
-    take_from: Path | None, discard_requests: bool, memory: HeadMemory, at: str,
+def request_move(game: Game, key: crypto.PrivateKey, text: str) -> Requested:
+    """Sign a move request for the key's seat into its copy (replacing its pending one)."""
+    seat = game.role(key)
+    rules = game.ruleset
+    parsed = rules.parse_move(text)
+    state = replay(game, known_secrets(game, seat, key)).final
+    rules.check(state, seat, parsed)
+    canonical = rules.format_move(parsed)
+    n = len(game.file.log) + 1
+    sealed = None
+    if rules.is_sealed(parsed):
+        sealed = SealedSecret.seal(game.game_id, seat, sealed_move_secret(n, canonical),
+                                   game.recipients(seat)).field
+    mine = [r for r in game.file.requests if r.seat == seat]
+    request = Request(game.game_id, n, game.head, seat, rules.public_move(parsed),
+                      sealed).signed(key)
+    others = tuple(r for r in game.file.requests if r.seat != seat)
+    game.file = replace(game.file, requests=(*others, request))
+    write_atomic(game.path, dump_game(game.file))
+    return Requested(seat, canonical, n, sealed is not None,
+                     mine[-1].move if mine else None, game.path)
+
+
+def withdraw_request(game: Game, seat: str) -> Requested:
+    """Take back ``seat``'s pending request from its copy before it is mailed."""
+    mine = [r for r in game.file.requests if r.seat == seat]
+    if not mine:
+        raise UsageError(f"{seat} has no pending request to withdraw", path=game.path)
+    game.file = replace(game.file, requests=tuple(r for r in game.file.requests
+                                                  if r.seat != seat))
+    write_atomic(game.path, dump_game(game.file))
+    return Requested(seat, "withdrawn", mine[-1].n, False, mine[-1].move, game.path)
+
+
+def take_requests(game: Game, other_path: Path) -> int:
+    """Copy the pending requests and new team notes of a seat's returned copy into ``game``.
+
+    Returns how many requests and notes were new.
+    """
+    other = load_copy(game, other_path)
+    present = {r.signature for r in game.file.requests}
+    fresh = [r for r in other.file.requests if r.signature not in present]
+    known = {note.signature for note in game.file.notes}
+    notes = [n for n in other.file.notes if n.signature not in known]
+    game.file = replace(game.file, requests=(*game.file.requests, *fresh),
+                        notes=(*game.file.notes, *notes))
+    return len(fresh) + len(notes)
+
+
+def apply_moves(
+    game: Game, key: crypto.PrivateKey, text: str | None = None, seat: str | None = None,
+    take_from: tuple[Path, ...] = (), discard_requests: bool = False,
+    memory: HeadMemory | None = None, at: str | None = None,
 ) -> Applied:
+    """The referee applies ``text`` for ``seat`` (or the seat to move), or the pending requests.
+
+    Then it records automatic moves, reveals at the end, writes the file and the views.
+    """
+    memory = memory or HeadMemory()
+    at = at or now_text()
     path = game.path
     memory.check(game)
     state = replay(game, known_secrets(game, REFEREE, key), key).final
     applied = Applied()
-    if take_from is not None:
-        take_requests(game, take_from)
+    taken = sum(take_requests(game, other) for other in take_from)
     if discard_requests:
-        game.doc["requests"] = []
+        game.file = replace(game.file, requests=())
     if text is not None:
-        if game.doc["requests"]:
+        if game.file.requests:
             raise UsageError(
-                f"{path} has {len(game.doc['requests'])} pending request(s): apply them first "
-                f"(frogpbem move {path.name}) or drop them with --discard-requests"
+                f"{len(game.file.requests)} pending request(s): apply them first "
+                f"(frogpbem move {path.name}) or drop them with --discard-requests", path=path,
             )
-        actor = seat or game.ruleset.to_move(state)
-        if actor is None:
-            actor = game.seats[0]  # the game is over: play() says so
+        actor = seat or game.ruleset.to_move(state) or game.seats[0]  # over: play() says so
         if actor not in game.seats:
             raise UsageError(f"{actor!r} is not a seat of game {game.game_id}")
         state, line = _append_record(game, state, actor, text, None, key, at)
         applied.lines.append(line)
-    else:
-        pending = game.doc["requests"]
-        if not pending and not discard_requests:
-            raise UsageError(f"{path}: no move given and no pending requests to apply")
-        for index, request in enumerate(pending):
-            where = f"pending request {index + 1} ({request['seat']} {request['move']!r})"
-            expected_n = len(game.doc["log"]) + 1
-            if request["n"] != expected_n or request["head"] != game.head:
-                raise StaleCopyError(
-                    f"{path}: {where} was signed for record {request['n']} at another "
-                    f"point of the game (now record {expected_n}): stale or replayed; "
-                    "drop it with --discard-requests"
-                )
-            try:
-                state, line = _append_record(
-                    game, state, request["seat"], request["move"], request, key, at,
-                )
-            except FrogPbemError as exc:
-                raise type(exc)(f"{path}: {where}: {exc}") from None
-            applied.lines.append(line)
-    game.doc["requests"] = []
+    elif not game.file.requests and not discard_requests and not taken:
+        raise UsageError("no move given and no pending requests to apply", path=path)
+    for index, request in enumerate(game.file.requests):
+        where = f"pending request {index + 1} ({request.label})"
+        expected_n = len(game.file.log) + 1
+        fits = (request.n, request.head) == (expected_n, game.head)
+        late_resignation = request.move == "resign" and request.n < expected_n and \
+            game.file.heads()[request.n - 1] == request.head
+        if not fits and not late_resignation:
+            raise StaleCopyError(
+                f"was signed for record {request.n} at another point of the game (now record "
+                f"{expected_n}): stale or replayed; drop it with --discard-requests",
+                path=path, element=where,
+            )
+        try:
+            state, line = _append_record(game, state, request.seat, request.move, request,
+                                         key, at)
+        except FrogPbemError as exc:
+            raise exc.within(path=path, element=where) from None
+        applied.lines.append(line)
+    game.file = replace(game.file, requests=())
     state = automatic_moves(game, state, key, at, applied.lines)
     outcome = game.ruleset.outcome(state)
-    if outcome is not None and game.doc["reveal"] is None:
-        applied.outcome = outcome.to_json()
-        _reveal(game, key, applied.outcome, at)
-    write_atomic(path, dump_game(game.doc))
+    if outcome is not None and game.file.reveal is None:
+        applied.outcome = outcome
+        _reveal(game, key, outcome, at)
+    write_atomic(path, dump_game(game.file))
     memory.remember(game)
     applied.views = write_views(game, state, key)
     return applied
 
 
+def _append_record(
+    game: Game, state: Any, seat: str, text: str, request: Request | None,
+    key: crypto.PrivateKey, at: str,
+) -> tuple[Any, str]:
+    rules = game.ruleset
+    n = len(game.file.log) + 1
+    sealed = request.sealed if request is not None else None
+    if sealed is not None and request is not None:  # a sealed request: the referee opens it
+        probe = Record(request.n, request.head, seat, text, {}, {}, at, sealed)
+        text = open_move(game, probe, key).move
+    move = rules.parse_move(text)
+    state, result = rules.play(state, seat, move)
+    if sealed is None and rules.is_sealed(move):
+        sealed = SealedSecret.seal(game.game_id, seat,
+                                   sealed_move_secret(n, rules.format_move(move)),
+                                   game.recipients(seat, referee=False)
+                                   + [key.public]).field
+    asked = None
+    if request is not None and (request.n, request.head) != (n, game.head):
+        asked = Asked(request.n, request.head)  # a resignation that arrived later
+    record = Record(n, game.head, seat, rules.public_move(move), result.to_json(),
+                    rules.scores(state), at, sealed,
+                    request.signature if request is not None else None, asked).signed(key)
+    game.append(record, result)
+    return state, rules.describe(seat, record.move, result)
+
+
+def _reveal(game: Game, key: crypto.PrivateKey, outcome: Outcome, at: str) -> None:
+    secrets = {seat: open_setup(game, seat, key) for seat in game.file.dealing.sealed}
+    moves = {r.n: open_move(game, r, key) for r in game.file.log if r.sealed is not None}
+    reveal = Reveal(game.head, secrets, outcome.to_json(), referee_seed(game, key), at, moves)
+    game.file = replace(game.file, reveal=reveal.signed(key))
+
+
 def automatic_moves(game: Game, state: Any, key: crypto.PrivateKey, at: str,
-                     lines: list[str]) -> Any:
+                    lines: list[str]) -> Any:
     """Record the moves the rules make by themselves (a pass for a seat with no legal move)."""
     rules = game.ruleset
     while (auto := rules.automatic(state)) is not None:
         seat = rules.to_move(state)
         assert seat is not None  # the rules only force a move on a seat to move
-        state, line = _append_record(game, state, seat, auto, None, key, at)
+        state, line = _append_record(game, state, seat, rules.format_move(auto), None, key, at)
         lines.append(line)
     return state
 
 
-def _request(game: Game, seat: str, key: crypto.PrivateKey, text: str) -> str:
-    """Sign a move request for ``seat`` and add it to the game file's requests."""
-    rules = game.ruleset
-    state = replay(game, known_secrets(game, seat, key)).final
-    parsed = rules.parse_move(text)
-    rules.check(state, seat, parsed)
-    canonical = rules.format_move(parsed)
-    n = len(game.doc["log"]) + 1
-    sealed = (seal_move(game, seat, n, canonical, chain.referee_key(game.doc))
-              if rules.is_sealed(canonical) else None)
-    public = rules.public_move(parsed)
-    for request in game.doc["requests"]:
-        if request["seat"] == seat and request["n"] == n and request["head"] == game.head:
-            raise UsageError(
-                f"{game.path}: {seat} has already asked for {request['move']!r} at record {n}"
-            )
-    element: dict[str, Any] = chain.request_element(game.game_id, n, game.head, seat, public,
-                                                    sealed)
-    element["signature"] = crypto.sign_element(key, "request", element)
-    game.doc["requests"].append(element)
-    write_atomic(game.path, dump_game(game.doc))
-    shown = canonical + (" (sealed: only you and the referee can read it)" if sealed else "")
-    return f"{seat} asks: {shown} (for record {n}); send {game.path.name} to the referee"
+__all__ = ["Applied", "Requested", "apply_moves", "automatic_moves", "move",
+           "request_move", "take_requests", "withdraw_request"]

@@ -6,71 +6,109 @@ set of seats whose hidden pieces it may show, and by nothing else.
 
 from __future__ import annotations
 
+import json
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 from frogpbem import crypto
-from frogpbem.game import REFEREE, Game, known_secrets, replay, revealed_secrets
-from frogpbem.gamefile import chain
-from frogpbem.gamefile.document import dump_game, write_atomic
-from frogpbem.notes import read_notes
+from frogpbem.errors import KeyError_
+from frogpbem.gamefile.document import dump_yaml, write_atomic
+from frogpbem.gamefile.model import JSON
+from frogpbem.games import Outcome
+from frogpbem.notes import NoteText, read_notes
+from frogpbem.protocol.game import REFEREE, Game, known_secrets, replay
 
 PUBLIC = "public"
 
 
-def viewers_of(game: Game, seat: str | None) -> frozenset[str]:
-    """The seats whose hidden pieces ``seat``'s view shows (none for the public)."""
-    if game.doc["reveal"] is not None:
-        return frozenset(game.seats)  # the game is over and everything is revealed
-    if seat is None:
-        return frozenset()
-    return frozenset(
-        s for s in game.seats if seat in game.ruleset.secret_readers(game.options, s)
-    )
+@dataclass(frozen=True)
+class View:
+    """What one seat (``seat``), the referee or the public may know after record ``n``."""
+
+    game: Game
+    seat: str | None
+    """The seat it is for; ``None`` for the public and the referee."""
+    who: str
+    """Whose view it is, in words (``red (Alice)``, ``the public``)."""
+    state: Any
+    """The replayed state it was made from."""
+    board: JSON
+    """The ruleset's view of that state (what ``viewers`` may see)."""
+    viewers: frozenset[str]
+    """The seats whose hidden pieces it shows."""
+    notes: tuple[NoteText, ...] | None = None
+    """The team notes its seat can read (``None``: not read, as in written view files)."""
+    signature: str | None = None
+
+    @property
+    def outcome(self) -> Outcome | None:
+        return self.game.ruleset.outcome(self.state)
+
+    def to_json(self) -> dict[str, Any]:
+        game = self.game
+        data: dict[str, Any] = {
+            "frogpbem": 1,
+            "kind": "view",
+            "game": game.game_id,
+            "rules": game.ruleset.name,
+            "seat": self.seat,
+            "n": len(game.file.log),
+            "head": game.head,
+            "names": game.names,
+            "state": self.board,
+            "moves": [
+                {"n": r.n, "seat": r.seat, "move": r.move, "result": r.result}
+                for r in game.file.log
+            ],
+            "signature": self.signature,
+        }
+        if self.notes is not None:
+            data.update(notes=[note.to_json() for note in self.notes])
+        return data
+
+    def signed(self, key: crypto.PrivateKey) -> View:
+        return replace(self, signature=crypto.sign_element(key, "view", self.to_json()))
 
 
-def build_view(game: Game, state: Any, seat: str | None, viewers: frozenset[str]) -> dict[str, Any]:
-    """The unsigned view document of ``seat`` (``None``: public)."""
-    return {
-        "frogpbem": 1,
-        "kind": "view",
-        "game": game.game_id,
-        "rules": game.ruleset.name,
-        "seat": seat,
-        "n": len(game.doc["log"]),
-        "head": game.head,
-        "names": game.names,
-        "state": game.ruleset.view(state, viewers),
-        "moves": [
-            {"n": r["n"], "seat": r["seat"], "move": r["move"], "result": r["result"]}
-            for r in game.doc["log"]
-        ],
-        "signature": None,
-    }
+def viewers_of(game: Game, role: str | None) -> frozenset[str]:
+    """The seats whose hidden pieces ``role``'s view shows (none for the public)."""
+    return frozenset(s for s in game.seats if game.may_read(role, s))
 
 
-def view_for(game: Game, key: crypto.PrivateKey | None) -> tuple[dict[str, Any], str]:
-    """What the holder of ``key`` (``None``: the public) may see, and who that is in words.
+def make_view(game: Game, state: Any, role: str | None,
+              notes: tuple[NoteText, ...] | None = None) -> View:
+    """The view of ``role`` (a seat, the referee, ``None``: the public) of ``state``."""
+    viewers = viewers_of(game, role)
+    seat = None if role in (None, REFEREE) else role
+    if role == REFEREE:
+        who = "the referee (everything)"
+    elif seat is not None:
+        who = f"{seat} ({game.names[seat]})"
+    else:
+        who = "the public"
+    return View(game, seat, who, state, game.ruleset.view(state, viewers), viewers, notes)
+
+
+def view_for(game: Game, key: crypto.PrivateKey | None, asked: bool = True) -> View:
+    """What the holder of ``key`` (``None``: the public) may see.
 
     A seat sees its own (and its teammates') hidden pieces and notes; the
-    referee sees everything; after the reveal everybody does.
+    referee sees everything; after the reveal everybody does. A key that is
+    not part of the game is refused when ``asked`` for, else the public view
+    is shown.
     """
-    role = game.role(key) if key is not None else None
-    if game.doc["reveal"] is not None:
-        secrets = revealed_secrets(game)
-    elif role is None or key is None:
-        secrets = dict.fromkeys(game.seats)
-    else:
-        secrets = known_secrets(game, role, key)
-    state = replay(game, secrets).final
-    seat = None if role in (None, REFEREE) else role
-    viewers = frozenset(game.seats) if role == REFEREE else viewers_of(game, seat)
-    doc = build_view(game, state, seat, viewers)
-    if seat is not None and key is not None:
-        doc["notes"] = read_notes(game, seat, key)
-    if role == REFEREE:
-        return doc, "the referee (every frog)"
-    return doc, f"{seat} ({game.names[seat]})" if seat else "the public"
+    role = None
+    if key is not None:
+        try:
+            role = game.role(key)
+        except KeyError_:
+            if asked:
+                raise
+            key = None
+    state = replay(game, known_secrets(game, role, key)).final
+    notes = tuple(read_notes(game, role, key)) if role not in (None, REFEREE) and key else None
+    return make_view(game, state, role, notes)
 
 
 def view_path(game_path: Path, seat: str | None) -> Path:
@@ -83,51 +121,69 @@ def write_views(game: Game, state: Any, key: crypto.PrivateKey) -> list[Path]:
     """Sign and write every seat's view and the public view beside the game file."""
     written = []
     for seat in (*game.seats, None):
-        view = build_view(game, state, seat, viewers_of(game, seat))
-        view["signature"] = crypto.sign_element(key, "view", view)
+        view = make_view(game, state, seat).signed(key)
         path = view_path(game.path, seat)
-        write_atomic(path, dump_game(view), durable=False)
+        write_atomic(path, dump_yaml(view.to_json()), durable=False)
         written.append(path)
     return written
 
 
-def render(game: Game, view: dict[str, Any], who: str) -> str:
+def render_json(view: View) -> str:
+    return json.dumps(view.to_json(), indent=2)
+
+
+def render_yaml(view: View) -> str:
+    return dump_yaml(view.to_json()).decode()
+
+
+def render_text(view: View) -> str:
     """A view as text: heading, points, whose turn, the board, the moves."""
+    game = view.game
     rules = game.ruleset
-    state = view["state"]
-    names = view["names"]
+    names = game.names
 
     def label(seat: str) -> str:
         return f"{seat} ({names[seat]})" if names.get(seat) else seat
 
+    records = len(game.file.log)
     lines = [
-        f"{rules.title} - game {view['game']} - after record {view['n']}",
-        f"Referee: {game.header['referee']['name']} "
-        f"({chain.referee_key(game.doc).fingerprint})",
-        f"View of: {who}",
+        f"{rules.title} - game {game.game_id} - after {records} record"
+        f"{'' if records == 1 else 's'}",
+        f"Referee: {game.header.referee.name} ({game.header.referee.public_key.fingerprint})",
+        f"View of: {view.who}",
+        f"Setup: {setup_words(game)}",
     ]
-    if state["points"]:
-        lines.append("Points: " + ", ".join(f"{label(s)} {p}" for s, p in state["points"].items()))
-    outcome = state.get("outcome")
+    points = rules.scores(view.state)
+    if points:
+        lines.append("Points: " + ", ".join(f"{label(s)} {p}" for s, p in points.items()))
+    outcome = view.outcome
     if outcome:
-        standing = ", ".join(
-            f"{p['rank']}. {label(p['seat'])} {p['points']}" for p in outcome["standing"]
-        )
-        lines.append(f"Game over: {outcome['termination']}. Standing: {standing}")
+        lines.append(f"Game over: {outcome.termination}. Standing: "
+                     f"{outcome.standing_text(label)}")
     else:
-        lines.append(f"To move: {label(state['to_move'])}")
-    lines += ["", rules.render(state), ""]
-    if view["moves"]:
+        lines.append(f"To move: {label(rules.to_move(view.state) or '')}")
+    lines += ["", rules.render(view.board, view.viewers), ""]
+    if game.file.log:
         lines.append("Moves:")
-        lines += [
-            f"{m['n']:>4}. {rules.describe(m['seat'], m['move'], m['result'])}"
-            for m in view["moves"]
-        ]
-    if view.get("notes"):
+        lines += [f"{r.n:>4}. {rules.describe(r.seat, r.move, result)}"
+                  for r, result in zip(game.file.log, game.results, strict=True)]
+    if view.notes:
         lines += ["", "Team notes:"]
-        lines += [f"  after record {n['n']}, {n['seat']}: {n['text']}" for n in view["notes"]]
-    pending = game.doc["requests"]
-    if pending:
+        lines += [f"  after record {n.n}, {n.seat}: {line}" for n in view.notes
+                  for line in n.lines()]
+    if game.file.requests:
         lines.append("")
-        lines += [f"Pending request: {r['seat']} {r['move']}" for r in pending]
+        lines += [f"Pending request: {r.seat} {r.move}" for r in game.file.requests]
     return "\n".join(lines)
+
+
+def setup_words(game: Game) -> str:
+    """How the setup came about, as a seat should be told it."""
+    setup = game.header.setup
+    if setup.dealt == "chosen":
+        return "chosen by the referee (a set position, not dealt)"
+    if setup.dealt == "players":
+        return "chosen by each seat itself, sealed to it and the referee"
+    if setup.fairness and setup.fairness.joiners:
+        return "dealt from the referee's committed seed and a seed of every seat"
+    return "dealt by the referee alone (from its committed seed; the seats added none)"

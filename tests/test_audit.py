@@ -11,7 +11,7 @@ import pytest
 
 from frogpbem import crypto
 from frogpbem.audit import audit
-from frogpbem.gamefile import chain, strictyaml
+from frogpbem.gamefile import strictyaml
 from tests.conftest import FINISHING_MOVES, Cli, Keys
 
 
@@ -84,11 +84,11 @@ def resign(doc: dict[str, Any], key: crypto.PrivateKey) -> None:
     """Re-sign the whole chain as the referee would after rewriting history."""
     header = doc["header"]
     header["signature"] = crypto.sign_element(key, "header", header)
-    prev = chain.header_hash(doc)
+    prev = crypto.element_hash("header", doc["header"])
     for record in doc["log"]:
         record["prev"] = prev
         record["signature"] = crypto.sign_element(key, "record", record)
-        prev = chain.record_hash(record)
+        prev = crypto.element_hash("record", record)
     if doc["reveal"]:
         doc["reveal"]["prev"] = prev
         doc["reveal"]["signature"] = crypto.sign_element(key, "reveal", doc["reveal"])
@@ -156,11 +156,17 @@ def test_record_after_the_end(referee_game: Path, keys: Keys) -> None:
     assert any("record 6" in f and "the game is over" in f for f in failures), failures
 
 
-def test_unfinished_game_is_not_audited_clean(new_game: Callable[..., Path], cli: Cli) -> None:
+def test_unfinished_game_gets_its_own_verdict(new_game: Callable[..., Path], cli: Cli,
+                                              tmp_path: Path) -> None:
     game = new_game()
     result = cli("audit", game)
-    assert result.exit_code == 1
-    assert "not finished" in result.stdout
+    assert result.exit_code == 10, result.output
+    assert "verdict: not finished" in result.stdout
+    assert "DOES NOT HOLD" not in result.stdout
+    missing = cli("audit", tmp_path / "nowhere.yaml")
+    assert missing.exit_code == 9, missing.output
+    assert "no such file" in missing.stderr
+    assert "verdict" not in missing.stdout
     verified = cli("verify", game)
     assert verified.exit_code == 0, verified.output
 
@@ -227,8 +233,9 @@ def test_signed_but_malformed_data_is_refused_without_a_traceback(
     for args in (["view", referee_game, "--public"], ["audit", referee_game],
                  ["verify", referee_game]):
         result = cli(*args)
-        assert result.exit_code in (1, 6), result.output
+        # refused on load as a malformed file (7); audit and verify report it (1)
+        assert result.exit_code == (7 if args[0] == "view" else 1), result.output
         assert "Traceback" not in result.output
-        assert "record 1" in result.output
-    # the record only prints what is signed; it says nothing of its validity
-    assert cli("record", referee_game).exit_code == 0
+        assert "record 1: not a frog-finding result" in result.output
+    # a malformed result cannot even be printed as a record
+    assert cli("record", referee_game).exit_code == 7

@@ -123,7 +123,7 @@ def test_demo_plays_and_audits(tmp_path: Path, cli: Cli) -> None:
     result = cli("demo", tmp_path / "demo", "--seed", "7", "--json")
     assert result.exit_code == 0, result.output
     summary = json.loads(result.stdout)
-    assert summary["audit_ok"] is True
+    assert summary["audit_ok"] is True and summary["audit"]["verdict"] == "everything holds"
     assert summary["outcome"]["standing"]
     audited = cli("audit", tmp_path / "demo" / "game.yaml")
     assert audited.exit_code == 0, audited.output
@@ -166,7 +166,7 @@ def test_referee_view_shows_every_frog(new_game: Callable[..., Path], cli: Cli,
     shown = json.loads(cli("view", game, "--key", keys.path("referee"), "--json").stdout)
     assert shown["state"]["own_frogs"] == {"red": ["A1", "B2"], "blue": ["E5", "F6"]}
     text = cli("view", game, "--key", keys.path("referee")).stdout
-    assert "View of: the referee (every frog)" in text
+    assert "View of: the referee (everything)" in text
 
 
 def test_version_and_help(cli: Cli) -> None:

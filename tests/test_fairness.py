@@ -75,7 +75,7 @@ def test_the_derivation_is_pinned() -> None:
     key = crypto.deal_key("ff-test", "11" * 32, {"red": "22" * 32})
     body = b'{"game":"ff-test","player_seeds":{"red":"' + b"22" * 32 + \
         b'"},"referee_seed":"' + b"11" * 32 + b'"}'
-    assert key == hashlib.sha256(b"frogpbem/1 deal\n" + body).digest()
+    assert key == hashlib.sha256(b"frogpbem/1 deal-key\n" + body).digest()
     import hmac
     first = hmac.new(key, (0).to_bytes(8, "big"), hashlib.sha256).digest()
     expected = next(b & 0x7F for b in first if b & 0x7F < 100)  # bits(99) = 7
@@ -163,16 +163,15 @@ def finish_by_resignation(cli: Cli, keys: Keys, game: Path) -> None:
 
 
 def rechain_from_deal(doc: dict[str, Any], key: crypto.PrivateKey) -> None:
-    from frogpbem.gamefile import chain
 
-    doc["deal"]["prev"] = chain.header_hash(doc)
+    doc["deal"]["prev"] = crypto.element_hash("header", doc["header"])
     doc["deal"]["signature"] = crypto.sign_element(key, "deal", doc["deal"])
-    prev = chain.base_hash(doc)
+    prev = crypto.element_hash("deal", doc["deal"])
     for record in doc["log"]:
         record["prev"] = prev
         record.pop("request", None)
         record["signature"] = crypto.sign_element(key, "record", record)
-        prev = chain.record_hash(record)
+        prev = crypto.element_hash("record", record)
     doc["reveal"]["prev"] = prev
     doc["reveal"]["signature"] = crypto.sign_element(key, "reveal", doc["reveal"])
 

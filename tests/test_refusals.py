@@ -198,9 +198,9 @@ def test_bad_setup_file(tmp_path: Path, cli: Cli, keys: Keys) -> None:
 
 
 def test_writers_are_serialised_by_the_lock(game: Path, keys: Keys) -> None:
-    lock = game.with_name(f".{game.name}.lock")
     before = game.read_bytes()
-    with open(lock, "a+") as held:
+    held = os.open(game.parent, os.O_RDONLY)  # writers lock the folder that holds the game
+    try:
         fcntl.flock(held, fcntl.LOCK_EX)
         writer = subprocess.Popen(
             [sys.executable, "-m", "frogpbem", "move", str(game), "shoot C3",
@@ -211,6 +211,8 @@ def test_writers_are_serialised_by_the_lock(game: Path, keys: Keys) -> None:
         assert writer.poll() is None, "the second writer did not wait for the lock"
         assert game.read_bytes() == before
         fcntl.flock(held, fcntl.LOCK_UN)
+    finally:
+        os.close(held)
     out, err = writer.communicate(timeout=60)
     assert writer.returncode == 0, err
     assert out.decode().strip() == "red shoots C3: 1"

@@ -136,7 +136,7 @@ def test_the_referee_cannot_read_a_note_but_age_opens_it_for_a_teammate(
     sealed.write_text(note["sealed"])
     opened = subprocess.run(["age", "-d", "-i", str(seat_keys["red"]), str(sealed)],
                             capture_output=True, check=True)
-    assert json.loads(opened.stdout)["text"] == "shoot near F6"
+    assert json.loads(opened.stdout)["secret"] == "shoot near F6"
     refused = subprocess.run(["age", "-d", "-i", str(seat_keys["blue"]), str(sealed)],
                              capture_output=True)
     assert refused.returncode != 0

@@ -65,10 +65,12 @@ def test_blue_and_public_views_carry_no_trace_of_reds_frogs(
 def test_view_file_is_signed_by_the_referee(new_game: Callable[..., Path], keys: Keys) -> None:
     game = new_game()
     view = strictyaml.loads(game.with_name("game.red.view.yaml").read_bytes())
-    crypto.verify_element(keys.key("referee").public, "view", view)
+    crypto.verify_message(keys.key("referee").public, crypto.signed_bytes("view", view),
+                              view["signature"])
     view["state"]["points"]["red"] = 50
     try:
-        crypto.verify_element(keys.key("referee").public, "view", view)
+        crypto.verify_message(keys.key("referee").public, crypto.signed_bytes("view", view),
+                              view["signature"])
     except SignatureError:
         pass
     else:
@@ -95,8 +97,7 @@ def test_sealed_setups_have_one_payload_length(keys: Keys, squares: list[str]) -
              "blue": {"frogs": ["B1", "B2", "B3", "B4", "B5"]}}
     ref = create_game("frogfinder", referee, "R", specs, {}, short, game_id="ff-fixedid")
     for seat in ("red", "blue"):
-        sealed = doc["header"]["setup"]["sealed"][seat]
-        assert crypto.payload_length(sealed) == \
-            crypto.payload_length(ref["header"]["setup"]["sealed"][seat])
+        sealed = doc.dealing.sealed[seat]
+        assert crypto.payload_length(sealed) == crypto.payload_length(ref.dealing.sealed[seat])
         plain = crypto.unseal(sealed, referee)
         assert len(plain) == 512  # the padded length of a 5-frog setup

@@ -82,29 +82,28 @@ __all__ = [
     "signed_bytes",
     "signer_of",
     "unseal",
-    "verify_element",
+    "verify_message",
+    "sign_message",
 ]
+
+
+def sign_message(key: PrivateKey, message: bytes) -> str:
+    """The base64 SSHSIG signature of ``message`` (an element's :func:`signed_bytes`)."""
+    return b64encode(sign_blob(key, message))
+
+
+def verify_message(key: PublicKey, message: bytes, signature: str) -> None:
+    """Check a base64 SSHSIG ``signature`` of ``message``; raises :class:`SignatureError`."""
+    try:
+        blob = b64decode_strict(signature)
+    except ValueError:
+        raise SignatureError("malformed signature") from None
+    verify_blob(key, message, blob)
 
 
 def sign_element(key: PrivateKey, kind: str, element: dict[str, object]) -> str:
     """The base64 SSHSIG signature of an element (its ``signature`` field left out)."""
-    return b64encode(sign_blob(key, signed_bytes(kind, element)))
-
-
-def verify_element(key: PublicKey, kind: str, element: dict[str, object],
-                   message: bytes | None = None) -> None:
-    """Check an element's ``signature`` field; raises :class:`SignatureError`.
-
-    ``message`` is the element's :func:`signed_bytes` when the caller has them already.
-    """
-    text = element.get("signature")
-    if not isinstance(text, str):
-        raise SignatureError("missing signature")
-    try:
-        blob = b64decode_strict(text)
-    except ValueError:
-        raise SignatureError("malformed signature") from None
-    verify_blob(key, message if message is not None else signed_bytes(kind, element), blob)
+    return sign_message(key, signed_bytes(kind, element))
 
 
 def secure_random() -> random.Random:

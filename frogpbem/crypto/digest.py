@@ -16,6 +16,11 @@ PREFIX = "frogpbem/1 "
 KINDS = ("header", "record", "request", "reveal", "view", "note", "join", "deal")
 """The kinds of signed element; a signature of one kind never verifies as another."""
 COMMIT_PREFIX = b"frogpbem/1 commit\n"
+"""Commitments to a seat's hidden setup, or to a sealed move."""
+SEED_PREFIX = b"frogpbem/1 seed\n"
+"""The commitment to the referee's dealing seed."""
+DEAL_KEY_PREFIX = b"frogpbem/1 deal-key\n"
+"""The dealer's key derived from every seed (not a signing kind: its own tag)."""
 
 
 _MAX_SAFE = 2**53 - 1

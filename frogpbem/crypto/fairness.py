@@ -2,7 +2,7 @@
 
 The derivation (documented in the README):
 
-    key   = SHA-256("frogpbem/1 deal\\n" + canonical_json(
+    key   = SHA-256("frogpbem/1 deal-key\\n" + canonical_json(
                 {"game": GAME, "referee_seed": HEX, "player_seeds": {SEAT: HEX, ...}}))
     block = HMAC-SHA256(key, counter as 8 bytes big-endian), counter = 0, 1, 2, ...
     randrange(n): take ceil(bits(n - 1) / 8) bytes of the stream, big-endian,
@@ -19,7 +19,7 @@ import hmac
 import os
 from collections.abc import Mapping
 
-from frogpbem.crypto.digest import canonical_json, sha256_tag
+from frogpbem.crypto.digest import DEAL_KEY_PREFIX, SEED_PREFIX, canonical_json, sha256_tag
 
 SCHEME = "frogpbem-deal-1"
 """The name of this derivation, written in every header that uses it."""
@@ -32,7 +32,7 @@ def new_seed() -> str:
 
 def seed_commitment(game: str, seed: str) -> str:
     """The header's commitment to the referee's seed."""
-    return sha256_tag(b"frogpbem/1 seed\n" + canonical_json({"game": game, "seed": seed}))
+    return sha256_tag(SEED_PREFIX + canonical_json({"game": game, "seed": seed}))
 
 
 def deal_key(game: str, referee_seed: str, player_seeds: Mapping[str, str]) -> bytes:
@@ -40,7 +40,7 @@ def deal_key(game: str, referee_seed: str, player_seeds: Mapping[str, str]) -> b
     body = canonical_json(
         {"game": game, "referee_seed": referee_seed, "player_seeds": dict(player_seeds)}
     )
-    return hashlib.sha256(b"frogpbem/1 deal\n" + body).digest()
+    return hashlib.sha256(DEAL_KEY_PREFIX + body).digest()
 
 
 class DerivedChance:

@@ -135,6 +135,10 @@ def load_private_key(path: Path, passphrase: PassphraseSource | None = None) -> 
         data = path.read_bytes()
     except OSError as exc:
         raise KeyError_(f"cannot read key {str(path)!r}: {exc.strerror}") from None
+    if data.startswith(b"ssh-"):
+        private = path.with_name(path.name.removesuffix(".pub"))
+        hint = f" (the private key is probably {str(private)!r})" if private != path else ""
+        raise KeyError_(f"{str(path)!r} is a public key: give your private key{hint}")
     if info.st_mode & (stat.S_IRWXG | stat.S_IRWXO):
         mode = stat.S_IMODE(info.st_mode)
         raise KeyError_(

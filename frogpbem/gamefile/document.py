@@ -1,4 +1,4 @@
-"""Reading and writing game files: size limit, strict YAML, schema, atomic writes, locks."""
+"""Reading and writing game files: size limit, strict YAML, schema, model, atomic writes, locks."""
 
 from __future__ import annotations
 
@@ -11,32 +11,27 @@ from typing import Any
 
 from frogpbem.errors import FileAccessError, GameFileError
 from frogpbem.gamefile import schema, strictyaml
-
-FORMAT_VERSION = 1
-
-Document = dict[str, Any]
-"""A parsed game file: ``frogpbem``, ``header``, ``log``, ``requests``, ``reveal``."""
+from frogpbem.gamefile.model import FORMAT_VERSION, GameFile
 
 
-def new_document(header: dict[str, Any]) -> Document:
-    return {"frogpbem": FORMAT_VERSION, "header": header, "joins": [], "deal": None, "log": [],
-            "requests": [], "reveal": None, "notes": []}
-
-
-def parse_game(data: bytes, name: str) -> Document:
-    """A game file's bytes, checked: size, strict YAML, version, schema."""
+def parse_game(data: bytes, name: str) -> GameFile:
+    """A game file's bytes, checked and typed: size, strict YAML, version, schema, model."""
     doc = strictyaml.loads(data, name)
     if not isinstance(doc, dict):
-        raise GameFileError(f"{name}: not a frogpbem game file")
+        raise GameFileError("not a frogpbem game file", path=name)
     version = doc.get("frogpbem")
     if version != FORMAT_VERSION:
         if version is None:
-            raise GameFileError(f"{name}: not a frogpbem game file (no 'frogpbem:' version)")
+            raise GameFileError("not a frogpbem game file (no 'frogpbem:' version)", path=name)
         raise GameFileError(
-            f"{name}: unsupported format version {version!r} (this frogpbem reads {FORMAT_VERSION})"
+            f"unsupported format version {version!r} (this frogpbem reads {FORMAT_VERSION})",
+            path=name,
         )
     schema.validate(doc, "game", name)
-    return doc
+    try:
+        return GameFile.from_json(doc)
+    except GameFileError as exc:
+        raise exc.within(path=name) from None
 
 
 def read_bytes(path: Path) -> bytes:
@@ -44,23 +39,28 @@ def read_bytes(path: Path) -> bytes:
         size = path.stat().st_size
         if size > strictyaml.MAX_BYTES:
             raise GameFileError(
-                f"{path}: file is larger than {strictyaml.MAX_BYTES // (1024 * 1024)} MiB"
+                f"file is larger than {strictyaml.MAX_BYTES // (1024 * 1024)} MiB", path=path
             )
         return path.read_bytes()
     except FileNotFoundError:
-        raise FileAccessError(f"{path}: no such file") from None
+        raise FileAccessError("no such file", path=path) from None
     except IsADirectoryError:
-        raise FileAccessError(f"{path}: is a directory") from None
+        raise FileAccessError("is a directory", path=path) from None
     except OSError as exc:
-        raise FileAccessError(f"{path}: cannot read: {exc.strerror}") from None
+        raise FileAccessError(f"cannot read: {exc.strerror}", path=path) from None
 
 
-def read_game(path: Path) -> Document:
+def read_game(path: Path) -> GameFile:
     return parse_game(read_bytes(path), str(path))
 
 
-def dump_game(doc: Document) -> bytes:
-    return strictyaml.dumps(doc).encode("utf-8")
+def dump_game(file: GameFile) -> bytes:
+    return dump_yaml(file.to_json())
+
+
+def dump_yaml(data: Any) -> bytes:
+    """Any JSON-like value as strict YAML (views, chosen setups)."""
+    return strictyaml.dumps(data).encode("utf-8")
 
 
 def write_atomic(path: Path, data: bytes, durable: bool = True) -> None:
@@ -73,7 +73,7 @@ def write_atomic(path: Path, data: bytes, durable: bool = True) -> None:
     try:
         fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     except OSError as exc:
-        raise FileAccessError(f"{path}: cannot write: {exc.strerror}") from None
+        raise FileAccessError(f"cannot write: {exc.strerror}", path=path) from None
     try:
         with os.fdopen(fd, "wb") as out:
             out.write(data)
@@ -88,17 +88,20 @@ def write_atomic(path: Path, data: bytes, durable: bool = True) -> None:
     except OSError as exc:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
-        raise FileAccessError(f"{path}: cannot write: {exc.strerror}") from None
+        raise FileAccessError(f"cannot write: {exc.strerror}", path=path) from None
 
 
 @contextlib.contextmanager
 def locked(path: Path) -> Iterator[None]:
-    """Serialise writers of one game: an exclusive lock on ``.NAME.lock`` beside it."""
-    lock_path = path.with_name(f".{path.name}.lock")
+    """Serialise writers of one game: an exclusive lock on the folder that holds it.
+
+    The game file itself is replaced by a rename at every write, so it cannot
+    carry the lock; the folder can, and leaves no lock file behind.
+    """
     try:
-        fd = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o644)
+        fd = os.open(path.parent, os.O_RDONLY | os.O_DIRECTORY)
     except OSError as exc:
-        raise FileAccessError(f"{path}: cannot lock: {exc.strerror}") from None
+        raise FileAccessError(f"cannot lock its folder: {exc.strerror}", path=path) from None
     try:
         fcntl.flock(fd, fcntl.LOCK_EX)
         yield

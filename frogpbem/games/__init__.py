@@ -15,21 +15,18 @@ auditor therefore share one code path.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, TypeVar
 
-from frogpbem.errors import UsageError
+from frogpbem.board import MAX_SIZE, Square
+from frogpbem.errors import GameOverError, IllegalMoveError, NotYourTurnError, UsageError
 
 if TYPE_CHECKING:
     import random
 
 JSON = Any
 """A JSON-compatible value (dict, list, str, int, bool, None)."""
-
-S = TypeVar("S")
-M = TypeVar("M")
-
 
 @dataclass(frozen=True)
 class Place:
@@ -65,6 +62,16 @@ class Outcome:
     def is_draw(self) -> bool:
         return len({place.rank for place in self.standing}) == 1
 
+    def standing_text(self, label: Callable[[str], str] = str) -> str:
+        """``1. red 12, 2. blue 4``: the one way a standing is written."""
+        return ", ".join(f"{p.rank}. {label(p.seat)} {p.points}" for p in self.standing)
+
+    @classmethod
+    def from_json(cls, data: JSON) -> Outcome:
+        """An outcome as a reveal holds it (checked by the schema)."""
+        return cls(data["termination"], tuple(Place(p["rank"], p["seat"], p["points"])
+                                              for p in data["standing"]))
+
 
 def rank_by_points(points: Mapping[str, int], tiebreak: Mapping[str, int] | None = None) -> tuple[
     Place, ...
@@ -84,8 +91,54 @@ def rank_by_points(points: Mapping[str, int], tiebreak: Mapping[str, int] | None
     return tuple(places)
 
 
-class Ruleset(ABC, Generic[S, M]):
-    """One game's rules. Subclasses are registered with :func:`register`."""
+class Result(Protocol):
+    """A move's public result, as a ruleset types it (``Count(2)``, ``Captured(...)``)."""
+
+    def to_json(self) -> JSON:
+        """The result as the record holds it."""
+        ...
+
+
+@dataclass(frozen=True)
+class Resign:
+    """Give up the game (every ruleset has it; allowed whenever it arrives)."""
+
+    def __str__(self) -> str:
+        return "resign"
+
+    def __repr__(self) -> str:
+        return "Resign()"
+
+
+@dataclass(frozen=True)
+class Resigned:
+    """The result of a resignation that reveals nothing."""
+
+    def to_json(self) -> JSON:
+        return {"resigned": True}
+
+
+class HasSeats(Protocol):
+    """What the shared preamble needs of a state: its seats."""
+
+    @property
+    def seats(self) -> tuple[str, ...]: ...
+
+
+S = TypeVar("S", bound=HasSeats)
+M = TypeVar("M")
+R = TypeVar("R", bound=Result)
+
+
+class Ruleset(ABC, Generic[S, M, R]):
+    """One game's rules. Subclasses are registered with :func:`register`.
+
+    A ruleset overrides a few hooks: :meth:`parse_move` (its notation),
+    :meth:`check_move` (what only its rules forbid), :meth:`apply` (the
+    move's effect), :meth:`parse_result`; the base class runs what every game
+    shares: a seat of the game, a game not over, a resignation at any time,
+    the seat's turn, squares on the board.
+    """
 
     name: ClassVar[str]
     """The name used in game files and on the command line (``frogfinder``)."""
@@ -95,18 +148,22 @@ class Ruleset(ABC, Generic[S, M]):
     """Every seat the game can have, in turn order."""
     option_defaults: ClassVar[Mapping[str, int | str]]
     """The options and their default values."""
+    option_help: ClassVar[str] = ""
+    """The options in words, for ``--help``."""
     id_prefix: ClassVar[str] = "g"
     """Start of generated game ids (``ff-7q3kx2``)."""
     players_choose: ClassVar[bool] = False
     """Whether each seat chooses its own secret (``frogpbem setup``) instead of a deal."""
-    sealed_moves: ClassVar[tuple[str, ...]] = ()
-    """Kinds of move kept sealed (to the mover and the referee) until the end."""
 
     # --- set-up -------------------------------------------------------------
 
-    @abstractmethod
     def options(self, given: Mapping[str, str | int]) -> dict[str, int | str]:
         """The complete, validated options; raises :class:`UsageError`."""
+        unknown = sorted(set(given) - set(self.option_defaults))
+        if unknown:
+            known = ", ".join(self.option_defaults) or "none"
+            raise UsageError(f"unknown option {unknown[0]!r} for {self.name} (known: {known})")
+        return {**self.option_defaults, **given}
 
     def seats(self, options: Mapping[str, Any], count: int) -> tuple[str, ...]:
         """The seats of a game with ``count`` players."""
@@ -130,13 +187,21 @@ class Ruleset(ABC, Generic[S, M]):
     ) -> None:
         """Check a chosen set-up; raises :class:`NotationError` naming what is wrong."""
 
-    @abstractmethod
     def secret_bound(self, options: Mapping[str, Any]) -> int:
         """An upper bound on the canonical JSON length of one seat's secret."""
+        return 0
 
     def secret_readers(self, options: Mapping[str, Any], seat: str) -> tuple[str, ...]:
         """The seats that may read ``seat``'s secret (itself, and teammates)."""
         return (seat,)
+
+    def team_names(self, options: Mapping[str, Any]) -> str:
+        """The teams in words (``red+black, blue+purple``), or ``""`` without teams."""
+        return ""
+
+    def parse_secret(self, text: str) -> JSON:
+        """A seat's own secret, written by the player; raises :class:`NotationError`."""
+        raise UsageError(f"in {self.name} the seats do not choose their setup")
 
     @abstractmethod
     def start(
@@ -145,47 +210,88 @@ class Ruleset(ABC, Generic[S, M]):
     ) -> S:
         """The initial state; a secret of ``None`` is unknown to this observer."""
 
-    # --- play ---------------------------------------------------------------
+    # --- notation -----------------------------------------------------------
 
     @abstractmethod
     def parse_move(self, text: str) -> M:
         """Context-free syntax; raises :class:`NotationError`."""
 
-    @abstractmethod
     def format_move(self, move: M) -> str:
         """The canonical notation of ``move``."""
+        return str(move)
 
     def public_move(self, move: M) -> str:
         """What the record shows of a move: its notation, or less for a sealed move."""
         return self.format_move(move)
 
-    def is_sealed(self, text: str) -> bool:
-        """Whether a move written ``text`` is kept sealed until the end."""
-        return text.split(maxsplit=1)[0].lower() in self.sealed_moves if text.strip() else False
-
-    def automatic(self, state: S) -> str | None:
-        """A move the referee records by itself (e.g. a forced pass), or ``None``."""
-        return None
-
-    def parse_secret(self, text: str) -> JSON:
-        """A seat's own secret, written by the player; raises :class:`NotationError`."""
-        raise UsageError(f"in {self.name} the seats do not choose their setup")
+    def is_sealed(self, move: M) -> bool:
+        """Whether ``move`` is kept sealed (to its seat and the referee) until the end."""
+        return False
 
     @abstractmethod
+    def parse_result(self, data: JSON) -> R:
+        """A recorded result as this ruleset's type; raises :class:`NotationError`."""
+
+    # --- play ---------------------------------------------------------------
+
     def check(self, state: S, seat: str, move: M) -> None:
         """What can be checked without hidden pieces of others: turn, square open...
 
         Raises :class:`IllegalMoveError` (or a subclass) with the reason.
         """
+        if seat not in state.seats:
+            raise IllegalMoveError(f"{seat!r} is not a seat of this game")
+        if self.to_move(state) is None:
+            outcome = self.outcome(state)
+            raise GameOverError("the game is over"
+                                + (f" ({outcome.termination})" if outcome else ""))
+        if isinstance(move, Resign):
+            self.check_resign(state, seat)
+            return
+        if not self.may_move(state, seat):
+            raise NotYourTurnError(f"it is {self.to_move(state)}'s turn, not {seat}'s")
+        size = self.board_size(state)
+        for square in self.squares_of(move):
+            if not (0 <= square.col < size and 0 <= square.row < size):
+                last = Square(size - 1, size - 1).name
+                raise IllegalMoveError(f"square {square.name} is off the board (A1..{last})")
+        self.check_move(state, seat, move)
 
-    @abstractmethod
-    def play(self, state: S, seat: str, move: M, claimed: JSON | None = None) -> tuple[S, JSON]:
+    def check_resign(self, state: S, seat: str) -> None:
+        """Whether ``seat`` may resign now (any seat still in may, at any time)."""
+
+    def may_move(self, state: S, seat: str) -> bool:
+        """Whether it is ``seat``'s turn."""
+        return self.to_move(state) == seat
+
+    def board_size(self, state: S) -> int:
+        """The side of the square board (for the off-board check)."""
+        return MAX_SIZE
+
+    def squares_of(self, move: M) -> tuple[Square, ...]:
+        """The squares ``move`` names."""
+        return ()
+
+    def check_move(self, state: S, seat: str, move: M) -> None:
+        """What this ruleset forbids beyond the shared preamble."""
+
+    def play(self, state: S, seat: str, move: M, claimed: R | None = None) -> tuple[S, R]:
         """Apply ``move`` by ``seat``; return the new state and the public result.
 
         With ``claimed``, check it against what the state knows (raising
         :class:`InconsistentResultError`) and use it where the state cannot
         compute the result itself.
         """
+        self.check(state, seat, move)
+        return self.apply(state, seat, move, claimed)
+
+    @abstractmethod
+    def apply(self, state: S, seat: str, move: M, claimed: R | None) -> tuple[S, R]:
+        """The effect of a checked move (see :meth:`play`)."""
+
+    def automatic(self, state: S) -> M | None:
+        """A move the referee records by itself (e.g. a forced pass), or ``None``."""
+        return None
 
     @abstractmethod
     def to_move(self, state: S) -> str | None:
@@ -206,23 +312,23 @@ class Ruleset(ABC, Generic[S, M]):
         """What ``viewers`` (a seat, its team; empty for the public) may know."""
 
     @abstractmethod
-    def render(self, view: JSON) -> str:
-        """A view as a text board with coordinates and legend."""
+    def render(self, view: JSON, you: frozenset[str] = frozenset()) -> str:
+        """A view as a text board with coordinates and legend (``you``: whose it is)."""
 
     @abstractmethod
-    def describe(self, seat: str, move: str, result: JSON) -> str:
+    def describe(self, seat: str, move: str, result: R) -> str:
         """A record in words: ``red shoots G9: 2``."""
 
-    @abstractmethod
-    def comment(self, result: JSON) -> str:
+    def comment(self, result: R) -> str:
         """A result as the record's comment: ``2``, ``-3``, ``found +5``."""
+        return ""
 
-    @abstractmethod
     def bot_move(self, view: JSON, seat: str, rng: random.Random) -> str:
         """A simple move for the demonstration bots, from a seat's view."""
+        return "resign"
 
 
-_REGISTRY: dict[str, Ruleset[Any, Any]] = {}
+_REGISTRY: dict[str, Ruleset[Any, Any, Any]] = {}
 _MODULES = {
     "frogfinder": ("frogpbem.games.frogfinder", "FrogFinder"),
     "coan": ("frogpbem.games.coan", "Coan"),
@@ -232,13 +338,13 @@ _MODULES = {
 """The table of rulesets: name, module and class (imported when first asked for)."""
 
 
-def register(ruleset: Ruleset[Any, Any]) -> Ruleset[Any, Any]:
+def register(ruleset: Ruleset[Any, Any, Any]) -> Ruleset[Any, Any, Any]:
     """Add a ruleset to the table."""
     _REGISTRY[ruleset.name] = ruleset
     return ruleset
 
 
-def find_game(name: str) -> Ruleset[Any, Any]:
+def find_game(name: str) -> Ruleset[Any, Any, Any]:
     """The ruleset called ``name``; fails with the list of known names."""
     if name not in _REGISTRY and name in _MODULES:
         import importlib

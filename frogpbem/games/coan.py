@@ -1,4 +1,4 @@
-"""Coan's original Frog Finder: 2 to 6 seats, optionally in teams (RULES.md §2)."""
+"""Coan's original Frog Finder: 2 to 6 seats, optionally in teams (docs/rules.md §2)."""
 
 from __future__ import annotations
 
@@ -14,7 +14,8 @@ class Coan(FrogGame):
 
     Ties go to the seat (team) that stayed in longer. A resignation reveals
     the resigning seat's frogs to all; in a team game the whole team resigns
-    (points and ranking belong to the team).
+    (points and ranking belong to the team). When a resignation leaves one
+    team standing, it still gets its bonus.
     """
 
     name = "coan"
@@ -24,6 +25,8 @@ class Coan(FrogGame):
     option_defaults: ClassVar[Mapping[str, int | str]] = {"size": 12, "frogs": 5, "teams": ""}
     ties_are_draws = False
     resign_reveals = True
+    resign_bonus = True
+    option_help = "size=3..26 (12), frogs=N (5), teams=red+black,blue+purple (none)"
 
     def options(self, given: Mapping[str, str | int]) -> dict[str, int | str]:
         rest = {k: v for k, v in given.items() if k != "teams"}
@@ -50,6 +53,10 @@ class Coan(FrogGame):
                     + (f" ({', '.join(extra)} not playing)" if extra else "")
                 )
         return seats
+
+    def team_names(self, options: Mapping[str, Any]) -> str:
+        return ", ".join("+".join(t) for t in _parse_teams(str(options.get("teams", "")),
+                                                         self.seat_order))
 
     def team_map(self, options: Mapping[str, Any], seats: Sequence[str]) -> dict[str, str]:
         names = {s: s for s in seats}

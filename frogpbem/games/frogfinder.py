@@ -1,10 +1,10 @@
-"""Frog Finder, the two-player game as played on BrainKing (RULES.md §1)."""
+"""Frog Finder, the two-player game as played on BrainKing (docs/rules.md §1)."""
 
 from __future__ import annotations
 
-from frogpbem.games.frogs import Action, FrogGame, Move, Revealed, State
+from frogpbem.games.frogs import FrogGame
 
-__all__ = ["Action", "FrogFinder", "Move", "Revealed", "State"]
+__all__ = ["FrogFinder"]
 
 
 class FrogFinder(FrogGame):

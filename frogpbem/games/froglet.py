@@ -1,9 +1,10 @@
-"""Froglet: jump-capture on a full random board (RULES.md §3).
+"""Froglet: jump-capture on a full random board (docs/rules.md §3).
 
-The board is public. Moves: ``remove C3`` (white's first move: a green frog),
-then jumps written as paths ``C3-C5`` or ``C3-C5-E5``, and ``resign``.
-Public results: ``{"removed": "G"}``, ``{"captured": ["Y", "G"], "points": 3}``,
-``{"resigned": true}``.
+The board is public. Moves: :class:`Remove` ``remove C3`` (white's first
+move: a green frog), then :class:`Jump` paths ``C3-C5`` or ``C3-C5-E5``, and
+:class:`~frogpbem.games.Resign`. Public results: :class:`Removed`
+``{"removed": "G"}``, :class:`Captured` ``{"captured": ["Y", "G"], "points":
+3}``, :class:`~frogpbem.games.Resigned` ``{"resigned": true}``.
 """
 
 from __future__ import annotations
@@ -15,18 +16,17 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from frogpbem.board import Board, Square
 from frogpbem.errors import (
-    GameOverError,
     IllegalMoveError,
     InconsistentResultError,
     NotationError,
-    NotYourTurnError,
-    UsageError,
 )
 from frogpbem.games import (
     JSON,
     Chance,
     Outcome,
     Place,
+    Resign,
+    Resigned,
     Ruleset,
     parse_int_option,
     rank_by_points,
@@ -56,42 +56,89 @@ def counts_for(size: int) -> dict[str, int]:
 
 
 @dataclass(frozen=True)
-class Move:
-    """A Froglet move: remove a frog, jump along a path, or resign."""
+class Remove:
+    """White's first move: take a green frog off the full board."""
 
-    path: tuple[Square, ...] = ()
-    """The squares of a jump, start first (empty for resign)."""
-    remove: Square | None = None
-    """The frog taken off by white's first move."""
-
-    @classmethod
-    def parse(cls, text: str) -> Move:
-        """Parse ``remove C3``, ``C3-C5-E5``, ``resign``; raises :class:`NotationError`."""
-        if text.strip().lower() == "resign":
-            return cls()
-        removal = _REMOVE_RE.fullmatch(text)
-        try:
-            if removal:
-                return cls(remove=Square.parse(_squeeze(removal[1])))
-            if _PATH_RE.fullmatch(text):
-                return cls(path=tuple(Square.parse(_squeeze(p)) for p in text.split("-")))
-        except NotationError as exc:
-            raise NotationError(f"{EXPECTED}, got {text!r} ({exc})") from None
-        raise NotationError(f"{EXPECTED}, got {text!r}")
-
-    @property
-    def is_resign(self) -> bool:
-        return not self.path and self.remove is None
+    square: Square
 
     def __str__(self) -> str:
-        if self.remove is not None:
-            return f"remove {self.remove.name}"
-        if self.path:
-            return "-".join(square.name for square in self.path)
-        return "resign"
+        return f"remove {self.square.name}"
 
     def __repr__(self) -> str:
-        return f"Move.parse({str(self)!r})"
+        return f"Remove({self.square!r})"
+
+
+@dataclass(frozen=True)
+class Jump:
+    """A frog's jump along a path of hops, start first."""
+
+    path: tuple[Square, ...]
+
+    def __post_init__(self) -> None:
+        if len(self.path) < 2:
+            raise NotationError("a jump names at least two squares")
+
+    def __str__(self) -> str:
+        return "-".join(square.name for square in self.path)
+
+    def __repr__(self) -> str:
+        return f"Jump.parse({str(self)!r})"
+
+
+Move = Remove | Jump | Resign
+"""A Froglet move."""
+
+
+def parse_move(text: str) -> Move:
+    """Parse ``remove C3``, ``C3-C5-E5``, ``resign``; raises :class:`NotationError`."""
+    if text.strip().lower() == "resign":
+        return Resign()
+    removal = _REMOVE_RE.fullmatch(text)
+    try:
+        if removal:
+            return Remove(Square.parse(_squeeze(removal[1])))
+        if _PATH_RE.fullmatch(text):
+            return Jump(tuple(Square.parse(_squeeze(p)) for p in text.split("-")))
+    except NotationError as exc:
+        raise NotationError(f"{EXPECTED}, got {text!r} ({exc.message})") from None
+    raise NotationError(f"{EXPECTED}, got {text!r}")
+
+
+@dataclass(frozen=True)
+class Removed:
+    """The first move's result: a green frog left the board."""
+
+    def to_json(self) -> JSON:
+        return {"removed": "G"}
+
+
+@dataclass(frozen=True)
+class Captured:
+    """A jump's result: the colours of the frogs it took, in order, and its points."""
+
+    colours: tuple[str, ...]
+    points: int
+
+    def to_json(self) -> JSON:
+        return {"captured": list(self.colours), "points": self.points}
+
+
+FrogletResult = Removed | Captured | Resigned
+"""A Froglet move's public result."""
+
+
+def parse_result(data: JSON) -> FrogletResult:
+    """A recorded result; raises :class:`NotationError` for any other shape."""
+    if data == {"removed": "G"}:
+        return Removed()
+    if data == {"resigned": True}:
+        return Resigned()
+    if isinstance(data, dict) and set(data) == {"captured", "points"}:
+        colours, points = data["captured"], data["points"]
+        if isinstance(colours, list) and colours and all(c in VALUES for c in colours) \
+                and points == sum(VALUES[c] for c in colours):
+            return Captured(tuple(colours), points)
+    raise NotationError(f"not a Froglet result: {data!r}")
 
 
 def _squeeze(text: str) -> str:
@@ -118,7 +165,7 @@ class State:
     """How the game ended, once it has."""
 
 
-class Froglet(Ruleset[State, Move]):
+class Froglet(Ruleset[State, Move, FrogletResult]):
     """Froglet as adapted by BrainKing: 12x12, values 1-4, any frog may jump."""
 
     name = "froglet"
@@ -126,14 +173,13 @@ class Froglet(Ruleset[State, Move]):
     seat_order = ("white", "black")
     id_prefix = "fl"
     option_defaults: ClassVar[Mapping[str, int | str]] = {"size": 12}
+    option_help = "size=3..26 (12)"
 
     # --- set-up -------------------------------------------------------------
 
     def options(self, given: Mapping[str, str | int]) -> dict[str, int | str]:
-        unknown = sorted(set(given) - set(self.option_defaults))
-        if unknown:
-            raise UsageError(f"unknown option {unknown[0]!r} for froglet (known: size)")
-        return {"size": parse_int_option("size", given.get("size", 12), 3, 26)}
+        merged = super().options(given)
+        return {"size": parse_int_option("size", merged["size"], 3, 26)}
 
     def deal(
         self, options: Mapping[str, Any], seats: Sequence[str], rng: Chance
@@ -160,9 +206,6 @@ class Froglet(Ruleset[State, Move]):
         if "G" not in "".join(rows):
             raise NotationError("setup: the board needs a green frog for the first move")
 
-    def secret_bound(self, options: Mapping[str, Any]) -> int:
-        return 0
-
     def start(
         self, options: Mapping[str, Any], seats: Sequence[str], public: JSON,
         secrets: Mapping[str, JSON | None],
@@ -180,10 +223,10 @@ class Froglet(Ruleset[State, Move]):
     # --- play ---------------------------------------------------------------
 
     def parse_move(self, text: str) -> Move:
-        return Move.parse(text)
+        return parse_move(text)
 
-    def format_move(self, move: Move) -> str:
-        return str(move)
+    def parse_result(self, data: JSON) -> FrogletResult:
+        return parse_result(data)
 
     def to_move(self, state: State) -> str | None:
         return None if state.outcome else state.seats[state.ply % 2]
@@ -194,30 +237,29 @@ class Froglet(Ruleset[State, Move]):
     def outcome(self, state: State) -> Outcome | None:
         return state.outcome
 
-    def check(self, state: State, seat: str, move: Move) -> None:
-        self._captures(state, seat, move)
+    def board_size(self, state: State) -> int:
+        return state.board.size
 
-    def _captures(self, state: State, seat: str, move: Move) -> list[str]:
-        """Check ``move``; return the colours it captures (in order)."""
-        if seat not in state.seats:
-            raise IllegalMoveError(f"{seat!r} is not a seat of this game")
-        if state.outcome is not None:
-            raise GameOverError(f"the game is over ({state.outcome.termination})")
-        if move.is_resign:
-            return []
-        to_move = state.seats[state.ply % 2]
-        if seat != to_move:
-            raise NotYourTurnError(f"it is {to_move}'s turn, not {seat}'s")
-        if move.remove is not None:
-            return self._check_remove(state, move.remove)
+    def squares_of(self, move: Move) -> tuple[Square, ...]:
+        if isinstance(move, Remove):
+            return (move.square,)
+        return move.path if isinstance(move, Jump) else ()
+
+    def check_move(self, state: State, seat: str, move: Move) -> None:
+        self._captures(state, move)
+
+    def _captures(self, state: State, move: Move) -> list[str]:
+        """Check a move the preamble let through; return the colours it captures (in order)."""
+        if isinstance(move, Remove):
+            return self._check_remove(state, move.square)
         if state.ply == 0:
             raise IllegalMoveError("the first move removes a green frog: remove SQUARE")
+        assert isinstance(move, Jump)  # the preamble handles resignations
         return _check_path(state, move.path)
 
     def _check_remove(self, state: State, square: Square) -> list[str]:
         if state.ply != 0:
             raise IllegalMoveError("only the first move removes a frog; now every move jumps")
-        _on_board(state, square)
         colour = state.frogs.get(square)
         if colour != "G":
             what = f"a {COLOURS[colour]} frog" if colour else "no frog"
@@ -225,26 +267,28 @@ class Froglet(Ruleset[State, Move]):
                                    "green frog")
         return []
 
-    def play(
-        self, state: State, seat: str, move: Move, claimed: JSON | None = None
-    ) -> tuple[State, JSON]:
-        captured = self._captures(state, seat, move)
-        if move.is_resign:
-            result: JSON = {"resigned": True}
-        elif move.remove is not None:
-            result = {"removed": "G"}
+    def apply(
+        self, state: State, seat: str, move: Move, claimed: FrogletResult | None
+    ) -> tuple[State, FrogletResult]:
+        result: FrogletResult
+        if isinstance(move, Resign):
+            result = Resigned()
+        elif isinstance(move, Remove):
+            result = Removed()
         else:
-            result = {"captured": captured, "points": sum(VALUES[c] for c in captured)}
+            captured = self._captures(state, move)
+            result = Captured(tuple(captured), sum(VALUES[c] for c in captured))
         if claimed is not None and claimed != result:
-            raise InconsistentResultError(f"{move}: result {claimed!r} should be {result!r}")
-        if move.is_resign:
+            raise InconsistentResultError(f"{move}: result {claimed.to_json()!r} should be "
+                                          f"{result.to_json()!r}")
+        if isinstance(move, Resign):
             winner = next(s for s in state.seats if s != seat)
             standing = (Place(1, winner, state.points[winner]), Place(2, seat, state.points[seat]))
             return replace(state, outcome=Outcome(f"{seat} resigned", standing)), result
         frogs = dict(state.frogs)
-        if move.remove is not None:
-            del frogs[move.remove]
-            last: tuple[Square, ...] = (move.remove,)
+        if isinstance(move, Remove):
+            del frogs[move.square]
+            last: tuple[Square, ...] = (move.square,)
         else:
             colour = frogs.pop(move.path[0])
             for start, end in zip(move.path, move.path[1:], strict=False):
@@ -252,7 +296,8 @@ class Froglet(Ruleset[State, Move]):
             frogs[move.path[-1]] = colour
             last = move.path
         points = dict(state.points)
-        points[seat] += result.get("points", 0)
+        if isinstance(result, Captured):
+            points[seat] += result.points
         state = replace(state, frogs=frogs, points=points, ply=state.ply + 1, last=last)
         if not any(True for _ in _hops(state, frogs)):
             outcome = Outcome("no jump is left", rank_by_points(points))
@@ -276,7 +321,7 @@ class Froglet(Ruleset[State, Move]):
             "outcome": state.outcome.to_json() if state.outcome else None,
         }
 
-    def render(self, view: JSON) -> str:
+    def render(self, view: JSON, you: frozenset[str] = frozenset()) -> str:
         size = view["size"]
         last = set(view["last"])
         letters = "".join(f" {chr(ord('A') + c)} " for c in range(size))
@@ -294,20 +339,20 @@ class Froglet(Ruleset[State, Move]):
                   "(x) squares of the last move", f"  frogs left: {left}"]
         return "\n".join(lines)
 
-    def describe(self, seat: str, move: str, result: JSON) -> str:
-        if "resigned" in result:
+    def describe(self, seat: str, move: str, result: FrogletResult) -> str:
+        if isinstance(result, Resigned):
             return f"{seat} resigns"
-        if "removed" in result:
+        if isinstance(result, Removed):
             return f"{seat} removes {move.split()[-1]} (green)"
-        captured = ", ".join(COLOURS[c] for c in result["captured"])
-        return f"{seat} jumps {move}: {captured} (+{result['points']})"
+        captured = ", ".join(COLOURS[c] for c in result.colours)
+        return f"{seat} jumps {move}: {captured} (+{result.points})"
 
-    def comment(self, result: JSON) -> str:
-        if "resigned" in result:
+    def comment(self, result: FrogletResult) -> str:
+        if isinstance(result, Resigned):
             return "resigns"
-        if "removed" in result:
+        if isinstance(result, Removed):
             return "green removed"
-        return f"{''.join(result['captured'])} +{result['points']}"
+        return f"{''.join(result.colours)} +{result.points}"
 
     def bot_move(self, view: JSON, seat: str, rng: random.Random) -> str:
         state = self.start({"size": view["size"]}, view["seats"], {"rows": view["rows"]}, {})

@@ -1,14 +1,15 @@
-"""The frog-finding engine shared by Frog Finder and Coan's original (RULES.md §1, §2).
+"""The frog-finding engine shared by Frog Finder and Coan's original (docs/rules.md §1, §2).
 
 Any number of seats, each in a team (a seat alone is a team of one). Moves:
-``shoot G9``, ``guess A1``, ``resign``. Public results, as recorded:
+:class:`Shoot` (``shoot G9``), :class:`Guess` (``guess A1``),
+:class:`~frogpbem.games.Resign`. Public results, and how a record holds them:
 
-- ``{"count": 2}``: a shot at an empty square, with its number;
-- ``{"shot": "blue"}``: a shot that hit (and revealed) a blue frog;
-- ``{"found": "blue"}``: a correct guess that revealed a blue frog;
-- ``{"miss": true}``: a wrong guess;
-- ``{"resigned": true}``, and where the game goes on (Coan), the resigning
-  seats' frogs: ``{"resigned": true, "frogs": {"black": ["C4"]}}``.
+- :class:`Count` ``{"count": 2}``: a shot at an empty square, with its number;
+- :class:`Shot` ``{"shot": "blue"}``: a shot that hit (and revealed) a blue frog;
+- :class:`Found` ``{"found": "blue"}``: a correct guess that revealed a blue frog;
+- :class:`Miss` ``{"miss": true}``: a wrong guess;
+- :class:`FrogsResigned` ``{"resigned": true}``, and where the resigning seats'
+  frogs are shown (Coan): ``{"resigned": true, "frogs": {"black": ["C4"]}}``.
 
 Points belong to teams; a team whose frogs are all revealed is out, its points
 frozen; a seat whose own frogs are all revealed takes no more turns.
@@ -16,19 +17,16 @@ frozen; a seat whose own frogs are all revealed takes no more turns.
 
 from __future__ import annotations
 
-import enum
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from frogpbem.board import Board, Square
 from frogpbem.errors import (
-    GameOverError,
     IllegalMoveError,
     InconsistentResultError,
     NotationError,
-    NotYourTurnError,
     UsageError,
 )
 from frogpbem.games import (
@@ -36,6 +34,7 @@ from frogpbem.games import (
     Chance,
     Outcome,
     Place,
+    Resign,
     Ruleset,
     parse_int_option,
     rank_by_points,
@@ -57,51 +56,132 @@ LETTERS = {"red": "R", "blue": "B", "black": "K", "purple": "P", "yellow": "Y", 
 """One letter per colour on the text board (upper case revealed, lower case hidden)."""
 
 
-class Action(enum.Enum):
-    """What a move does."""
-
-    SHOOT = "shoot"
-    """Shoot a square: reveal its number, or shoot the frog on it."""
-    GUESS = "guess"
-    """Guess that an opponent's frog sits on a square."""
-    RESIGN = "resign"
-    """Give up the game (allowed at any time)."""
-
-
 _MOVE_RE = re.compile(r"\s*(shoot|guess)\s+([A-Za-z]\s*[0-9]{1,2})\s*|\s*(resign)\s*", re.I)
 EXPECTED = 'expected "shoot SQUARE", "guess SQUARE" or "resign"'
 
 
 @dataclass(frozen=True)
-class Move:
-    """A frog-finding move."""
+class Shoot:
+    """Shoot a square: reveal its number, or shoot the frog on it."""
 
-    action: Action
-    """Shoot, guess or resign."""
-    square: Square | None = None
-    """The target square (``None`` for resign)."""
-
-    @classmethod
-    def parse(cls, text: str) -> Move:
-        """Parse ``shoot G9``, ``GUESS a1``, ``resign``; raises :class:`NotationError`."""
-        match = _MOVE_RE.fullmatch(text)
-        if match is None:
-            raise NotationError(f"{EXPECTED}, got {text!r}")
-        if match[3]:
-            return cls(Action.RESIGN)
-        try:
-            square = Square.parse(match[2].replace(" ", "").replace("\t", ""))
-        except NotationError as exc:
-            raise NotationError(f"{EXPECTED}, got {text!r} ({exc})") from None
-        return cls(Action(match[1].lower()), square)
+    square: Square
 
     def __str__(self) -> str:
-        if self.square is None:
-            return self.action.value
-        return f"{self.action.value} {self.square.name}"
+        return f"shoot {self.square.name}"
 
     def __repr__(self) -> str:
-        return f"Move.parse({str(self)!r})"
+        return f"Shoot({self.square!r})"
+
+
+@dataclass(frozen=True)
+class Guess:
+    """Guess that an opponent's frog sits on a square."""
+
+    square: Square
+
+    def __str__(self) -> str:
+        return f"guess {self.square.name}"
+
+    def __repr__(self) -> str:
+        return f"Guess({self.square!r})"
+
+
+Move = Shoot | Guess | Resign
+"""A frog-finding move."""
+
+
+def parse_move(text: str) -> Move:
+    """Parse ``shoot G9``, ``GUESS a1``, ``resign``; raises :class:`NotationError`."""
+    match = _MOVE_RE.fullmatch(text)
+    if match is None:
+        raise NotationError(f"{EXPECTED}, got {text!r}")
+    if match[3]:
+        return Resign()
+    try:
+        square = Square.parse(match[2].replace(" ", "").replace("\t", ""))
+    except NotationError as exc:
+        raise NotationError(f"{EXPECTED}, got {text!r} ({exc.message})") from None
+    return Shoot(square) if match[1].lower() == "shoot" else Guess(square)
+
+
+@dataclass(frozen=True)
+class Count:
+    """A shot at an empty square, and the number of frogs around it."""
+
+    count: int
+
+    def to_json(self) -> JSON:
+        return {"count": self.count}
+
+
+@dataclass(frozen=True)
+class Shot:
+    """A shot that hit (and revealed) a frog of ``owner``."""
+
+    owner: str
+
+    def to_json(self) -> JSON:
+        return {"shot": self.owner}
+
+
+@dataclass(frozen=True)
+class Found:
+    """A correct guess that revealed a frog of ``owner``."""
+
+    owner: str
+
+    def to_json(self) -> JSON:
+        return {"found": self.owner}
+
+
+@dataclass(frozen=True)
+class Miss:
+    """A wrong guess: the square is empty."""
+
+    def to_json(self) -> JSON:
+        return {"miss": True}
+
+
+@dataclass(frozen=True)
+class FrogsResigned:
+    """A resignation, with the resigning seats' hidden frogs where the rules show them."""
+
+    frogs: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    """Each resigning seat's hidden frogs, by square name."""
+
+    def to_json(self) -> JSON:
+        if not self.frogs:
+            return {"resigned": True}
+        return {"resigned": True, "frogs": {s: list(n) for s, n in self.frogs.items()}}
+
+
+FrogResult = Count | Shot | Found | Miss | FrogsResigned
+"""A frog-finding move's public result."""
+
+_SEAT = re.compile(r"[a-z]{1,16}")
+
+
+def parse_result(data: JSON) -> FrogResult:
+    """A recorded result; raises :class:`NotationError` for any other shape."""
+    if isinstance(data, dict) and len(data) == 1:
+        ((kind, value),) = data.items()
+        if kind == "count" and type(value) is int and 0 <= value <= 8:
+            return Count(value)
+        if kind in ("shot", "found") and isinstance(value, str) and _SEAT.fullmatch(value):
+            return Shot(value) if kind == "shot" else Found(value)
+        if data in ({"miss": True}, {"resigned": True}):
+            return Miss() if kind == "miss" else FrogsResigned()
+    if isinstance(data, dict) and set(data) == {"resigned", "frogs"} and data["resigned"] is True \
+            and isinstance(data["frogs"], dict) and data["frogs"]:
+        frogs: dict[str, tuple[str, ...]] = {}
+        for seat, names in data["frogs"].items():
+            if not (_SEAT.fullmatch(seat) and isinstance(names, list) and names
+                    and all(isinstance(n, str) for n in names)):
+                break
+            frogs[seat] = tuple(Square.parse(n).name for n in names)
+        else:
+            return FrogsResigned(frogs)
+    raise NotationError(f"not a frog-finding result: {data!r}")
 
 
 @dataclass(frozen=True)
@@ -165,7 +245,7 @@ class State:
         return not self.is_out(self.teams[seat]) and self.hidden_count(seat) > 0
 
 
-class FrogGame(Ruleset[State, Move]):
+class FrogGame(Ruleset[State, Move, FrogResult]):
     """The shared engine; subclasses set the seats, teams and tie rule."""
 
     option_defaults: ClassVar[Mapping[str, int | str]] = {"size": 12, "frogs": 5}
@@ -173,15 +253,14 @@ class FrogGame(Ruleset[State, Move]):
     """Frog Finder: equal points draw. Coan: the seat that stayed in longer ranks higher."""
     resign_reveals: ClassVar[bool] = False
     """Whether a resignation's result shows the resigning seats' frogs (the game may go on)."""
+    resign_bonus: ClassVar[bool] = False
+    """Whether the last seat standing gets its bonus also when a resignation ends the game."""
+    option_help = "size=3..26 (12), frogs=N (5)"
 
     # --- set-up -------------------------------------------------------------
 
     def options(self, given: Mapping[str, str | int]) -> dict[str, int | str]:
-        unknown = sorted(set(given) - set(self.option_defaults))
-        if unknown:
-            known = ", ".join(self.option_defaults)
-            raise UsageError(f"unknown option {unknown[0]!r} for {self.name} (known: {known})")
-        merged = {**self.option_defaults, **given}
+        merged = super().options(given)
         size = parse_int_option("size", merged["size"], 3, 26)
         frogs = parse_int_option("frogs", merged["frogs"], 1, max(1, size * size // 4))
         return {"size": size, "frogs": frogs}
@@ -272,10 +351,10 @@ class FrogGame(Ruleset[State, Move]):
     # --- play ---------------------------------------------------------------
 
     def parse_move(self, text: str) -> Move:
-        return Move.parse(text)
+        return parse_move(text)
 
-    def format_move(self, move: Move) -> str:
-        return str(move)
+    def parse_result(self, data: JSON) -> FrogResult:
+        return parse_result(data)
 
     def to_move(self, state: State) -> str | None:
         return None if state.outcome else state.seats[state.turn]
@@ -289,23 +368,19 @@ class FrogGame(Ruleset[State, Move]):
     def opponents(self, state: State, seat: str) -> tuple[str, ...]:
         return tuple(s for s in state.seats if state.teams[s] != state.teams[seat])
 
-    def check(self, state: State, seat: str, move: Move) -> None:
-        if seat not in state.seats:
-            raise IllegalMoveError(f"{seat!r} is not a seat of this game")
-        if state.outcome is not None:
-            raise GameOverError(f"the game is over ({state.outcome.termination})")
-        if move.action is Action.RESIGN:
-            if state.is_out(state.teams[seat]):
-                raise IllegalMoveError(f"{seat} is out of the game already")
-            return
-        to_move = state.seats[state.turn]
-        if seat != to_move:
-            raise NotYourTurnError(f"it is {to_move}'s turn, not {seat}'s")
+    def board_size(self, state: State) -> int:
+        return state.board.size
+
+    def squares_of(self, move: Move) -> tuple[Square, ...]:
+        return () if isinstance(move, Resign) else (move.square,)
+
+    def check_resign(self, state: State, seat: str) -> None:
+        if state.is_out(state.teams[seat]):
+            raise IllegalMoveError(f"{seat} is out of the game already")
+
+    def check_move(self, state: State, seat: str, move: Move) -> None:
+        assert not isinstance(move, Resign)  # the preamble handles resignations
         square = move.square
-        assert square is not None  # parse guarantees a square for shoot/guess
-        if not state.board.contains(square):
-            last = Square(state.board.size - 1, state.board.size - 1).name
-            raise IllegalMoveError(f"square {square.name} is off the board (A1..{last})")
         if square in state.shots:
             raise IllegalMoveError(f"{square.name} is not open: it was shot already")
         if square in state.revealed:
@@ -316,13 +391,13 @@ class FrogGame(Ruleset[State, Move]):
                 whose = "your own frog" if mate == seat else f"your teammate {mate}'s frog"
                 raise IllegalMoveError(f"{square.name} is not open: it holds {whose}")
 
-    def play(
-        self, state: State, seat: str, move: Move, claimed: JSON | None = None
-    ) -> tuple[State, JSON]:
-        self.check(state, seat, move)
-        if move.action is Action.RESIGN:
+    def apply(
+        self, state: State, seat: str, move: Move, claimed: FrogResult | None
+    ) -> tuple[State, FrogResult]:
+        if isinstance(move, Resign):
+            if claimed is not None and not isinstance(claimed, FrogsResigned):
+                raise InconsistentResultError(f"resign: result {claimed!r} is not a resignation")
             return self._resign(state, seat, claimed)
-        assert move.square is not None
         owner = self._owner(state, seat, move.square)
         expected = None if owner is _UNKNOWN else self._compute(state, move, owner)
         if claimed is None:
@@ -334,7 +409,8 @@ class FrogGame(Ruleset[State, Move]):
         elif expected is not None:
             if claimed != expected:
                 raise InconsistentResultError(
-                    f"{move}: result {claimed!r} contradicts the known frogs ({expected!r})"
+                    f"{move}: result {claimed.to_json()!r} contradicts the known frogs "
+                    f"({expected.to_json()!r})"
                 )
             result = expected
         else:
@@ -372,67 +448,63 @@ class FrogGame(Ruleset[State, Move]):
         )
         return known, known + min(candidates, unknown_hidden)
 
-    def _compute(self, state: State, move: Move, owner: object) -> JSON | None:
+    def _compute(self, state: State, move: Shoot | Guess, owner: object) -> FrogResult | None:
         """The result when the known frogs decide it, else ``None``."""
-        if move.action is Action.SHOOT:
-            if owner is not None:
-                return {"shot": owner}
-            assert move.square is not None
+        if isinstance(move, Shoot):
+            if isinstance(owner, str):
+                return Shot(owner)
             low, high = self._count_bounds(state, move.square)
-            return {"count": low} if low == high else None
-        return {"found": owner} if owner is not None else {"miss": True}
+            return Count(low) if low == high else None
+        return Found(owner) if isinstance(owner, str) else Miss()
 
-    def _check_claim(self, state: State, seat: str, move: Move, claimed: JSON) -> JSON:
+    def _check_claim(self, state: State, seat: str, move: Shoot | Guess,
+                     claimed: FrogResult) -> FrogResult:
         """Check a result the known frogs do not decide against what they allow."""
         square = move.square
-        assert square is not None
-        if not isinstance(claimed, dict) or len(claimed) != 1:
-            raise InconsistentResultError(f"{move}: malformed result {claimed!r}")
-        (kind, value), = claimed.items()
-        frog_kind = "shot" if move.action is Action.SHOOT else "found"
-        if kind == frog_kind:
-            opponents = self.opponents(state, seat)
-            if value not in opponents or state.hidden_count(value) == 0:
+        hit = Shot if isinstance(move, Shoot) else Found
+        if isinstance(claimed, hit):
+            owner = claimed.owner
+            if owner not in self.opponents(state, seat) or state.hidden_count(owner) == 0:
                 raise InconsistentResultError(
-                    f"{move}: {value!r} has no hidden frog that could be on {square.name}"
+                    f"{move}: {owner!r} has no hidden frog that could be on {square.name}"
                 )
-            frogs = state.hidden[value]
+            frogs = state.hidden[owner]
             if frogs is not None and square not in frogs:
-                raise InconsistentResultError(f"{move}: {value} has no frog on {square.name}")
+                raise InconsistentResultError(f"{move}: {owner} has no frog on {square.name}")
             return claimed
-        if move.action is Action.SHOOT and kind == "count":
+        if isinstance(move, Shoot) and isinstance(claimed, Count):
             low, high = self._count_bounds(state, square)
-            if type(value) is not int or not low <= value <= high:
+            if not low <= claimed.count <= high:
                 raise InconsistentResultError(
-                    f"{move}: number {value!r} is impossible here (must be {low}..{high})"
+                    f"{move}: number {claimed.count} is impossible here (must be {low}..{high})"
                 )
             return claimed
-        if move.action is Action.GUESS and claimed == {"miss": True}:
+        if isinstance(move, Guess) and isinstance(claimed, Miss):
             return claimed
-        raise InconsistentResultError(f"{move}: malformed result {claimed!r}")
+        raise InconsistentResultError(f"{move}: result {claimed.to_json()!r} is not one of "
+                                      "this move's")
 
-    def _advance(self, state: State, seat: str, move: Move, result: JSON) -> State:
+    def _advance(self, state: State, seat: str, move: Shoot | Guess,
+                 result: FrogResult) -> State:
         square = move.square
-        assert square is not None
         team = state.teams[seat]
         points = dict(state.points)
         revealed = dict(state.revealed)
         hidden = dict(state.hidden)
         shots = state.shots
         misses = state.misses
-        if "count" in result:
-            shots = {**state.shots, square: result["count"]}
-        elif "miss" in result:
+        if isinstance(result, Count):
+            shots = {**state.shots, square: result.count}
+        elif isinstance(result, Miss):
             misses = misses | {square}
             points[team] -= MISS_PENALTY
-        else:
-            owner = result.get("shot") or result["found"]
-            how = "shot" if "shot" in result else "found"
-            revealed[square] = Revealed(owner, how)
+        elif isinstance(result, Shot | Found):
+            owner = result.owner
+            revealed[square] = Revealed(owner, "shot" if isinstance(result, Shot) else "found")
             frogs = hidden[owner]
             if frogs is not None:
                 hidden[owner] = frogs - {square}
-            if how == "shot":
+            if isinstance(result, Shot):
                 points[team] -= SHOT_PENALTY
                 points[state.teams[owner]] += SHOT_PENALTY
             else:
@@ -470,7 +542,7 @@ class FrogGame(Ruleset[State, Move]):
             termination = f"all {loser} frogs revealed"
         else:
             termination = f"{standing[0]} is the last standing" if standing else "all out"
-        if resigner is None:
+        if resigner is None or self.resign_bonus:
             for team in standing:
                 hidden = sum(state.hidden_count(s) for s in state.members(team))
                 points[team] += LAST_STANDING_BONUS + hidden
@@ -485,22 +557,23 @@ class FrogGame(Ruleset[State, Move]):
             places.append(Place(len(places) + 1, team, points[team]))
         return replace(state, points=points, outcome=Outcome(termination, tuple(places)))
 
-    def _resign(self, state: State, seat: str, claimed: JSON | None) -> tuple[State, JSON]:
+    def _resign(self, state: State, seat: str,
+                claimed: FrogsResigned | None) -> tuple[State, FrogResult]:
         team = state.teams[seat]
         members = [s for s in state.members(team) if state.hidden_count(s) > 0]
-        result: dict[str, Any] = {"resigned": True}
+        result = FrogsResigned()
         revealed = dict(state.revealed)
         hidden = dict(state.hidden)
         if self.resign_reveals:
             frogs = self._resigned_frogs(state, members, claimed)
-            if frogs:
-                result["frogs"] = frogs
+            result = FrogsResigned(frogs)
             for member, names in frogs.items():
                 for name in names:
                     revealed[state.board.parse(name)] = Revealed(member, "resigned")
                 hidden[member] = frozenset()
         elif claimed is not None and claimed != result:
-            raise InconsistentResultError(f"resign: malformed result {claimed!r}")
+            raise InconsistentResultError(f"resign: result {claimed.to_json()!r} should be "
+                                          f"{result.to_json()!r}")
         state = replace(state, revealed=revealed, hidden=hidden, ply=state.ply + 1,
                         resigned=(*state.resigned, team))
         if state.teams[state.seats[state.turn]] != team:
@@ -509,32 +582,28 @@ class FrogGame(Ruleset[State, Move]):
         return self._after_move(state, seat), result
 
     def _resigned_frogs(
-        self, state: State, members: list[str], claimed: JSON | None
-    ) -> dict[str, list[str]]:
+        self, state: State, members: list[str], claimed: FrogsResigned | None
+    ) -> dict[str, tuple[str, ...]]:
         """The resigning seats' hidden frogs: known, or taken from the claim and checked."""
-        claimed_frogs = (claimed or {}).get("frogs", {}) if isinstance(claimed, dict) else None
-        if claimed is not None and (
-            not isinstance(claimed_frogs, dict) or set(claimed) - {"resigned", "frogs"}
-        ):
-            raise InconsistentResultError(f"resign: malformed result {claimed!r}")
-        frogs: dict[str, list[str]] = {}
+        frogs: dict[str, tuple[str, ...]] = {}
         for member in members:
             known = state.hidden[member]
             if known is not None:
-                frogs[member] = sorted_names(known)
+                frogs[member] = tuple(sorted_names(known))
                 continue
-            if claimed_frogs is None or member not in claimed_frogs:
+            if claimed is None or member not in claimed.frogs:
                 raise InconsistentResultError(f"resign: {member}'s hidden frogs are not given")
-            names = claimed_frogs[member]
-            squares = {state.board.parse(str(n)) for n in names} if isinstance(names, list) \
-                else set()
+            names = claimed.frogs[member]
+            squares = {state.board.parse(n) for n in names}
             if len(squares) != state.hidden_count(member) or any(
                 sq in state.shots or sq in state.revealed or sq in state.misses for sq in squares
             ):
-                raise InconsistentResultError(f"resign: {member}'s frogs {names!r} are impossible")
-            frogs[member] = sorted_names(frozenset(squares))
-        if claimed_frogs is not None and claimed is not None and claimed_frogs != frogs:
-            raise InconsistentResultError(f"resign: frogs {claimed_frogs!r} should be {frogs!r}")
+                raise InconsistentResultError(f"resign: {member}'s frogs {list(names)!r} are "
+                                              "impossible")
+            frogs[member] = tuple(sorted_names(frozenset(squares)))
+        if claimed is not None and dict(claimed.frogs) != frogs:
+            raise InconsistentResultError(f"resign: frogs {dict(claimed.frogs)!r} should be "
+                                          f"{frogs!r}")
         return frogs
 
     # --- presentation -------------------------------------------------------
@@ -565,7 +634,7 @@ class FrogGame(Ruleset[State, Move]):
             "outcome": state.outcome.to_json() if state.outcome else None,
         }
 
-    def render(self, view: JSON) -> str:
+    def render(self, view: JSON, you: frozenset[str] = frozenset()) -> str:
         size = view["size"]
         cells: dict[str, str] = {}
         for name in view["misses"]:
@@ -592,34 +661,35 @@ class FrogGame(Ruleset[State, Move]):
             "  .  open    -  wrong guess (empty)    0-8 shot square and its number"
         )
         colours = ", ".join(f"{LETTERS.get(s, s[0])} {s}" for s in view["seats"])
+        own = "".join(f"{LETTERS.get(s, s[0]).lower()}  {s}'s hidden frog    "
+                      for s in view["own_frogs"])
         lines.append(
-            "  r  a hidden frog you can see    (B) frog shot    [B] frog found    "
-            "<B> frog of a seat that resigned"
+            f"  {own}(B) frog shot    [B] frog found    <B> frog of a seat that resigned"
         )
         lines.append(f"  colours: {colours}")
         return "\n".join(lines)
 
-    def describe(self, seat: str, move: str, result: JSON) -> str:
-        verb, _, square = move.partition(" ")
-        if "resigned" in result:
-            frogs = ", ".join(n for names in result.get("frogs", {}).values() for n in names)
+    def describe(self, seat: str, move: str, result: FrogResult) -> str:
+        square = move.partition(" ")[2]
+        if isinstance(result, FrogsResigned):
+            frogs = ", ".join(n for names in result.frogs.values() for n in names)
             return f"{seat} resigns" + (f" (frogs on {frogs})" if frogs else "")
-        if "count" in result:
-            return f"{seat} shoots {square}: {result['count']}"
-        if "shot" in result:
-            return f"{seat} shoots {square}: {result['shot']} frog shot (-{SHOT_PENALTY})"
-        if "found" in result:
-            return f"{seat} guesses {square}: {result['found']} frog found (+{GUESS_GAIN})"
+        if isinstance(result, Count):
+            return f"{seat} shoots {square}: {result.count}"
+        if isinstance(result, Shot):
+            return f"{seat} shoots {square}: {result.owner} frog shot (-{SHOT_PENALTY})"
+        if isinstance(result, Found):
+            return f"{seat} guesses {square}: {result.owner} frog found (+{GUESS_GAIN})"
         return f"{seat} guesses {square}: wrong (-{MISS_PENALTY})"
 
-    def comment(self, result: JSON) -> str:
-        if "count" in result:
-            return str(result["count"])
-        if "shot" in result:
-            return f"{result['shot']} frog shot -{SHOT_PENALTY}"
-        if "found" in result:
-            return f"{result['found']} frog found +{GUESS_GAIN}"
-        if "miss" in result:
+    def comment(self, result: FrogResult) -> str:
+        if isinstance(result, Count):
+            return str(result.count)
+        if isinstance(result, Shot):
+            return f"{result.owner} frog shot -{SHOT_PENALTY}"
+        if isinstance(result, Found):
+            return f"{result.owner} frog found +{GUESS_GAIN}"
+        if isinstance(result, Miss):
             return f"-{MISS_PENALTY}"
         return "resigns"
 

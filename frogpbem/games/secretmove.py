@@ -1,4 +1,4 @@
-"""Secret Move: two-player deduction on private 3x3 boards (RULES.md §4).
+"""Secret Move: two-player deduction on private 3x3 boards (docs/rules.md §4).
 
 Each seat assigns 0..5 to its column headers A, B, C and row headers 1, 2, 3
 (its secret: ``{"cols": [a, b, c], "rows": [d, e, f]}``); the value of square
@@ -7,9 +7,10 @@ mover's own board), ``pass``, and, once both seats are done, ``guess
 146/257/479`` (the opponent's nine values, row 1 first), which the file layer
 keeps sealed until the end; and ``resign``.
 
-Public results: ``{}`` for a move or a chosen pass, ``{"auto": true}`` for a
-pass the referee records for a seat with no legal move, ``{"guessed": true}``,
-``{"resigned": true}``.
+Public results: :class:`Quiet` ``{}`` for a move or a chosen pass,
+:class:`AutoPass` ``{"auto": true}`` for a pass the referee records for a seat
+with no legal move, :class:`Guessed` ``{"guessed": true}``,
+:class:`~frogpbem.games.Resigned` ``{"resigned": true}``.
 """
 
 from __future__ import annotations
@@ -21,14 +22,12 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from frogpbem.errors import (
-    GameOverError,
     IllegalMoveError,
     InconsistentResultError,
     NotationError,
-    NotYourTurnError,
     UsageError,
 )
-from frogpbem.games import JSON, Chance, Outcome, Place, Ruleset, shuffle
+from frogpbem.games import JSON, Chance, Outcome, Place, Resign, Resigned, Ruleset, shuffle
 
 if TYPE_CHECKING:
     import random
@@ -83,37 +82,102 @@ def adjacent(a: str, b: str) -> bool:
 
 
 @dataclass(frozen=True)
-class Move:
-    """A Secret Move move."""
+class StoneMove:
+    """Move ``count`` stones from ``src`` to ``dst`` on the mover's own board."""
 
-    kind: str
-    """``move``, ``pass``, ``guess`` or ``resign``."""
-    src: str = ""
-    dst: str = ""
-    count: int = 0
-    guess: tuple[int, ...] | None = None
-    """The nine guessed values, row 1 first; ``None`` while sealed."""
-
-    @classmethod
-    def parse(cls, text: str) -> Move:
-        lowered = text.strip().lower()
-        if lowered in ("pass", "resign"):
-            return cls(lowered)
-        if lowered == "guess":
-            return cls("guess")  # a guess whose content is still sealed
-        if (match := _GUESS_RE.fullmatch(text)) is not None:
-            return cls("guess", guess=tuple(int(d) for d in "".join(match.groups())))
-        if (match := _MOVE_RE.fullmatch(text)) is not None:
-            return cls("move", match[1].upper(), match[2].upper(), int(match[3]))
-        raise NotationError(f"{EXPECTED}, got {text!r}")
+    src: str
+    dst: str
+    count: int
 
     def __str__(self) -> str:
-        if self.kind == "move":
-            return f"{self.src}-{self.dst} {self.count}"
-        if self.kind == "guess" and self.guess is not None:
-            digits = "".join(str(v) for v in self.guess)
-            return f"guess {digits[:3]}/{digits[3:6]}/{digits[6:]}"
-        return self.kind
+        return f"{self.src}-{self.dst} {self.count}"
+
+    def __repr__(self) -> str:
+        return f"StoneMove({self.src!r}, {self.dst!r}, {self.count})"
+
+
+@dataclass(frozen=True)
+class Pass:
+    """Stop moving for the rest of the game."""
+
+    def __str__(self) -> str:
+        return "pass"
+
+    def __repr__(self) -> str:
+        return "Pass()"
+
+
+@dataclass(frozen=True)
+class SealedGuess:
+    """The opponent's nine values, row 1 first; ``None`` while the guess is still sealed."""
+
+    values: tuple[int, ...] | None = None
+
+    def __str__(self) -> str:
+        if self.values is None:
+            return "guess"
+        digits = "".join(str(v) for v in self.values)
+        return f"guess {digits[:3]}/{digits[3:6]}/{digits[6:]}"
+
+    def __repr__(self) -> str:
+        return f"SealedGuess({self.values!r})"
+
+
+Move = StoneMove | Pass | SealedGuess | Resign
+"""A Secret Move move."""
+
+
+def parse_move(text: str) -> Move:
+    """Parse ``A1-B2 2``, ``pass``, ``guess 146/257/479``, ``resign``; raises NotationError."""
+    lowered = text.strip().lower()
+    if lowered == "pass":
+        return Pass()
+    if lowered == "resign":
+        return Resign()
+    if lowered == "guess":
+        return SealedGuess()  # a guess whose content is still sealed
+    if (match := _GUESS_RE.fullmatch(text)) is not None:
+        return SealedGuess(tuple(int(d) for d in "".join(match.groups())))
+    if (match := _MOVE_RE.fullmatch(text)) is not None:
+        return StoneMove(match[1].upper(), match[2].upper(), int(match[3]))
+    raise NotationError(f"{EXPECTED}, got {text!r}")
+
+
+@dataclass(frozen=True)
+class Quiet:
+    """A stone move or a chosen pass: nothing to show."""
+
+    def to_json(self) -> JSON:
+        return {}
+
+
+@dataclass(frozen=True)
+class AutoPass:
+    """The pass the referee records for a seat with no legal move."""
+
+    def to_json(self) -> JSON:
+        return {"auto": True}
+
+
+@dataclass(frozen=True)
+class Guessed:
+    """A sealed guess was handed in."""
+
+    def to_json(self) -> JSON:
+        return {"guessed": True}
+
+
+SecretMoveResult = Quiet | AutoPass | Guessed | Resigned
+"""A Secret Move move's public result."""
+_RESULTS: tuple[SecretMoveResult, ...] = (Quiet(), AutoPass(), Guessed(), Resigned())
+
+
+def parse_result(data: JSON) -> SecretMoveResult:
+    """A recorded result; raises :class:`NotationError` for any other shape."""
+    for result in _RESULTS:
+        if data == result.to_json() and type(data) is dict:
+            return result
+    raise NotationError(f"not a Secret Move result: {data!r}")
 
 
 @dataclass(frozen=True)
@@ -154,7 +218,7 @@ def score(stones: Mapping[str, int], values: Mapping[str, int]) -> int:
     return sum(stones[s] * values[s] for s in SQUARES)
 
 
-class SecretMove(Ruleset[State, Move]):
+class SecretMove(Ruleset[State, Move, SecretMoveResult]):
     """Secret Move for red and blue."""
 
     name = "secretmove"
@@ -163,7 +227,7 @@ class SecretMove(Ruleset[State, Move]):
     id_prefix = "sm"
     option_defaults: ClassVar[Mapping[str, int | str]] = {}
     players_choose = True
-    sealed_moves = ("guess",)
+    option_help = "none"
 
     def parse_secret(self, text: str) -> JSON:
         return parse_setup(text)
@@ -209,14 +273,17 @@ class SecretMove(Ruleset[State, Move]):
     # --- play ---------------------------------------------------------------
 
     def parse_move(self, text: str) -> Move:
-        return Move.parse(text)
+        return parse_move(text)
 
-    def format_move(self, move: Move) -> str:
-        return str(move)
+    def parse_result(self, data: JSON) -> SecretMoveResult:
+        return parse_result(data)
 
     def public_move(self, move: Move) -> str:
         """What the record shows of a move (a guess stays sealed)."""
-        return "guess" if move.kind == "guess" else str(move)
+        return "guess" if isinstance(move, SealedGuess) else str(move)
+
+    def is_sealed(self, move: Move) -> bool:
+        return isinstance(move, SealedGuess)
 
     def phase(self, state: State) -> str:
         if state.resigned or (state.guesses and len(state.guesses) == 2):
@@ -231,6 +298,10 @@ class SecretMove(Ruleset[State, Move]):
             return next(s for s in state.seats if s not in (state.guesses or {}))
         return state.seats[state.turn]
 
+    def may_move(self, state: State, seat: str) -> bool:
+        """Both seats guess, in any order; otherwise the seat to move."""
+        return self.phase(state) == "guess" or self.to_move(state) == seat
+
     def scores(self, state: State) -> dict[str, int]:
         """Nothing while the game runs: the scores depend on the secret values."""
         return {}
@@ -239,39 +310,29 @@ class SecretMove(Ruleset[State, Move]):
         secret = state.secrets[seat]
         return None if secret is None else values_of(secret)
 
-    def automatic(self, state: State) -> str | None:
+    def automatic(self, state: State) -> Move | None:
         """The pass the referee records for a seat to move that has no legal move."""
         seat = self.to_move(state)
         if seat is None or self.phase(state) != "moves":
             return None
         values = self._values(state, seat)
         if values is not None and not legal_moves(state.stones[seat], values):
-            return "pass"
+            return Pass()
         return None
 
-    def check(self, state: State, seat: str, move: Move) -> None:
-        if seat not in state.seats:
-            raise IllegalMoveError(f"{seat!r} is not a seat of this game")
-        phase = self.phase(state)
-        if phase == "over":
-            raise GameOverError("the game is over")
-        if move.kind == "resign":
-            return
-        if phase == "guess":
-            if move.kind != "guess":
+    def check_move(self, state: State, seat: str, move: Move) -> None:
+        if self.phase(state) == "guess":
+            if not isinstance(move, SealedGuess):
                 raise IllegalMoveError("both seats are done: each now guesses the other's values")
             if seat in (state.guesses or {}):
                 raise IllegalMoveError(f"{seat} has guessed already")
             return
-        if move.kind == "guess":
+        if isinstance(move, SealedGuess):
             raise IllegalMoveError("guesses come when both seats are done moving")
-        to_move = state.seats[state.turn]
-        if seat != to_move:
-            raise NotYourTurnError(f"it is {to_move}'s turn, not {seat}'s")
-        if move.kind == "move":
+        if isinstance(move, StoneMove):
             self._check_stones(state, seat, move)
 
-    def _check_stones(self, state: State, seat: str, move: Move) -> None:
+    def _check_stones(self, state: State, seat: str, move: StoneMove) -> None:
         text = str(move)
         if not adjacent(move.src, move.dst):
             raise IllegalMoveError(f"{text}: {move.dst} is not next to {move.src}")
@@ -292,22 +353,22 @@ class SecretMove(Ruleset[State, Move]):
             raise IllegalMoveError(f"{text}: at most {gap} stones ({move.dst} is worth {gap} "
                                    f"more than {move.src})")
 
-    def play(
-        self, state: State, seat: str, move: Move, claimed: JSON | None = None
-    ) -> tuple[State, JSON]:
-        self.check(state, seat, move)
-        if move.kind == "resign":
-            result: JSON = {"resigned": True}
+    def apply(
+        self, state: State, seat: str, move: Move, claimed: SecretMoveResult | None
+    ) -> tuple[State, SecretMoveResult]:
+        result: SecretMoveResult
+        if isinstance(move, Resign):
+            result = Resigned()
             new = replace(state, resigned=seat)
-        elif move.kind == "guess":
-            result = {"guessed": True}
+        elif isinstance(move, SealedGuess):
+            result = Guessed()
             guesses = dict(state.guesses or {})
-            guesses[seat] = move.guess
+            guesses[seat] = move.values
             new = replace(state, guesses=guesses)
-        elif move.kind == "pass":
-            auto = claimed == {"auto": True} if claimed is not None else (
+        elif isinstance(move, Pass):
+            auto = isinstance(claimed, AutoPass) if claimed is not None else (
                 self.automatic(state) is not None)
-            result = {"auto": True} if auto else {}
+            result = AutoPass() if auto else Quiet()
             values = self._values(state, seat)
             if auto and values is not None and legal_moves(state.stones[seat], values):
                 raise InconsistentResultError(f"automatic pass for {seat}, who had a legal move")
@@ -322,11 +383,12 @@ class SecretMove(Ruleset[State, Move]):
             history = {**state.history, seat: (*state.history[seat],
                                                (move.src, move.dst, move.count))}
             done = {**state.done, seat: len(history[seat]) >= MAX_MOVES}
-            result = {}
+            result = Quiet()
             new = self._pass_turn(replace(state, stones={**state.stones, seat: stones},
                                           history=history, done=done))
         if claimed is not None and claimed != result:
-            raise InconsistentResultError(f"{move}: result {claimed!r} should be {result!r}")
+            raise InconsistentResultError(f"{move}: result {claimed.to_json()!r} should be "
+                                          f"{result.to_json()!r}")
         return new, result
 
     def _pass_turn(self, state: State) -> State:
@@ -410,7 +472,7 @@ class SecretMove(Ruleset[State, Move]):
             "outcome": outcome.to_json() if outcome else None,
         }
 
-    def render(self, view: JSON) -> str:
+    def render(self, view: JSON, you: frozenset[str] = frozenset()) -> str:
         lines = [f"Phase: {view['phase']}"]
         for seat, board in view["boards"].items():
             values = board.get("values")
@@ -433,20 +495,20 @@ class SecretMove(Ruleset[State, Move]):
         lines.append("  stones on each square; (value) on boards whose headers you know")
         return "\n".join(lines)
 
-    def describe(self, seat: str, move: str, result: JSON) -> str:
-        if "resigned" in result:
+    def describe(self, seat: str, move: str, result: SecretMoveResult) -> str:
+        if isinstance(result, Resigned):
             return f"{seat} resigns"
-        if "guessed" in result:
+        if isinstance(result, Guessed):
             return f"{seat} hands in a sealed guess"
         if move == "pass":
-            return f"{seat} passes" + (" (no legal move)" if result.get("auto") else "")
+            return f"{seat} passes" + (" (no legal move)" if isinstance(result, AutoPass) else "")
         count = int(move.split()[1])
         return f"{seat} moves {move.split()[0]}: {count} stone{'s' if count != 1 else ''}"
 
-    def comment(self, result: JSON) -> str:
-        if result.get("auto"):
+    def comment(self, result: SecretMoveResult) -> str:
+        if isinstance(result, AutoPass):
             return "no legal move"
-        if "guessed" in result:
+        if isinstance(result, Guessed):
             return "sealed"
         return ""
 

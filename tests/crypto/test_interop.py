@@ -69,9 +69,11 @@ def test_our_verifier_accepts_ssh_keygen_signatures(tmp_path: Path) -> None:
     armored = (tmp_path / "msg.sig").read_text().splitlines()
     element["signature"] = "".join(armored[1:-1])
     public = crypto.load_public_key(str(key_path) + ".pub")
-    crypto.verify_element(public, "request", element)
+    crypto.verify_message(public, crypto.signed_bytes("request", element),
+                              element["signature"])
     with pytest.raises(SignatureError, match="invalid signature"):
-        crypto.verify_element(public, "record", element)
+        crypto.verify_message(public, crypto.signed_bytes("record", element),
+                              element["signature"])
 
 
 def test_age_decrypts_sealed_setup_with_seat_key(new_game: Callable[..., Path], keys: Keys,

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from frogpbem.errors import IllegalMoveError, InconsistentResultError, NotationError
 from frogpbem.games import find_game
-from frogpbem.games.secretmove import SQUARES, Move, SecretMove, State, parse_setup
+from frogpbem.games.secretmove import SQUARES, SecretMove, State, parse_move, parse_setup
 
 RULES: SecretMove = find_game("secretmove")  # type: ignore[assignment]
 # red's values: row 1: 1 4 6, row 2: 2 5 7, row 3: 4 7 9
@@ -28,7 +28,8 @@ def start(red: Any = RED, blue: Any = BLUE) -> State:
 
 
 def play(state: State, seat: str, text: str, claimed: Any = None) -> State:
-    return RULES.play(state, seat, Move.parse(text), claimed)[0]
+    typed = RULES.parse_result(claimed) if claimed is not None else None
+    return RULES.play(state, seat, parse_move(text), typed)[0]
 
 
 @pytest.mark.parametrize(("move", "reason"), [
@@ -91,12 +92,12 @@ def test_pass_ends_a_seats_moves() -> None:
 def test_automatic_pass_for_a_seat_with_no_legal_move() -> None:
     stuck = {**start().stones, "red": {sq: (27 if sq == "C3" else 0) for sq in SQUARES}}
     state = State(**{**start().__dict__, "stones": stuck})
-    assert RULES.automatic(state) == "pass"
-    after, result = RULES.play(state, "red", Move.parse("pass"))
-    assert result == {"auto": True} and after.done["red"]
+    assert str(RULES.automatic(state)) == "pass"
+    after, result = RULES.play(state, "red", parse_move("pass"))
+    assert result.to_json() == {"auto": True} and after.done["red"]
     # an automatic pass claimed for a seat that could move is refused
     with pytest.raises(InconsistentResultError, match="had a legal move"):
-        RULES.play(start(), "red", Move.parse("pass"), {"auto": True})
+        RULES.play(start(), "red", parse_move("pass"), RULES.parse_result({"auto": True}))
     assert RULES.automatic(start()) is None
 
 
@@ -161,8 +162,8 @@ def test_setup_notation_refused(text: str) -> None:
     ("guess 146 / 257/479", "guess 146/257/479"), ("resign", "resign"),
 ])
 def test_move_notation_round_trip(text: str, canonical: str) -> None:
-    assert str(Move.parse(text)) == canonical
-    assert RULES.public_move(Move.parse(canonical)) == \
+    assert str(parse_move(text)) == canonical
+    assert RULES.public_move(parse_move(canonical)) == \
         ("guess" if canonical.startswith("guess") else canonical)
 
 
@@ -199,12 +200,12 @@ def test_arrangement_count_matches_brute_force_and_uses_public_facts_only(
         if seat is None or RULES.phase(state) != "moves":
             break
         if RULES.automatic(state) is not None:
-            text, claimed = "pass", {"auto": True}
+            text, claimed = "pass", RULES.parse_result({"auto": True})
         else:
             text = RULES.bot_move(RULES.view(state, frozenset([seat])), seat, rng)
             claimed = None
-        state, result = RULES.play(state, seat, Move.parse(text), claimed)
-        blind, _ = RULES.play(blind, seat, Move.parse(text), result)
+        state, result = RULES.play(state, seat, parse_move(text), claimed)
+        blind, _ = RULES.play(blind, seat, parse_move(text), result)
     view = RULES.view(state, frozenset(["red"]))
     expected = brute_force_count(list(state.history["blue"]), list(state.stuck["blue"]))
     assert view["boards"]["blue"]["arrangements_left"] == expected

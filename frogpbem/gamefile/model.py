@@ -1,0 +1,656 @@
+"""The game file as typed, frozen values: parsed once, checked on the way in, written back.
+
+:func:`GameFile.from_json` turns a schema-checked document into
+:class:`Header`, :class:`Join`, :class:`Deal`, :class:`Record`,
+:class:`Request`, :class:`Note` and :class:`Reveal` values; every element's
+:meth:`~Element.to_json` gives back exactly the mapping it was read from (an
+element that would not is refused on load), so what is signed is what the
+file holds. Nothing above this layer indexes the raw document.
+
+This module knows nothing of any game's rules: moves, results and secrets are
+the rules' JSON, carried as they are.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from functools import cached_property
+from typing import Any, ClassVar, Self, TypeVar, cast
+
+from frogpbem import crypto
+from frogpbem.errors import GameFileError
+
+JSON = Any
+"""A JSON-compatible value (dict, list, str, int, bool, None)."""
+
+FORMAT_VERSION = 1
+
+
+def _put(data: dict[str, Any], name: str, value: Any) -> None:
+    """Set an optional field: absent when ``None``."""
+    if value is not None:
+        data[name] = value
+
+
+class Element:
+    """A signed element of the game file. Subclasses are frozen dataclasses."""
+
+    KIND: ClassVar[str]
+    """The signing kind (``header``, ``record``...): the domain of its signature."""
+    signature: str
+
+    def to_json(self) -> dict[str, Any]:
+        """The element as it stands in the file."""
+        raise NotImplementedError
+
+    @cached_property
+    def signed_bytes(self) -> bytes:
+        """What its signature covers: ``frogpbem/1 KIND\\n`` + canonical JSON, no signature."""
+        return crypto.signed_bytes(self.KIND, self.to_json())
+
+    @cached_property
+    def hash(self) -> str:
+        """The hash the next element's ``prev`` names."""
+        return crypto.sha256_tag(self.signed_bytes)
+
+    def signed(self, key: crypto.PrivateKey) -> Self:
+        """This element signed with ``key``."""
+        signed: Self = replace(cast(Any, self), signature=crypto.sign_message(key,
+                                                                            self.signed_bytes))
+        return signed
+
+    def verify(self, key: crypto.PublicKey) -> None:
+        """Check the signature; raises :class:`~frogpbem.errors.SignatureError`."""
+        crypto.verify_message(key, self.signed_bytes, self.signature)
+
+
+E = TypeVar("E", bound=Element)
+
+
+def _checked(element: E, data: Mapping[str, Any], where: str) -> E:
+    """``element``, after checking that it writes back exactly as ``data`` was read."""
+    if element.to_json() != data:
+        raise GameFileError(f"{where}: fields not in the shape frogpbem writes")
+    return element
+
+
+# --- the header -------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Party:
+    """The referee or a seat: a name and an OpenSSH public key line."""
+
+    name: str
+    """What people call them."""
+    key: str
+    """The full ``ssh-ed25519 AAAA… comment`` line."""
+    seat: str | None = None
+    """The seat's name (``red``); ``None`` for the referee."""
+    email: str | None = None
+    """Where mail for them goes, if given."""
+
+    @cached_property
+    def public_key(self) -> crypto.PublicKey:
+        return crypto.PublicKey.parse(self.key)
+
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {} if self.seat is None else {"seat": self.seat}
+        data["name"] = self.name
+        _put(data, "email", self.email)
+        data["key"] = self.key
+        return data
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Party:
+        return cls(data["name"], data["key"], data.get("seat"), data.get("email"))
+
+
+@dataclass(frozen=True)
+class Fairness:
+    """The referee's committed dealing seed, and who adds a seed of their own."""
+
+    scheme: str
+    """The derivation's name (``frogpbem-deal-1``)."""
+    seed_commitment: str
+    """Commitment to the referee's seed."""
+    joiners: tuple[str, ...]
+    """Seats that add a signed seed before the deal (none: the referee deals alone)."""
+    sealed_seed: str
+    """The referee's seed, sealed to the referee."""
+    seed: str | None = None
+    """The seed itself, when nothing is hidden and it is shown with the deal."""
+
+    def to_json(self) -> dict[str, Any]:
+        data = {"scheme": self.scheme, "seed_commitment": self.seed_commitment,
+                "joiners": list(self.joiners), "sealed_seed": self.sealed_seed}
+        _put(data, "seed", self.seed)
+        return data
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Fairness:
+        return cls(data["scheme"], data["seed_commitment"], tuple(data["joiners"]),
+                   data["sealed_seed"], data.get("seed"))
+
+
+@dataclass(frozen=True)
+class Dealt:
+    """A dealt setup: public data, and per seat a commitment and a sealed copy."""
+
+    public: JSON
+    """The public part of the setup (Froglet's board), or ``None``."""
+    commitments: Mapping[str, str]
+    """Each hidden setup's commitment, by seat."""
+    sealed: Mapping[str, str]
+    """Each hidden setup, sealed to its readers and the referee, by seat."""
+
+    def to_json(self) -> dict[str, Any]:
+        return {"public": self.public, "commitments": dict(self.commitments),
+                "sealed": dict(self.sealed)}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Dealt:
+        return cls(data["public"], dict(data["commitments"]), dict(data["sealed"]))
+
+
+EMPTY = Dealt(None, {}, {})
+
+
+@dataclass(frozen=True)
+class Setup:
+    """How the header sets the game up."""
+
+    dealt: str
+    """``random``, ``chosen`` (a set position) or ``players`` (each seat chooses)."""
+    dealing: Dealt
+    """What the header deals (empty when the seats join or choose first)."""
+    fairness: Fairness | None = None
+    """The committed seed of a random deal."""
+    choosers: tuple[str, ...] | None = None
+    """Seats that choose their own secret (``players``)."""
+
+    @property
+    def joiners(self) -> tuple[str, ...]:
+        """Seats that add something before the deal: a seed, or their own secret."""
+        if self.choosers:
+            return self.choosers
+        return self.fairness.joiners if self.fairness else ()
+
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"dealt": self.dealt, **self.dealing.to_json()}
+        _put(data, "fairness", self.fairness.to_json() if self.fairness else None)
+        _put(data, "choosers", list(self.choosers) if self.choosers is not None else None)
+        return data
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Setup:
+        fairness = data.get("fairness")
+        choosers = data.get("choosers")
+        return cls(data["dealt"], Dealt.from_json(data),
+                   Fairness.from_json(fairness) if fairness is not None else None,
+                   tuple(choosers) if choosers is not None else None)
+
+
+@dataclass(frozen=True)
+class Header(Element):
+    """The referee's signed description of the game."""
+
+    KIND: ClassVar[str] = "header"
+    game: str
+    """The game id (``ff-7q3kx2``)."""
+    rules: str
+    """The ruleset's name."""
+    options: Mapping[str, int | str]
+    """The ruleset's options, complete."""
+    created: str
+    """When the game was created (UTC, ``YYYY-MM-DDTHH:MM:SSZ``)."""
+    referee: Party
+    """The referee."""
+    seats: tuple[Party, ...]
+    """The seats, in turn order."""
+    setup: Setup
+    """The setup: dealt here, or by a later deal."""
+    signature: str = ""
+
+    @property
+    def seat_names(self) -> tuple[str, ...]:
+        return tuple(party.seat or "" for party in self.seats)
+
+    @cached_property
+    def seat_keys(self) -> dict[str, crypto.PublicKey]:
+        """Each seat's public key, by seat name."""
+        return {party.seat or "": party.public_key for party in self.seats}
+
+    @property
+    def names(self) -> dict[str, str]:
+        return {party.seat or "": party.name for party in self.seats}
+
+    def to_json(self) -> dict[str, Any]:
+        return {"game": self.game, "rules": self.rules, "options": dict(self.options),
+                "created": self.created, "referee": self.referee.to_json(),
+                "seats": [party.to_json() for party in self.seats],
+                "setup": self.setup.to_json(), "signature": self.signature}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Header:
+        seats = tuple(Party.from_json(entry) for entry in data["seats"])
+        names = [party.seat for party in seats]
+        for name in names:
+            if names.count(name) > 1:
+                raise GameFileError(f"seat {name!r} appears twice", element="header")
+        return _checked(cls(data["game"], data["rules"], dict(data["options"]), data["created"],
+                            Party.from_json(data["referee"]), seats,
+                            Setup.from_json(data["setup"]), data["signature"]), data, "header")
+
+
+# --- before the first record: joins and the deal ------------------------------------
+
+
+@dataclass(frozen=True)
+class Sealed:
+    """A secret kept sealed in the file: the age armour and its commitment."""
+
+    sealed: str
+    """The age-armoured ciphertext."""
+    commitment: str
+    """The commitment to what it holds."""
+
+    def to_json(self) -> dict[str, str]:
+        return {"commitment": self.commitment, "sealed": self.sealed}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Sealed | None:
+        if "commitment" not in data and "sealed" not in data:
+            return None
+        return cls(data["sealed"], data["commitment"])
+
+
+@dataclass(frozen=True)
+class Join(Element):
+    """A seat's contribution before the deal: a fresh seed, or its own sealed secret."""
+
+    KIND: ClassVar[str] = "join"
+    game: str
+    seat: str
+    seed: str | None = None
+    """The seat's random seed (random deals)."""
+    chosen: Sealed | None = None
+    """The seat's own secret, sealed and committed (games whose seats choose)."""
+    signature: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"game": self.game, "seat": self.seat}
+        _put(data, "seed", self.seed)
+        if self.chosen is not None:
+            data.update(self.chosen.to_json())
+        data["signature"] = self.signature
+        return data
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any], where: str = "join") -> Join:
+        return _checked(cls(data["game"], data["seat"], data.get("seed"), Sealed.from_json(data),
+                            data["signature"]), data, where)
+
+
+@dataclass(frozen=True)
+class Deal(Element):
+    """The referee's deal once every seat has joined: the joins and the sealed setup."""
+
+    KIND: ClassVar[str] = "deal"
+    prev: str
+    """The header's hash."""
+    joins: tuple[Join, ...]
+    """The seats' joins, in seat order."""
+    dealing: Dealt
+    """Public setup, commitments and sealed copies."""
+    seed: str | None
+    """The referee's seed, when nothing is hidden and it can be shown at once."""
+    at: str
+    signature: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        return {"prev": self.prev, "joins": [join.to_json() for join in self.joins],
+                **self.dealing.to_json(), "seed": self.seed, "at": self.at,
+                "signature": self.signature}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Deal:
+        joins = tuple(Join.from_json(j, "deal: join") for j in data["joins"])
+        return _checked(cls(data["prev"], joins, Dealt.from_json(data), data["seed"], data["at"],
+                            data["signature"]), data, "deal")
+
+
+# --- the log -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Request(Element):
+    """A move signed by a seat, bound to the game, the record number and the head it saw."""
+
+    KIND: ClassVar[str] = "request"
+    game: str
+    n: int
+    """The record number it asks to become."""
+    head: str
+    """The hash of the history the seat saw (the next record's ``prev``)."""
+    seat: str
+    move: str
+    """The move's public notation (``guess`` alone for a sealed guess)."""
+    sealed: Sealed | None = None
+    """A move kept secret until the end (its full notation, sealed)."""
+    signature: str = ""
+
+    @property
+    def label(self) -> str:
+        return f"{self.seat} {self.move!r}"
+
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"game": self.game, "n": self.n, "head": self.head,
+                                "seat": self.seat, "move": self.move}
+        if self.sealed is not None:
+            data.update(self.sealed.to_json())
+        data["signature"] = self.signature
+        return data
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any], where: str = "request") -> Request:
+        return _checked(cls(data["game"], data["n"], data["head"], data["seat"], data["move"],
+                            Sealed.from_json(data), data["signature"]), data, where)
+
+
+@dataclass(frozen=True)
+class Asked:
+    """Where a request was signed, when it was applied at a later point (a resignation)."""
+
+    n: int
+    head: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"n": self.n, "head": self.head}
+
+
+@dataclass(frozen=True)
+class Record(Element):
+    """One move, applied and signed by the referee."""
+
+    KIND: ClassVar[str] = "record"
+    n: int
+    """Its number, from 1."""
+    prev: str
+    """The hash of the element before it."""
+    seat: str
+    move: str
+    """The move's public notation."""
+    result: JSON
+    """The public result, as the rules write it."""
+    scores: Mapping[str, int]
+    """Every seat's (or team's) points after it."""
+    at: str
+    sealed: Sealed | None = None
+    """A move kept secret until the end."""
+    request: str | None = None
+    """The seat's signature of its request; ``None``: entered by the referee."""
+    asked: Asked | None = None
+    """Where the request was signed, when not at this record."""
+    signature: str = ""
+
+    def request_element(self, game: str) -> Request | None:
+        """The request this record carries the seat's signature of, rebuilt."""
+        if self.request is None:
+            return None
+        n, head = (self.asked.n, self.asked.head) if self.asked else (self.n, self.prev)
+        return Request(game, n, head, self.seat, self.move, self.sealed, self.request)
+
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"n": self.n, "prev": self.prev, "seat": self.seat,
+                                "move": self.move, "result": self.result,
+                                "scores": dict(self.scores), "at": self.at}
+        if self.sealed is not None:
+            data.update(self.sealed.to_json())
+        _put(data, "request", self.request)
+        _put(data, "asked", self.asked.to_json() if self.asked else None)
+        data["signature"] = self.signature
+        return data
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any], where: str = "record") -> Record:
+        asked = data.get("asked")
+        return _checked(cls(data["n"], data["prev"], data["seat"], data["move"], data["result"],
+                            dict(data["scores"]), data["at"], Sealed.from_json(data),
+                            data.get("request"),
+                            Asked(asked["n"], asked["head"]) if asked is not None else None,
+                            data["signature"]), data, where)
+
+
+@dataclass(frozen=True)
+class Note(Element):
+    """A private note, signed by its author and sealed to the author's team only."""
+
+    KIND: ClassVar[str] = "note"
+    game: str
+    seat: str
+    """Its author."""
+    to: tuple[str, ...]
+    """The seats it is sealed to (the author's team)."""
+    n: int
+    """How many records the game had when it was written."""
+    sealed: str
+    at: str
+    signature: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        return {"game": self.game, "seat": self.seat, "to": list(self.to), "n": self.n,
+                "sealed": self.sealed, "at": self.at, "signature": self.signature}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any], where: str = "note") -> Note:
+        return _checked(cls(data["game"], data["seat"], tuple(data["to"]), data["n"],
+                            data["sealed"], data["at"], data["signature"]), data, where)
+
+
+@dataclass(frozen=True)
+class Opened:
+    """A secret with its salt, as revealed (it must match its commitment)."""
+
+    salt: str
+    secret: JSON
+
+    def to_json(self) -> dict[str, Any]:
+        return {"salt": self.salt, "secret": self.secret}
+
+
+@dataclass(frozen=True)
+class OpenedMove:
+    """A sealed move's full notation and salt, as revealed."""
+
+    move: str
+    salt: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"move": self.move, "salt": self.salt}
+
+
+@dataclass(frozen=True)
+class Reveal(Element):
+    """Written by the referee at the end: every secret, the seed, the outcome."""
+
+    KIND: ClassVar[str] = "reveal"
+    prev: str
+    """The last record's hash."""
+    secrets: Mapping[str, Opened]
+    """Every seat's hidden setup with its salt."""
+    outcome: JSON
+    """How the game ended: ``termination`` and ``standing``."""
+    seed: str | None
+    """The referee's dealing seed (random deals)."""
+    at: str
+    sealed_moves: Mapping[int, OpenedMove] = field(default_factory=dict)
+    """Every sealed move, opened, by record number."""
+    signature: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"prev": self.prev,
+                                "secrets": {s: o.to_json() for s, o in self.secrets.items()},
+                                "outcome": self.outcome, "seed": self.seed, "at": self.at}
+        if self.sealed_moves:
+            data["sealed_moves"] = {str(n): m.to_json() for n, m in self.sealed_moves.items()}
+        data["signature"] = self.signature
+        return data
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Reveal:
+        moves = {}
+        for number, opened in data.get("sealed_moves", {}).items():
+            if not number.isdigit():
+                raise GameFileError(f"sealed move {number!r} is not a record number",
+                                    element="reveal")
+            moves[int(number)] = OpenedMove(opened["move"], opened["salt"])
+        secrets = {seat: Opened(o["salt"], o["secret"]) for seat, o in data["secrets"].items()}
+        return _checked(cls(data["prev"], secrets, data["outcome"], data.get("seed"), data["at"],
+                            moves, data["signature"]), data, "reveal")
+
+
+# --- the whole file ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class GameFile:
+    """A whole game file. Every change makes a new value (``with_*``)."""
+
+    header: Header
+    joins: tuple[Join, ...] = ()
+    """Joins waiting for the deal."""
+    deal: Deal | None = None
+    log: tuple[Record, ...] = ()
+    """The records, oldest first."""
+    requests: tuple[Request, ...] = ()
+    """Signed requests not yet applied."""
+    reveal: Reveal | None = None
+    notes: tuple[Note, ...] = ()
+
+    @property
+    def game(self) -> str:
+        return self.header.game
+
+    @property
+    def dealing(self) -> Dealt:
+        """The dealt setup: the deal's once seats joined, else the header's."""
+        return self.deal.dealing if self.deal is not None else self.header.setup.dealing
+
+    @property
+    def base_hash(self) -> str:
+        """What record 1 follows: the deal when there is one, else the header."""
+        return self.deal.hash if self.deal is not None else self.header.hash
+
+    @property
+    def head(self) -> str:
+        """The hash that the next record's ``prev`` names."""
+        return self.log[-1].hash if self.log else self.base_hash
+
+    def heads(self) -> list[str]:
+        """The head before each record, then after the last: ``heads()[n]`` is after ``n``."""
+        return [self.base_hash, *(record.hash for record in self.log)]
+
+    @property
+    def undealt(self) -> bool:
+        return bool(self.header.setup.joiners) and self.deal is None
+
+    @property
+    def waiting_for(self) -> list[str]:
+        """Seats the deal still waits for (empty once dealt, or without joins)."""
+        if not self.undealt:
+            return []
+        joined = {join.seat for join in self.joins}
+        return [seat for seat in self.header.setup.joiners if seat not in joined]
+
+    def with_record(self, record: Record) -> GameFile:
+        return replace(self, log=(*self.log, record))
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "frogpbem": FORMAT_VERSION,
+            "header": self.header.to_json(),
+            "joins": [join.to_json() for join in self.joins],
+            "deal": self.deal.to_json() if self.deal is not None else None,
+            "log": [record.to_json() for record in self.log],
+            "requests": [request.to_json() for request in self.requests],
+            "reveal": self.reveal.to_json() if self.reveal is not None else None,
+            "notes": [note.to_json() for note in self.notes],
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> GameFile:
+        """A schema-checked document as typed values; raises :class:`GameFileError`."""
+        deal = data.get("deal")
+        reveal = data["reveal"]
+        return cls(
+            header=Header.from_json(data["header"]),
+            joins=tuple(Join.from_json(j, f"pending join {i + 1}")
+                        for i, j in enumerate(data.get("joins", []))),
+            deal=Deal.from_json(deal) if deal is not None else None,
+            log=tuple(Record.from_json(r, f"record {i + 1}") for i, r in enumerate(data["log"])),
+            requests=tuple(Request.from_json(r, f"pending request {i + 1}")
+                           for i, r in enumerate(data["requests"])),
+            reveal=Reveal.from_json(reveal) if reveal is not None else None,
+            notes=tuple(Note.from_json(n, f"note {i + 1}")
+                        for i, n in enumerate(data.get("notes", []))),
+        )
+
+
+# --- what sealed blocks and setup files hold -----------------------------------------------
+
+
+@dataclass(frozen=True)
+class Plaintext:
+    """What every sealed block holds: ``{game, seat, salt, secret}`` (padded with spaces)."""
+
+    game: str
+    seat: str
+    salt: str
+    secret: JSON
+
+    @classmethod
+    def parse(cls, data: bytes) -> Plaintext:
+        """Decrypted bytes as a plaintext; raises :class:`GameFileError`."""
+        try:
+            value = json.loads(data)
+            if not isinstance(value, dict) or set(value) != {"game", "seat", "salt", "secret"}:
+                raise ValueError("wrong fields")
+            return cls(str(value["game"]), str(value["seat"]), str(value["salt"]),
+                       value["secret"])
+        except ValueError:
+            raise GameFileError("a sealed block does not hold a frogpbem secret") from None
+
+
+@dataclass(frozen=True)
+class MoveSecret:
+    """What a sealed move commits to: its record number and full notation."""
+
+    n: int
+    move: str
+
+    def to_json(self) -> JSON:
+        return {"n": self.n, "move": self.move}
+
+    @classmethod
+    def from_json(cls, data: JSON) -> MoveSecret:
+        if isinstance(data, dict) and set(data) == {"n", "move"} and \
+                type(data["n"]) is int and isinstance(data["move"], str):
+            return cls(data["n"], data["move"])
+        raise GameFileError("a sealed move does not hold a record number and a move")
+
+
+@dataclass(frozen=True)
+class ChosenSetup:
+    """A set position given to ``frogpbem new --setup``: public data and each seat's secret."""
+
+    public: JSON
+    secrets: Mapping[str, JSON]
+
+    @classmethod
+    def from_json(cls, data: JSON) -> ChosenSetup:
+        if not isinstance(data, dict):
+            raise GameFileError("a setup file is a mapping of seat to setup (and 'public')")
+        return cls(data.get("public"), {k: v for k, v in data.items() if k != "public"})

@@ -1,0 +1,348 @@
+"""A game file loaded and checked: its rules, typed results, roles, hidden data, replay.
+
+This module joins the rules (``games``) to the file model (``gamefile``) and
+the crypto package; it holds no game's rules itself.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from frogpbem import crypto
+from frogpbem.errors import (
+    CommitmentError,
+    FrogPbemError,
+    GameFileError,
+    IllegalMoveError,
+    InconsistentResultError,
+    KeyError_,
+    NotationError,
+    StaleCopyError,
+    UsageError,
+)
+from frogpbem.gamefile import chain
+from frogpbem.gamefile.document import read_game
+from frogpbem.gamefile.model import (
+    JSON,
+    GameFile,
+    Header,
+    MoveSecret,
+    Opened,
+    OpenedMove,
+    Record,
+)
+from frogpbem.games import Ruleset, find_game
+from frogpbem.protocol.secrets import SealedSecret
+
+if TYPE_CHECKING:
+    from frogpbem.protocol.memory import HeadMemory
+
+REFEREE = "referee"
+"""The role of the referee's key (seats have their seat names)."""
+
+
+def now_text() -> str:
+    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+
+
+@dataclass
+class Game:
+    """A game file read, its results typed and its chain checked.
+
+    ``file`` is replaced (never changed) as the referee or a seat adds to it.
+    """
+
+    path: Path
+    file: GameFile
+    ruleset: Ruleset[Any, Any, Any]
+    results: list[Any] = field(default_factory=list)
+    """Each record's result, typed by the ruleset."""
+    unrequested: int = 0
+    """Records the referee entered without a seat's request."""
+
+    @property
+    def header(self) -> Header:
+        return self.file.header
+
+    @property
+    def game_id(self) -> str:
+        return self.header.game
+
+    @property
+    def options(self) -> Mapping[str, Any]:
+        return self.header.options
+
+    @property
+    def seats(self) -> tuple[str, ...]:
+        return self.header.seat_names
+
+    @property
+    def names(self) -> dict[str, str]:
+        return self.header.names
+
+    @property
+    def head(self) -> str:
+        return self.file.head
+
+    @property
+    def undealt(self) -> bool:
+        return self.file.undealt
+
+    @property
+    def waiting_for(self) -> list[str]:
+        return self.file.waiting_for
+
+    def role(self, key: crypto.PrivateKey) -> str:
+        """``referee`` or the seat that ``key`` holds; raises :class:`KeyError_`."""
+        if self.header.referee.public_key.same_key(key.public):
+            return REFEREE
+        for seat, public in self.header.seat_keys.items():
+            if public.same_key(key.public):
+                return seat
+        raise KeyError_(
+            f"key {key.public.fingerprint} is neither the referee nor a seat of game "
+            f"{self.game_id}", path=self.path,
+        )
+
+    # --- who may read what --------------------------------------------------------
+
+    def readers_of(self, seat: str) -> tuple[str, ...]:
+        """The seats that may read ``seat``'s secrets: itself and its teammates."""
+        return self.ruleset.secret_readers(self.options, seat)
+
+    def may_read(self, role: str | None, seat: str) -> bool:
+        """Whether ``role`` (a seat, the referee, ``None``: the public) reads ``seat``'s secret."""
+        if self.file.reveal is not None or role == REFEREE:
+            return True
+        return role is not None and role in self.readers_of(seat)
+
+    def recipients(self, seat: str, referee: bool = True) -> list[crypto.PublicKey]:
+        """The keys a secret of ``seat`` is sealed to (and the referee's)."""
+        keys = [self.header.seat_keys[s] for s in self.readers_of(seat)]
+        return [*keys, self.header.referee.public_key] if referee else keys
+
+    def sealed_setup(self, seat: str) -> SealedSecret:
+        """``seat``'s sealed setup, as dealt."""
+        dealing = self.file.dealing
+        if seat not in dealing.sealed or seat not in dealing.commitments:
+            raise CommitmentError(f"no sealed setup for {seat}", path=self.path, element="setup")
+        return SealedSecret(self.game_id, seat, dealing.sealed[seat], dealing.commitments[seat],
+                            f"sealed setup of {seat}")
+
+    def sealed_move(self, record: Record) -> SealedSecret:
+        if record.sealed is None:
+            raise CommitmentError("no sealed move", element=f"record {record.n}")
+        return SealedSecret.of(self.game_id, record.seat, record.sealed,
+                               f"sealed move of record {record.n}")
+
+    def check_secret(self, seat: str, secret: JSON) -> None:
+        """A secret opened or revealed must be one the rules can have dealt."""
+        try:
+            self.ruleset.check_setup(self.options, [seat], self.file.dealing.public,
+                                     {seat: secret})
+        except NotationError as exc:
+            raise CommitmentError(f"{seat}'s setup is not a valid setup: {exc.message}",
+                                  path=self.path) from None
+
+    def append(self, record: Record, result: Any) -> None:
+        self.file = self.file.with_record(record)
+        self.results.append(result)
+
+
+def ruleset_of(header: Header) -> Ruleset[Any, Any, Any]:
+    """The header's ruleset, with its options and seats checked against it."""
+    try:
+        ruleset = find_game(header.rules)
+        options = ruleset.options(header.options)
+        seats = ruleset.seats(options, len(header.seats))
+    except UsageError as exc:
+        raise GameFileError(exc.message, element="header") from None
+    if options != header.options or seats != header.seat_names:
+        raise GameFileError(f"options or seats are not those of {ruleset.name} ({options}, "
+                            f"seats {', '.join(seats)})", element="header")
+    return ruleset
+
+
+def typed_results(file: GameFile, ruleset: Ruleset[Any, Any, Any]) -> list[Any]:
+    """Every record's result as the ruleset's type; a malformed one is refused here."""
+    results = []
+    for record in file.log:
+        try:
+            results.append(ruleset.parse_result(record.result))
+        except NotationError as exc:
+            raise GameFileError(exc.message, element=f"record {record.n}") from None
+    if not file.undealt:
+        try:
+            ruleset.check_setup(file.header.options, (), file.dealing.public, {})
+        except NotationError as exc:
+            raise GameFileError(f"the public setup is malformed: {exc.message}",
+                                element="setup") from None
+    return results
+
+
+def load(path: Path, memory: HeadMemory | None = None) -> Game:
+    """Read a game file and check its format, schema, model, signatures and chain.
+
+    With the referee's ``memory``, what it remembers signing is not verified again.
+    """
+    file = read_game(path)
+    try:
+        ruleset = ruleset_of(file.header)
+        results = typed_results(file, ruleset)
+        trusted = memory.remembered(file.game) if memory else None
+        report = chain.check_chain(file, trusted)
+        report.raise_first()
+    except FrogPbemError as exc:
+        raise exc.within(path=path) from None
+    return Game(path, file, ruleset, results, report.unrequested)
+
+
+def load_copy(game: Game, other_path: Path) -> Game:
+    """A seat's returned copy of ``game``, checked to be a copy of the same game."""
+    other = load(other_path)
+    if other.header.hash != game.header.hash:
+        raise StaleCopyError(f"is not a copy of game {game.game_id}", path=other_path)
+    return other
+
+
+def revealed_secrets(game: Game) -> dict[str, JSON | None]:
+    """After the end: every secret from the reveal, each checked against its commitment."""
+    reveal = game.file.reveal
+    if reveal is None:
+        raise UsageError("the game has no reveal yet", path=game.path)
+    secrets: dict[str, JSON | None] = dict.fromkeys(game.seats)
+    for seat in game.file.dealing.commitments:
+        opened = reveal.secrets.get(seat)
+        if opened is None or not game.sealed_setup(seat).matches(opened):
+            raise CommitmentError(f"{seat}'s setup does not match its commitment",
+                                  path=game.path, element="reveal")
+        game.check_secret(seat, opened.secret)
+        secrets[seat] = opened.secret
+    return secrets
+
+
+def open_setup(game: Game, seat: str, key: crypto.PrivateKey) -> Opened:
+    """Decrypt ``seat``'s sealed setup, check it against its commitment and the rules."""
+    try:
+        opened = game.sealed_setup(seat).open(key)
+    except FrogPbemError as exc:
+        raise exc.within(path=game.path) from None
+    game.check_secret(seat, opened.secret)
+    return opened
+
+
+def known_secrets(game: Game, role: str | None, key: crypto.PrivateKey | None
+                  ) -> dict[str, JSON | None]:
+    """Every secret ``role`` may read (all for the referee), ``None`` for the others."""
+    if game.file.reveal is not None:
+        return revealed_secrets(game)
+    if key is None or role is None or game.undealt or not game.file.dealing.sealed:
+        return dict.fromkeys(game.seats)
+    return {seat: open_setup(game, seat, key).secret if game.may_read(role, seat) else None
+            for seat in game.seats}
+
+
+def open_move(game: Game, record: Record, key: crypto.PrivateKey) -> OpenedMove:
+    """A sealed move's text and salt, checked against its commitment."""
+    opened = game.sealed_move(record).open(key)
+    try:
+        secret = MoveSecret.from_json(opened.secret)
+    except GameFileError:
+        secret = None
+    if secret is None or secret.n != record.n:
+        raise CommitmentError("the sealed move is not readable", path=game.path,
+                              element=f"record {record.n}")
+    return OpenedMove(secret.move, opened.salt)
+
+
+def check_opened_move(game: Game, record: Record, opened: OpenedMove) -> None:
+    """A revealed sealed move against its commitment."""
+    if not game.sealed_move(record).matches(Opened(opened.salt, sealed_move_secret(record.n,
+                                                                                    opened.move))):
+        raise CommitmentError("the sealed move does not match its commitment",
+                              path=game.path, element=f"record {record.n}")
+
+
+def sealed_move_secret(n: int, text: str) -> JSON:
+    """What a sealed move's commitment covers."""
+    return MoveSecret(n, text).to_json()
+
+
+def referee_seed(game: Game, key: crypto.PrivateKey) -> str | None:
+    """The referee's dealing seed, opened with its key and checked against the commitment."""
+    fairness = game.header.setup.fairness
+    if fairness is None:
+        return None
+    opened = SealedSecret(game.game_id, REFEREE, fairness.sealed_seed,
+                          what="referee's sealed seed").open(key)
+    seed = opened.secret
+    if not isinstance(seed, str) or crypto.seed_commitment(game.game_id, seed) != \
+            fairness.seed_commitment:
+        raise CommitmentError("the referee's seed does not match its commitment",
+                              path=game.path)
+    return seed
+
+
+@dataclass
+class Replay:
+    """The states of a game replayed from its log."""
+
+    states: list[Any] = field(default_factory=list)
+    """The state before the first record, then after each record."""
+
+    @property
+    def final(self) -> Any:
+        return self.states[-1]
+
+
+def start_state(game: Game, secrets: Mapping[str, JSON | None]) -> Any:
+    """The state before the first record."""
+    if game.undealt:
+        raise IllegalMoveError(
+            f"game {game.game_id} is not dealt yet: waiting for "
+            f"{', '.join(game.waiting_for) or 'the referee'} "
+            "(seats: frogpbem join; then the referee: frogpbem deal)", path=game.path,
+        )
+    return game.ruleset.start(game.options, game.seats, game.file.dealing.public, secrets)
+
+
+def replay(game: Game, secrets: Mapping[str, JSON | None],
+           key: crypto.PrivateKey | None = None) -> Replay:
+    """Replay every record through the rules, checking each result, score and turn.
+
+    Raises :class:`InconsistentResultError` (or another
+    :class:`FrogPbemError`) naming the record that does not hold.
+    """
+    rules = game.ruleset
+    states = [start_state(game, secrets)]
+    state = states[0]
+    reveal = game.file.reveal
+    role = game.role(key) if key is not None else None
+    for record, claimed in zip(game.file.log, game.results, strict=True):
+        where = f"record {record.n} ({record.seat} {record.move})"
+        try:
+            text = record.move
+            if record.sealed is not None:
+                opened = reveal.sealed_moves.get(record.n) if reveal else None
+                if opened is not None:
+                    check_opened_move(game, record, opened)
+                    text = opened.move
+                elif key is not None and role in (REFEREE, record.seat):
+                    text = open_move(game, record, key).move
+            move = rules.parse_move(text)
+            if rules.public_move(move) != record.move:
+                raise NotationError(f"move {record.move!r} is not in canonical notation")
+            state, _ = rules.play(state, record.seat, move, claimed)
+        except FrogPbemError as exc:
+            raise InconsistentResultError(exc.message, path=game.path, element=where) from None
+        if rules.scores(state) != record.scores:
+            raise InconsistentResultError(
+                f"scores {dict(record.scores)} should be {rules.scores(state)}",
+                path=game.path, element=f"record {record.n}",
+            )
+        states.append(state)
+    return Replay(states)

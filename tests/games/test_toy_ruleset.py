@@ -1,0 +1,157 @@
+"""A fifth game needs one rules module and its registration: a toy played through the CLI."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any, ClassVar
+
+from frogpbem.board import Square
+from frogpbem.errors import IllegalMoveError, NotationError
+from frogpbem.games import (
+    JSON,
+    Chance,
+    Outcome,
+    Resign,
+    Resigned,
+    Ruleset,
+    rank_by_points,
+    register,
+)
+from tests.conftest import Cli, Keys
+
+
+@dataclass(frozen=True)
+class Take:
+    """Claim an empty square of the 3x3 board."""
+
+    square: Square
+
+    def __str__(self) -> str:
+        return f"take {self.square.name}"
+
+
+@dataclass(frozen=True)
+class Taken:
+    def to_json(self) -> JSON:
+        return {"taken": True}
+
+
+@dataclass(frozen=True)
+class ToyState:
+    seats: tuple[str, ...]
+    owners: Mapping[Square, str]
+    ply: int = 0
+    resigned: str | None = None
+
+
+class Claim(Ruleset[ToyState, Take | Resign, Taken | Resigned]):
+    """Claim squares in turn; when the nine are taken, most squares wins."""
+
+    name = "toyclaim"
+    title = "Claim (a toy)"
+    seat_order = ("red", "blue")
+    option_defaults: ClassVar[Mapping[str, int | str]] = {}
+
+    def deal(self, options: Mapping[str, Any], seats: Sequence[str],
+             rng: Chance) -> tuple[JSON, dict[str, JSON]]:
+        return None, {}
+
+    def check_setup(self, options: Mapping[str, Any], seats: Sequence[str], public: JSON,
+                    secrets: Mapping[str, JSON]) -> None:
+        pass
+
+    def start(self, options: Mapping[str, Any], seats: Sequence[str], public: JSON,
+              secrets: Mapping[str, JSON | None]) -> ToyState:
+        return ToyState(tuple(seats), {})
+
+    def parse_move(self, text: str) -> Take | Resign:
+        if text.strip().lower() == "resign":
+            return Resign()
+        match = re.fullmatch(r"\s*take\s+(\w+)\s*", text, re.I)
+        if match is None:
+            raise NotationError(f'expected "take SQUARE", got {text!r}')
+        return Take(Square.parse(match[1]))
+
+    def parse_result(self, data: JSON) -> Taken | Resigned:
+        for result in (Taken(), Resigned()):
+            if data == result.to_json():
+                return result
+        raise NotationError(f"not a toy result: {data!r}")
+
+    def board_size(self, state: ToyState) -> int:
+        return 3
+
+    def squares_of(self, move: Take | Resign) -> tuple[Square, ...]:
+        return (move.square,) if isinstance(move, Take) else ()
+
+    def check_move(self, state: ToyState, seat: str, move: Take | Resign) -> None:
+        if isinstance(move, Take) and move.square in state.owners:
+            raise IllegalMoveError(f"{move.square.name} is taken")
+
+    def apply(self, state: ToyState, seat: str, move: Take | Resign,
+              claimed: Taken | Resigned | None) -> tuple[ToyState, Taken | Resigned]:
+        if isinstance(move, Resign):
+            return replace(state, resigned=seat), Resigned()
+        owners = {**state.owners, move.square: seat}
+        return replace(state, owners=owners, ply=state.ply + 1), Taken()
+
+    def to_move(self, state: ToyState) -> str | None:
+        if state.resigned or len(state.owners) == 9:
+            return None
+        return state.seats[state.ply % 2]
+
+    def scores(self, state: ToyState) -> dict[str, int]:
+        return {s: sum(1 for o in state.owners.values() if o == s) for s in state.seats}
+
+    def outcome(self, state: ToyState) -> Outcome | None:
+        if self.to_move(state) is not None:
+            return None
+        points = self.scores(state)
+        if state.resigned:
+            points = {s: (0 if s == state.resigned else 1) for s in state.seats}
+        return Outcome("all taken" if not state.resigned else f"{state.resigned} resigned",
+                       rank_by_points(points))
+
+    def view(self, state: ToyState, viewers: frozenset[str]) -> JSON:
+        return {"to_move": self.to_move(state), "points": self.scores(state),
+                "outcome": None, "owners": {sq.name: s for sq, s in state.owners.items()}}
+
+    def render(self, view: JSON, you: frozenset[str] = frozenset()) -> str:
+        return " ".join(f"{sq}:{owner}" for sq, owner in sorted(view["owners"].items()))
+
+    def describe(self, seat: str, move: str, result: Taken | Resigned) -> str:
+        return f"{seat} {move}"
+
+
+def test_a_toy_ruleset_plays_through_new_move_view_and_audit(tmp_path: Path, cli: Cli,
+                                                           keys: Keys) -> None:
+    register(Claim())
+    game = tmp_path / "toy.yaml"
+    created = cli("new", game, "--rules", "toyclaim", "--referee", keys.path("referee"),
+                  "--seat", f"red={keys.pub('alice')}", "--seat", f"blue={keys.pub('bob')}")
+    assert created.exit_code == 0, created.output
+    squares = [f"{c}{r}" for r in (1, 2, 3) for c in "ABC"]
+    random.Random(7).shuffle(squares)
+    players = {"red": "alice", "blue": "bob"}
+    for index, square in enumerate(squares):
+        seat = ("red", "blue")[index % 2]
+        asked = cli("move", game, "take", square.lower(), "--key", keys.path(players[seat]))
+        assert asked.exit_code == 0, asked.output
+        applied = cli("move", game, "--key", keys.path("referee"))
+        assert applied.exit_code == 0, applied.output
+        if index == 0:
+            again = cli("move", game, "take", square, "--key", keys.path("bob"))
+            assert again.exit_code == 4 and f"{square} is taken" in again.stderr
+    shown = json.loads(cli("view", game, "--public", "--json").stdout)
+    assert len(shown["state"]["owners"]) == 9
+    assert shown["state"]["points"] == {"red": 5, "blue": 4}
+    text = cli("view", game, "--key", keys.path("alice")).stdout
+    assert "Game over: all taken. Standing: 1. red (Red) 5, 2. blue (Blue) 4" in text
+    audited = cli("audit", game)
+    assert audited.exit_code == 0, audited.output
+    assert "replay: every result, score and turn of 9 records" in audited.stdout
