@@ -1,4 +1,4 @@
-"""The layout holds: nothing above the file model reads raw game-file dictionaries; imports go down."""
+"""The layout holds: nothing above the model reads raw game-file dicts; imports go down."""
 
 from __future__ import annotations
 

@@ -10,7 +10,6 @@ from pathlib import Path
 import pytest
 
 import frogpbem.cli
-
 from tests.conftest import Cli, Keys, Result
 
 
