@@ -14,6 +14,7 @@ auditor therefore share one code path.
 
 from __future__ import annotations
 
+import json
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -116,6 +117,11 @@ class Resigned:
 
     def to_json(self) -> JSON:
         return {"resigned": True}
+
+
+def same_json(a: JSON, b: JSON) -> bool:
+    """Equal as JSON, types included (in Python ``1 == True``; in a file they differ)."""
+    return json.dumps(a, sort_keys=True) == json.dumps(b, sort_keys=True)
 
 
 class HasSeats(Protocol):

@@ -30,6 +30,7 @@ from frogpbem.games import (
     Ruleset,
     parse_int_option,
     rank_by_points,
+    same_json,
     shuffle,
 )
 
@@ -129,14 +130,14 @@ FrogletResult = Removed | Captured | Resigned
 
 def parse_result(data: JSON) -> FrogletResult:
     """A recorded result; raises :class:`NotationError` for any other shape."""
-    if data == {"removed": "G"}:
+    if same_json(data, {"removed": "G"}):
         return Removed()
-    if data == {"resigned": True}:
+    if same_json(data, {"resigned": True}):
         return Resigned()
     if isinstance(data, dict) and set(data) == {"captured", "points"}:
         colours, points = data["captured"], data["points"]
         if isinstance(colours, list) and colours and all(c in VALUES for c in colours) \
-                and points == sum(VALUES[c] for c in colours):
+                and type(points) is int and points == sum(VALUES[c] for c in colours):
             return Captured(tuple(colours), points)
     raise NotationError(f"not a Froglet result: {data!r}")
 

@@ -38,6 +38,7 @@ from frogpbem.games import (
     Ruleset,
     parse_int_option,
     rank_by_points,
+    same_json,
     sample,
 )
 
@@ -169,7 +170,7 @@ def parse_result(data: JSON) -> FrogResult:
             return Count(value)
         if kind in ("shot", "found") and isinstance(value, str) and _SEAT.fullmatch(value):
             return Shot(value) if kind == "shot" else Found(value)
-        if data in ({"miss": True}, {"resigned": True}):
+        if same_json(data, {"miss": True}) or same_json(data, {"resigned": True}):
             return Miss() if kind == "miss" else FrogsResigned()
     if isinstance(data, dict) and set(data) == {"resigned", "frogs"} and data["resigned"] is True \
             and isinstance(data["frogs"], dict) and data["frogs"]:

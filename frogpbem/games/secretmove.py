@@ -27,7 +27,17 @@ from frogpbem.errors import (
     NotationError,
     UsageError,
 )
-from frogpbem.games import JSON, Chance, Outcome, Place, Resign, Resigned, Ruleset, shuffle
+from frogpbem.games import (
+    JSON,
+    Chance,
+    Outcome,
+    Place,
+    Resign,
+    Resigned,
+    Ruleset,
+    same_json,
+    shuffle,
+)
 
 if TYPE_CHECKING:
     import random
@@ -175,7 +185,7 @@ _RESULTS: tuple[SecretMoveResult, ...] = (Quiet(), AutoPass(), Guessed(), Resign
 def parse_result(data: JSON) -> SecretMoveResult:
     """A recorded result; raises :class:`NotationError` for any other shape."""
     for result in _RESULTS:
-        if data == result.to_json() and type(data) is dict:
+        if same_json(data, result.to_json()):
             return result
     raise NotationError(f"not a Secret Move result: {data!r}")
 
