@@ -23,6 +23,7 @@ from pathlib import Path
 
 from frogpbem import crypto
 from frogpbem.dealing import SeatSpec, create_game, start_game
+from frogpbem.gamefile.model import ChosenSetup
 from frogpbem.protocol.game import REFEREE, known_secrets, load, replay
 from frogpbem.referee import move
 
@@ -68,7 +69,8 @@ def build_game(folder: Path) -> tuple[Path, dict[str, Path]]:
     setup = {"red": {"frogs": ["A1", "A2", "A3", "A4", "A5"]},
              "blue": {"frogs": ["T20", "T19", "T18", "T17", "T16"]}}
     game = folder / "game.yaml"
-    file = create_game("frogfinder", referee, "Carol", specs, {"size": 20, "frogs": 5}, setup)
+    file = create_game("frogfinder", referee, "Carol", specs, {"size": 20, "frogs": 5},
+                       ChosenSetup.from_json(setup))
     start_game(game, file, referee, folder / "state")
     targets = [f"{chr(ord('C') + c)}{r}" for r in range(3, 18) for c in range(15)]
     for target in targets[:RECORDS]:

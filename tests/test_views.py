@@ -13,6 +13,7 @@ from frogpbem import crypto
 from frogpbem.dealing import SeatSpec, create_game
 from frogpbem.errors import SignatureError
 from frogpbem.gamefile import strictyaml
+from frogpbem.gamefile.model import ChosenSetup
 from tests.conftest import Cli, Keys
 
 # Two setups that differ only in red's hidden frogs (B2 against C1) ...
@@ -92,10 +93,12 @@ def test_sealed_setups_have_one_payload_length(keys: Keys, squares: list[str]) -
     specs = [SeatSpec("red", keys.key("alice").public, "A"),
              SeatSpec("blue", keys.key("bob").public, "B")]
     setup = {"red": {"frogs": squares[:5]}, "blue": {"frogs": squares[5:]}}
-    doc = create_game("frogfinder", referee, "R", specs, {}, setup, game_id="ff-fixedid")
+    doc = create_game("frogfinder", referee, "R", specs, {}, ChosenSetup.from_json(setup),
+                      game_id="ff-fixedid")
     short = {"red": {"frogs": ["A1", "A2", "A3", "A4", "A5"]},
              "blue": {"frogs": ["B1", "B2", "B3", "B4", "B5"]}}
-    ref = create_game("frogfinder", referee, "R", specs, {}, short, game_id="ff-fixedid")
+    ref = create_game("frogfinder", referee, "R", specs, {}, ChosenSetup.from_json(short),
+                      game_id="ff-fixedid")
     for seat in ("red", "blue"):
         sealed = doc.dealing.sealed[seat]
         assert crypto.payload_length(sealed) == crypto.payload_length(ref.dealing.sealed[seat])

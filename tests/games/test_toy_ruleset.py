@@ -10,6 +10,9 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, ClassVar
 
+import pytest
+
+from frogpbem import games
 from frogpbem.board import Square
 from frogpbem.errors import IllegalMoveError, NotationError
 from frogpbem.games import (
@@ -128,8 +131,10 @@ class Claim(Ruleset[ToyState, Take | Resign, Taken | Resigned]):
         return f"{seat} {move}"
 
 
-def test_a_toy_ruleset_plays_through_new_move_view_and_audit(tmp_path: Path, cli: Cli,
-                                                           keys: Keys) -> None:
+def test_a_toy_ruleset_plays_through_new_move_view_and_audit(
+    tmp_path: Path, cli: Cli, keys: Keys, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(games, "_REGISTRY", dict(games._REGISTRY))  # forget the toy afterwards
     register(Claim())
     game = tmp_path / "toy.yaml"
     created = cli("new", game, "--rules", "toyclaim", "--referee", keys.path("referee"),
