@@ -262,8 +262,12 @@ class Sealed:
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Sealed | None:
-        if "commitment" not in data and "sealed" not in data:
+        """The pair, if the element has it; one half alone is refused."""
+        present = ("sealed" in data, "commitment" in data)
+        if present == (False, False):
             return None
+        if present != (True, True):
+            raise GameFileError("a sealed block needs both 'sealed' and 'commitment'")
         return cls(data["sealed"], data["commitment"])
 
 
