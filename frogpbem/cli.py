@@ -292,10 +292,9 @@ def move(
         result = do_move(game, load_key(key), text, seat, tuple(take_from), discard_requests,
                          withdraw)
         if not isinstance(result, Applied):
-            line = (f"{result.seat} withdrew its request {result.replaced!r}"
-                    if result.move == "withdrawn" else result.line)
-            _emit({"request": line, "seat": result.seat, "move": result.move, "n": result.n,
-                   "sealed": result.sealed, "replaced": result.replaced}, as_json, line)
+            _emit({"request": result.line, "seat": result.seat, "move": result.move,
+                   "n": result.n, "sealed": result.sealed, "replaced": result.replaced,
+                   "withdrawn": result.withdrawn}, as_json, result.line)
             return
         outcome = result.outcome
         data = {"applied": result.lines, "outcome": outcome.to_json() if outcome else None,
@@ -351,7 +350,7 @@ def view(
         if not public and path is not None:
             private = load_key(path)
         shown = view_for(loaded, private, asked)
-        if private is not None and shown.who == "the public":
+        if private is not None and shown.role is None:
             typer.echo(f"note: {path} is not part of this game; showing the public view",
                        err=True)
         renderer = {"json": render_json, "yaml": render_yaml, "text": render_text}

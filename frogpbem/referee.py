@@ -57,11 +57,15 @@ class Requested:
     sealed: bool
     """Whether only the seat (its team) and the referee can read it until the end."""
     replaced: str | None = None
-    """The seat's earlier pending request that this one replaces."""
+    """The seat's earlier pending request that this one replaces (or that was withdrawn)."""
     path: Path | None = None
+    withdrawn: bool = False
+    """The seat took its pending request ``replaced`` back and asks for nothing."""
 
     @property
     def line(self) -> str:
+        if self.withdrawn:
+            return f"{self.seat} withdrew its request {self.replaced!r}"
         shown = self.move + (" (sealed: only you and the referee can read it)"
                              if self.sealed else "")
         again = f", replacing {self.replaced!r}" if self.replaced else ""
@@ -132,7 +136,7 @@ def withdraw_request(game: Game, seat: str) -> Requested:
     game.file = replace(game.file, requests=tuple(r for r in game.file.requests
                                                   if r.seat != seat))
     write_atomic(game.path, dump_game(game.file))
-    return Requested(seat, "withdrawn", mine[-1].n, False, mine[-1].move, game.path)
+    return Requested(seat, "", mine[-1].n, False, mine[-1].move, game.path, withdrawn=True)
 
 
 def take_requests(game: Game, other_path: Path) -> int:
@@ -218,9 +222,8 @@ def _append_record(
     rules = game.ruleset
     n = len(game.file.log) + 1
     sealed = request.sealed if request is not None else None
-    if sealed is not None and request is not None:  # a sealed request: the referee opens it
-        probe = Record(request.n, request.head, seat, text, {}, {}, at, sealed)
-        text = open_move(game, probe, key).move
+    if sealed is not None:  # a sealed request: the referee opens it
+        text = open_move(game, n, seat, sealed, key).move
     move = rules.parse_move(text)
     state, result = rules.play(state, seat, move)
     if sealed is None and rules.is_sealed(move):
@@ -240,7 +243,8 @@ def _append_record(
 
 def _reveal(game: Game, key: crypto.PrivateKey, outcome: Outcome, at: str) -> None:
     secrets = {seat: open_setup(game, seat, key) for seat in game.file.dealing.sealed}
-    moves = {r.n: open_move(game, r, key) for r in game.file.log if r.sealed is not None}
+    moves = {r.n: open_move(game, r.n, r.seat, r.sealed, key)
+             for r in game.file.log if r.sealed is not None}
     reveal = Reveal(game.head, secrets, outcome.to_json(), referee_seed(game, key), at, moves)
     game.file = replace(game.file, reveal=reveal.signed(key))
 

@@ -27,6 +27,8 @@ class View:
     """What one seat (``seat``), the referee or the public may know after record ``n``."""
 
     game: Game
+    role: str | None
+    """Whose it is: a seat, ``referee``, or ``None`` for the public."""
     seat: str | None
     """The seat it is for; ``None`` for the public and the referee."""
     who: str
@@ -87,7 +89,7 @@ def make_view(game: Game, state: Any, role: str | None,
         who = f"{seat} ({game.names[seat]})"
     else:
         who = "the public"
-    return View(game, seat, who, state, game.ruleset.view(state, viewers), viewers, notes)
+    return View(game, role, seat, who, state, game.ruleset.view(state, viewers), viewers, notes)
 
 
 def view_for(game: Game, key: crypto.PrivateKey | None, asked: bool = True) -> View:

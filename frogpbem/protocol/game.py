@@ -34,6 +34,7 @@ from frogpbem.gamefile.model import (
     Opened,
     OpenedMove,
     Record,
+    Sealed,
 )
 from frogpbem.games import Ruleset, find_game
 from frogpbem.protocol.secrets import SealedSecret
@@ -133,11 +134,9 @@ class Game:
         return SealedSecret(self.game_id, seat, dealing.sealed[seat], dealing.commitments[seat],
                             f"sealed setup of {seat}")
 
-    def sealed_move(self, record: Record) -> SealedSecret:
-        if record.sealed is None:
-            raise CommitmentError("no sealed move", element=f"record {record.n}")
-        return SealedSecret.of(self.game_id, record.seat, record.sealed,
-                               f"sealed move of record {record.n}")
+    def sealed_move(self, n: int, seat: str, sealed: Sealed) -> SealedSecret:
+        """The sealed move of ``seat`` for record ``n`` (in a record, or a request for it)."""
+        return SealedSecret.of(self.game_id, seat, sealed, f"sealed move of record {n}")
 
     def check_secret(self, seat: str, secret: JSON) -> None:
         """A secret opened or revealed must be one the rules can have dealt."""
@@ -246,23 +245,24 @@ def known_secrets(game: Game, role: str | None, key: crypto.PrivateKey | None
             for seat in game.seats}
 
 
-def open_move(game: Game, record: Record, key: crypto.PrivateKey) -> OpenedMove:
-    """A sealed move's text and salt, checked against its commitment."""
-    opened = game.sealed_move(record).open(key)
+def open_move(game: Game, n: int, seat: str, sealed: Sealed,
+              key: crypto.PrivateKey) -> OpenedMove:
+    """The text and salt of ``seat``'s sealed move for record ``n``, checked."""
+    opened = game.sealed_move(n, seat, sealed).open(key)
     try:
         secret = MoveSecret.from_json(opened.secret)
     except GameFileError:
         secret = None
-    if secret is None or secret.n != record.n:
+    if secret is None or secret.n != n:
         raise CommitmentError("the sealed move is not readable", path=game.path,
-                              element=f"record {record.n}")
+                              element=f"record {n}")
     return OpenedMove(secret.move, opened.salt)
 
 
-def check_opened_move(game: Game, record: Record, opened: OpenedMove) -> None:
+def check_opened_move(game: Game, record: Record, sealed: Sealed, opened: OpenedMove) -> None:
     """A revealed sealed move against its commitment."""
-    if not game.sealed_move(record).matches(Opened(opened.salt, sealed_move_secret(record.n,
-                                                                                    opened.move))):
+    secret = Opened(opened.salt, sealed_move_secret(record.n, opened.move))
+    if not game.sealed_move(record.n, record.seat, sealed).matches(secret):
         raise CommitmentError("the sealed move does not match its commitment",
                               path=game.path, element=f"record {record.n}")
 
@@ -329,10 +329,10 @@ def replay(game: Game, secrets: Mapping[str, JSON | None],
             if record.sealed is not None:
                 opened = reveal.sealed_moves.get(record.n) if reveal else None
                 if opened is not None:
-                    check_opened_move(game, record, opened)
+                    check_opened_move(game, record, record.sealed, opened)
                     text = opened.move
                 elif key is not None and role in (REFEREE, record.seat):
-                    text = open_move(game, record, key).move
+                    text = open_move(game, record.n, record.seat, record.sealed, key).move
             move = rules.parse_move(text)
             if rules.public_move(move) != record.move:
                 raise NotationError(f"move {record.move!r} is not in canonical notation")
