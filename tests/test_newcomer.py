@@ -142,3 +142,19 @@ def test_a_late_resignation_is_applied(new_game: Callable[..., Path], cli: Cli, 
     audited = cli("audit", game)
     assert audited.exit_code == 0, audited.output
     assert "2 of 2 moves came as signed requests" in audited.stdout
+
+
+def test_a_default_key_outside_the_game_falls_back_to_the_public_view(
+    new_game: Callable[..., Path], cli: Cli, keys: Keys
+) -> None:
+    game = new_game()
+    ssh = Path.home() / ".ssh"
+    ssh.mkdir(parents=True)
+    (ssh / "id_ed25519").write_bytes(keys.path("mallory").read_bytes())
+    (ssh / "id_ed25519").chmod(0o600)
+    shown = cli("view", game)
+    assert shown.exit_code == 0, shown.output
+    assert "is not part of this game; showing the public view" in shown.stderr
+    assert "View of: the public" in shown.stdout
+    asked = cli("view", game, "--key", ssh / "id_ed25519")
+    assert asked.exit_code == 5 and "neither the referee nor a seat" in asked.stderr
