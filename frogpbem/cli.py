@@ -465,5 +465,26 @@ def demo(
 
 
 def main() -> None:
-    """The console script: the whole typer app (see the README on start-up time)."""
-    app()
+    """The console script.
+
+    Building the whole typer app inspects every command's signature, a good
+    part of each run's start-up; when the first argument names a command, an
+    app of that command alone is built with typer's public API (its help and
+    errors read the same). Anything else (``--help``, ``--version``,
+    completion, a wrong name) goes to the whole app.
+    """
+    wanted = sys.argv[1] if len(sys.argv) > 1 else ""
+    callback = COMMANDS.get(wanted)
+    if callback is None:
+        app()
+        return
+    single = typer.Typer(name="frogpbem", help=HELP, add_completion=False,
+                         pretty_exceptions_enable=False, context_settings=SETTINGS)
+    single.callback()(main_options)
+    single.command(wanted)(callback)
+    single()
+
+
+COMMANDS = {(info.name or info.callback.__name__): info.callback
+            for info in app.registered_commands if info.callback is not None}
+"""Each command's function by name."""

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import itertools
 import random
+import re
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -11,6 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from frogpbem.errors import IllegalMoveError, InconsistentResultError, NotationError
+from frogpbem.gamefile import strictyaml
 from frogpbem.games import find_game
 from frogpbem.games.secretmove import SQUARES, SecretMove, State, parse_move, parse_setup
 
@@ -213,3 +216,37 @@ def test_arrangement_count_matches_brute_force_and_uses_public_facts_only(
     # red's view is the same whether or not blue's headers are known to the state
     assert RULES.view(blind, frozenset(["red"])) == view
     assert "values" not in view["boards"]["blue"]
+
+
+VECTORS = strictyaml.loads(
+    (Path(__file__).with_name("secretmove_vectors.yaml")).read_bytes()
+)
+
+
+@pytest.mark.parametrize("case", VECTORS, ids=[c["name"] for c in VECTORS])
+def test_vectors(case: dict[str, Any]) -> None:
+    state = start(case["setup"]["red"], case["setup"]["blue"])
+    for seat, text, expected in case["moves"]:
+        move = parse_move(text)
+        if "error" in expected:
+            with pytest.raises(IllegalMoveError, match=re.escape(expected["error"])):
+                RULES.play(state, seat, move)
+            continue
+        state, result = RULES.play(state, seat, move)
+        assert result.to_json() == expected, text
+    outcome = RULES.outcome(state)
+    assert outcome is not None and outcome.to_json() == case["outcome"]
+
+
+@pytest.mark.parametrize("case", VECTORS, ids=[c["name"] for c in VECTORS])
+@pytest.mark.parametrize("seat", ["red", "blue"])
+def test_vectors_replay_from_each_seat(case: dict[str, Any], seat: str) -> None:
+    """A seat knows its own values and sees the other's guess only as sealed."""
+    secrets = {s: case["setup"][s] if s == seat else None for s in ("red", "blue")}
+    state = RULES.start({}, ("red", "blue"), None, secrets)
+    for mover, text, expected in case["moves"]:
+        if "error" in expected:
+            continue
+        move = parse_move(text if mover == seat else RULES.public_move(parse_move(text)))
+        state, _ = RULES.play(state, mover, move, RULES.parse_result(expected))
+    assert RULES.to_move(state) is None
