@@ -163,7 +163,7 @@ def finish_by_resignation(cli: Cli, keys: Keys, game: Path) -> None:
 
 
 def rechain_from_deal(doc: dict[str, Any], key: crypto.PrivateKey) -> None:
-
+    """Sign the deal, every record (their requests dropped) and the reveal again."""
     doc["deal"]["prev"] = crypto.element_hash("header", doc["header"])
     doc["deal"]["signature"] = crypto.sign_element(key, "deal", doc["deal"])
     prev = crypto.element_hash("deal", doc["deal"])

@@ -90,7 +90,7 @@ def test_a_whole_game(tmp_path: Path, cli: Cli, keys: Keys) -> None:
 
 def test_a_revealed_guess_must_match_its_commitment(tmp_path: Path, cli: Cli,
                                                     keys: Keys) -> None:
-    from tests.test_fairness import rechain_from_deal
+    from tests.test_dealing import rechain_from_deal
 
     game = tmp_path / "sm.yaml"
     referee = keys.path("referee")
