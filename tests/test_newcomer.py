@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 import frogpbem.cli
+from frogpbem.gamefile import strictyaml
 from tests.conftest import Cli, Keys, Result
 
 
@@ -158,3 +159,17 @@ def test_a_default_key_outside_the_game_falls_back_to_the_public_view(
     assert "View of: the public" in shown.stdout
     asked = cli("view", game, "--key", ssh / "id_ed25519")
     assert asked.exit_code == 5 and "neither the referee nor a seat" in asked.stderr
+
+
+def test_a_json_error_names_the_file_and_the_element(finished_game: Path, cli: Cli) -> None:
+    doc = strictyaml.loads(finished_game.read_bytes())
+    doc["log"][0]["scores"] = 7  # not a mapping: the schema refuses it
+    finished_game.write_text(strictyaml.dumps(doc))
+    result = cli("view", finished_game, "--public", "--json")
+    assert result.exit_code == 7, result.output
+    error = json.loads(result.stderr)
+    assert error["path"] == str(finished_game)
+    assert error["element"].startswith("record 1")
+    assert error["error"] == "GameFileError"
+    plain = cli("view", finished_game, "--public")
+    assert plain.stderr.startswith(f"frogpbem: {finished_game}: record 1")

@@ -125,7 +125,7 @@ def load_public_key(text_or_path: str) -> PublicKey:
     except OSError as exc:
         raise FileAccessError(f"cannot read public key {str(path)!r}: {exc.strerror}") from None
     except KeyError_ as exc:
-        raise KeyError_(f"{path}: {exc}") from None
+        raise exc.within(path=path) from None
 
 
 def load_private_key(path: Path, passphrase: PassphraseSource | None = None) -> PrivateKey:

@@ -134,7 +134,8 @@ def validate(document: Any, name: str, where: str) -> None:
     try:
         _check(document, root, root, [])
     except _Invalid as error:
-        raise GameFileError(f"{where}: {describe_path(error.path)}: {error.message}") from None
+        raise GameFileError(error.message, path=where,
+                            element=describe_path(error.path)) from None
 
 
 def describe_path(parts: list[Any]) -> str:

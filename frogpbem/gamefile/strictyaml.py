@@ -29,18 +29,18 @@ MAX_DEPTH = 32
 def loads(data: bytes, name: str = "<input>") -> Any:
     """Parse strict YAML; raises :class:`GameFileError` naming ``name`` and the line."""
     if len(data) > MAX_BYTES:
-        raise GameFileError(f"{name}: file is larger than {MAX_BYTES // (1024 * 1024)} MiB")
+        raise GameFileError(f"file is larger than {MAX_BYTES // (1024 * 1024)} MiB", path=name)
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
-        raise GameFileError(f"{name}: not UTF-8 text") from None
+        raise GameFileError("not UTF-8 text", path=name) from None
     try:
         events = list(yaml.parse(text, Loader=_Loader))
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f" at line {mark.line + 1}" if mark is not None else ""
         problem = getattr(exc, "problem", None) or "syntax error"
-        raise GameFileError(f"{name}: not valid YAML{where}: {problem}") from None
+        raise GameFileError(f"not valid YAML{where}: {problem}", path=name) from None
     return _Builder(events, name).document()
 
 
@@ -60,12 +60,12 @@ class _Builder:
     def fail(self, event: Any, what: str) -> GameFileError:
         mark = getattr(event, "start_mark", None)
         where = f" at line {mark.line + 1}" if mark is not None else ""
-        return GameFileError(f"{self.name}: {what}{where} (only plain YAML is accepted)")
+        return GameFileError(f"{what}{where} (only plain YAML is accepted)", path=self.name)
 
     def document(self) -> Any:
         documents = [e for e in self.events if isinstance(e, yaml.DocumentStartEvent)]
         if len(documents) != 1:
-            raise GameFileError(f"{self.name}: expected exactly one YAML document")
+            raise GameFileError("expected exactly one YAML document", path=self.name)
         while not isinstance(self.events[self.pos], yaml.DocumentStartEvent):
             self.pos += 1
         self.pos += 1
