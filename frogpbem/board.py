@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 import string
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import cache
 
@@ -78,6 +78,21 @@ class Board:
     def neighbours(self, square: Square) -> tuple[Square, ...]:
         """The up to 8 squares around ``square`` (king moves)."""
         return _neighbours(self.size, square)
+
+
+def text_grid(size: int, cell: Callable[[str], str]) -> list[str]:
+    """A board as text lines: column letters above and below, row numbers at both sides.
+
+    ``cell`` gives the three characters shown for a square name (``G9``); the
+    top row is printed first, as the board is seen.
+    """
+    letters = "".join(f" {string.ascii_uppercase[c]} " for c in range(size))
+    lines = [f"    {letters}"]
+    for row in range(size, 0, -1):
+        cells = "".join(cell(f"{string.ascii_uppercase[c]}{row}") for c in range(size))
+        lines.append(f"{row:>3} {cells} {row}")
+    lines.append(f"    {letters}")
+    return lines
 
 
 @cache

@@ -14,7 +14,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from frogpbem.board import Board, Square
+from frogpbem.board import Board, Square, text_grid
 from frogpbem.errors import (
     IllegalMoveError,
     InconsistentResultError,
@@ -325,16 +325,9 @@ class Froglet(Ruleset[State, Move, FrogletResult]):
     def render(self, view: JSON, you: frozenset[str] = frozenset()) -> str:
         size = view["size"]
         last = set(view["last"])
-        letters = "".join(f" {chr(ord('A') + c)} " for c in range(size))
-        lines = [f"    {letters}"]
-        for index, row in enumerate(view["rows"]):
-            number = size - index
-            cells = ""
-            for col, letter in enumerate(row):
-                name = f"{chr(ord('A') + col)}{number}"
-                cells += f"({letter})" if name in last else f" {letter} "
-            lines.append(f"{number:>3} {cells} {number}")
-        lines.append(f"    {letters}")
+        at = {Square(col, size - 1 - index).name: letter
+              for index, row in enumerate(view["rows"]) for col, letter in enumerate(row)}
+        lines = text_grid(size, lambda name: f"({at[name]})" if name in last else f" {at[name]} ")
         left = ", ".join(f"{COLOURS[c]} {n}" for c, n in view["frogs_left"].items())
         lines += ["", "  G green 1   Y yellow 2   R red 3   B blue 4   . empty   "
                   "(x) squares of the last move", f"  frogs left: {left}"]

@@ -636,66 +636,24 @@ class FrogGame(Ruleset[State, Move, FrogResult]):
         }
 
     def render(self, view: JSON, you: frozenset[str] = frozenset()) -> str:
-        size = view["size"]
-        cells: dict[str, str] = {}
-        for name in view["misses"]:
-            cells[name] = " - "
-        for name, number in view["shots"].items():
-            cells[name] = f" {number} "
-        for seat, frogs in view["own_frogs"].items():
-            for name in frogs:
-                cells[name] = f" {LETTERS.get(seat, seat[0]).lower()} "
-        for name, frog in view["revealed"].items():
-            letter = LETTERS.get(frog["owner"], frog["owner"][0])
-            cells[name] = {"shot": f"({letter})", "found": f"[{letter}]"}.get(frog["how"],
-                                                                            f"<{letter}>")
-        letters = "".join(f" {chr(ord('A') + c)} " for c in range(size))
-        lines = [f"    {letters}"]
-        for row in range(size, 0, -1):
-            line = "".join(
-                cells.get(f"{chr(ord('A') + c)}{row}", " . ") for c in range(size)
-            )
-            lines.append(f"{row:>3} {line} {row}")
-        lines.append(f"    {letters}")
-        lines.append("")
-        lines.append(
-            "  .  open    -  wrong guess (empty)    0-8 shot square and its number"
-        )
-        colours = ", ".join(f"{LETTERS.get(s, s[0])} {s}" for s in view["seats"])
-        own = "".join(f"{LETTERS.get(s, s[0]).lower()}  {s}'s hidden frog    "
-                      for s in view["own_frogs"])
-        lines.append(
-            f"  {own}(B) frog shot    [B] frog found    <B> frog of a seat that resigned"
-        )
-        lines.append(f"  colours: {colours}")
-        return "\n".join(lines)
+        from frogpbem.games import frogs_text
+
+        return frogs_text.render(view)
 
     def describe(self, seat: str, move: str, result: FrogResult) -> str:
-        square = move.partition(" ")[2]
-        if isinstance(result, FrogsResigned):
-            frogs = ", ".join(n for names in result.frogs.values() for n in names)
-            return f"{seat} resigns" + (f" (frogs on {frogs})" if frogs else "")
-        if isinstance(result, Count):
-            return f"{seat} shoots {square}: {result.count}"
-        if isinstance(result, Shot):
-            return f"{seat} shoots {square}: {result.owner} frog shot (-{SHOT_PENALTY})"
-        if isinstance(result, Found):
-            return f"{seat} guesses {square}: {result.owner} frog found (+{GUESS_GAIN})"
-        return f"{seat} guesses {square}: wrong (-{MISS_PENALTY})"
+        from frogpbem.games import frogs_text
+
+        return frogs_text.describe(seat, move, result)
 
     def comment(self, result: FrogResult) -> str:
-        if isinstance(result, Count):
-            return str(result.count)
-        if isinstance(result, Shot):
-            return f"{result.owner} frog shot -{SHOT_PENALTY}"
-        if isinstance(result, Found):
-            return f"{result.owner} frog found +{GUESS_GAIN}"
-        if isinstance(result, Miss):
-            return f"-{MISS_PENALTY}"
-        return "resigns"
+        from frogpbem.games import frogs_text
+
+        return frogs_text.comment(result)
 
     def bot_move(self, view: JSON, seat: str, rng: random.Random) -> str:
-        return _bot_move(view, rng)
+        from frogpbem.games import frogs_bot
+
+        return frogs_bot.bot_move(view, rng)
 
 
 class _Unknown:
@@ -708,39 +666,3 @@ _UNKNOWN = _Unknown()
 
 def sorted_names(squares: Sequence[Square] | frozenset[Square]) -> list[str]:
     return [square.name for square in sorted(squares)]
-
-
-def _bot_move(view: JSON, rng: random.Random) -> str:
-    """A modest player: guess a certain frog, else shoot a safe or random square."""
-    board = Board(view["size"])
-    shots = {board.parse(n): c for n, c in view["shots"].items()}
-    revealed = {board.parse(n) for n in view["revealed"]}
-    mine = {board.parse(n) for frogs in view["own_frogs"].values() for n in frogs}
-    empty = set(shots) | {board.parse(n) for n in view["misses"]}
-    open_squares = [s for s in board.squares() if s not in shots and s not in revealed
-                    and s not in mine]
-    unknown = set(open_squares) - empty
-    safe: set[Square] = set()
-    certain: set[Square] = set()
-    changed = True
-    while changed:  # simple constraint propagation, as a minesweeper player does
-        changed = False
-        for square, count in shots.items():
-            near = board.neighbours(square)
-            known = sum(1 for s in near if s in revealed or s in mine or s in certain)
-            candidates = [s for s in near if s in unknown and s not in safe and s not in certain]
-            if not candidates:
-                continue
-            if count == known:
-                safe.update(candidates)
-                changed = True
-            elif count - known == len(candidates):
-                certain.update(candidates)
-                changed = True
-    if certain:
-        return f"guess {min(certain).name}"
-    fresh = sorted(safe - set(shots))
-    if fresh:
-        return f"shoot {rng.choice(fresh).name}"
-    pool = sorted(unknown) or sorted(open_squares)
-    return f"shoot {rng.choice(pool).name}"
