@@ -83,7 +83,7 @@ class Jump:
         return "-".join(square.name for square in self.path)
 
     def __repr__(self) -> str:
-        return f"Jump.parse({str(self)!r})"
+        return f"Jump({self.path!r})"
 
 
 Move = Remove | Jump | Resign
