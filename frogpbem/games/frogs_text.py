@@ -49,6 +49,7 @@ def render(view: JSON) -> str:
     lines.append(f"  colours: {colours}")
     return "\n".join(lines)
 
+
 def describe(seat: str, move: str, result: FrogResult) -> str:
     square = move.partition(" ")[2]
     if isinstance(result, FrogsResigned):
@@ -61,6 +62,7 @@ def describe(seat: str, move: str, result: FrogResult) -> str:
     if isinstance(result, Found):
         return f"{seat} guesses {square}: {result.owner} frog found (+{GUESS_GAIN})"
     return f"{seat} guesses {square}: wrong (-{MISS_PENALTY})"
+
 
 def comment(result: FrogResult) -> str:
     if isinstance(result, Count):
