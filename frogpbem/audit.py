@@ -14,7 +14,7 @@ from frogpbem import crypto
 from frogpbem.errors import FileAccessError, FrogPbemError, UnfinishedGameError
 from frogpbem.gamefile import chain
 from frogpbem.gamefile.document import read_game
-from frogpbem.gamefile.model import JSON
+from frogpbem.gamefile.model import FORMAT_VERSION, JSON
 from frogpbem.protocol.game import (
     REFEREE,
     Game,
@@ -102,7 +102,7 @@ def _read(path: Path, report: Report) -> Game | None:
     except FrogPbemError as exc:
         report.failed(str(exc))
         return None
-    report.passed(f"format version 1, strict YAML, schema; rules {ruleset.name}")
+    report.passed(f"format version {FORMAT_VERSION}, strict YAML, schema; rules {ruleset.name}")
     for problem in chain_report.problems:
         report.failed(str(problem))
     if chain_report.problems:

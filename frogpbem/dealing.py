@@ -153,7 +153,7 @@ def join_game(path: Path, key: crypto.PrivateKey) -> str:
             raise UsageError(f"in {game.ruleset.name} each seat chooses its secret: "
                              f"frogpbem setup {path.name} ...")
         _check_may_join(game, seat)
-        element = Join(game.game_id, seat, crypto.new_seed()).signed(key)
+        element = Join(game.game_id, game.header.hash, seat, crypto.new_seed()).signed(key)
         game.file = replace(game.file, joins=(*game.file.joins, element))
         write_atomic(path, dump_game(game.file))
         return (f"{seat} joined game {game.game_id} with a fresh seed; "
@@ -187,7 +187,7 @@ def submit_setup(path: Path, key: crypto.PrivateKey, text: str | None) -> str:
             secret = rules.parse_secret(text)
         sealed = SealedSecret.seal(game.game_id, seat, secret, game.recipients(seat),
                                    setup_length(rules.secret_bound(game.options)))
-        element = Join(game.game_id, seat, chosen=sealed.field).signed(key)
+        element = Join(game.game_id, game.header.hash, seat, chosen=sealed.field).signed(key)
         game.file = replace(game.file, joins=(*game.file.joins, element))
         write_atomic(path, dump_game(game.file))
         return (f"{seat} chose its setup (sealed to you and the referee); "

@@ -48,7 +48,7 @@ def add_note(path: Path, key: crypto.PrivateKey, text: str, at: str | None = Non
             raise UsageError("notes are between teammates; the referee writes none")
         team = game.readers_of(seat)
         sealed = SealedSecret.seal(game.game_id, seat, text, game.recipients(seat, referee=False))
-        note = Note(game.game_id, seat, team, len(game.file.log), sealed.armored,
+        note = Note(game.game_id, game.header.hash, seat, team, len(game.file.log), sealed.armored,
                     at or now_text()).signed(key)
         game.file = replace(game.file, notes=(*game.file.notes, note))
         write_atomic(path, dump_game(game.file))

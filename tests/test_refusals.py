@@ -168,8 +168,8 @@ def test_missing_game_file(tmp_path: Path, cli: Cli, keys: Keys) -> None:
 
 
 def test_unknown_format_version(game: Path, cli: Cli) -> None:
-    game.write_text(game.read_text().replace("frogpbem: 1", "frogpbem: 2", 1))
-    refused(cli, game, ["view", game, "--public"], 7, "unsupported format version 2")
+    game.write_text(game.read_text().replace("frogpbem: 2", "frogpbem: 3", 1))
+    refused(cli, game, ["view", game, "--public"], 7, "unsupported format version 3")
 
 
 def test_stale_copy_at_the_referee(game: Path, cli: Cli, keys: Keys, tmp_path: Path) -> None:

@@ -75,7 +75,7 @@ def check_chain(file: GameFile, trusted: tuple[int, str] | None = None) -> Chain
         _check(problems, "header", referee, header, "the referee")
         _check_deal(file, report)
     for index, join in enumerate(file.joins):
-        _check_join(report, f"pending join {index + 1}", join, game, seats)
+        _check_join(report, f"pending join {index + 1}", join, file)
     for index, record in enumerate(file.log):
         where = f"record {index + 1}"
         if record.n != index + 1:
@@ -105,6 +105,9 @@ def check_chain(file: GameFile, trusted: tuple[int, str] | None = None) -> Chain
         where = f"note {index + 1} (by {note.seat})"
         if note.game != game:
             problems.append(ChainError(f"written for game {note.game!r}", element=where))
+        elif note.header != header.hash:
+            problems.append(ChainError("written under another header of this game id",
+                                       element=where))
         elif note.seat not in seats or any(s not in seats for s in note.to):
             problems.append(ChainError("names a seat not in this game", element=where))
         else:
@@ -133,10 +136,14 @@ def _check_request(report: ChainReport, where: str, record: Record, game: str,
     _check(report.problems, f"{where}: request", seats[record.seat], request, record.seat)
 
 
-def _check_join(report: ChainReport, where: str, join: Join, game: str,
-                seats: dict[str, crypto.PublicKey]) -> None:
-    if join.game != game:
+def _check_join(report: ChainReport, where: str, join: Join, file: GameFile) -> None:
+    seats = file.header.seat_keys
+    if join.game != file.game:
         report.problems.append(ChainError(f"made for game {join.game!r}", element=where))
+    elif join.header != file.header.hash:
+        report.problems.append(ChainError(
+            "made under another header of this game id (another seed commitment)",
+            element=where))
     elif join.seat not in seats:
         report.problems.append(ChainError(f"{join.seat!r} is not a seat", element=where))
     else:
@@ -156,7 +163,7 @@ def _check_deal(file: GameFile, report: ChainReport) -> None:
         report.problems.append(ChainError("does not follow the header", element="deal"))
     _check(report.problems, "deal", file.header.referee.public_key, deal, "the referee")
     for join in deal.joins:
-        _check_join(report, "deal: join", join, file.game, file.header.seat_keys)
+        _check_join(report, "deal: join", join, file)
     if sorted(j.seat for j in deal.joins) != sorted(joiners):
         report.problems.append(ChainError(
             "the joins are not exactly the seats that had to join", element="deal"))

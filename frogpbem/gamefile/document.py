@@ -23,6 +23,11 @@ def parse_game(data: bytes, name: str) -> GameFile:
     if version != FORMAT_VERSION:
         if version is None:
             raise GameFileError("not a frogpbem game file (no 'frogpbem:' version)", path=name)
+        if version == 1:
+            raise GameFileError(
+                "format version 1, written before joins and notes were bound to the header; "
+                "this frogpbem reads version 2 only: finish the game with the version that "
+                "started it", path=name)
         raise GameFileError(
             f"unsupported format version {version!r} (this frogpbem reads {FORMAT_VERSION})",
             path=name,

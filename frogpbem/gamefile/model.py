@@ -25,7 +25,8 @@ from frogpbem.errors import GameFileError
 JSON = Any
 """A JSON-compatible value (dict, list, str, int, bool, None)."""
 
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
+"""Format 2 binds joins and notes to the header's hash."""
 
 
 def _put(data: dict[str, Any], name: str, value: Any) -> None:
@@ -277,6 +278,8 @@ class Join(Element):
 
     KIND: ClassVar[str] = "join"
     game: str
+    header: str
+    """The header's hash: the join counts under that header (and seed commitment) only."""
     seat: str
     seed: str | None = None
     """The seat's random seed (random deals)."""
@@ -285,7 +288,7 @@ class Join(Element):
     signature: str = ""
 
     def to_json(self) -> dict[str, Any]:
-        data: dict[str, Any] = {"game": self.game, "seat": self.seat}
+        data: dict[str, Any] = {"game": self.game, "header": self.header, "seat": self.seat}
         _put(data, "seed", self.seed)
         if self.chosen is not None:
             data.update(self.chosen.to_json())
@@ -294,8 +297,8 @@ class Join(Element):
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any], where: str = "join") -> Join:
-        return _checked(cls(data["game"], data["seat"], data.get("seed"), Sealed.from_json(data),
-                            data["signature"]), data, where)
+        return _checked(cls(data["game"], data["header"], data["seat"], data.get("seed"),
+                            Sealed.from_json(data), data["signature"]), data, where)
 
 
 @dataclass(frozen=True)
@@ -434,6 +437,8 @@ class Note(Element):
 
     KIND: ClassVar[str] = "note"
     game: str
+    header: str
+    """The header's hash: the note belongs to that game as it was set up."""
     seat: str
     """Its author."""
     to: tuple[str, ...]
@@ -445,12 +450,14 @@ class Note(Element):
     signature: str = ""
 
     def to_json(self) -> dict[str, Any]:
-        return {"game": self.game, "seat": self.seat, "to": list(self.to), "n": self.n,
+        return {"game": self.game, "header": self.header, "seat": self.seat,
+                "to": list(self.to), "n": self.n,
                 "sealed": self.sealed, "at": self.at, "signature": self.signature}
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any], where: str = "note") -> Note:
-        return _checked(cls(data["game"], data["seat"], tuple(data["to"]), data["n"],
+        return _checked(cls(data["game"], data["header"], data["seat"], tuple(data["to"]),
+                            data["n"],
                             data["sealed"], data["at"], data["signature"]), data, where)
 
 
