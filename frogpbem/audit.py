@@ -11,10 +11,17 @@ from pathlib import Path
 from typing import Any
 
 from frogpbem import crypto
-from frogpbem.errors import FileAccessError, FrogPbemError, UnfinishedGameError
+from frogpbem.errors import (
+    FileAccessError,
+    ForkError,
+    FrogPbemError,
+    StaleCopyError,
+    UnfinishedGameError,
+)
 from frogpbem.gamefile import chain
-from frogpbem.gamefile.document import read_game
-from frogpbem.gamefile.model import FORMAT_VERSION, JSON
+from frogpbem.gamefile.document import read_bytes, read_game
+from frogpbem.gamefile.forkproof import ForkProof, conflict
+from frogpbem.gamefile.model import FORMAT_VERSION, JSON, Element, Header, Record
 from frogpbem.protocol.game import (
     REFEREE,
     Game,
@@ -25,6 +32,8 @@ from frogpbem.protocol.game import (
     typed_results,
 )
 from frogpbem.protocol.secrets import SealedSecret
+from frogpbem.protocol.seen import SeenGames, history
+from frogpbem.safetext import safe
 from frogpbem.views import setup_words
 
 
@@ -254,22 +263,78 @@ def audit(path: Path, key: crypto.PrivateKey | None = None) -> Report:
 
 
 def verify(path: Path, key: crypto.PrivateKey | None = None,
-           against: Path | None = None) -> Report:
+           against: Path | None = None, seen: SeenGames | None = None) -> Report:
     """A running game: signatures, chain, and what the key's holder can check.
 
-    With ``against`` (another copy of the game), also look for proof that the
-    referee signed two histories.
+    With ``seen`` (this user's memory of the game), also that the copy neither
+    forks from nor rolls back the copies seen before; with ``against`` (another
+    copy of the game), that the two copies hold one history.
     """
     report = Report(str(path))
     game = _read(path, report)
     if game is not None:
+        if seen is not None:
+            try:
+                seen.see(game)
+                report.passed("no fork, no rollback: it extends every copy of this game "
+                              "seen here before")
+            except (ForkError, StaleCopyError) as exc:
+                report.failed(exc.message)
         _verify_game(game, report, key)
     if against is not None:
-        proof = fork_proof_text(path, against)
-        if proof:
-            report.failed(proof)
-        else:
-            report.passed(f"no fork: {against} agrees on every common record")
+        compare_copies(path, against, report, seen or SeenGames())
+    return report
+
+
+def compare_copies(path_a: Path, path_b: Path, report: Report, seen: SeenGames) -> None:
+    """Whether two copies hold one history; a fork's proof is saved with ``seen``."""
+    file_a, file_b = read_game(path_a), read_game(path_b)
+    for file, path in ((file_a, path_a), (file_b, path_b)):
+        problems = chain.check_chain(file).problems
+        if problems:
+            report.failed(f"{path}: {problems[0]}")
+            return
+    if file_a.game != file_b.game or not file_a.header.referee.public_key.same_key(
+            file_b.header.referee.public_key):
+        report.failed(f"{path_b} is not a copy of game {file_a.game} by the same referee")
+        return
+    found = conflict(file_a, file_b)
+    if found is not None:
+        proof = ForkProof.of(file_a.game, file_a.header.referee.public_key, *found)
+        first, second = found
+        report.failed(
+            f"FORK: {proof.position} of game {file_a.game} is signed by the referee twice "
+            f"with different content:\n  {path_a}: {_short(first)}\n  {path_b}: "
+            f"{_short(second)}\nboth signatures verify: the referee showed different "
+            f"histories; proof saved to {seen.save_proof(proof)}")
+        return
+    longer = max(len(history(file_a)), len(history(file_b)))
+    report.passed(f"no fork: {path_b} agrees on every common element "
+                  f"({len(history(file_b))} and {len(history(file_a))} of {longer})")
+
+
+def _short(element: Element) -> str:
+    """An element in a few words, for a fork's report."""
+    if isinstance(element, Record):
+        return f"{safe(element.seat)} {safe(element.move)} {element.result}"
+    if isinstance(element, Header):
+        return f"header with seed commitment / setup hash {element.hash[:19]}…"
+    return f"{element.KIND} {element.hash[:19]}…"
+
+
+def check_proof(path: Path) -> Report:
+    """A saved fork proof, checked: both signatures, one place, two contents."""
+    report = Report(str(path))
+    try:
+        proof = ForkProof.parse(read_bytes(path, 1 << 20).decode("utf-8", "replace"))
+    except FileAccessError:
+        raise
+    except FrogPbemError as exc:
+        report.failed(f"not a valid fork proof: {exc.message}")
+        return report
+    report.passed(f"fork proof: the referee key {proof.referee.fingerprint} signed two "
+                  f"different {proof.position}s of game {proof.game}; both signatures "
+                  "verify")
     return report
 
 
@@ -308,19 +373,4 @@ def _verify_game(game: Game, report: Report, key: crypto.PrivateKey | None) -> N
         report.failed("reveal: the outcome differs from the replay's")
 
 
-def fork_proof_text(path_a: Path, path_b: Path) -> str | None:
-    """Words proving that the referee signed two histories, or ``None``."""
-    file_a = read_game(path_a)
-    proof = chain.fork_proof(file_a, read_game(path_b))
-    if proof is None:
-        return None
-    rec_a, rec_b = proof
-    return (
-        f"FORK: record {rec_a.n} of game {file_a.game} is signed by the referee twice with "
-        f"different content:\n  {path_a}: {rec_a.seat} {rec_a.move} {rec_a.result}\n"
-        f"  {path_b}: {rec_b.seat} {rec_b.move} {rec_b.result}\n"
-        "both signatures verify: the referee showed different histories"
-    )
-
-
-__all__ = ["Check", "Report", "audit", "fork_proof_text", "verify"]
+__all__ = ["Check", "Report", "audit", "check_proof", "compare_copies", "verify"]

@@ -330,6 +330,7 @@ def view(
 ) -> None:
     """Show your view of the game (or the public view)."""
     from frogpbem.protocol.game import load
+    from frogpbem.protocol.seen import SeenGames
     from frogpbem.views import render_json, render_text, render_yaml, view_for
 
     with reported(as_json):
@@ -338,6 +339,7 @@ def view(
         if as_json and fmt not in ("text", "json"):
             raise UsageError(f"--json and --format {fmt} ask for two formats: give one")
         loaded = load(game)
+        SeenGames().see(loaded)
         if loaded.undealt:
             waiting = ", ".join(loaded.waiting_for) or "the referee to deal"
             line = (f"{loaded.ruleset.title} - game {loaded.game_id}: not dealt yet, "
@@ -359,7 +361,7 @@ def view(
 
 @app.command()
 def verify(
-    game: Annotated[Path, typer.Argument(help="The game file.")],
+    game: Annotated[Path | None, typer.Argument(help="The game file.")] = None,
     key: KeyOption = None,
     export: Annotated[
         Path | None,
@@ -369,15 +371,37 @@ def verify(
     against: Annotated[
         Path | None, typer.Option(help="Another copy: print proof if the referee forked history.")
     ] = None,
+    proof: Annotated[
+        Path | None, typer.Option(help="Check a saved fork proof instead of a game.")
+    ] = None,
     as_json: JsonOption = False,
 ) -> None:
-    """Check signatures and chain; with a seat's key, its setup and every result it can check."""
+    """Check signatures and chain; with a seat's key, its setup and every result it can check.
+
+    Every copy checked is compared with the copies of the same game seen on
+    this machine before: a fork (the referee signed two histories) fails with
+    a proof saved for anyone to check (--proof), a rollback (an older copy)
+    fails too.
+    """
+    from frogpbem.audit import check_proof
     from frogpbem.audit import verify as do_verify
     from frogpbem.export import export_signatures
+    from frogpbem.protocol.seen import SeenGames
 
     with reported(as_json):
+        if (game is None) == (proof is None):
+            raise UsageError("give a game file to verify, or --proof FILE (not both)")
+        if proof is not None:
+            if key is not None or export is not None or against is not None:
+                raise UsageError("--proof checks a proof alone: no --key, --export or --against")
+            report = check_proof(proof)
+            _emit(report.to_json(), as_json, report.text())
+            if not report.ok:
+                raise typer.Exit(1)
+            return
+        assert game is not None
         private = load_key(key) if key is not None or os.environ.get("FROGPBEM_KEY") else None
-        report = do_verify(game, private, against)
+        report = do_verify(game, private, against, SeenGames())
         data = report.to_json()
         text = report.text()
         if export is not None and report.ok:

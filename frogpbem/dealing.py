@@ -45,6 +45,7 @@ from frogpbem.protocol.game import (
 )
 from frogpbem.protocol.memory import HeadMemory
 from frogpbem.protocol.secrets import SealedSecret, setup_length
+from frogpbem.protocol.seen import SeenGames
 from frogpbem.referee import Applied, automatic_moves
 from frogpbem.views import write_views
 
@@ -142,13 +143,14 @@ def _sealed_setup(
                  {s: v.armored for s, v in sealed.items()})
 
 
-def join_game(path: Path, key: crypto.PrivateKey) -> str:
+def join_game(path: Path, key: crypto.PrivateKey, seen: SeenGames | None = None) -> str:
     """A seat adds its signed random seed to a game that waits for joins."""
     with locked(path):
         game = load(path)
         seat = game.role(key)
         if seat == REFEREE:
             raise UsageError("the referee's seed is in the header already; seats join")
+        (seen or SeenGames()).see(game)
         if game.header.setup.choosers:
             raise UsageError(f"in {game.ruleset.name} each seat chooses its secret: "
                              f"frogpbem setup {path.name} ...")
@@ -169,7 +171,8 @@ def _check_may_join(game: Game, seat: str) -> None:
     raise IllegalMoveError(f"{seat} has joined already", path=game.path)
 
 
-def submit_setup(path: Path, key: crypto.PrivateKey, text: str | None) -> str:
+def submit_setup(path: Path, key: crypto.PrivateKey, text: str | None,
+                 seen: SeenGames | None = None) -> str:
     """A seat chooses its own secret (``None``: at random), seals and commits it."""
     with locked(path):
         game = load(path)
@@ -177,6 +180,7 @@ def submit_setup(path: Path, key: crypto.PrivateKey, text: str | None) -> str:
         if seat == REFEREE or not game.header.setup.choosers:
             raise UsageError("only the seats of a game whose seats choose their setup "
                              "(secretmove) use frogpbem setup", path=path)
+        (seen or SeenGames()).see(game)
         if seat not in game.waiting_for:
             raise IllegalMoveError(f"{seat} has chosen its setup already"
                                    if game.undealt else "the game has started", path=path)

@@ -99,6 +99,12 @@ class ChainError(VerificationError):
     """A record does not follow the one before it."""
 
 
+class ForkError(VerificationError):
+    """The referee signed two different histories of one game (there is a proof)."""
+
+    exit_code = 11
+
+
 class InconsistentResultError(VerificationError):
     """A recorded result, score or turn is not what the rules give."""
 

@@ -30,6 +30,7 @@ from frogpbem.protocol.game import (
 )
 from frogpbem.protocol.memory import HeadMemory
 from frogpbem.protocol.secrets import SealedSecret
+from frogpbem.protocol.seen import SeenGames
 from frogpbem.views import write_views
 
 
@@ -84,13 +85,18 @@ def move(
     withdraw: bool = False,
     state_dir: Path | None = None,
     at: str | None = None,
+    seen: SeenGames | None = None,
 ) -> Applied | Requested:
-    """The ``move`` command: the referee applies (:func:`apply_moves`), a seat requests."""
+    """The ``move`` command: the referee applies (:func:`apply_moves`), a seat requests.
+
+    A seat's copy is first checked against what this user's tool has ``seen``.
+    """
     memory = HeadMemory(state_dir)
     with locked(path):
         game = load(path, memory)
         role = game.role(key)
         if role != REFEREE:
+            (seen or SeenGames()).see(game)
             if seat not in (None, role) or take_from or discard_requests:
                 raise UsageError(f"key {key.public.fingerprint} holds seat {role}: "
                                  "--seat, --from and --discard-requests are the referee's")

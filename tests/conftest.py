@@ -45,6 +45,7 @@ def isolated(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """No test reads or writes the real home, key or referee memory."""
     monkeypatch.setenv("HOME", str(tmp_path / "home"))
     monkeypatch.setenv("FROGPBEM_STATE", str(tmp_path / "state"))
+    monkeypatch.setenv("FROGPBEM_HOME", str(tmp_path / "home"))
     for name in ("FROGPBEM_KEY", "FROGPBEM_PASSPHRASE", "XDG_STATE_HOME"):
         monkeypatch.delenv(name, raising=False)
 

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 from frogpbem.crypto.digest import (
     KINDS,
+    PREFIX,
     b64decode_strict,
     b64encode,
     canonical_json,
@@ -54,6 +55,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "KINDS",
+    "PREFIX",
     "SCHEME",
     "DerivedChance",
     "deal_key",
@@ -63,6 +65,7 @@ __all__ = [
     "PrivateKey",
     "PublicKey",
     "armor",
+    "b64decode_strict",
     "b64encode",
     "canonical_json",
     "commitment",

@@ -121,7 +121,7 @@ def load_public_key(text_or_path: str) -> PublicKey:
         return PublicKey.parse(text_or_path)
     path = Path(text_or_path).expanduser()
     try:
-        return PublicKey.parse(path.read_text(encoding="utf-8"))
+        return PublicKey.parse(read_key_file(path).decode("utf-8", "replace"))
     except OSError as exc:
         raise FileAccessError(f"cannot read public key {str(path)!r}: {exc.strerror}") from None
     except KeyError_ as exc:
@@ -132,7 +132,7 @@ def load_private_key(path: Path, passphrase: PassphraseSource | None = None) -> 
     """Load an OpenSSH Ed25519 private key, refusing one readable by others."""
     try:
         info = path.stat()
-        data = path.read_bytes()
+        data = read_key_file(path)
     except OSError as exc:
         raise KeyError_(f"cannot read key {str(path)!r}: {exc.strerror}") from None
     if data.startswith(b"ssh-"):
@@ -168,10 +168,29 @@ def load_private_key(path: Path, passphrase: PassphraseSource | None = None) -> 
     pub = path.with_name(path.name + ".pub")
     if pub.exists():
         try:
-            comment = PublicKey.parse(pub.read_text(encoding="utf-8")).comment
+            comment = PublicKey.parse(read_key_file(pub).decode("utf-8", "replace")).comment
         except (OSError, KeyError_):
             comment = ""
     return from_signer(signer, comment, path)
+
+
+KEY_FILE_LIMIT = 64 * 1024
+"""Key files are small; anything larger is not one."""
+
+
+def read_key_file(path: Path) -> bytes:
+    """A key file's bytes: a regular file of at most KEY_FILE_LIMIT bytes (no pipe, no device).
+
+    Raises :class:`KeyError_` for what is not a key file, ``OSError`` if it cannot be read.
+    """
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY)
+    with os.fdopen(fd, "rb") as handle:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise KeyError_(f"{str(path)!r} is not a regular file")
+        data = handle.read(KEY_FILE_LIMIT + 1)
+    if len(data) > KEY_FILE_LIMIT:
+        raise KeyError_(f"{str(path)!r} is too large to be a key file")
+    return data
 
 
 def _openssh_header(data: bytes) -> bytes:
@@ -197,14 +216,22 @@ def generate_key(path: Path, comment: str, passphrase: bytes | None = None) -> P
         serialization.Encoding.PEM, serialization.PrivateFormat.OpenSSH, encryption
     )
     key = from_signer(signer, comment, path)
+    pub_path = path.with_name(path.name + ".pub")
+    for existing in (path, pub_path):
+        if os.path.lexists(existing):
+            raise FileAccessError(f"{str(existing)!r} exists already; not overwriting a key")
+    _write_new(path, pem, 0o600)
+    _write_new(pub_path, (key.public.line + "\n").encode(), 0o644)
+    return key
+
+
+def _write_new(path: Path, data: bytes, mode: int) -> None:
+    """Create ``path`` (never through a symbolic link, never over a file) and write it."""
     try:
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, mode)
     except FileExistsError:
         raise FileAccessError(f"{str(path)!r} exists already; not overwriting a key") from None
     except OSError as exc:
         raise FileAccessError(f"cannot write {str(path)!r}: {exc.strerror}") from None
     with os.fdopen(fd, "wb") as out:
-        out.write(pem)
-    pub_path = path.with_name(path.name + ".pub")
-    pub_path.write_text(key.public.line + "\n", encoding="utf-8")
-    return key
+        out.write(data)

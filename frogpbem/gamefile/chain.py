@@ -167,17 +167,3 @@ def _check_deal(file: GameFile, report: ChainReport) -> None:
     if sorted(j.seat for j in deal.joins) != sorted(joiners):
         report.problems.append(ChainError(
             "the joins are not exactly the seats that had to join", element="deal"))
-
-
-def fork_proof(file_a: GameFile, file_b: GameFile) -> tuple[Record, Record] | None:
-    """Two different, validly signed records with one game and number, if the copies hold them."""
-    if file_a.game != file_b.game:
-        return None
-    check_chain(file_a).raise_first()
-    check_chain(file_b).raise_first()
-    if file_a.header.hash != file_b.header.hash:
-        return None
-    for rec_a, rec_b in zip(file_a.log, file_b.log, strict=False):
-        if rec_a.hash != rec_b.hash:
-            return rec_a, rec_b
-    return None

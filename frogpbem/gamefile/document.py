@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import fcntl
 import os
+import stat
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -39,20 +40,37 @@ def parse_game(data: bytes, name: str) -> GameFile:
         raise exc.within(path=name) from None
 
 
-def read_bytes(path: Path) -> bytes:
+def read_bytes(path: Path, limit: int = strictyaml.MAX_BYTES) -> bytes:
+    """A regular file's bytes, at most ``limit`` of them.
+
+    A FIFO, device or folder is refused without blocking on it; the size is
+    checked on the open file, and no more than ``limit`` bytes are ever read.
+    """
     try:
-        size = path.stat().st_size
-        if size > strictyaml.MAX_BYTES:
-            raise GameFileError(
-                f"file is larger than {strictyaml.MAX_BYTES // (1024 * 1024)} MiB", path=path
-            )
-        return path.read_bytes()
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY)
     except FileNotFoundError:
         raise FileAccessError("no such file", path=path) from None
     except IsADirectoryError:
         raise FileAccessError("is a directory", path=path) from None
     except OSError as exc:
         raise FileAccessError(f"cannot read: {exc.strerror}", path=path) from None
+    with os.fdopen(fd, "rb") as handle:
+        mode = os.fstat(fd).st_mode
+        if stat.S_ISDIR(mode):
+            raise FileAccessError("is a directory", path=path)
+        if not stat.S_ISREG(mode):
+            raise FileAccessError("is not a regular file (a pipe, device or socket)", path=path)
+        try:
+            data = handle.read(limit + 1)
+        except OSError as exc:
+            raise FileAccessError(f"cannot read: {exc.strerror}", path=path) from None
+    if len(data) > limit:
+        raise GameFileError(f"file is larger than {_size(limit)}", path=path)
+    return data
+
+
+def _size(limit: int) -> str:
+    return f"{limit // (1024 * 1024)} MiB" if limit >= 1024 * 1024 else f"{limit} bytes"
 
 
 def read_game(path: Path) -> GameFile:
@@ -68,15 +86,19 @@ def dump_yaml(data: Any) -> bytes:
     return strictyaml.dumps(data).encode("utf-8")
 
 
-def write_atomic(path: Path, data: bytes, durable: bool = True) -> None:
+def write_atomic(path: Path, data: bytes, durable: bool = True, private: bool = False) -> None:
     """Write via a temporary file in the same folder, flushed and renamed into place.
 
     ``durable`` also syncs the data to disk before the rename; files that can
-    be made again (views) skip it.
+    be made again (views) skip it. ``private`` files (holding a seat's secrets)
+    get mode 0600; others keep the mode of the file they replace, or follow
+    the umask. The rename replaces a symbolic link at ``path`` itself, never
+    the file it points to.
     """
     tmp = path.with_name(f".{path.name}.{os.getpid()}.{os.urandom(4).hex()}.tmp")
+    mode = 0o600 if private else 0o666
     try:
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, mode)
     except OSError as exc:
         raise FileAccessError(f"cannot write: {exc.strerror}", path=path) from None
     try:
@@ -85,15 +107,32 @@ def write_atomic(path: Path, data: bytes, durable: bool = True) -> None:
             out.flush()
             if durable:
                 os.fsync(out.fileno())
-        if path.exists():
-            os.chmod(tmp, path.stat().st_mode & 0o777)
-        else:
-            os.chmod(tmp, 0o644)
+        if not private:
+            with contextlib.suppress(FileNotFoundError):
+                old = os.lstat(path)
+                if stat.S_ISREG(old.st_mode):
+                    os.chmod(tmp, old.st_mode & 0o777)
         os.replace(tmp, path)
     except OSError as exc:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
         raise FileAccessError(f"cannot write: {exc.strerror}", path=path) from None
+
+
+@contextlib.contextmanager
+def lock_file(path: Path) -> Iterator[None]:
+    """Hold an exclusive lock on ``path`` (created 0600, never through a symbolic link)."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o600)
+    except OSError as exc:
+        raise FileAccessError(f"cannot create its lock: {exc.strerror}", path=path) from None
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        fcntl.flock(fd, fcntl.LOCK_UN)
+        os.close(fd)
 
 
 @contextlib.contextmanager

@@ -21,9 +21,12 @@ MAX_BYTES = 4 * 1024 * 1024
 """Files larger than this are refused before parsing."""
 
 _Loader: type[Any] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-_INT = re.compile(r"[-+]?(0|[1-9][0-9]*)")
+_INT = re.compile(r"[-+]?(0|[1-9][0-9]{0,17})")
+"""Integers of at most 18 digits; a longer run of digits stays a string (and fails the schema)."""
 _PLAIN = {"true": True, "false": False, "null": None, "~": None, "": None}
 MAX_DEPTH = 32
+MAX_EVENTS = 100_000
+"""Parser events (about two per value) in one file: far above any real game, far below a bomb."""
 
 
 def loads(data: bytes, name: str = "<input>") -> Any:
@@ -35,7 +38,12 @@ def loads(data: bytes, name: str = "<input>") -> Any:
     except UnicodeDecodeError:
         raise GameFileError("not UTF-8 text", path=name) from None
     try:
-        events = list(yaml.parse(text, Loader=_Loader))
+        events = []
+        for event in yaml.parse(text, Loader=_Loader):
+            events.append(event)
+            if len(events) > MAX_EVENTS:
+                raise GameFileError(f"more than {MAX_EVENTS} YAML values: not a game file",
+                                    path=name)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f" at line {mark.line + 1}" if mark is not None else ""

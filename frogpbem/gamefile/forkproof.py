@@ -1,0 +1,183 @@
+"""Fork proofs: two elements the referee signed for one place of one game.
+
+A referee signs exactly one header per game id and exactly one element
+(deal, record or reveal) after each element of the history. Two different,
+validly signed headers with one ``game``, or two different validly signed
+elements with one ``prev``, prove that the referee showed two histories.
+
+A proof is a small text file that checks with ``ssh-keygen -Y verify`` alone:
+every line is ``FIELD VALUE``; ``sed -n 's/^first_message //p' | base64 -d``
+gives the first signed message, ``sed -n 's/^first_signature //p'`` its
+``.sig`` file, ``sed -n 's/^allowed_signers //p'`` the allowed-signers line.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from frogpbem import crypto
+from frogpbem.errors import ForkError, GameFileError, SignatureError
+from frogpbem.gamefile.model import Deal, Element, GameFile, Record, Reveal
+
+MAGIC = "frogpbem-fork-proof 1"
+CHAINED = ("deal", "record", "reveal")
+"""Kinds that name the element they follow in ``prev``."""
+
+
+def conflict(a: GameFile, b: GameFile) -> tuple[Element, Element] | None:
+    """The first place where two checked copies of one game hold different referee elements."""
+    if a.game != b.game or not a.header.referee.public_key.same_key(
+            b.header.referee.public_key):
+        return None
+    if a.header.hash != b.header.hash:
+        return a.header, b.header
+    for x, y in zip(_history(a), _history(b), strict=False):
+        if x.hash != y.hash:
+            return (x, y) if x.prev == y.prev else None
+    return None
+
+
+def _history(file: GameFile) -> list[Deal | Record | Reveal]:
+    """The referee's chained elements after the header, in order."""
+    return [*([file.deal] if file.deal else []), *file.log,
+            *([file.reveal] if file.reveal else [])]
+
+
+def where(element: Element) -> str:
+    """Where an element stands, in words (``record 12``)."""
+    if isinstance(element, Record):
+        return f"record {element.n}"
+    return element.KIND
+
+
+@dataclass(frozen=True)
+class ForkProof:
+    """Two conflicting elements signed by one referee key, as checked."""
+
+    game: str
+    position: str
+    """Where the histories part (``header``, ``record 12``, ``reveal``)."""
+    referee: crypto.PublicKey
+    messages: tuple[bytes, bytes]
+    """What each signature covers: ``frogpbem/1 KIND\\n`` + canonical JSON."""
+    signatures: tuple[str, str]
+    """Each message's signature (base64 SSHSIG)."""
+
+    @classmethod
+    def of(cls, game: str, referee: crypto.PublicKey, first: Element,
+           second: Element) -> ForkProof:
+        position = where(first) if where(first) == where(second) else \
+            f"{where(first)} / {where(second)}"
+        return cls(game, position, referee, (first.signed_bytes, second.signed_bytes),
+                   (first.signature, second.signature))
+
+    def text(self) -> str:
+        """The proof file: ``FIELD VALUE`` lines; a long value continues on lines of its field."""
+        blob = self.referee.line.split()
+        lines = [
+            MAGIC,
+            "# The referee of this game signed two different elements for one place of",
+            "# its history. Check it: frogpbem verify --proof THIS_FILE, or with",
+            "# ssh-keygen alone (F is this file, N is first or second):",
+            "#   sed -n 's/^allowed_signers //p' F > allowed_signers",
+            "#   sed -n 's/^N_message //p' F | base64 -d > N.msg",
+            "#   sed -n 's/^N_signature //p' F > N.sig",
+            "#   ssh-keygen -Y verify -f allowed_signers -I referee -n frogpbem \\",
+            "#       -s N.sig < N.msg",
+            "# then read first.msg and second.msg: two headers of one game, or two",
+            "# elements with one \"prev\".",
+            f"game {self.game}",
+            f"position {self.position}",
+            f"referee {blob[0]}",
+            *(f"referee {blob[1][i:i + 60]}" for i in range(0, len(blob[1]), 60)),
+        ]
+        allowed = f'referee namespaces="frogpbem" {blob[0]} {blob[1]}'
+        lines.append(f"allowed_signers {allowed}")
+        for name, message, signature in zip(("first", "second"), self.messages,
+                                            self.signatures, strict=True):
+            encoded = base64.b64encode(message).decode()
+            lines += [f"{name}_message {encoded[i:i + 60]}" for i in range(0, len(encoded), 60)]
+            armored = crypto.armor(crypto.b64decode_strict(signature)).splitlines()
+            lines += [f"{name}_signature {line}" for line in armored]
+        return "\n".join(lines) + "\n"
+
+    @classmethod
+    def parse(cls, text: str) -> ForkProof:
+        """Read a proof file and check it; raises :class:`GameFileError` or ``ForkError``.
+
+        Returns the proof only when both signatures verify under its referee key
+        and the two messages really conflict.
+        """
+        fields: dict[str, list[str]] = {}
+        lines = text.replace("\r\n", "\n").split("\n")
+        if not lines or lines[0].strip() != MAGIC:
+            raise GameFileError(f"not a fork proof (its first line is not {MAGIC!r})")
+        for line in lines[1:]:
+            if not line.strip() or line.startswith("#"):
+                continue
+            name, _, value = line.partition(" ")
+            fields.setdefault(name, []).append(value.strip())
+        try:
+            game = fields["game"][0]
+            position = fields["position"][0]
+            kind, *parts = fields["referee"]
+            referee = crypto.PublicKey.parse(f"{kind} {''.join(parts)}")
+            messages = tuple(base64.b64decode("".join(fields[f"{n}_message"]), validate=True)
+                             for n in ("first", "second"))
+            signatures = tuple(_dearmor(fields[f"{n}_signature"]) for n in ("first", "second"))
+        except (KeyError, IndexError, ValueError):
+            raise GameFileError("a fork proof needs game, position, referee, and two "
+                                "messages with their signatures") from None
+        proof = cls(game, position, referee, (messages[0], messages[1]),
+                    (signatures[0], signatures[1]))
+        proof.check()
+        return proof
+
+    def check(self) -> None:
+        """Both signatures by the referee key; two different messages for one place."""
+        bodies = []
+        for name, message, signature in zip(("first", "second"), self.messages,
+                                            self.signatures, strict=True):
+            try:
+                crypto.verify_message(self.referee, message, signature)
+            except SignatureError as exc:
+                raise SignatureError(f"the {name} signature does not verify under the "
+                                     f"referee key: {exc.message}") from None
+            bodies.append(_body(message))
+        (kind_a, a), (kind_b, b) = bodies
+        if a == b and kind_a == kind_b:
+            raise ForkError("the two messages are the same element: no fork")
+        if kind_a == kind_b == "header":
+            if a.get("game") != b.get("game") or a.get("game") != self.game:
+                raise ForkError("the two headers are for different games: no fork")
+        elif kind_a in CHAINED and kind_b in CHAINED:
+            if a.get("prev") != b.get("prev"):
+                raise ForkError("the two elements follow different elements: no fork")
+        else:
+            raise ForkError(f"a {kind_a} and a {kind_b} prove nothing together")
+
+
+def _dearmor(lines: list[str]) -> str:
+    if not lines or lines[0] != "-----BEGIN SSH SIGNATURE-----" or \
+            lines[-1] != "-----END SSH SIGNATURE-----":
+        raise ValueError("not an armoured SSH signature")
+    return "".join(lines[1:-1])
+
+
+def _body(message: bytes) -> tuple[str, dict[str, Any]]:
+    """A signed message's kind and JSON body."""
+    head, _, body = message.partition(b"\n")
+    prefix = crypto.PREFIX.encode()
+    kind = head[len(prefix):].decode("ascii", "replace") if head.startswith(prefix) else ""
+    if kind not in crypto.KINDS:
+        raise GameFileError("a signed message of the proof has no frogpbem kind")
+    try:
+        value = json.loads(body)
+    except ValueError:
+        raise GameFileError("a signed message of the proof is not JSON") from None
+    if not isinstance(value, dict) or crypto.canonical_json(value) != body:
+        raise GameFileError("a signed message of the proof is not canonical JSON")
+    return kind, value

@@ -1,0 +1,123 @@
+"""What this user's tool has seen of each game, so no copy can roll it back or fork it.
+
+Per game id the store keeps the header's hash, the hash of every element of
+the history seen so far (deal, records, reveal), and the latest copy itself.
+A copy under another header, one that parts from what was seen, or one older
+than it is refused: a fork (two histories signed by the referee) with a proof
+anyone can check, a rollback with a plain refusal.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from frogpbem.errors import FileAccessError, ForkError, FrogPbemError, StaleCopyError
+from frogpbem.gamefile.document import dump_game, lock_file, parse_game, read_bytes, write_atomic
+from frogpbem.gamefile.forkproof import ForkProof, conflict
+from frogpbem.gamefile.model import GameFile
+
+if TYPE_CHECKING:
+    from frogpbem.protocol.game import Game
+
+
+def default_home() -> Path:
+    """``$FROGPBEM_HOME``, else ``$XDG_DATA_HOME/frogpbem`` (``~/.local/share/frogpbem``)."""
+    if os.environ.get("FROGPBEM_HOME"):
+        return Path(os.environ["FROGPBEM_HOME"])
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(base) / "frogpbem"
+
+
+def history(file: GameFile) -> list[str]:
+    """The hashes of the referee's elements after the header, in order."""
+    hashes = [file.deal.hash] if file.deal is not None else []
+    hashes += [record.hash for record in file.log]
+    if file.reveal is not None:
+        hashes.append(file.reveal.hash)
+    return hashes
+
+
+@dataclass(frozen=True)
+class Seen:
+    """What was seen of one game: the header's hash and the history's hashes."""
+
+    header: str
+    history: tuple[str, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"header": self.header, "history": list(self.history)}
+
+
+class SeenGames:
+    """The store: ``seen/GAME.json`` (hashes) and ``seen/GAME.yaml`` (the latest copy)."""
+
+    def __init__(self, folder: Path | None = None) -> None:
+        self.folder = folder or default_home()
+
+    def _paths(self, game: str) -> tuple[Path, Path, Path]:
+        base = self.folder / "seen"
+        return base / f"{game}.json", base / f"{game}.yaml", base / f"{game}.lock"
+
+    def _read(self, game: str) -> Seen | None:
+        path = self._paths(game)[0]
+        try:
+            value = json.loads(read_bytes(path, 1 << 24))
+            return Seen(str(value["header"]), tuple(str(h) for h in value["history"]))
+        except FileAccessError:
+            if not os.path.lexists(path):
+                return None
+            raise
+        except (ValueError, KeyError, TypeError):
+            raise StaleCopyError(f"the memory of game {game} at {path} is unreadable; "
+                                 "move it away to start afresh") from None
+
+    def see(self, game: Game) -> None:
+        """Refuse a copy that forks from or rolls back what was seen; remember a newer one."""
+        file = game.file
+        json_path, copy_path, lock_path = self._paths(file.game)
+        with lock_file(lock_path):
+            seen = self._read(file.game)
+            now = Seen(file.header.hash, tuple(history(file)))
+            if seen == now:
+                return
+            if seen is not None and not (seen.header == now.header and
+                                         now.history[:len(seen.history)] == seen.history):
+                self._refuse(game, seen, now, copy_path)
+            self.folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+            write_atomic(copy_path, dump_game(file), private=True)
+            write_atomic(json_path, json.dumps(now.to_json()).encode(), private=True)
+
+    def _refuse(self, game: Game, seen: Seen, now: Seen, copy_path: Path) -> None:
+        if seen.header == now.header and seen.history[:len(now.history)] == now.history:
+            raise StaleCopyError(
+                f"is older than the copy of game {game.game_id} you saw before (it holds "
+                f"{len(now.history)} of the {len(seen.history)} elements seen): a rollback; "
+                "use the latest copy", path=game.path)
+        try:
+            earlier = parse_game(read_bytes(copy_path), str(copy_path))
+        except FrogPbemError:
+            earlier = None
+        found = conflict(earlier, game.file) if earlier is not None else None
+        if found is None:
+            raise StaleCopyError(
+                f"differs from the copy of game {game.game_id} you saw before "
+                f"({'another header' if seen.header != now.header else 'another history'})"
+                ", and no copy kept here proves who signed what; refusing it",
+                path=game.path)
+        proof = ForkProof.of(game.game_id, game.header.referee.public_key, *found)
+        raise ForkError(f"FORK: the referee signed two different {proof.position}s of game "
+                        f"{game.game_id}; proof saved to {self.save_proof(proof)} "
+                        "(check it: frogpbem verify --proof FILE)", path=game.path)
+
+    def save_proof(self, proof: ForkProof) -> Path:
+        """Write ``proof`` under ``proofs/`` and return where."""
+        folder = self.folder / "proofs"
+        folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+        name = f"{proof.game}-{proof.position.replace(' / ', '-').replace(' ', '-')}.proof"
+        path = folder / name
+        write_atomic(path, proof.text().encode())
+        return path

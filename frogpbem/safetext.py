@@ -1,0 +1,25 @@
+"""Text from a file, made safe to print: one line, no control characters.
+
+Names, emails, move texts and notes come from files that others wrote. Shown
+raw, a newline in a note could pass for a line of the view, and an escape
+sequence could rewrite the terminal. :func:`safe` escapes them.
+"""
+
+from __future__ import annotations
+
+import re
+
+_UNSAFE = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+
+
+def _escape(match: re.Match[str]) -> str:
+    char = match.group()
+    named = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
+    if char in named:
+        return named[char]
+    return f"\\x{ord(char):02x}" if ord(char) < 0x100 else f"\\u{ord(char):04x}"
+
+
+def safe(text: str) -> str:
+    """``text`` on one line: control, line-separator and bidi characters escaped (``\\n``)."""
+    return _UNSAFE.sub(_escape, text)
