@@ -42,6 +42,7 @@ from frogpbem.protocol.game import (
     now_text,
     referee_seed,
     replay,
+    ruleset_of,
 )
 from frogpbem.protocol.memory import HeadMemory
 from frogpbem.protocol.secrets import SealedSecret, setup_length
@@ -211,44 +212,54 @@ def deal_game(
                             "referee deals")
         if not game.undealt:
             raise IllegalMoveError(f"game {game.game_id} is dealt already", path=path)
-        memory.check(game)
-        joins = list(game.file.joins)
-        for other_path in take_from:
-            known = {j.seat for j in joins}
-            joins += [j for j in load_copy(game, other_path).file.joins if j.seat not in known]
-        game.file = replace(game.file, joins=tuple(joins))
-        applied = Applied()
-        if game.waiting_for:
-            write_atomic(path, dump_game(game.file))
-            applied.lines.append(f"waiting for {', '.join(game.waiting_for)} to join")
-            return applied
-        order = game.header.setup.joiners
-        joins.sort(key=lambda j: order.index(j.seat))
-        at = at or now_text()
-        if game.header.setup.choosers:
-            dealing = _chosen_by_seats(game, joins, key)
-            seed = None
-            done = f"started game {game.game_id}: every seat has chosen its setup"
-        else:
-            referee = referee_seed(game, key)
-            assert referee is not None  # undealt games without choosers have fairness data
-            player_seeds = {j.seat: j.seed or "" for j in joins}
-            chance = crypto.DerivedChance(crypto.deal_key(game.game_id, referee, player_seeds))
-            public, secrets = game.ruleset.deal(game.options, game.seats, chance)
-            dealing = _sealed_setup(game.ruleset, game.options, game.game_id, public, secrets,
-                                    game.header.seat_keys, key.public)
-            seed = None if secrets else referee  # nothing hidden: show the seed at once
-            done = (f"dealt game {game.game_id} from the referee's seed and the seeds of "
-                    f"{', '.join(player_seeds)}")
-        deal = Deal(game.header.hash, tuple(joins), dealing, seed, at).signed(key)
-        game.file = replace(game.file, deal=deal, joins=())
-        applied.lines.append(done)
-        state = replay(game, known_secrets(game, REFEREE, key), key).final
-        state = automatic_moves(game, state, key, at, applied.lines)
-        write_atomic(path, dump_game(game.file))
-        memory.remember(game)
-        applied.views = write_views(game, state, key)
+        with memory.holding(game.game_id):
+            memory.check(game)
+            applied, state = _deal(game, key, take_from, at)
+            data = dump_game(game.file)
+            if state is not None:
+                memory.remember(game, data)
+            write_atomic(path, data)
+        if state is not None:
+            applied.views = write_views(game, state, key)
         return applied
+
+
+def _deal(game: Game, key: crypto.PrivateKey, take_from: Sequence[Path],
+          at: str | None) -> tuple[Applied, Any]:
+    """Take the joins; deal once all are in. The state after the deal, or ``None``: waiting."""
+    joins = list(game.file.joins)
+    for other_path in take_from:
+        known = {j.seat for j in joins}
+        joins += [j for j in load_copy(game, other_path).file.joins if j.seat not in known]
+    game.file = replace(game.file, joins=tuple(joins))
+    applied = Applied()
+    if game.waiting_for:
+        applied.lines.append(f"waiting for {', '.join(game.waiting_for)} to join")
+        return applied, None
+    order = game.header.setup.joiners
+    joins.sort(key=lambda j: order.index(j.seat))
+    at = at or now_text()
+    if game.header.setup.choosers:
+        dealing = _chosen_by_seats(game, joins, key)
+        seed = None
+        done = f"started game {game.game_id}: every seat has chosen its setup"
+    else:
+        referee = referee_seed(game, key)
+        assert referee is not None  # undealt games without choosers have fairness data
+        player_seeds = {j.seat: j.seed or "" for j in joins}
+        chance = crypto.DerivedChance(crypto.deal_key(game.game_id, referee, player_seeds))
+        public, secrets = game.ruleset.deal(game.options, game.seats, chance)
+        dealing = _sealed_setup(game.ruleset, game.options, game.game_id, public, secrets,
+                                game.header.seat_keys, key.public)
+        seed = None if secrets else referee  # nothing hidden: show the seed at once
+        done = (f"dealt game {game.game_id} from the referee's seed and the seeds of "
+                f"{', '.join(player_seeds)}")
+    deal = Deal(game.header.hash, tuple(joins), dealing, seed, at).signed(key)
+    game.file = replace(game.file, deal=deal, joins=())
+    applied.lines.append(done)
+    state = replay(game, known_secrets(game, REFEREE, key), key).final
+    state = automatic_moves(game, state, key, at, applied.lines)
+    return applied, state
 
 
 def _chosen_by_seats(game: Game, joins: list[Join], key: crypto.PrivateKey) -> Dealt:
@@ -277,10 +288,12 @@ def start_game(
     """Write a new game file and its views; remember its head."""
     if path.exists():
         raise FileAccessError("exists already; not overwriting a game", path=path)
-    with locked(path):
-        write_atomic(path, dump_game(file))
-        game = load(path)
-        HeadMemory(state_dir).remember(game)
+    memory = HeadMemory(state_dir)
+    with locked(path), memory.holding(file.game):
+        data = dump_game(file)
+        game = Game(path, file, ruleset_of(file.header), [])
+        memory.remember(game, data)
+        write_atomic(path, data)
         if game.undealt:
             return []  # views once the seats have joined and the referee has dealt
         state = replay(game, known_secrets(game, REFEREE, key), key).final

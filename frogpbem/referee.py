@@ -170,9 +170,22 @@ def apply_moves(
     Then it records automatic moves, reveals at the end, writes the file and the views.
     """
     memory = memory or HeadMemory()
-    at = at or now_text()
+    with memory.holding(game.game_id):
+        memory.check(game)
+        applied, state = _apply(game, key, text, seat, take_from, discard_requests,
+                                at or now_text())
+        data = dump_game(game.file)
+        memory.remember(game, data)
+        write_atomic(game.path, data)
+    applied.views = write_views(game, state, key)
+    return applied
+
+
+def _apply(
+    game: Game, key: crypto.PrivateKey, text: str | None, seat: str | None,
+    take_from: tuple[Path, ...], discard_requests: bool, at: str,
+) -> tuple[Applied, Any]:
     path = game.path
-    memory.check(game)
     state = replay(game, known_secrets(game, REFEREE, key), key).final
     applied = Applied()
     taken = sum(take_requests(game, other) for other in take_from)
@@ -215,10 +228,7 @@ def apply_moves(
     if outcome is not None and game.file.reveal is None:
         applied.outcome = outcome
         _reveal(game, key, outcome, at)
-    write_atomic(path, dump_game(game.file))
-    memory.remember(game)
-    applied.views = write_views(game, state, key)
-    return applied
+    return applied, state
 
 
 def _append_record(

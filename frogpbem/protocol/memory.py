@@ -1,15 +1,25 @@
-"""The referee's memory of what it signed, per game, so it never extends an older copy."""
+"""The referee's memory of what it signed, per game, so it never extends an older copy.
+
+Per game id: ``heads/GAME.json`` (how many records, the head, a digest of
+them), ``heads/GAME.yaml`` (the latest copy signed) and ``heads/GAME.lock``.
+A command holds the lock from :meth:`HeadMemory.check` to its last write, and
+writes the memory before the game file is renamed into place: a command
+killed in between leaves the memory ahead of the file, and the signed copy is
+kept, so nothing is lost and no second history can be signed.
+"""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
+from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from frogpbem.errors import StaleCopyError
+from frogpbem.errors import FileAccessError, StaleCopyError
 from frogpbem.gamefile import chain
-from frogpbem.gamefile.document import write_atomic
+from frogpbem.gamefile.document import lock_file, read_bytes, write_atomic
 
 if TYPE_CHECKING:
     from frogpbem.protocol.game import Game
@@ -29,17 +39,26 @@ class HeadMemory:
     def __init__(self, folder: Path | None = None) -> None:
         self.folder = folder or default_state_dir()
 
-    def _path(self, game: str) -> Path:
-        return self.folder / "heads" / f"{game}.json"
+    def _path(self, game: str, suffix: str = ".json") -> Path:
+        return self.folder / "heads" / f"{game}{suffix}"
+
+    @contextlib.contextmanager
+    def holding(self, game: str) -> Iterator[None]:
+        """Hold game ``game``'s lock: one command at a time checks, signs and writes it."""
+        with lock_file(self._path(game, ".lock")):
+            yield
 
     def _read(self, game: str) -> dict[str, Any] | None:
         path = self._path(game)
-        if not path.exists():
-            return None
         try:
-            memory = json.loads(path.read_text(encoding="utf-8"))
+            memory = json.loads(read_bytes(path, 1 << 16))
             int(memory["n"]), str(memory["head"]), str(memory["digest"])
-        except (OSError, ValueError, KeyError, TypeError):
+        except FileAccessError:
+            if not os.path.lexists(path):
+                return None
+            raise StaleCopyError(f"referee memory {path} is unreadable; check it by hand") \
+                from None
+        except (ValueError, KeyError, TypeError):
             raise StaleCopyError(f"referee memory {path} is unreadable; check it by hand") from None
         return memory  # type: ignore[no-any-return]
 
@@ -55,25 +74,37 @@ class HeadMemory:
             return
         n, head = int(memory["n"]), str(memory["head"])
         log = game.file.log
+        kept = self._path(game.game_id, ".yaml")
         if len(log) < n:
             raise StaleCopyError(
                 f"ends at record {len(log)}, but you already signed record {n} of "
-                f"game {game.game_id}: this copy is stale (take its requests with --from)",
+                f"game {game.game_id}: this copy is stale (take its requests with --from; "
+                f"the latest copy you signed is kept in {kept})",
                 path=game.path,
             )
         if n:
             matches = log[n - 1].hash == head
         else:  # before any record: the header, or the deal that extends it
             matches = head in (game.header.hash, game.file.base_hash)
+        if not matches and n == 0 and game.file.deal is None:
+            raise StaleCopyError(
+                f"is from before the deal, but you dealt game {game.game_id} already: refusing "
+                f"to deal twice (the copy you dealt is kept in {kept})", path=game.path)
         if not matches:
             raise StaleCopyError(
                 f"diverges from what you signed at record {n} of game {game.game_id}: "
-                "refusing to sign a second history", path=game.path,
+                f"refusing to sign a second history (the latest copy you signed is kept in "
+                f"{kept})", path=game.path,
             )
 
-    def remember(self, game: Game) -> None:
+    def remember(self, game: Game, data: bytes) -> None:
+        """Remember ``game`` as signed, ``data`` being the file about to be written.
+
+        Call it holding the lock, before the game file is renamed into place.
+        """
         path = self._path(game.game_id)
-        path.parent.mkdir(parents=True, exist_ok=True)
+        path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
         n = len(game.file.log)
         memory = {"n": n, "head": game.head, "digest": chain.prefix_digest(game.file, n)}
-        write_atomic(path, json.dumps(memory).encode())
+        write_atomic(self._path(game.game_id, ".yaml"), data, private=True)
+        write_atomic(path, json.dumps(memory).encode(), private=True)
