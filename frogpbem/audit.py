@@ -25,13 +25,15 @@ from frogpbem.gamefile.model import FORMAT_VERSION, JSON, Element, Header, Recor
 from frogpbem.protocol.game import (
     REFEREE,
     Game,
+    check_notes,
     known_secrets,
     open_setup,
     replay,
     ruleset_of,
     typed_results,
+    unasked,
 )
-from frogpbem.protocol.secrets import SealedSecret
+from frogpbem.protocol.secrets import setup_length
 from frogpbem.protocol.seen import SeenGames, history
 from frogpbem.safetext import safe
 from frogpbem.views import setup_words
@@ -56,6 +58,8 @@ class Report:
     checks: list[Check] = field(default_factory=list)
     unfinished: bool = False
     """The game has not ended: an audit cannot judge it (nothing is wrong so far)."""
+    unasked: list[int] = field(default_factory=list)
+    """Records entered by the referee without their seat's request (nor made by the rules)."""
 
     @property
     def ok(self) -> bool:
@@ -64,6 +68,11 @@ class Report:
     @property
     def verdict(self) -> str:
         if not self.ok:
+            if self.unasked:
+                many = len(self.unasked) > 1
+                return (f"DOES NOT HOLD: record{'s' if many else ''} "
+                        f"{', '.join(map(str, self.unasked))} rest{'' if many else 's'} on "
+                        "the referee's word alone (no signed request of the seat)")
             return "DOES NOT HOLD"
         return "not finished: everything so far holds" if self.unfinished else \
             "everything holds"
@@ -122,11 +131,9 @@ def _read(path: Path, report: Report) -> Game | None:
         + (", reveal" if file.reveal else "")
         + f"; head {chain_report.head[:19]}…"
     )
-    requested = len(log) - chain_report.unrequested
-    report.passed(
-        f"{requested} of {len(log)} moves came as signed requests of their seat"
-        f"; {chain_report.unrequested} entered by the referee without one"
-    )
+    requested = len(log) - len(chain_report.unrequested)
+    report.passed(f"{requested} of {len(log)} records carry their seat's signed request "
+                  "(signature checked)")
     game = Game(path, file, ruleset, results, chain_report.unrequested)
     _check_notes(game, report)
     return game
@@ -134,25 +141,74 @@ def _read(path: Path, report: Report) -> Game | None:
 
 def _check_notes(game: Game, report: Report) -> None:
     """Team notes: signed by their author (checked with the chain), sealed to its team only."""
-    notes = game.file.notes
-    if not notes:
+    if not game.file.notes:
         return
-    for index, note in enumerate(notes):
-        team = game.readers_of(note.seat)
-        sealed = SealedSecret(game.game_id, note.seat, note.sealed)
-        if note.to != team or not sealed.addressed_to_exactly(game.recipients(note.seat,
-                                                                              referee=False)):
-            report.failed(f"note {index + 1} (by {note.seat}) is not sealed to exactly "
-                          f"{'+'.join(team)}")
-            return
-    report.passed(f"{len(notes)} team notes: signed by their authors, sealed to their teams "
-                  "only (not read)")
+    try:
+        check_notes(game)
+    except FrogPbemError as exc:
+        report.failed(str(exc))
+        return
+    report.passed(f"{len(game.file.notes)} team notes: signed by their authors, addressed "
+                  "to exactly their teams by age recipient tags (not read)")
+
+
+def _check_salts(game: Game, report: Report) -> None:
+    """The revealed salts: 32 bytes each, none all zero, no two alike."""
+    reveal = game.file.reveal
+    assert reveal is not None
+    salts = [(f"{seat}'s setup", opened.salt) for seat, opened in reveal.secrets.items()]
+    salts += [(f"record {n}'s sealed move", opened.salt)
+              for n, opened in reveal.sealed_moves.items()]
+    if not salts:
+        return
+    seen: dict[str, str] = {}
+    for what, salt in salts:
+        if len(salt) != 64 or salt.strip("0123456789abcdef"):
+            report.failed(f"reveal: the salt of {what} is not 32 bytes in hex")
+        elif salt == "0" * 64:
+            report.failed(f"reveal: the salt of {what} is all zero: its commitment hides "
+                          "nothing")
+        elif salt in seen:
+            report.failed(f"reveal: {what} and {seen[salt]} have the same salt")
+        seen.setdefault(salt, what)
+    if all(c.ok for c in report.checks):
+        report.passed(f"reveal: {len(salts)} salts, each 32 bytes, none zero, no two alike")
+
+
+def _check_unasked(game: Game, report: Report, states: list[Any], role: str | None) -> None:
+    """Records entered for a seat without its signed request (beyond the rules' own moves).
+
+    In the audit (``role`` ``None``) and for the seat holding the key they
+    fail; for other seats they are listed: only those seats can say whether
+    they asked.
+    """
+    records = unasked(game, states)
+    automatic = len(game.unrequested) - len(records)
+    if automatic:
+        report.passed(f"{automatic} records without a request are moves the rules make by "
+                      "themselves (checked by the replay)")
+    if not records:
+        return
+    mine = [r.n for r in records if role is None or r.seat == role]
+    others = [r for r in records if r.n not in mine]
+    if mine:
+        report.unasked = mine
+        whose = "their seat's" if role is None else f"{role}'s"
+        report.failed(f"record{'s' if len(mine) > 1 else ''} {', '.join(map(str, mine))} "
+                      f"entered by the referee without {whose} signed request")
+    if others:
+        report.passed("entered by the referee without a signed request: " + ", ".join(
+            f"record {r.n} ({r.seat})" for r in others) + " (only that seat can tell whether "
+            "it asked)")
 
 
 def _check_deal(game: Game, report: Report, secrets: dict[str, JSON] | None) -> None:
     """Re-derive a random deal from the seeds; ``secrets`` are the revealed ones (or ``None``)."""
     fairness = game.header.setup.fairness
     if fairness is None:
+        if game.header.setup.dealt == "random":
+            report.failed("deal: called random, but the header commits to no seed: nothing "
+                          "shows that the deal was random")
         return
     deal = game.file.deal
     reveal = game.file.reveal
@@ -182,13 +238,29 @@ def _check_deal(game: Game, report: Report, secrets: dict[str, JSON] | None) -> 
 
 
 def _check_sealed(game: Game, report: Report, seat: str, key: crypto.PrivateKey | None) -> None:
-    sealed = game.sealed_setup(seat)
+    try:
+        sealed = game.sealed_setup(seat)
+    except FrogPbemError as exc:
+        report.failed(exc.message)
+        return
+    readers = "+".join(game.readers_of(seat))
     if not sealed.addressed_to_exactly(game.recipients(seat)):
-        report.failed(f"sealed setup of {seat} is not addressed to exactly "
-                      f"{'+'.join(game.readers_of(seat))} and the referee")
+        report.failed(f"sealed setup of {seat} is not addressed to exactly {readers} and the "
+                      "referee (by the age recipient stanzas)")
     else:
-        report.passed(f"sealed setup of {seat} is addressed to "
-                      f"{'+'.join(game.readers_of(seat))} and the referee")
+        report.passed(f"sealed setup of {seat}: its age stanzas name exactly {readers} and the "
+                      "referee, and no other recipient")
+    expected = setup_length(game.ruleset.secret_bound(game.options))
+    try:
+        length = crypto.plaintext_length(sealed.armored)
+    except FrogPbemError as exc:
+        report.failed(f"sealed setup of {seat}: {exc.message}")
+        return
+    if length != expected:
+        report.failed(f"sealed setup of {seat} holds {length} bytes, not the {expected} every "
+                      "setup is padded to: its length could tell something")
+    else:
+        report.passed(f"sealed setup of {seat} is padded to {expected} bytes, like every setup")
     if key is not None:
         try:
             opened = open_setup(game, seat, key)
@@ -242,6 +314,7 @@ def audit(path: Path, key: crypto.PrivateKey | None = None) -> Report:
     extra = set(reveal.secrets) - set(commitments)
     if extra:
         report.failed(f"reveal: secrets for seats without a commitment: {sorted(extra)}")
+    _check_salts(game, report)
     _check_deal(game, report, secrets)
     try:
         game.ruleset.check_setup(game.options, game.seats, game.file.dealing.public, secrets)
@@ -250,6 +323,7 @@ def audit(path: Path, key: crypto.PrivateKey | None = None) -> Report:
         report.failed(f"replay: {exc}")
         return report
     report.passed(f"replay: every result, score and turn of {len(game.file.log)} records")
+    _check_unasked(game, report, replayed.states, None)
     outcome = game.ruleset.outcome(replayed.final)
     if outcome is None:
         report.failed("replay: the game is not over after the last record, yet it was revealed")
@@ -357,16 +431,18 @@ def _verify_game(game: Game, report: Report, key: crypto.PrivateKey | None) -> N
     if not game.file.dealing.commitments:  # nothing hidden: the deal can be checked now
         _check_deal(game, report, None)
     try:
-        state = replay(game, secrets).final
+        replayed = replay(game, secrets)
     except FrogPbemError as exc:
         report.failed(f"replay: {exc}")
         return
+    state = replayed.final
     knows = "every seat's setup" if role == REFEREE or game.file.reveal else (
         f"{role}'s setup" if role else "public information only"
     )
     report.passed(
         f"replay with {knows}: every result is possible, every score and turn right"
     )
+    _check_unasked(game, report, replayed.states, role if role not in (None, REFEREE) else "")
     outcome = game.ruleset.outcome(state)
     reveal = game.file.reveal
     if outcome is not None and reveal is not None and outcome.to_json() != reveal.outcome:

@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from frogpbem import crypto
-from frogpbem.errors import CommitmentError, FrogPbemError, UsageError
+from frogpbem.errors import FrogPbemError, UsageError
 from frogpbem.gamefile.document import dump_game, locked, write_atomic
 from frogpbem.gamefile.model import Note
 from frogpbem.protocol.game import REFEREE, Game, load, now_text
@@ -28,11 +28,6 @@ class NoteText:
     """Its author."""
     at: str
     text: str
-
-    def lines(self) -> list[str]:
-        """The text's lines, the later ones marked as continued (no line passes as another note)."""
-        first, *rest = self.text.splitlines() or [""]
-        return [first, *(f"  | {line}" for line in rest)]
 
     def to_json(self) -> dict[str, Any]:
         return {"n": self.n, "seat": self.seat, "at": self.at, "text": self.text}
@@ -70,7 +65,6 @@ def read_notes(game: Game, seat: str, key: crypto.PrivateKey) -> list[NoteText]:
         except FrogPbemError:
             text = None
         if not isinstance(text, str):
-            raise CommitmentError(f"a note by {note.seat} does not open as a note of this game",
-                                  path=game.path, element=f"note {index + 1}")
+            text = f"[note {index + 1} does not open as a note of this game: not shown]"
         notes.append(NoteText(note.n, note.seat, note.at, text))
     return notes

@@ -18,6 +18,7 @@ from frogpbem.gamefile.model import JSON
 from frogpbem.games import Outcome
 from frogpbem.notes import NoteText, read_notes
 from frogpbem.protocol.game import REFEREE, Game, known_secrets, replay
+from frogpbem.safetext import safe
 
 PUBLIC = "public"
 
@@ -86,7 +87,7 @@ def make_view(game: Game, state: Any, role: str | None,
     if role == REFEREE:
         who = "the referee (everything)"
     elif seat is not None:
-        who = f"{seat} ({game.names[seat]})"
+        who = f"{seat} ({safe(game.names[seat])})"
     else:
         who = "the public"
     return View(game, role, seat, who, state, game.ruleset.view(state, viewers), viewers, notes)
@@ -125,7 +126,8 @@ def write_views(game: Game, state: Any, key: crypto.PrivateKey) -> list[Path]:
     for seat in (*game.seats, None):
         view = make_view(game, state, seat).signed(key)
         path = view_path(game.path, seat)
-        write_atomic(path, dump_yaml(view.to_json()), durable=False)
+        # a seat's view holds its hidden pieces: readable by its owner only
+        write_atomic(path, dump_yaml(view.to_json()), durable=False, private=seat is not None)
         written.append(path)
     return written
 
@@ -145,13 +147,14 @@ def render_text(view: View) -> str:
     names = game.names
 
     def label(seat: str) -> str:
-        return f"{seat} ({names[seat]})" if names.get(seat) else seat
+        return f"{seat} ({safe(names[seat])})" if names.get(seat) else seat
 
     records = len(game.file.log)
     lines = [
         f"{rules.title} - game {game.game_id} - after {records} record"
         f"{'' if records == 1 else 's'}",
-        f"Referee: {game.header.referee.name} ({game.header.referee.public_key.fingerprint})",
+        f"Referee: {safe(game.header.referee.name)} "
+        f"({game.header.referee.public_key.fingerprint})",
         f"View of: {view.who}",
         f"Setup: {setup_words(game)}",
     ]
@@ -171,11 +174,10 @@ def render_text(view: View) -> str:
                   for r, result in zip(game.file.log, game.results, strict=True)]
     if view.notes:
         lines += ["", "Team notes:"]
-        lines += [f"  after record {n.n}, {n.seat}: {line}" for n in view.notes
-                  for line in n.lines()]
+        lines += [f"  after record {n.n}, {n.seat}: {safe(n.text)}" for n in view.notes]
     if game.file.requests:
         lines.append("")
-        lines += [f"Pending request: {r.seat} {r.move}" for r in game.file.requests]
+        lines += [f"Pending request: {r.seat} {safe(r.move)}" for r in game.file.requests]
     return "\n".join(lines)
 
 
@@ -186,6 +188,13 @@ def setup_words(game: Game) -> str:
         return "chosen by the referee (a set position, not dealt)"
     if setup.dealt == "players":
         return "chosen by each seat itself, sealed to it and the referee"
-    if setup.fairness and setup.fairness.joiners:
-        return "dealt from the referee's committed seed and a seed of every seat"
+    if setup.fairness is None:
+        return ("dealt by the referee with no committed seed: nothing shows that the deal "
+                "was random")
+    joiners = setup.fairness.joiners
+    if set(joiners) == set(game.seats):
+        return "dealt fairly from the referee's committed seed and a seed of every seat"
+    if joiners:
+        return (f"dealt from the referee's committed seed and the seeds of "
+                f"{', '.join(joiners)} only")
     return "dealt by the referee alone (from its committed seed; the seats added none)"

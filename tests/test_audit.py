@@ -113,10 +113,28 @@ def rewrite(game: Path, keys: Keys, change: Callable[[dict[str, Any]], None]) ->
     return [c.what for c in report.checks if not c.ok]
 
 
-def test_referee_entered_moves_are_counted(referee_game: Path) -> None:
+def test_moves_entered_without_their_seats_request_fail_the_audit(referee_game: Path) -> None:
+    """Finding 3: a referee could enter (or resign) moves for a seat; the audit said ok."""
     report = audit(referee_game)
-    assert report.ok, report.text()
-    assert any("0 of 5 moves came as signed requests" in c.what for c in report.checks)
+    assert not report.ok and report.exit_status() == 1
+    assert report.unasked == [1, 2, 3, 4, 5]
+    assert "records 1, 2, 3, 4, 5 rest on the referee's word" in report.verdict
+    assert any("0 of 5 records carry their seat's signed request" in c.what
+               for c in report.checks)
+
+
+def test_a_seat_verifying_sees_moves_entered_for_it_without_its_request(
+    new_game: Callable[..., Path], cli: Cli, keys: Keys, play: Callable[..., Any]
+) -> None:
+    game = new_game()
+    play(game, "alice", "shoot C3")
+    assert cli("move", game, "guess A2", "--key", keys.path("referee")).exit_code == 0
+    blue = cli("verify", game, "--key", keys.path("bob"))
+    assert blue.exit_code == 1
+    assert "record 2 entered by the referee without blue's signed request" in blue.stdout
+    red = cli("verify", game, "--key", keys.path("alice"))
+    assert red.exit_code == 0, red.output  # red can only note it: blue may have asked by mail
+    assert "record 2 (blue)" in red.stdout
 
 
 def test_tampered_score(referee_game: Path, keys: Keys) -> None:
@@ -193,11 +211,10 @@ def test_fork_proof(new_game: Callable[..., Path], cli: Cli, keys: Keys, tmp_pat
 
 
 def test_a_seat_catches_a_dishonest_referee_while_the_game_runs(
-    new_game: Callable[..., Path], cli: Cli, keys: Keys
+    new_game: Callable[..., Path], cli: Cli, keys: Keys, play: Callable[..., Any]
 ) -> None:
     game = new_game()
-    for move in ("shoot C3", "shoot D1"):
-        assert cli("move", game, move, "--key", keys.path("referee")).exit_code == 0
+    play(game, "alice", "shoot C3")
     doc = strictyaml.loads(game.read_bytes())
     doc["log"][0]["result"] = {"count": 0}  # C3 touches red's frog on B2
     resign(doc, keys.key("referee"))

@@ -131,11 +131,14 @@ def test_join_then_deal_then_play_then_audit(joined_game: Callable[..., Path], c
     own = frogs["state"]["own_frogs"]
     empty = [f"{c}{r}" for c in "ABCDEF" for r in range(1, 7)
              if f"{c}{r}" not in own["red"] + own["blue"]]
+    def play(player: str, move: str) -> None:
+        assert cli("move", game, move, "--key", keys.path(player)).exit_code == 0
+        assert cli("move", game, "--key", keys.path("referee")).exit_code == 0
+
     for index, square in enumerate(own["blue"]):  # red finds blue's frogs; blue misses
-        assert cli("move", game, f"guess {square}", "--key", keys.path("referee")).exit_code == 0
+        play("alice", f"guess {square}")
         if strictyaml.loads(game.read_bytes())["reveal"] is None:
-            assert cli("move", game, f"guess {empty[index]}", "--key",
-                       keys.path("referee")).exit_code == 0
+            play("bob", f"guess {empty[index]}")
     assert strictyaml.loads(game.read_bytes())["reveal"]["outcome"]["standing"][0]["seat"] == \
         "red"
     report = audit(game)

@@ -142,7 +142,7 @@ def test_a_late_resignation_is_applied(new_game: Callable[..., Path], cli: Cli, 
     assert "blue resigns" in applied.stdout and "game over" in applied.stdout
     audited = cli("audit", game)
     assert audited.exit_code == 0, audited.output
-    assert "2 of 2 moves came as signed requests" in audited.stdout
+    assert "2 of 2 records carry their seat's signed request" in audited.stdout
 
 
 def test_a_default_key_outside_the_game_falls_back_to_the_public_view(

@@ -99,8 +99,10 @@ def test_a_revealed_guess_must_match_its_commitment(tmp_path: Path, cli: Cli,
     cli("setup", game, "cols=0,3,5 rows=1,2,4", "--key", keys.path("alice"))
     cli("setup", game, "--random", "--key", keys.path("bob"))
     assert cli("deal", game, "--key", referee).exit_code == 0
-    for move in ("pass", "pass", "guess 345/456/567", "guess 111/111/111"):
-        assert cli("move", game, move, "--key", referee).exit_code == 0, move
+    for index, move in enumerate(("pass", "pass", "guess 345/456/567", "guess 111/111/111")):
+        player = keys.path("alice" if index % 2 == 0 else "bob")
+        assert cli("move", game, move, "--key", player).exit_code == 0, move
+        assert cli("move", game, "--key", referee).exit_code == 0, move
     assert audit(game).ok
     doc = strictyaml.loads(game.read_bytes())
     doc["reveal"]["sealed_moves"]["3"]["move"] = "guess 999/999/999"

@@ -39,6 +39,7 @@ from frogpbem.crypto.keys import (
 )
 from frogpbem.crypto.seal import (
     payload_length,
+    plaintext_length,
     recipient_tag,
     recipient_tags,
     seal,
@@ -75,6 +76,7 @@ __all__ = [
     "load_public_key",
     "new_salt",
     "payload_length",
+    "plaintext_length",
     "recipient_tag",
     "recipient_tags",
     "seal",

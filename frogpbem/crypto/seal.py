@@ -67,20 +67,39 @@ def payload_length(armored: str) -> int:
     return len(raw) - raw.index(b"\n", mac_line + 1) - 1
 
 
+def plaintext_length(armored: str) -> int:
+    """The length of what an age file holds: its payload less the nonce and the chunk tags."""
+    body = payload_length(armored) - 16  # the payload's 16-byte nonce
+    chunks = max(1, -(-body // (65536 + 16)))  # 64 KiB chunks, each with a 16-byte tag
+    return body - 16 * chunks
+
+
 def sealed_to_exactly(armored: str, keys: Sequence[PublicKey]) -> bool:
-    """Whether an age file is addressed to exactly ``keys`` (by their recipient tags)."""
-    return sorted(recipient_tags(armored)) == sorted(recipient_tag(k) for k in keys)
+    """Whether an age file is addressed to exactly ``keys``, and to no one else.
+
+    Every recipient stanza must be an ``ssh-ed25519`` one with the tag of one
+    of ``keys``, each once; the only others allowed are the "grease" stanzas
+    age adds, which no one can open. An X25519 or plugin stanza fails.
+    """
+    return sorted(recipient_tags(armored, strict=True)) == sorted(recipient_tag(k) for k in keys)
 
 
-def recipient_tags(armored: str) -> list[str]:
-    """The ``ssh-ed25519`` recipient tags in an armoured age file's header."""
+def recipient_tags(armored: str, strict: bool = False) -> list[str]:
+    """The ``ssh-ed25519`` recipient tags in an armoured age file's header.
+
+    ``strict``: any other stanza, but grease, raises :class:`CommitmentError`.
+    """
     raw = _dearmor(armored)
     header = raw.split(b"\n---", 1)[0].decode("ascii", "replace").splitlines()
     if not header or header[0] != "age-encryption.org/v1":
         raise CommitmentError("sealed data is not an age v1 file")
     tags = []
     for line in header[1:]:
+        if not line.startswith("-> "):
+            continue
         parts = line.split()
-        if len(parts) >= 3 and parts[0] == "->" and parts[1] == "ssh-ed25519":
+        if len(parts) >= 3 and parts[1] == "ssh-ed25519":
             tags.append(parts[2])
+        elif strict and not (len(parts) >= 2 and parts[1].endswith("-grease")):
+            raise CommitmentError(f"sealed data has a {parts[1:2]} recipient stanza")
     return tags

@@ -22,8 +22,8 @@ class ChainReport:
     """Hash of the last signed element of the history (header, deal or last record)."""
     problems: list[VerificationError] = field(default_factory=list)
     """Everything that does not hold, each naming its element."""
-    unrequested: int = 0
-    """Records the referee entered without a player's signed request."""
+    unrequested: list[int] = field(default_factory=list)
+    """Numbers of the records the referee entered without a player's signed request."""
 
     def raise_first(self) -> None:
         if self.problems:
@@ -86,7 +86,8 @@ def check_chain(file: GameFile, trusted: tuple[int, str] | None = None) -> Chain
             problems.append(ChainError(f"{record.seat!r} is not a seat of this game",
                                        element=where))
         elif index < known:
-            report.unrequested += record.request is None
+            if record.request is None:
+                report.unrequested.append(record.n)
         else:
             _check(problems, where, referee, record, "the referee")
             _check_request(report, where, record, game, heads, seats)
@@ -124,7 +125,7 @@ def _check_request(report: ChainReport, where: str, record: Record, game: str,
     """The seat's signature of the request a record carries, and where it was signed."""
     request = record.request_element(game)
     if request is None:
-        report.unrequested += 1
+        report.unrequested.append(record.n)
         return
     if record.asked is not None and not (
         1 <= record.asked.n < record.n and heads[record.asked.n - 1] == record.asked.head

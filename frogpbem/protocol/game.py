@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from frogpbem import crypto
 from frogpbem.errors import (
+    ChainError,
     CommitmentError,
     FrogPbemError,
     GameFileError,
@@ -62,8 +63,8 @@ class Game:
     ruleset: Ruleset[Any, Any, Any]
     results: list[Any] = field(default_factory=list)
     """Each record's result, typed by the ruleset."""
-    unrequested: int = 0
-    """Records the referee entered without a seat's request."""
+    unrequested: list[int] = field(default_factory=list)
+    """Numbers of the records the referee entered without a seat's request."""
 
     @property
     def header(self) -> Header:
@@ -195,9 +196,22 @@ def load(path: Path, memory: HeadMemory | None = None) -> Game:
         trusted = memory.remembered(file.game) if memory else None
         report = chain.check_chain(file, trusted)
         report.raise_first()
+        game = Game(path, file, ruleset, results, report.unrequested)
+        check_notes(game)
     except FrogPbemError as exc:
         raise exc.within(path=path) from None
-    return Game(path, file, ruleset, results, report.unrequested)
+    return game
+
+
+def check_notes(game: Game) -> None:
+    """Every note is addressed, and sealed, to exactly its author's team."""
+    for index, note in enumerate(game.file.notes):
+        team = game.readers_of(note.seat)
+        sealed = SealedSecret(game.game_id, note.seat, note.sealed)
+        if note.to != team or not sealed.addressed_to_exactly(
+                game.recipients(note.seat, referee=False)):
+            raise ChainError(f"not sealed to exactly its author's team ({', '.join(team)})",
+                             element=f"note {index + 1} (by {note.seat})")
 
 
 def load_copy(game: Game, other_path: Path) -> Game:
@@ -285,6 +299,21 @@ def referee_seed(game: Game, key: crypto.PrivateKey) -> str | None:
         raise CommitmentError("the referee's seed does not match its commitment",
                               path=game.path)
     return seed
+
+
+def unasked(game: Game, states: list[Any]) -> list[Record]:
+    """Records without their seat's signed request that the rules did not make by themselves.
+
+    ``states`` are the replay's (``states[n - 1]`` is the state before record ``n``).
+    """
+    rules = game.ruleset
+    found = []
+    for n in game.unrequested:
+        record = game.file.log[n - 1]
+        auto = rules.automatic(states[n - 1])
+        if auto is None or rules.public_move(auto) != record.move:
+            found.append(record)
+    return found
 
 
 @dataclass

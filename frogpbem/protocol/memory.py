@@ -86,7 +86,7 @@ class HeadMemory:
             matches = log[n - 1].hash == head
         else:  # before any record: the header, or the deal that extends it
             matches = head in (game.header.hash, game.file.base_hash)
-        if not matches and n == 0 and game.file.deal is None:
+        if not matches and n == 0 and game.undealt:
             raise StaleCopyError(
                 f"is from before the deal, but you dealt game {game.game_id} already: refusing "
                 f"to deal twice (the copy you dealt is kept in {kept})", path=game.path)
