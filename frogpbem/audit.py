@@ -89,7 +89,8 @@ class Report:
 
     def text(self) -> str:
         lines = [f"{self.path}:"]
-        lines += [f"  {'ok  ' if c.ok else 'FAIL'} {c.what}" for c in self.checks]
+        lines += [f"  {'ok  ' if c.ok else 'FAIL'} " + "\n  ".join(map(safe, c.what.split("\n")))
+                  for c in self.checks]
         lines.append(f"  verdict: {self.verdict}")
         return "\n".join(lines)
 

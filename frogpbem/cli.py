@@ -14,6 +14,7 @@ import typer
 
 from frogpbem import crypto
 from frogpbem.errors import FrogPbemError, GameFileError, KeyError_, UsageError
+from frogpbem.safetext import safe
 
 HELP = "Play hidden-information board games by email with a signed, auditable referee."
 SETTINGS: dict[str, Any] = {"help_option_names": ["-h", "--help"]}
@@ -44,7 +45,9 @@ def reported(as_json: bool = False) -> Iterator[None]:
     try:
         yield
     except FrogPbemError as exc:
-        typer.echo(json.dumps(exc.to_json()) if as_json else f"frogpbem: {exc}", err=True)
+        # the message may quote a file: escaped onto one line, no control characters
+        typer.echo(json.dumps(exc.to_json()) if as_json else f"frogpbem: {safe(str(exc))}",
+                   err=True)
         raise typer.Exit(exc.exit_code) from None
     except KeyboardInterrupt:
         typer.echo("frogpbem: interrupted", err=True)

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from frogpbem import crypto
-from frogpbem.errors import CommitmentError, FrogPbemError, GameFileError
+from frogpbem.errors import CommitmentError, FrogPbemError, GameFileError, KeyError_
 from frogpbem.gamefile.model import JSON, Opened, Plaintext, Sealed
 
 BLOCK = 256
@@ -78,6 +78,9 @@ class SealedSecret:
             plain = Plaintext.parse(crypto.unseal(self.armored, key))
         except GameFileError:
             raise CommitmentError(f"the {self.what} is not readable") from None
+        except KeyError_:  # sealed to its readers, yet this reader cannot open it
+            raise CommitmentError(f"the {self.what} does not open with key "
+                                  f"{key.public.fingerprint}, one it is sealed to") from None
         opened = Opened(plain.salt, plain.secret)
         if (plain.game, plain.seat) != (self.game, self.owner):
             raise CommitmentError(f"the {self.what} belongs to another game or seat")
