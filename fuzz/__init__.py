@@ -1,0 +1,1 @@
+"""Fuzz targets, shared by the property tests and the atheris runner."""

@@ -1,0 +1,55 @@
+"""A bounded atheris (libFuzzer) run over the loader, the notation parsers, proofs and verify.
+
+    ./run fuzz [RUNS]        (default 20000 executions per target)
+
+A crash (any exception but a FrogPbemError) stops the run, prints the input,
+and leaves it as ``crash-*`` in the current folder.
+"""
+
+from __future__ import annotations
+
+import sys
+
+import atheris
+
+with atheris.instrument_imports():
+    from fuzz.targets import (
+        RULESETS,
+        SAMPLE,
+        load_bytes,
+        parse_notation,
+        parse_proof,
+        verify_bytes,
+    )
+
+
+def one_input(data: bytes) -> None:
+    provider = atheris.FuzzedDataProvider(data)
+    target = provider.ConsumeIntInRange(0, 4)
+    if target == 0:
+        load_bytes(provider.ConsumeBytes(provider.remaining_bytes()))
+    elif target == 1:  # a valid file with a few bytes changed
+        damaged = bytearray(SAMPLE)
+        for _ in range(provider.ConsumeIntInRange(1, 4)):
+            where = provider.ConsumeIntInRange(0, len(damaged) - 1)
+            damaged[where] = provider.ConsumeIntInRange(0, 255)
+        if provider.ConsumeBool():
+            verify_bytes(bytes(damaged))
+        else:
+            load_bytes(bytes(damaged))
+    elif target == 2:
+        rules = RULESETS[provider.ConsumeIntInRange(0, len(RULESETS) - 1)]
+        parse_notation(rules, provider.ConsumeUnicodeNoSurrogates(60))
+    elif target == 3:
+        parse_proof("frogpbem-fork-proof 1\n" + provider.ConsumeUnicodeNoSurrogates(600))
+    else:
+        load_bytes(b"frogpbem: 2\n" + provider.ConsumeBytes(provider.remaining_bytes()))
+
+
+def main() -> None:
+    atheris.Setup(sys.argv, one_input)
+    atheris.Fuzz()
+
+
+if __name__ == "__main__":
+    main()
