@@ -16,9 +16,15 @@ mkdir -p "$dir"/{referee,alice,bob}
 cd "$dir" || exit 2
 FROGPBEM=${FROGPBEM:-frogpbem}
 export FROGPBEM_STATE="$dir/referee/.state"   # the referee's memory of what it signed
+# Each player's tool remembers the copies it has seen (on one machine here, so one memory
+# for both players; on their own machines it is each one's ~/.local/share/frogpbem).
+export FROGPBEM_HOME=players-memory
 
 say()  { printf '\n## %s\n' "$*"; }
 run()  { printf '$'; printf ' %q' "$@"; printf '\n'; "$@"; printf '[exit %d]\n' "$?"; }
+# run_from FILE CMD...: CMD with FILE on its standard input
+run_from() { local input=$1; shift; printf '$'; printf ' %q' "$@"; printf ' < %s\n' "$input"
+             "$@" < "$input"; printf '[exit %d]\n' "$?"; }
 mail() { printf '(mail %s to %s)\n' "$1" "$2"; cp "$1" "$2"; }
 
 say "Everyone makes a key (or uses ~/.ssh/id_ed25519) and mails the .pub to the referee"
@@ -51,6 +57,7 @@ say "The referee applies Alice's signed request and mails the game to both"
 run $FROGPBEM move referee/game.yaml --from referee/from-alice.yaml --key referee/key
 mail referee/game.yaml alice/game.yaml
 mail referee/game.yaml bob/game.yaml
+mail referee/game.yaml bob/old-mail.yaml   # Bob keeps the mail; its attachment stays old
 
 say "Bob makes a typo, then aims at his own frog, then guesses A2 (wrong)"
 run $FROGPBEM move bob/game.yaml "shot B2" --key bob/key
@@ -78,6 +85,7 @@ say "An old copy cannot be extended: the referee's tool refuses Bob's stale file
 run $FROGPBEM move referee/from-bob.yaml "shoot F1" --key referee/key
 
 say "Alice guesses F6: Bob's last frog; the game ends and the referee reveals everything"
+cp referee/game.yaml referee/before-5.yaml   # (a copy the referee keeps, for later)
 run $FROGPBEM move alice/game.yaml "guess F6" --key alice/key
 mail alice/game.yaml referee/from-alice.yaml
 run $FROGPBEM move referee/game.yaml --from referee/from-alice.yaml --key referee/key
@@ -88,5 +96,27 @@ say "Anyone can now audit the game and read its record"
 run $FROGPBEM audit bob/game.yaml
 run $FROGPBEM record bob/game.yaml
 run $FROGPBEM view bob/game.yaml --public
+
+say "Bob opens the old mail by mistake: his tool has seen a later copy and refuses it"
+run $FROGPBEM view bob/old-mail.yaml --key bob/key
+
+say "A cheating referee signs a second record 5 on another machine (no memory to stop it)"
+run env FROGPBEM_STATE=referee/.elsewhere $FROGPBEM move referee/before-5.yaml "guess A6" \
+    --seat red --key referee/key
+mail referee/before-5.yaml bob/game-again.yaml
+
+say "Bob's tool has seen the real record 5: it refuses the fork and keeps a proof"
+run $FROGPBEM view bob/game-again.yaml --key bob/key
+proof=$(ls "$FROGPBEM_HOME"/proofs/*.proof)
+run $FROGPBEM verify --proof "$proof"
+
+say "Anyone can check the proof with ssh-keygen alone (the steps are in the proof's comments)"
+sed -n 's/^allowed_signers //p' "$proof" > allowed_signers
+for part in first second; do
+    sed -n "s/^${part}_message //p" "$proof" | base64 -d > "$part.msg"
+    sed -n "s/^${part}_signature //p" "$proof" > "$part.sig"
+    run_from "$part.msg" ssh-keygen -Y verify -f allowed_signers -I referee -n frogpbem \
+        -s "$part.sig"
+done
 echo
 echo "files are in $dir"

@@ -9,6 +9,7 @@ trap 'rm -rf "$work"' EXIT
 (cd "$work" && "$here/play-by-email.sh" game > transcript.txt 2>&1)
 sed -e '/^files are in /d' "$work/transcript.txt" > "$out/transcript.txt"
 cp "$work/game/bob/game.yaml" "$out/game.yaml"
+cp "$work"/game/players-memory/proofs/*.proof "$out/fork.proof"
 for view in red blue public; do
     cp "$work/game/referee/game.$view.view.yaml" "$out/game.$view.view.yaml"
 done

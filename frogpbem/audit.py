@@ -60,6 +60,8 @@ class Report:
     """The game has not ended: an audit cannot judge it (nothing is wrong so far)."""
     unasked: list[int] = field(default_factory=list)
     """Records entered by the referee without their seat's request (nor made by the rules)."""
+    holds: str = "everything holds"
+    """The verdict when every check passed."""
 
     @property
     def ok(self) -> bool:
@@ -74,8 +76,7 @@ class Report:
                         f"{', '.join(map(str, self.unasked))} rest{'' if many else 's'} on "
                         "the referee's word alone (no signed request of the seat)")
             return "DOES NOT HOLD"
-        return "not finished: everything so far holds" if self.unfinished else \
-            "everything holds"
+        return "not finished: everything so far holds" if self.unfinished else self.holds
 
     def passed(self, what: str) -> None:
         self.checks.append(Check(True, what))
@@ -399,7 +400,7 @@ def _short(element: Element) -> str:
 
 def check_proof(path: Path) -> Report:
     """A saved fork proof, checked: both signatures, one place, two contents."""
-    report = Report(str(path))
+    report = Report(str(path), holds="the proof holds: the referee signed two histories")
     try:
         proof = ForkProof.parse(read_bytes(path, 1 << 20).decode("utf-8", "replace"))
     except FileAccessError:

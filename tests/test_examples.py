@@ -41,6 +41,16 @@ def test_example_keys_are_the_games_keys(tmp_path: Path) -> None:
     assert b'"frogs":["A1","B2"]' in out.stdout
 
 
+def test_the_shipped_fork_proof_checks_with_ssh_keygen_alone(tmp_path: Path) -> None:
+    from tests.test_attacks import assert_ssh_keygen_verifies
+
+    assert_ssh_keygen_verifies(FINISHED / "fork.proof", tmp_path)
+    from frogpbem.audit import check_proof
+
+    report = check_proof(FINISHED / "fork.proof")
+    assert report.ok and "two different record 5s" in report.text()
+
+
 def test_play_by_email_script(tmp_path: Path) -> None:
     env = dict(os.environ, FROGPBEM=f"{sys.executable} -m frogpbem")
     result = subprocess.run(
@@ -50,7 +60,11 @@ def test_play_by_email_script(tmp_path: Path) -> None:
     assert result.returncode == 0, result.stderr
     statuses = [int(s) for s in re.findall(r"^\[exit (\d+)\]$", result.stdout, re.M)]
     # three keys, new, view, request, apply, typo (3), own frog (4), request, apply,
-    # verify, request, apply, request, apply, stale copy (8), request, apply, audit, record, view
-    assert statuses == [0, 0, 0, 0, 0, 0, 0, 3, 4, 0, 0, 0, 0, 0, 0, 0, 8, 0, 0, 0, 0, 0]
+    # verify, request, apply, request, apply, stale copy (8), request, apply, audit, record,
+    # view, an old mail (8: rollback), the referee's second record 5, the fork refused (11),
+    # verify --proof, ssh-keygen on both signatures of the proof
+    assert statuses == [0, 0, 0, 0, 0, 0, 0, 3, 4, 0, 0, 0, 0, 0, 0, 0, 8, 0, 0, 0, 0, 0,
+                        8, 0, 11, 0, 0, 0]
+    assert result.stdout.count('Good "frogpbem" signature for referee') == 2
     assert "game over: all blue frogs revealed; 1. red 18, 2. blue -8" in result.stdout
     assert "verdict: everything holds" in result.stdout

@@ -78,9 +78,10 @@ class SealedSecret:
             plain = Plaintext.parse(crypto.unseal(self.armored, key))
         except GameFileError:
             raise CommitmentError(f"the {self.what} is not readable") from None
-        except KeyError_:  # sealed to its readers, yet this reader cannot open it
+        except KeyError_:  # callers open only what the key's holder may read
             raise CommitmentError(f"the {self.what} does not open with key "
-                                  f"{key.public.fingerprint}, one it is sealed to") from None
+                                  f"{key.public.fingerprint}: it is damaged, or not sealed "
+                                  "to that key") from None
         opened = Opened(plain.salt, plain.secret)
         if (plain.game, plain.seat) != (self.game, self.owner):
             raise CommitmentError(f"the {self.what} belongs to another game or seat")

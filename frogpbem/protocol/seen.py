@@ -47,9 +47,14 @@ class Seen:
 
     header: str
     history: tuple[str, ...]
+    records: int = 0
+    """How many records the copy had (for messages)."""
 
     def to_json(self) -> dict[str, Any]:
-        return {"header": self.header, "history": list(self.history)}
+        return {"header": self.header, "history": list(self.history), "records": self.records}
+
+    def same(self, other: Seen) -> bool:
+        return (self.header, self.history) == (other.header, other.history)
 
 
 class SeenGames:
@@ -66,7 +71,8 @@ class SeenGames:
         path = self._paths(game)[0]
         try:
             value = json.loads(read_bytes(path, 1 << 24))
-            return Seen(str(value["header"]), tuple(str(h) for h in value["history"]))
+            return Seen(str(value["header"]), tuple(str(h) for h in value["history"]),
+                        int(value.get("records", 0)))
         except FileAccessError:
             if not os.path.lexists(path):
                 return None
@@ -81,8 +87,8 @@ class SeenGames:
         json_path, copy_path, lock_path = self._paths(file.game)
         with lock_file(lock_path):
             seen = self._read(file.game)
-            now = Seen(file.header.hash, tuple(history(file)))
-            if seen == now:
+            now = Seen(file.header.hash, tuple(history(file)), len(file.log))
+            if seen is not None and seen.same(now):
                 return
             if seen is not None and not (seen.header == now.header and
                                          now.history[:len(seen.history)] == seen.history):
@@ -93,10 +99,12 @@ class SeenGames:
 
     def _refuse(self, game: Game, seen: Seen, now: Seen, copy_path: Path) -> None:
         if seen.header == now.header and seen.history[:len(now.history)] == now.history:
-            raise StaleCopyError(
-                f"is older than the copy of game {game.game_id} you saw before (it holds "
-                f"{len(now.history)} of the {len(seen.history)} elements seen): a rollback; "
-                "use the latest copy", path=game.path)
+            if seen.records > now.records:
+                detail = f"it ends at record {now.records}, you have seen record {seen.records}"
+            else:
+                detail = "it lacks the deal or the reveal you have seen"
+            raise StaleCopyError(f"is older than a copy of game {game.game_id} you saw before "
+                                 f"({detail}): a rollback; use the latest copy", path=game.path)
         try:
             earlier = parse_game(read_bytes(copy_path), str(copy_path))
         except FrogPbemError:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from frogpbem import crypto
-from frogpbem.errors import CommitmentError, GameFileError, KeyError_
+from frogpbem.errors import CommitmentError, GameFileError
 from frogpbem.gamefile.model import Opened
 from frogpbem.protocol.secrets import BLOCK, SealedSecret, pad, setup_length
 from tests.conftest import Keys
@@ -24,7 +24,7 @@ def test_seal_then_open_gives_the_secret_back(keys: Keys) -> None:
 
 def test_a_key_it_was_not_sealed_to_cannot_open_it(keys: Keys) -> None:
     sealed = SealedSecret.seal("ff-x", "red", "s", [keys.key("alice").public])
-    with pytest.raises(KeyError_):
+    with pytest.raises(CommitmentError, match="not sealed to that key"):
         sealed.open(keys.key("bob"))
 
 
