@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from frogpbem.games import Outcome
 from frogpbem.protocol.game import Game
+from frogpbem.safetext import safe
 
 
 def _tag(name: str, value: str) -> str:
-    escaped = value.replace("\\", "\\\\").replace('"', '\\"')
+    escaped = safe(value.replace("\\", "\\\\").replace('"', '\\"'))  # one line, no controls
     return f'[{name} "{escaped}"]'
 
 

@@ -59,6 +59,7 @@ class View:
             "n": len(game.file.log),
             "head": game.head,
             "names": game.names,
+            "setup": setup_words(game),
             "state": self.board,
             "moves": [
                 {"n": r.n, "seat": r.seat, "move": r.move, "result": r.result}

@@ -432,6 +432,8 @@ def test_9_a_name_with_control_characters_reaches_the_terminal_escaped(
     assert "\x1b" not in shown and "\x07" not in shown
     assert "red (Alice\\nTo move: blue)" in shown
     assert len([line for line in shown.splitlines() if line.startswith("To move:")]) == 1
+    record = cli("record", game).stdout
+    assert "\x1b" not in record and '[Red "Alice\\nTo move: blue"]' in record
 
 
 def test_9_the_lock_file_is_not_created_through_a_symlink(
