@@ -53,6 +53,16 @@ def rewritten(original: GameFile, keys: Keys, setup: dict[str, Any],
     return file
 
 
+def joined_game(cli: Cli, keys: Keys, game: Path) -> Path:
+    """A random-deal game that both seats have joined, waiting for the referee's deal."""
+    assert cli("new", game, "--join", "--referee", keys.path("referee"),
+               "--seat", f"red={keys.pub('alice')}", "--seat", f"blue={keys.pub('bob')}",
+               "--option", "size=6", "--option", "frogs=2").exit_code == 0
+    for player in ("alice", "bob"):
+        assert cli("join", game, "--key", keys.path(player)).exit_code == 0
+    return game
+
+
 def test_1_a_rewritten_history_is_caught_as_a_fork_with_a_proof(
     new_game: Callable[..., Path], cli: Cli, keys: Keys, play: Callable[..., Result],
     tmp_path: Path,
@@ -147,12 +157,7 @@ def test_2_joins_made_under_one_header_do_not_count_under_another(
     cli: Cli, keys: Keys, tmp_path: Path
 ) -> None:
     """The referee sees the seats' seeds, grinds a new seed, and deals with the old joins."""
-    game = tmp_path / "g.yaml"
-    assert cli("new", game, "--join", "--referee", keys.path("referee"),
-               "--seat", f"red={keys.pub('alice')}", "--seat", f"blue={keys.pub('bob')}",
-               "--option", "size=6", "--option", "frogs=2").exit_code == 0
-    assert cli("join", game, "--key", keys.path("alice")).exit_code == 0
-    assert cli("join", game, "--key", keys.path("bob")).exit_code == 0
+    game = joined_game(cli, keys, tmp_path / "g.yaml")
     honest = read_game(game)
     ground = create_game("frogfinder", keys.key("referee"), "Referee", specs(keys),
                          {"size": 6, "frogs": 2}, game_id=honest.game, join=True)
@@ -241,12 +246,7 @@ def test_5_a_note_is_shown_on_one_line_with_control_characters_escaped(
 def test_6_a_second_deal_from_a_stale_undealt_copy_is_refused(
     cli: Cli, keys: Keys, tmp_path: Path
 ) -> None:
-    game = tmp_path / "g.yaml"
-    assert cli("new", game, "--join", "--referee", keys.path("referee"),
-               "--seat", f"red={keys.pub('alice')}", "--seat", f"blue={keys.pub('bob')}",
-               "--option", "size=6", "--option", "frogs=2").exit_code == 0
-    for player in ("alice", "bob"):
-        assert cli("join", game, "--key", keys.path(player)).exit_code == 0
+    game = joined_game(cli, keys, tmp_path / "g.yaml")
     stale = tmp_path / "stale.yaml"
     stale.write_bytes(game.read_bytes())
     assert cli("deal", game, "--key", keys.path("referee")).exit_code == 0

@@ -23,6 +23,7 @@ import pytest
 from frogpbem.gamefile.document import read_game
 from frogpbem.protocol.game import load
 from tests.conftest import Cli, Keys
+from tests.test_attacks import joined_game
 
 ROOT = Path(__file__).resolve().parent.parent
 RUNS = 50
@@ -130,12 +131,7 @@ def test_deal_killed_at_any_point_leaves_file_and_memory_consistent(
 ) -> None:
     template = tmp_path / "template"
     template.mkdir()
-    game = template / "game.yaml"
-    assert cli("new", game, "--join", "--referee", keys.path("referee"),
-               "--seat", f"red={keys.pub('alice')}", "--seat", f"blue={keys.pub('bob')}",
-               "--option", "size=6", "--option", "frogs=2").exit_code == 0
-    for player in ("alice", "bob"):
-        assert cli("join", game, "--key", keys.path(player)).exit_code == 0
+    joined_game(cli, keys, template / "game.yaml")
     shutil.copytree(tmp_path / "state", template / "state")
     outcomes = crash_runs(tmp_path / "runs", template,
                           lambda f: ["deal", str(f / "game.yaml"), "--key",

@@ -127,12 +127,8 @@ def lock_file(path: Path) -> Iterator[None]:
         fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o600)
     except OSError as exc:
         raise FileAccessError(f"cannot create its lock: {exc.strerror}", path=path) from None
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX)
+    with _held(fd):
         yield
-    finally:
-        fcntl.flock(fd, fcntl.LOCK_UN)
-        os.close(fd)
 
 
 @contextlib.contextmanager
@@ -146,6 +142,13 @@ def locked(path: Path) -> Iterator[None]:
         fd = os.open(path.parent, os.O_RDONLY | os.O_DIRECTORY)
     except OSError as exc:
         raise FileAccessError(f"cannot lock its folder: {exc.strerror}", path=path) from None
+    with _held(fd):
+        yield
+
+
+@contextlib.contextmanager
+def _held(fd: int) -> Iterator[None]:
+    """An exclusive ``flock`` on the open ``fd``, released and closed at the end."""
     try:
         fcntl.flock(fd, fcntl.LOCK_EX)
         yield

@@ -191,39 +191,27 @@ def vectors() -> list[Vector]:
             return doc
         add(name, base, "load", "SignatureError")(change)
 
-    # --- a signature of one kind presented as another -------------------------------------
-    @add("record-signature-as-header", "finished", "load", "SignatureError")
-    def _(d: dict[str, Doc]) -> Doc:
-        doc = d["finished"]
-        header = doc["header"]
-        header["signature"] = crypto.sign_element(key("referee"), "record", header)
-        return doc
+    # --- a signature of one kind presented as another, or by the wrong signer ------------
+    for name, base, path, signer, kind in [
+        ("record-signature-as-header", "finished", ("header",), "referee", "record"),
+        ("join-signed-as-request", "joining", ("joins", 0), "alice", "request"),
+        ("note-signed-by-the-wrong-seat", "finished", ("notes", 0), "bob", "note"),
+        ("record-signed-by-a-seat", "finished", ("log", 4), "alice", "record"),
+    ]:
+        def resign(d: dict[str, Doc], base: str = base, path: tuple[Any, ...] = path,
+                   signer: str = signer, kind: str = kind) -> Doc:
+            doc = d[base]
+            node: Any = doc
+            for step in path:
+                node = node[step]
+            node["signature"] = crypto.sign_element(key(signer), kind, node)
+            return doc
+        add(name, base, "load", "SignatureError")(resign)
 
     @add("request-signature-as-record", "finished", "load", "SignatureError")
     def _(d: dict[str, Doc]) -> Doc:
         doc = d["finished"]
         doc["log"][0]["signature"] = doc["log"][0]["request"]
-        return doc
-
-    @add("join-signed-as-request", "joining", "load", "SignatureError")
-    def _(d: dict[str, Doc]) -> Doc:
-        doc = d["joining"]
-        join = doc["joins"][0]
-        join["signature"] = crypto.sign_element(key("alice"), "request", join)
-        return doc
-
-    @add("note-signed-by-the-wrong-seat", "finished", "load", "SignatureError")
-    def _(d: dict[str, Doc]) -> Doc:
-        doc = d["finished"]
-        note = doc["notes"][0]
-        note["signature"] = crypto.sign_element(key("bob"), "note", note)
-        return doc
-
-    @add("record-signed-by-a-seat", "finished", "load", "SignatureError")
-    def _(d: dict[str, Doc]) -> Doc:
-        doc = d["finished"]
-        record = doc["log"][4]
-        record["signature"] = crypto.sign_element(key("alice"), "record", record)
         return doc
 
     # --- replays across games, seats and positions ----------------------------------------
