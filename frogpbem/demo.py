@@ -16,8 +16,10 @@ from frogpbem import crypto
 from frogpbem.audit import Report, audit
 from frogpbem.dealing import SeatSpec, create_game, deal_game, join_game, start_game, submit_setup
 from frogpbem.errors import FileAccessError
+from frogpbem.gamefile.document import write_atomic
 from frogpbem.games import Outcome, find_game
 from frogpbem.protocol.game import REFEREE, known_secrets, load, replay
+from frogpbem.protocol.seen import SeenGames
 from frogpbem.record import game_record, outcome_of
 from frogpbem.referee import Applied, move
 from frogpbem.views import make_view
@@ -53,6 +55,7 @@ def play_demo(
     if game_path.exists():
         raise FileAccessError(f"{game_path} exists already; give the demo an empty folder")
     state_dir = folder / ".referee-state"
+    seen = SeenGames(folder / ".players-memory")  # the players' tools' memory, kept here too
     referee = _key(folder, "referee")
     names = players_of(seat_names)
     players = {seat: _key(folder, name) for seat, name in zip(seat_names, names, strict=True)}
@@ -67,9 +70,9 @@ def play_demo(
         f"{', '.join(seat_names)}{'; teams ' + str(teams) if teams else ''}) in {game_path}")
     for joiner in seat_names:  # each seat adds its own seed (or chooses its own secret)
         if ruleset.players_choose:
-            say("  " + submit_setup(game_path, players[joiner], None))
+            say("  " + submit_setup(game_path, players[joiner], None, seen))
         else:
-            say("  " + join_game(game_path, players[joiner]))
+            say("  " + join_game(game_path, players[joiner], seen))
     say("  " + deal_game(game_path, referee, state_dir=state_dir).lines[-1])
     rng = random.Random(seed)
     for _ in range(MAX_RECORDS):
@@ -83,7 +86,7 @@ def play_demo(
         own_state = replay(game, mine).final
         board = make_view(game, own_state, seat).board
         text = ruleset.bot_move(board, seat, rng)
-        move(game_path, players[seat], text)  # the player signs a request
+        move(game_path, players[seat], text, seen=seen)  # the player signs a request
         applied = move(game_path, referee, state_dir=state_dir)  # the referee applies it
         assert isinstance(applied, Applied)  # the referee's key applies
         for index, line in enumerate(applied.lines):
@@ -91,7 +94,7 @@ def play_demo(
     report = audit(game_path)
     final = load(game_path)
     record_path = folder / "game.pgn"
-    record_path.write_text(game_record(final), encoding="utf-8")
+    write_atomic(record_path, game_record(final).encode())
     outcome = outcome_of(final)
     if outcome:
         say(f"game over: {outcome.termination}; {outcome.standing_text()}")
