@@ -21,7 +21,7 @@ from frogpbem.errors import (
 from frogpbem.gamefile import chain
 from frogpbem.gamefile.document import read_bytes, read_game
 from frogpbem.gamefile.forkproof import ForkProof, conflict
-from frogpbem.gamefile.model import FORMAT_VERSION, JSON, Element, Header, Record
+from frogpbem.gamefile.model import FORMAT_VERSION, JSON, Element, Record
 from frogpbem.protocol.game import (
     REFEREE,
     Game,
@@ -34,7 +34,7 @@ from frogpbem.protocol.game import (
     unasked,
 )
 from frogpbem.protocol.secrets import setup_length
-from frogpbem.protocol.seen import SeenGames, history
+from frogpbem.protocol.seen import SeenGames
 from frogpbem.safetext import safe
 from frogpbem.views import setup_words
 
@@ -164,16 +164,19 @@ def _check_salts(game: Game, report: Report) -> None:
     if not salts:
         return
     seen: dict[str, str] = {}
+    problems = []
     for what, salt in salts:
         if len(salt) != 64 or salt.strip("0123456789abcdef"):
-            report.failed(f"reveal: the salt of {what} is not 32 bytes in hex")
+            problems.append(f"reveal: the salt of {what} is not 32 bytes in hex")
         elif salt == "0" * 64:
-            report.failed(f"reveal: the salt of {what} is all zero: its commitment hides "
-                          "nothing")
+            problems.append(f"reveal: the salt of {what} is all zero: its commitment hides "
+                            "nothing")
         elif salt in seen:
-            report.failed(f"reveal: {what} and {seen[salt]} have the same salt")
+            problems.append(f"reveal: {what} and {seen[salt]} have the same salt")
         seen.setdefault(salt, what)
-    if all(c.ok for c in report.checks):
+    for problem in problems:
+        report.failed(problem)
+    if not problems:
         report.passed(f"reveal: {len(salts)} salts, each 32 bytes, none zero, no two alike")
 
 
@@ -385,17 +388,14 @@ def compare_copies(path_a: Path, path_b: Path, report: Report, seen: SeenGames) 
             f"{_short(second)}\nboth signatures verify: the referee showed different "
             f"histories; proof saved to {seen.save_proof(proof)}")
         return
-    longer = max(len(history(file_a)), len(history(file_b)))
-    report.passed(f"no fork: {path_b} agrees on every common element "
-                  f"({len(history(file_b))} and {len(history(file_a))} of {longer})")
+    report.passed(f"no fork: {path_b} holds the same history as far as both copies go "
+                  f"({len(file_b.log)} and {len(file_a.log)} records)")
 
 
 def _short(element: Element) -> str:
     """An element in a few words, for a fork's report."""
     if isinstance(element, Record):
         return f"{safe(element.seat)} {safe(element.move)} {element.result}"
-    if isinstance(element, Header):
-        return f"header with seed commitment / setup hash {element.hash[:19]}…"
     return f"{element.KIND} {element.hash[:19]}…"
 
 

@@ -146,11 +146,15 @@ def test_1_the_same_fork_of_a_record_gives_a_proof_that_ssh_keygen_accepts(
     proof = Path(view.stderr.split("proof saved to ")[1].split(" (check it")[0])
     assert cli("verify", "--proof", proof).exit_code == 0
     assert_ssh_keygen_verifies(proof, tmp_path)
-    forged = proof.read_text().replace("position record 1", "position record 1")
-    second = [line for line in forged.splitlines() if line.startswith("second_message ")]
+    text = proof.read_text()
+    second = [line for line in text.splitlines() if line.startswith("second_message ")]
     tampered = tmp_path / "tampered.proof"
-    tampered.write_text(forged.replace(second[0], second[0][:-4] + "AAAA", 1))
+    tampered.write_text(text.replace(second[0], second[0][:-4] + "AAAA", 1))
     assert cli("verify", "--proof", tampered).exit_code == 1
+    moved = tmp_path / "moved.proof"  # the place a proof names must be its messages' place
+    moved.write_text(text.replace("position record 1", "position record 7"))
+    lied = cli("verify", "--proof", moved)
+    assert lied.exit_code == 1 and "its messages are record 1" in lied.stdout
 
 
 def test_2_joins_made_under_one_header_do_not_count_under_another(

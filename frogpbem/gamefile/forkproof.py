@@ -69,8 +69,7 @@ class ForkProof:
     @classmethod
     def of(cls, game: str, referee: crypto.PublicKey, first: Element,
            second: Element) -> ForkProof:
-        position = where(first) if where(first) == where(second) else \
-            f"{where(first)} / {where(second)}"
+        position = " / ".join(sorted({where(first), where(second)}))
         return cls(game, position, referee, (first.signed_bytes, second.signed_bytes),
                    (first.signature, second.signature))
 
@@ -156,6 +155,11 @@ class ForkProof:
         elif kind_a in CHAINED and kind_b in CHAINED:
             if a.get("prev") != b.get("prev"):
                 raise ForkError("the two elements follow different elements: no fork")
+            places = {f"record {x.get('n')}" if kind == "record" else kind
+                      for kind, x in bodies}
+            if self.position not in (" / ".join(sorted(places)), *places):
+                raise ForkError(f"the proof says {self.position!r}, but its messages are "
+                                f"{' and '.join(sorted(places))}")
         else:
             raise ForkError(f"a {kind_a} and a {kind_b} prove nothing together")
 
