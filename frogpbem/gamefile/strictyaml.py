@@ -154,6 +154,10 @@ def _string(value: str) -> str:
         and " #" not in value
     ):
         return value
+    return _string_quoted(value)
+
+
+def _string_quoted(value: str) -> str:
     # A JSON string is a valid YAML double-quoted scalar with the same meaning;
     # characters YAML will not carry raw (DEL, NEL, line separators, BOM...) are escaped.
     quoted = json.dumps(value, ensure_ascii=False)
@@ -167,11 +171,12 @@ def _escape(ch: str) -> str:
     return f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}"
 
 
-def _block(value: str) -> bool:
-    """Whether ``value`` can be written as a ``|`` literal block and read back the same."""
+def _block(value: str, pad: str) -> bool:
+    """Whether ``value`` can be a ``|`` literal block: read back the same, within WIDTH."""
     if not value.endswith("\n") or value.endswith("\n\n") or value.startswith((" ", "\n")):
         return False
-    return all(line == line.rstrip() and line.isprintable() for line in value[:-1].split("\n"))
+    return all(line == line.rstrip() and line.isprintable() and len(pad) + len(line) <= WIDTH
+               for line in value[:-1].split("\n"))
 
 
 def _emit(value: Any, indent: str, out: list[str]) -> None:
@@ -198,12 +203,42 @@ def _item(lead: str, item: Any, indent: str, out: list[str]) -> None:
         out.append(f"{lead} {{}}")
     elif isinstance(item, list):
         out.append(f"{lead} []")
-    elif isinstance(item, str) and "\n" in item and _block(item):
+    elif isinstance(item, str) and "\n" in item and _block(item, indent + "  "):
         out.append(f"{lead} |")
         pad = indent + "  "
         out.extend(pad + line if line else "" for line in item[:-1].split("\n"))
     else:
-        out.append(f"{lead} {_scalar(item)}")
+        text = _scalar(item)
+        if len(lead) + 1 + len(text) > WIDTH and isinstance(item, str):
+            out.extend(_folded(lead, item, indent + "  "))
+        else:
+            out.append(f"{lead} {text}")
+
+
+WIDTH = 76
+"""No written line is longer: a file pasted into a mail body survives."""
+_TOKEN = re.compile(r'\\(?:u[0-9a-f]{4}|U[0-9a-f]{8}|.)|[^\\]')
+
+
+def _folded(lead: str, value: str, pad: str) -> list[str]:
+    """A long string as a double-quoted scalar over several lines, joined by escaped breaks.
+
+    YAML drops an escaped line break and the indentation after it, so the
+    value reads back exactly. A space next to a break is written ``\\x20``
+    (mail programs strip trailing spaces, and YAML drops leading ones); no
+    escape sequence is split.
+    """
+    tokens = _TOKEN.findall(_string_quoted(value)[1:-1])
+    lines, current = [], f'{lead} "'
+    for token in tokens:
+        if current != pad and len(current) + len(token) + 4 > WIDTH:  # room for \x20 and \\
+            if current.endswith(" "):
+                current = current[:-1] + "\\x20"
+            lines.append(current + "\\")
+            current = pad
+        current += "\\x20" if current == pad and token == " " else token
+    lines.append(current + '"')
+    return lines
 
 
 def dumps(value: Any) -> str:

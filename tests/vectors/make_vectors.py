@@ -524,8 +524,9 @@ def vectors() -> list[Vector]:
     def raw(name: str, text: str, says: str) -> None:
         add(name, "finished", "load", "GameFileError", says)(lambda d: text)
 
-    raw("alias-bomb", "a: &a [x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, *a, *a]\n"
-        "c: [*b, *b, *b, *b, *b, *b, *b]\nfrogpbem: 2\n", "YAML anchor refused")
+    raw("alias-bomb", "frogpbem: 2\na: &a [x, x, x, x, x, x, x, x]\n"
+        "b: &b [*a, *a, *a, *a, *a, *a]\nc: [*b, *b, *b, *b, *b, *b, *b]\n",
+        "YAML anchor refused")
     raw("yaml-tag", "frogpbem: !!python/object/apply:os.system ['true']\n", "tag")
     raw("merge-key", "base: {frogpbem: 2}\n<<: {frogpbem: 2}\n", "merge key")
     raw("duplicate-key", "frogpbem: 2\nfrogpbem: 2\n", "duplicate key")
