@@ -295,9 +295,14 @@ def move(
         result = do_move(game, load_key(key), text, seat, tuple(take_from), discard_requests,
                          withdraw)
         if not isinstance(result, Applied):
+            words_out = result.line
+            if result.block:
+                words_out += ("\nor paste this block into your reply to the referee:\n"
+                              + result.block.rstrip("\n"))
             _emit({"request": result.line, "seat": result.seat, "move": result.move,
                    "n": result.n, "sealed": result.sealed, "replaced": result.replaced,
-                   "withdrawn": result.withdrawn}, as_json, result.line)
+                   "withdrawn": result.withdrawn, "block": result.block or None}, as_json,
+                  words_out)
             return
         outcome = result.outcome
         data = {"applied": result.lines, "outcome": outcome.to_json() if outcome else None,
@@ -341,6 +346,19 @@ def view(
             raise UsageError(f"--format must be text, json or yaml, got {fmt!r}")
         if as_json and fmt not in ("text", "json"):
             raise UsageError(f"--json and --format {fmt} ask for two formats: give one")
+        from frogpbem.gamefile.document import parse_view, read_bytes
+
+        mailed = parse_view(read_bytes(game), str(game))
+        if mailed is not None:  # a view file, as the referee mails it to a seat
+            from frogpbem.views import show_view_file
+
+            if fmt != "text" or as_json:
+                raise UsageError("a view file is YAML already; --format/--json show game files")
+            try:
+                typer.echo(show_view_file(mailed, SeenGames()))
+            except FrogPbemError as exc:
+                raise exc.within(path=game) from None
+            return
         loaded = load(game)
         SeenGames().see(loaded)
         if loaded.undealt:

@@ -8,11 +8,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from frogpbem import crypto
-from frogpbem.errors import FrogPbemError, StaleCopyError, UsageError
-from frogpbem.gamefile.document import dump_game, locked, write_atomic
+from frogpbem.errors import ChainError, FrogPbemError, StaleCopyError, UsageError
+from frogpbem.gamefile import mailsafe, schema
+from frogpbem.gamefile.document import dump_game, locked, read_bytes, write_atomic
 from frogpbem.gamefile.model import Asked, Record, Request, Reveal
 from frogpbem.games import Outcome
 from frogpbem.protocol.game import (
@@ -62,6 +63,8 @@ class Requested:
     path: Path | None = None
     withdrawn: bool = False
     """The seat took its pending request ``replaced`` back and asks for nothing."""
+    block: str = ""
+    """The signed request as a block to paste into a mail reply instead of the file."""
 
     @property
     def line(self) -> str:
@@ -131,7 +134,8 @@ def request_move(game: Game, key: crypto.PrivateKey, text: str) -> Requested:
     game.file = replace(game.file, requests=(*others, request))
     write_atomic(game.path, dump_game(game.file))
     return Requested(seat, canonical, n, sealed is not None,
-                     mine[-1].move if mine else None, game.path)
+                     mine[-1].move if mine else None, game.path,
+                     block=mailsafe.request_block(request.to_json()))
 
 
 def withdraw_request(game: Game, seat: str) -> Requested:
@@ -148,16 +152,49 @@ def withdraw_request(game: Game, seat: str) -> Requested:
 def take_requests(game: Game, other_path: Path) -> int:
     """Copy the pending requests and new team notes of a seat's returned copy into ``game``.
 
-    Returns how many requests and notes were new.
+    ``other_path`` is a returned copy of the game (attached, or pasted into a
+    mail body), or a text holding request blocks that seats pasted into their
+    replies. Returns how many requests and notes were new.
     """
-    other = load_copy(game, other_path)
+    data = read_bytes(other_path)
+    blocks = [] if mailsafe.unmail(data).startswith(b"frogpbem:") else \
+        mailsafe.request_blocks(data)
+    if blocks:
+        requests, notes = _requests_from_blocks(game, other_path, blocks), []
+    else:
+        other = load_copy(game, other_path)
+        requests, notes = list(other.file.requests), list(other.file.notes)
     present = {r.signature for r in game.file.requests}
-    fresh = [r for r in other.file.requests if r.signature not in present]
+    fresh = [r for r in requests if r.signature not in present]
     known = {note.signature for note in game.file.notes}
-    notes = [n for n in other.file.notes if n.signature not in known]
+    notes = [n for n in notes if n.signature not in known]
     game.file = replace(game.file, requests=(*game.file.requests, *fresh),
                         notes=(*game.file.notes, *notes))
     return len(fresh) + len(notes)
+
+
+def _requests_from_blocks(game: Game, path: Path, blocks: list[object]) -> list[Request]:
+    """The signed requests of pasted blocks, each checked like one in a returned copy."""
+    requests = []
+    for index, value in enumerate(blocks):
+        where = f"request block {index + 1}"
+        try:
+            schema.validate(value, "request", where)
+            request = Request.from_json(cast(dict[str, Any], value), where)
+        except FrogPbemError as exc:
+            raise exc.within(path=path) from None
+        if request.game != game.game_id:
+            raise StaleCopyError(f"made for game {request.game!r}, not {game.game_id}",
+                                 path=path, element=where)
+        if request.seat not in game.seats:
+            raise ChainError(f"{request.seat!r} is not a seat of this game", path=path,
+                             element=where)
+        try:
+            request.verify(game.header.seat_keys[request.seat])
+        except FrogPbemError as exc:
+            raise exc.within(path=path, element=f"{where} ({request.label})") from None
+        requests.append(request)
+    return requests
 
 
 def apply_moves(

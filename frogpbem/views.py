@@ -12,12 +12,13 @@ from pathlib import Path
 from typing import Any
 
 from frogpbem import crypto
-from frogpbem.errors import KeyError_
+from frogpbem.errors import FrogPbemError, KeyError_, SignatureError
 from frogpbem.gamefile.document import dump_yaml, write_atomic
-from frogpbem.gamefile.model import JSON
-from frogpbem.games import Outcome
+from frogpbem.gamefile.model import JSON, ViewFile
+from frogpbem.games import Outcome, find_game
 from frogpbem.notes import NoteText, read_notes
 from frogpbem.protocol.game import REFEREE, Game, known_secrets, replay
+from frogpbem.protocol.seen import SeenGames
 from frogpbem.safetext import safe
 
 PUBLIC = "public"
@@ -199,3 +200,47 @@ def setup_words(game: Game) -> str:
         return (f"dealt from the referee's committed seed and the seeds of "
                 f"{', '.join(joiners)} only")
     return "dealt by the referee alone (from its committed seed; the seats added none)"
+
+
+def show_view_file(view: ViewFile, seen: SeenGames) -> str:
+    """A mailed view file as text, its signature checked if this tool has seen the game.
+
+    A view file names no key; the referee's key comes from the copy of the
+    game seen here before. Without one, the view is shown as unverified.
+    """
+    rules = find_game(view.rules)
+    known = seen.latest(view.game)
+    if known is None:
+        check = (f"NOT VERIFIED: this tool has not seen game {view.game}; open the game file "
+                 "itself to check it")
+    else:
+        copy, history = known
+        try:
+            view.verify(copy.header.referee.public_key)
+        except FrogPbemError:
+            raise SignatureError("invalid signature by the referee of this game",
+                                 element="view") from None
+        ahead = view.n > history.records
+        check = (f"signed by the referee ({copy.header.referee.public_key.fingerprint})"
+                 + ("; newer than the copies seen here" if ahead else ""))
+    seat = view.seat
+    names = view.names
+
+    def label(who: str) -> str:
+        return f"{who} ({safe(names[who])})" if names.get(who) else who
+
+    lines = [f"{rules.title} - game {view.game} - view file after {view.n} record"
+             f"{'' if view.n == 1 else 's'}",
+             f"View of: {label(seat) if seat else 'the public'}",
+             f"Setup: {safe(view.setup)}", f"Check: {check}", "",
+             rules.render(view.board, frozenset({seat} if seat else ())), ""]
+    moves = view.moves
+    if moves:
+        lines.append("Moves:")
+        for n, who, move, result in moves:
+            try:
+                words = rules.describe(who, move, rules.parse_result(result))
+            except FrogPbemError:
+                words = f"{safe(who)} {safe(move)} (a result this frogpbem cannot read)"
+            lines.append(f"{n:>4}. {words}")
+    return "\n".join(lines)

@@ -11,13 +11,29 @@ from pathlib import Path
 from typing import Any
 
 from frogpbem.errors import FileAccessError, GameFileError
-from frogpbem.gamefile import schema, strictyaml
-from frogpbem.gamefile.model import FORMAT_VERSION, GameFile
+from frogpbem.gamefile import mailsafe, schema, strictyaml
+from frogpbem.gamefile.model import FORMAT_VERSION, GameFile, ViewFile
 
 
 def parse_game(data: bytes, name: str) -> GameFile:
-    """A game file's bytes, checked and typed: size, strict YAML, version, schema, model."""
-    doc = strictyaml.loads(data, name)
+    """A game file's bytes, checked and typed: size, strict YAML, version, schema, model.
+
+    What mail does to a file and can be undone (quoting, CRLF, trailing spaces,
+    text around it) is undone first; what cannot is named as damage in transit.
+    """
+    data = mailsafe.unmail(data)
+    text = data.decode("utf-8", "replace")
+    harm = mailsafe.damage(text)
+    if harm is not None:
+        raise GameFileError(f"changed in transit: {harm}; {mailsafe.ADVICE}", path=name)
+    try:
+        doc = strictyaml.loads(data, name)
+    except GameFileError as exc:
+        joined = mailsafe.joined_lines(text)
+        if joined is not None and "not valid YAML" in exc.message:
+            raise GameFileError(f"changed in transit: {joined}; {mailsafe.ADVICE}",
+                                path=name) from None
+        raise
     if not isinstance(doc, dict):
         raise GameFileError("not a frogpbem game file", path=name)
     version = doc.get("frogpbem")
@@ -38,6 +54,16 @@ def parse_game(data: bytes, name: str) -> GameFile:
         return GameFile.from_json(doc)
     except GameFileError as exc:
         raise exc.within(path=name) from None
+
+
+def parse_view(data: bytes, name: str) -> ViewFile | None:
+    """A view file's bytes, checked; ``None`` when they are not a view file."""
+    data = mailsafe.unmail(data)
+    if b"\nkind: view\n" not in data[:200]:
+        return None
+    doc = strictyaml.loads(data, name)
+    schema.validate(doc, "view", name)
+    return ViewFile(doc)
 
 
 def read_bytes(path: Path, limit: int = strictyaml.MAX_BYTES) -> bytes:

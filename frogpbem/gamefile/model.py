@@ -665,3 +665,56 @@ class ChosenSetup:
         if not isinstance(data, dict):
             raise GameFileError("a setup file is a mapping of seat to setup (and 'public')")
         return cls(data.get("public"), {k: v for k, v in data.items() if k != "public"})
+
+
+@dataclass(frozen=True)
+class ViewFile:
+    """A view file (``game.red.view.yaml``) as mailed to a seat: signed by the referee."""
+
+    KIND: ClassVar[str] = "view"
+    data: Mapping[str, Any]
+    """The schema-checked document, as read."""
+
+    @property
+    def game(self) -> str:
+        return str(self.data["game"])
+
+    @property
+    def rules(self) -> str:
+        return str(self.data["rules"])
+
+    @property
+    def seat(self) -> str | None:
+        seat = self.data["seat"]
+        return None if seat is None else str(seat)
+
+    @property
+    def n(self) -> int:
+        return int(self.data["n"])
+
+    @property
+    def head(self) -> str:
+        return str(self.data["head"])
+
+    @property
+    def names(self) -> dict[str, str]:
+        return {str(k): str(v) for k, v in self.data["names"].items()}
+
+    @property
+    def setup(self) -> str:
+        return str(self.data.get("setup", "not stated"))
+
+    @property
+    def board(self) -> JSON:
+        return self.data["state"]
+
+    @property
+    def moves(self) -> list[tuple[int, str, str, JSON]]:
+        """Each record: number, seat, move, result."""
+        return [(int(m["n"]), str(m["seat"]), str(m["move"]), m["result"])
+                for m in self.data["moves"]]
+
+    def verify(self, key: crypto.PublicKey) -> None:
+        """Check the referee's signature; raises :class:`~frogpbem.errors.SignatureError`."""
+        crypto.verify_message(key, crypto.signed_bytes("view", dict(self.data)),
+                              str(self.data["signature"]))

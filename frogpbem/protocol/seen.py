@@ -121,6 +121,17 @@ class SeenGames:
                         f"{game.game_id}; proof saved to {self.save_proof(proof)} "
                         "(check it: frogpbem verify --proof FILE)", path=game.path)
 
+    def latest(self, game: str) -> tuple[GameFile, Seen] | None:
+        """The latest copy of ``game`` seen here, and what was seen, if any."""
+        seen = self._read(game)
+        if seen is None:
+            return None
+        copy_path = self._paths(game)[1]
+        try:
+            return parse_game(read_bytes(copy_path), str(copy_path)), seen
+        except FrogPbemError:
+            return None
+
     def save_proof(self, proof: ForkProof) -> Path:
         """Write ``proof`` under ``proofs/`` and return where."""
         folder = self.folder / "proofs"

@@ -1,0 +1,184 @@
+"""What mail does to a file pasted into a message body, undone where it safely can be.
+
+frogpbem writes no line over 76 columns, no trailing space and no carriage
+return, so a file survives being pasted into a mail body. On the way back a
+mail program may quote it (``> ``), turn line ends into CRLF, add trailing
+spaces, or put the file between other text (a greeting, a signature block).
+:func:`unmail` undoes exactly these; none of them can change a value.
+
+What cannot be undone — a line re-wrapped, a space put into a sealed block —
+is named by :func:`transit_damage`, so that the reader hears "changed in
+transit" rather than a false "invalid signature".
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import re
+
+from frogpbem.errors import GameFileError
+
+_START = re.compile(r"^(?P<prefix>(?:> ?)*|[ \t]*)frogpbem: ?\d+\s*$")
+_TOP_KEY = re.compile(r"^[a-z_]+:(?: |$)")
+_ARMOR_LINE = re.compile(r"[A-Za-z0-9+/=]{1,64}")
+ARMOR_BEGIN = "-----BEGIN AGE ENCRYPTED FILE-----"
+ARMOR_END = "-----END AGE ENCRYPTED FILE-----"
+
+
+def unmail(data: bytes) -> bytes:
+    """``data`` with mail's reversible changes undone (unchanged if there are none)."""
+    if data.startswith(b"frogpbem:") and b"\r" not in data and b" \n" not in data \
+            and b"\t\n" not in data:
+        return data  # the usual case: a file as frogpbem wrote it
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        return data  # the reader says what is wrong with it
+    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    for index, line in enumerate(lines):
+        match = _START.match(line)
+        if match is not None:
+            return "\n".join(_document(lines[index:], match.group("prefix"))).encode()
+    return data
+
+
+def _document(lines: list[str], prefix: str) -> list[str]:
+    """The lines of the document that starts at ``lines[0]``, without ``prefix``.
+
+    It ends before the first line without the prefix, or the first unindented
+    line that is not a top-level key (a signature block, "Thanks, Bob").
+    """
+    bare = prefix.rstrip()
+    out = []
+    for line in lines:
+        if line.startswith(prefix):
+            line = line[len(prefix):]
+        elif line.rstrip() == bare:
+            line = ""
+        else:
+            break
+        line = line.rstrip()
+        if line and not line[0].isspace() and not _TOP_KEY.match(line) and \
+                not line.startswith("- "):
+            break
+        out.append(line)
+    while out and not out[-1]:
+        out.pop()
+    return [*out, ""]
+
+
+def armor_damage(text: str) -> str | None:
+    """A sealed block that mail changed (re-wrapped, spaces added), in words, or ``None``.
+
+    Checked before anything else: a changed sealed block breaks the signature
+    over it, and the signer is not to blame.
+    """
+    armored = False
+    body: list[str] = []
+    for number, raw in enumerate(text.split("\n"), 1):
+        line = raw.strip()
+        if line == ARMOR_BEGIN:
+            armored, body = True, []
+        elif armored and line == ARMOR_END:
+            armored = False
+            if any(len(part) != 64 for part in body[:-1]):
+                return (f"the sealed block ending at line {number} was re-wrapped by a mail "
+                        "program")
+        elif armored:
+            if not _ARMOR_LINE.fullmatch(line):
+                return (f"line {number}, inside a sealed block, was changed (spaces or other "
+                        "characters added)")
+            body.append(line)
+    return None
+
+
+def broken_lines(text: str) -> str | None:
+    """A double-quoted value broken across lines without ``\\`` (mail re-wrapped it), or ``None``.
+
+    frogpbem ends every line inside a double-quoted value with ``\\``; a line
+    that ends inside one without it was broken by a mail program, and the
+    break reads as a space that was never signed.
+    """
+    inside = False
+    broken: int | None = None  # a line that ended inside a value without its "\\"
+    block: int | None = None  # the indentation of a "|" literal block being read
+    for number, line in enumerate(text.split("\n"), 1):
+        indent = len(line) - len(line.lstrip(" "))
+        if block is not None and (not line.strip() or indent > block):
+            continue  # literal text: quotes mean nothing there
+        block = None
+        escaped = False
+        for char in line:
+            if escaped:
+                escaped = False
+            elif inside and char == "\\":
+                escaped = True
+            elif char == '"':
+                inside = not inside
+        if inside and not escaped and broken is None:
+            broken = number
+        if not inside and broken is not None:  # the value goes on after the break: re-wrapped
+            return f"line {broken} was broken in two by a mail program"
+        if not inside and line.endswith(("- |", ": |")):
+            block = indent
+    return None  # a value still open at the end: cut short, which the reader reports
+
+
+def damage(text: str) -> str | None:
+    """What mail visibly did to a file, in words, or ``None``: checked before reading it."""
+    return armor_damage(text) or broken_lines(text)
+
+
+def joined_lines(text: str) -> str | None:
+    """Lines longer than frogpbem writes, in a file that does not read: joined by mail."""
+    for number, line in enumerate(text.split("\n"), 1):
+        if len(line) > 76 and line.strip():
+            return f"line {number} is {len(line)} characters long: lines were joined"
+    return None
+
+
+ADVICE = "send the game file as an attachment, not in the text of the message"
+
+
+# --- short requests: a seat's signed request as a block to paste into a reply -------------
+
+BLOCK_BEGIN = "-----BEGIN FROGPBEM REQUEST-----"
+BLOCK_END = "-----END FROGPBEM REQUEST-----"
+_BLOCK_LINE = re.compile(r"^(?P<prefix>(?:> ?)*|[ \t]*)-----BEGIN FROGPBEM REQUEST-----\s*$")
+
+
+def request_block(element: dict[str, object]) -> str:
+    """A signed request (its JSON, signature included) as an armoured block of 64 columns."""
+    encoded = base64.b64encode(json.dumps(element, separators=(",", ":"),
+                                          ensure_ascii=True).encode()).decode()
+    lines = [encoded[i:i + 64] for i in range(0, len(encoded), 64)]
+    return "\n".join([BLOCK_BEGIN, *lines, BLOCK_END]) + "\n"
+
+
+def request_blocks(data: bytes) -> list[object]:
+    """Every request block in a text or mail body (quoted or not), decoded to JSON values.
+
+    A block that does not decode raises :class:`GameFileError` naming it.
+    """
+    text = data.decode("utf-8", "replace").replace("\r\n", "\n").replace("\r", "\n")
+    lines = text.split("\n")
+    found = []
+    for index, line in enumerate(lines):
+        match = _BLOCK_LINE.match(line)
+        if match is None:
+            continue
+        prefix, body = match.group("prefix"), []
+        for inner in lines[index + 1:]:
+            inner = inner[len(prefix):] if inner.startswith(prefix) else inner
+            if inner.strip() == BLOCK_END:
+                break
+            body.append(inner.strip())
+        else:
+            raise GameFileError(f"the request block at line {index + 1} has no end line")
+        try:
+            found.append(json.loads(base64.b64decode("".join(body), validate=True)))
+        except ValueError:
+            raise GameFileError(f"the request block at line {index + 1} was changed in "
+                                f"transit; {ADVICE}") from None
+    return found

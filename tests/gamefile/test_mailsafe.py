@@ -1,0 +1,103 @@
+"""A game file pasted into a mail body: what mail does is undone, or named as damage."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from frogpbem.errors import GameFileError
+from frogpbem.gamefile.document import parse_game
+from tests.conftest import Cli, Keys, Result
+
+
+@pytest.fixture
+def mailed(new_game: Callable[..., Path], play: Callable[..., Result], cli: Cli,
+           keys: Keys) -> Path:
+    """A game two records in, with a note and a pending request: every kind of line."""
+    game = new_game()
+    play(game, "alice", "shoot C3")
+    play(game, "bob", "guess A2")
+    assert cli("note", game, 'my plan: "E5" \\ then F6', "--key", keys.path("alice")).exit_code \
+        == 0
+    assert cli("move", game, "guess E5", "--key", keys.path("alice")).exit_code == 0
+    return game
+
+
+def test_no_line_of_a_written_game_or_view_is_over_76_columns(mailed: Path) -> None:
+    for path in [mailed, *mailed.parent.glob("*.view.yaml")]:
+        assert max(len(line) for line in path.read_text().splitlines()) <= 76, path
+
+
+QUOTE = ["> ", ">", "> > ", "\t", "    "]
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[
+    HealthCheck.function_scoped_fixture])
+@given(prefix=st.sampled_from(["", *QUOTE]), crlf=st.booleans(), trailing=st.booleans(),
+       around=st.booleans())
+def test_what_mail_does_is_undone(mailed: Path, prefix: str, crlf: bool, trailing: bool,
+                                  around: bool) -> None:
+    original = parse_game(mailed.read_bytes(), "game.yaml")
+    lines = [prefix + line if line else prefix.rstrip() for line in
+             mailed.read_text().splitlines()]
+    if trailing:
+        lines = [line + "  " for line in lines]
+    if around:
+        lines = ["Hi Carol,", "", "here is my move:", "", *lines, "", "-- ", "Alice",
+                 "> On Monday, Carol wrote:", "> frogpbem is fun"]
+    text = ("\r\n" if crlf else "\n").join(lines) + "\n"
+    assert parse_game(text.encode(), "mail.txt") == original
+
+
+def test_a_quoted_copy_works_through_the_cli(mailed: Path, cli: Cli, keys: Keys) -> None:
+    quoted = mailed.with_name("reply.txt")
+    quoted.write_text("Thanks!\n\n" + "".join(f"> {line}\n" for line in
+                                              mailed.read_text().splitlines()))
+    shown = cli("view", quoted, "--key", keys.path("bob"))
+    assert shown.exit_code == 0, shown.output
+    taken = cli("move", mailed, "--from", quoted, "--key", keys.path("referee"))
+    assert taken.exit_code == 0, taken.output  # alice's request, out of a quoted reply
+
+
+def damaged(mailed: Path, change: Callable[[list[str]], None]) -> GameFileError:
+    lines = mailed.read_text().splitlines()
+    change(lines)
+    with pytest.raises(GameFileError) as caught:
+        parse_game(("\n".join(lines) + "\n").encode(), "mail.txt")
+    return caught.value
+
+
+def test_a_space_put_into_a_sealed_block_is_named_not_blamed_on_the_referee(
+        mailed: Path) -> None:
+    def space(lines: list[str]) -> None:
+        index = next(i for i, line in enumerate(lines) if "BEGIN AGE" in line) + 2
+        lines[index] = lines[index][:30] + " " + lines[index][30:]
+
+    error = damaged(mailed, space)
+    assert "changed in transit" in error.message and "inside a sealed block" in error.message
+    assert "attachment" in error.message and "signature" not in error.message
+
+
+def test_a_rewrapped_sealed_block_is_named(mailed: Path) -> None:
+    def rewrap(lines: list[str]) -> None:
+        index = next(i for i, line in enumerate(lines) if "BEGIN AGE" in line) + 1
+        indent = lines[index][:len(lines[index]) - len(lines[index].lstrip())]
+        lines[index:index + 1] = [lines[index][:50], indent + lines[index].strip()[50 - len(
+            indent):]]
+
+    error = damaged(mailed, rewrap)
+    assert "re-wrapped by a mail program" in error.message
+
+
+def test_a_long_value_broken_at_a_space_is_named(mailed: Path) -> None:
+    def wrap(lines: list[str]) -> None:
+        index = next(i for i, line in enumerate(lines) if '"ssh-ed25519 ' in line)
+        head, tail = lines[index].split("ssh-ed25519 ", 1)
+        lines[index:index + 1] = [head + "ssh-ed25519", tail]
+
+    error = damaged(mailed, wrap)
+    assert "was broken in two by a mail program" in error.message

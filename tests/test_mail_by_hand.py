@@ -1,0 +1,72 @@
+"""A game by email without attaching files: pasted request blocks, mailed view files."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from frogpbem.gamefile import strictyaml
+from tests.conftest import Cli, Keys
+
+
+def block_of(output: str) -> list[str]:
+    lines = output.splitlines()
+    start = lines.index("-----BEGIN FROGPBEM REQUEST-----")
+    end = lines.index("-----END FROGPBEM REQUEST-----")
+    return lines[start:end + 1]
+
+
+def test_a_request_block_pasted_into_a_quoted_reply_is_applied(
+    new_game: Callable[..., Path], cli: Cli, keys: Keys, tmp_path: Path
+) -> None:
+    game = new_game()
+    alice = tmp_path / "alice.yaml"
+    alice.write_bytes(game.read_bytes())
+    asked = cli("move", alice, "shoot C3", "--key", keys.path("alice"))
+    assert asked.exit_code == 0, asked.output
+    block = block_of(asked.stdout)
+    assert 3 <= len(block) <= 14 and max(len(line) for line in block) <= 76
+    reply = tmp_path / "reply.eml"
+    reply.write_text("Subject: Re: your move\r\n\r\nHere it is.\r\n\r\n"
+                     + "".join(f"> {line}\r\n" for line in block) + "\r\n-- \r\nAlice\r\n")
+    applied = cli("move", game, "--from", reply, "--key", keys.path("referee"))
+    assert applied.exit_code == 0, applied.output
+    assert "red shoots C3: 1" in applied.stdout
+    assert strictyaml.loads(game.read_bytes())["log"][0]["request"]  # the seat's signature
+
+
+def test_a_changed_or_foreign_block_is_refused(
+    new_game: Callable[..., Path], cli: Cli, keys: Keys, tmp_path: Path
+) -> None:
+    game = new_game()
+    other = new_game(name="other.yaml")
+    asked = cli("move", other, "shoot C3", "--key", keys.path("alice"))
+    foreign = tmp_path / "foreign.txt"
+    foreign.write_text("\n".join(block_of(asked.stdout)) + "\n")
+    refused = cli("move", game, "--from", foreign, "--key", keys.path("referee"))
+    assert refused.exit_code == 8 and "made for game" in refused.stderr
+    mine = cli("move", game, "shoot C3", "--key", keys.path("alice"))
+    lines = block_of(mine.stdout)
+    lines[2] = lines[2][:10] + ("A" if lines[2][10] != "A" else "B") + lines[2][11:]
+    changed = tmp_path / "changed.txt"
+    changed.write_text("\n".join(lines) + "\n")
+    result = cli("move", game, "--from", changed, "--key", keys.path("referee"))
+    assert result.exit_code in (6, 7), result.output
+    assert "Traceback" not in result.output
+
+
+def test_a_mailed_view_file_is_shown_and_checked(
+    new_game: Callable[..., Path], cli: Cli, keys: Keys
+) -> None:
+    game = new_game()  # the referee enters a move: no seat's tool has seen the game yet
+    assert cli("move", game, "shoot C3", "--key", keys.path("referee")).exit_code == 0
+    view = game.with_name("game.red.view.yaml")
+    unseen = cli("view", view)
+    assert unseen.exit_code == 0, unseen.output
+    assert "NOT VERIFIED" in unseen.stdout and "red shoots C3: 1" in unseen.stdout
+    assert cli("view", game, "--key", keys.path("alice")).exit_code == 0
+    seen = cli("view", view)
+    assert seen.exit_code == 0 and "signed by the referee (SHA256:" in seen.stdout
+    view.write_text(view.read_text().replace("shoot C3", "shoot C4"))
+    forged = cli("view", view)
+    assert forged.exit_code == 6 and "invalid signature by the referee" in forged.stderr
