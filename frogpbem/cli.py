@@ -465,6 +465,67 @@ def audit(
 
 
 @app.command()
+def mail(
+    game: Annotated[Path, typer.Argument(help="The game file.")],
+    to: Annotated[str, typer.Option(help="A seat, all (every seat), or referee.")] = "all",
+    out: Annotated[
+        Path | None, typer.Option(help="Write one .eml file per recipient into this folder.")
+    ] = None,
+    smtp: Annotated[
+        str | None, typer.Option(help="Send over smtp://HOST[:PORT] (STARTTLS when offered) "
+                                      "or smtps://HOST[:PORT]; login from "
+                                      "$FROGPBEM_SMTP_USER/$FROGPBEM_SMTP_PASSWORD or the "
+                                      "config file.")
+    ] = None,
+    key: KeyOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Referee: mail each seat its board, the game file and how to answer (.eml or SMTP)."""
+    from frogpbem.mail import default_config, letters, send_letters, write_letters
+    from frogpbem.protocol.game import load
+
+    with reported(as_json):
+        if (out is None) == (smtp is None):
+            raise UsageError("give --out DIR (write .eml files) or --smtp URL (send), one")
+        found = letters(load(game), load_key(key), to)
+        if out is not None:
+            paths = write_letters(found, out)
+            _emit({"written": [str(p) for p in paths]}, as_json,
+                  "\n".join(f"wrote {p}" for p in paths))
+        else:
+            assert smtp is not None
+            sent = send_letters(found, smtp, default_config())
+            _emit({"sent": sent}, as_json, "\n".join(f"sent to {line}" for line in sent))
+
+
+@app.command()
+def receive(
+    messages: Annotated[
+        list[Path], typer.Argument(help="Raw messages or mboxes; - (or none) reads standard "
+                                        "input.")
+    ] = [],  # noqa: B006 - typer reads the default
+    games: Annotated[Path, typer.Option(help="The folder of your games, one ID.yaml each.")]
+    = Path("."),
+    key: KeyOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Take game files and request blocks out of mail: the referee applies, a seat keeps.
+
+    Only signatures count, never From:. One line per message.
+    """
+    from frogpbem.receive import read_sources
+    from frogpbem.receive import receive as do_receive
+
+    with reported(as_json):
+        paths = messages or [Path("-")]
+        stdin = sys.stdin.buffer.read() if any(str(p) == "-" for p in paths) else None
+        lines = do_receive(read_sources(paths, stdin), games, load_key(key))
+        _emit({"messages": lines}, as_json, "\n".join(lines))
+        if any(": refused: " in line for line in lines):
+            raise typer.Exit(1)
+
+
+@app.command()
 def record(
     game: Annotated[Path, typer.Argument(help="The game file.")],
     as_json: JsonOption = False,

@@ -182,3 +182,9 @@ def request_blocks(data: bytes) -> list[object]:
             raise GameFileError(f"the request block at line {index + 1} was changed in "
                                 f"transit; {ADVICE}") from None
     return found
+
+
+def block_game(value: object) -> str:
+    """The game id a decoded request block names (empty if none)."""
+    game = value.get("game") if isinstance(value, dict) else None
+    return game if isinstance(game, str) else ""

@@ -1,0 +1,196 @@
+"""Mail for a game: one message per recipient, written as .eml files or sent over SMTP.
+
+Each message is built with the standard library's ``email`` package: a
+subject naming the game and the last move, a plain-text part with that
+recipient's board and the exact way to answer, the game file attached in
+base64 (so that nothing re-wraps it), and for a seat its own view file.
+A seat's view goes to that seat only.
+"""
+
+from __future__ import annotations
+
+import configparser
+import os
+import smtplib
+import ssl
+from dataclasses import dataclass
+from email.message import EmailMessage
+from email.utils import formatdate, make_msgid
+from pathlib import Path
+from typing import Any
+from urllib.parse import unquote, urlsplit
+
+from frogpbem import crypto
+from frogpbem.errors import FileAccessError, UsageError
+from frogpbem.gamefile.document import dump_game, dump_yaml, write_atomic
+from frogpbem.protocol.game import REFEREE, Game, known_secrets, replay
+from frogpbem.safetext import safe
+from frogpbem.views import make_view, render_text
+
+
+@dataclass(frozen=True)
+class Letter:
+    """One message, and whom it is for."""
+
+    game: str
+    role: str
+    """The seat it is for, or ``referee``."""
+    address: str | None
+    """Where it goes (``None``: the game file gives no address for that role)."""
+    message: EmailMessage
+
+
+def subject_of(game: Game, state: Any) -> str:
+    """``[frogpbem ff-7q3k] 12. red shoots G9: 2 — blue to move``."""
+    rules = game.ruleset
+    log = game.file.log
+    if log:
+        last = log[-1]
+        said = f"{last.n}. {rules.describe(last.seat, last.move, game.results[-1])}"
+    else:
+        said = "the game begins"
+    outcome = rules.outcome(state)
+    if outcome is not None:
+        after = f"game over: {outcome.standing_text()}"
+    else:
+        after = f"{rules.to_move(state) or 'nobody'} to move"
+    return f"[frogpbem {game.game_id}] {said} \u2014 {after}"
+
+
+def letters(game: Game, key: crypto.PrivateKey, to: str = "all") -> list[Letter]:
+    """The referee's messages after the last record: to each seat (or ``to`` one), or itself."""
+    if game.role(key) != REFEREE:
+        raise UsageError("frogpbem mail is the referee's: it mails each seat its own board")
+    wanted = list(game.seats) if to == "all" else [to]
+    for role in wanted:
+        if role not in (*game.seats, REFEREE):
+            raise UsageError(f"--to {role!r}: give a seat of this game, all, or referee")
+    state = replay(game, known_secrets(game, REFEREE, key), key).final
+    subject = subject_of(game, state)
+    parties = {party.seat or REFEREE: party for party in (*game.header.seats,
+                                                         game.header.referee)}
+    sender = parties[REFEREE].email
+    name = game.path.name
+    out = []
+    for role in wanted:
+        seat = None if role == REFEREE else role
+        view = make_view(game, state, role)
+        message = EmailMessage()
+        message["Subject"] = subject
+        if sender:
+            message["From"] = f"{safe(parties[REFEREE].name)} <{sender}>"
+        address = parties[role].email
+        if address:
+            message["To"] = f"{safe(parties[role].name)} <{address}>"
+        message["Date"] = formatdate(localtime=False)
+        message["Message-ID"] = make_msgid(domain="frogpbem.invalid")
+        message["X-Frogpbem-Game"] = game.game_id
+        message["X-Frogpbem-Head"] = game.head
+        message.set_content(_body(game, view, role, name, state))
+        message.add_attachment(dump_game(game.file), maintype="application",
+                               subtype="yaml", filename=name)
+        if seat is not None:  # its own signed view, for that seat only
+            signed = view.signed(key)
+            stem = name.removesuffix(".yaml")
+            message.add_attachment(dump_yaml(signed.to_json()), maintype="application",
+                                   subtype="yaml", filename=f"{stem}.{seat}.view.yaml")
+        out.append(Letter(game.game_id, role, address, message))
+    return out
+
+
+def _body(game: Game, view: Any, role: str, name: str, state: Any) -> str:
+    rules = game.ruleset
+    lines = [render_text(view), ""]
+    to_move = rules.to_move(state)
+    if role == REFEREE:
+        lines.append("Your own copy, as the referee.")
+    elif rules.outcome(state) is not None:
+        lines.append(f"The game is over; check it: frogpbem audit {name}")
+    elif to_move == role or to_move is None:
+        lines += [f"It is your move ({role}). Save the attached {name}, then:",
+                  f'    frogpbem move {name} "YOUR MOVE" --key YOUR_KEY',
+                  f"and reply with {name} attached, or with the request block that command",
+                  "prints pasted into your reply."]
+    else:
+        lines.append(f"{to_move} is to move; you may still resign or write a team note "
+                     f"(frogpbem note {name} TEXT) and reply with the file.")
+    lines += ["", "No deadline is set for this game."]
+    return "\n".join(lines) + "\n"
+
+
+def write_letters(found: list[Letter], folder: Path) -> list[Path]:
+    """Each message as ``ROLE.eml`` in ``folder`` (made if needed, never overwriting)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    written = []
+    for letter in found:
+        path = folder / f"{letter.game}-{letter.role}.eml"
+        if os.path.lexists(path):
+            raise FileAccessError("exists already; not overwriting a message", path=path)
+        # a seat's message holds its hidden pieces: readable by its owner only
+        write_atomic(path, bytes(letter.message), durable=False, private=True)
+        written.append(path)
+    return written
+
+
+def send_letters(found: list[Letter], url: str, config: Path | None = None) -> list[str]:
+    """Send over SMTP: ``smtp://host[:port]`` (STARTTLS when offered) or ``smtps://`` (TLS).
+
+    The login comes from ``$FROGPBEM_SMTP_USER``/``$FROGPBEM_SMTP_PASSWORD`` or
+    the ``[smtp]`` section of ``config`` (user, password), never the command line.
+    """
+    parts = urlsplit(url)
+    if parts.scheme not in ("smtp", "smtps") or not parts.hostname:
+        raise UsageError(f"--smtp {url!r}: give smtp://HOST[:PORT] or smtps://HOST[:PORT]")
+    if parts.username or parts.password:
+        raise UsageError("no login in --smtp: set FROGPBEM_SMTP_USER and "
+                         "FROGPBEM_SMTP_PASSWORD, or a config file")
+    missing = [letter.role for letter in found if not letter.address]
+    if missing:
+        raise UsageError(f"no mail address for {', '.join(missing)} in the game file "
+                         "(frogpbem new --email SEAT=ADDRESS); use --out to write .eml files")
+    user, password = _login(config)
+    port = parts.port or (465 if parts.scheme == "smtps" else 25)
+    host = unquote(parts.hostname)
+    try:
+        server: smtplib.SMTP
+        if parts.scheme == "smtps":
+            server = smtplib.SMTP_SSL(host, port, context=ssl.create_default_context(),
+                                      timeout=30)
+        else:
+            server = smtplib.SMTP(host, port, timeout=30)
+            server.ehlo()
+            if server.has_extn("starttls"):
+                server.starttls(context=ssl.create_default_context())
+                server.ehlo()
+        with server:
+            if user:
+                server.login(user, password or "")
+            sent = []
+            for letter in found:
+                server.send_message(letter.message)
+                sent.append(f"{letter.role}: {letter.address}")
+            return sent
+    except (OSError, smtplib.SMTPException) as exc:
+        raise FileAccessError(f"cannot send mail through {host}:{port}: {exc}") from None
+
+
+def _login(config: Path | None) -> tuple[str | None, str | None]:
+    user = os.environ.get("FROGPBEM_SMTP_USER")
+    password = os.environ.get("FROGPBEM_SMTP_PASSWORD")
+    if user is None and config is not None and config.exists():
+        parser = configparser.ConfigParser()
+        parser.read(config)
+        for name, value in parser.items("smtp") if parser.has_section("smtp") else []:
+            if name == "user":
+                user = value
+            elif name == "password":
+                password = value
+    return user, password
+
+
+def default_config() -> Path:
+    """``$FROGPBEM_CONFIG``, else ``$XDG_CONFIG_HOME/frogpbem/mail.ini``."""
+    if os.environ.get("FROGPBEM_CONFIG"):
+        return Path(os.environ["FROGPBEM_CONFIG"])
+    base = os.environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
+    return Path(base) / "frogpbem" / "mail.ini"

@@ -1,0 +1,208 @@
+"""Reading mail: game files and request blocks found in raw messages, taken into the games.
+
+Messages come as files, mboxes, or standard input (so that this can sit
+behind a ``.forward`` or procmail pipe). Every part is looked at: attachments
+of any type, forwarded messages (message/rfc822), quoted-printable or base64
+bodies, HTML-only replies. ``From:`` is never trusted: only signatures count.
+"""
+
+from __future__ import annotations
+
+import email
+import email.policy
+import mailbox
+import tempfile
+from dataclasses import dataclass, field
+from email.message import Message
+from html.parser import HTMLParser
+from pathlib import Path
+
+from frogpbem import crypto
+from frogpbem.errors import FileAccessError, FrogPbemError, UsageError
+from frogpbem.gamefile import mailsafe
+from frogpbem.gamefile.document import dump_game, locked, parse_game, read_bytes, write_atomic
+from frogpbem.gamefile.model import GameFile
+from frogpbem.protocol.game import REFEREE, load
+from frogpbem.protocol.memory import HeadMemory
+from frogpbem.protocol.seen import SeenGames
+from frogpbem.referee import apply_moves
+
+MAX_MESSAGE = 16 * 1024 * 1024
+"""A message larger than this is refused unread."""
+
+
+@dataclass
+class Found:
+    """What one message holds for frogpbem."""
+
+    copies: list[GameFile] = field(default_factory=list)
+    """Game files (attached, forwarded, or pasted into a body)."""
+    blocks: list[bytes] = field(default_factory=list)
+    """Texts holding request blocks, as they came."""
+    problems: list[str] = field(default_factory=list)
+    """Parts that looked like frogpbem data but did not read, in words."""
+
+    @property
+    def games(self) -> set[str]:
+        return {copy.game for copy in self.copies}
+
+
+class _Text(HTMLParser):
+    """The text of an HTML part, line breaks kept."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.parts: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag in ("br", "p", "div", "pre", "blockquote", "tr", "li"):
+            self.parts.append("\n")
+
+    def handle_data(self, data: str) -> None:
+        self.parts.append(data)
+
+
+def html_text(html: str) -> str:
+    parser = _Text()
+    parser.feed(html)
+    return "".join(parser.parts)
+
+
+def messages_in(data: bytes) -> list[Message]:
+    """The messages of a file: an mbox (``From `` lines) or one message."""
+    if data.startswith(b"From "):
+        with tempfile.NamedTemporaryFile(suffix=".mbox") as box:
+            box.write(data)
+            box.flush()
+            return [email.message_from_bytes(bytes(m), policy=email.policy.default)
+                    for m in mailbox.mbox(box.name)]
+    return [email.message_from_bytes(data, policy=email.policy.default)]
+
+
+def contents(message: Message) -> Found:
+    """Every game file and request block in a message, however it was wrapped."""
+    found = Found()
+    for part in message.walk():
+        if part.is_multipart():
+            continue  # message/rfc822 and multipart/* parts are walked into
+        payload = part.get_payload(decode=True)
+        if not isinstance(payload, bytes):
+            continue
+        if part.get_content_type() == "text/html":
+            charset = part.get_content_charset() or "utf-8"
+            payload = html_text(payload.decode(charset, "replace")).encode()
+        _look_at(payload, found)
+    return found
+
+
+def _look_at(payload: bytes, found: Found) -> None:
+    if mailsafe.BLOCK_BEGIN.encode() in payload:
+        found.blocks.append(payload)
+    if b"frogpbem:" not in payload or b"kind: view" in payload[:400]:
+        return  # not a game file (a mailed view is for reading, not for the referee)
+    try:
+        found.copies.append(parse_game(payload, "attachment"))
+    except FrogPbemError as exc:
+        if mailsafe.unmail(payload).startswith(b"frogpbem:"):
+            found.problems.append(exc.message)
+
+
+def receive(sources: list[bytes], games: Path, key: crypto.PrivateKey,
+            state_dir: Path | None = None, seen: SeenGames | None = None) -> list[str]:
+    """Take every message of ``sources`` into the games in folder ``games``.
+
+    The referee's key takes requests and notes into its copy ``GAMES/ID.yaml``
+    and applies them; a seat's key keeps a newer copy of its games there.
+    Returns one line per message.
+    """
+    lines = []
+    number = 0
+    for data in sources:
+        if len(data) > MAX_MESSAGE:
+            raise FileAccessError(f"a message is larger than {MAX_MESSAGE // (1024 * 1024)} "
+                                  "MiB; not read")
+        for message in messages_in(data):
+            number += 1
+            subject = str((message.get_all("subject") or [""])[0])[:60]
+            found = contents(message)
+            try:
+                said = _take(found, games, key, state_dir, seen)
+            except FrogPbemError as exc:
+                said = f"refused: {exc}"
+            lines.append(f"message {number} ({subject!r}): {said}")
+    return lines
+
+
+def _take(found: Found, games: Path, key: crypto.PrivateKey, state_dir: Path | None,
+          seen: SeenGames | None) -> str:
+    if not found.copies and not found.blocks:
+        reason = "; ".join(found.problems) or "no game file and no request block in it"
+        return f"nothing taken: {reason}"
+    said = []
+    with tempfile.TemporaryDirectory() as folder:
+        parts = []
+        for index, copy in enumerate(found.copies):
+            path = Path(folder) / f"copy{index}.yaml"
+            path.write_bytes(dump_game(copy))
+            parts.append((copy.game, path))
+        for index, text in enumerate(found.blocks):
+            path = Path(folder) / f"blocks{index}.txt"
+            path.write_bytes(text)
+            for value in mailsafe.request_blocks(text):
+                parts.append((mailsafe.block_game(value), path))
+        for game_id in dict.fromkeys(g for g, _ in parts):
+            paths = tuple(dict.fromkeys(p for g, p in parts if g == game_id))
+            said.append(_take_game(game_id, paths, games, key, state_dir, seen))
+    return "; ".join(said)
+
+
+def _take_game(game_id: str, paths: tuple[Path, ...], games: Path, key: crypto.PrivateKey,
+               state_dir: Path | None, seen: SeenGames | None) -> str:
+    if not game_id or "/" in game_id or game_id.startswith("."):
+        raise UsageError(f"{game_id!r} is not a game id")
+    target = games / f"{game_id}.yaml"
+    if not target.exists():
+        copies = [p for p in paths if p.suffix == ".yaml"]
+        if copies and load(copies[0]).role(key) != REFEREE:  # a seat's first copy of a game
+            games.mkdir(parents=True, exist_ok=True)
+            return _keep_newer(game_id, paths, target, seen or SeenGames())
+        return f"game {game_id}: not one of the games in {games}"
+    with locked(target):
+        game = load(target, HeadMemory(state_dir))
+        if game.role(key) == REFEREE:
+            applied = apply_moves(game, key, take_from=paths,
+                                  memory=HeadMemory(state_dir))
+            return f"game {game_id}: " + ("; ".join(applied.lines) or "taken")
+        return _keep_newer(game_id, paths, target, seen or SeenGames())
+
+
+def _keep_newer(game_id: str, paths: tuple[Path, ...], target: Path,
+                seen: SeenGames) -> str:
+    """A seat keeps the longest copy that extends what it has seen."""
+    best = None
+    for path in paths:
+        if path.suffix != ".yaml":
+            continue
+        copy = load(path)
+        seen.see(copy)
+        if best is None or len(copy.file.log) > len(best.file.log) or \
+                (copy.file.reveal and not best.file.reveal):
+            best = copy
+    if best is None:
+        return f"game {game_id}: only request blocks, which are for the referee"
+    write_atomic(target, read_bytes(best.path))
+    return f"game {game_id}: kept the copy after record {len(best.file.log)}"
+
+
+def read_sources(paths: list[Path], stdin: bytes | None) -> list[bytes]:
+    """The raw bytes of every message file (``-``: standard input)."""
+    out = []
+    for path in paths:
+        if str(path) == "-":
+            out.append(stdin or b"")
+        else:
+            out.append(read_bytes(path, MAX_MESSAGE))
+    return out
+
+
+__all__ = ["Found", "contents", "html_text", "messages_in", "read_sources", "receive"]

@@ -1,0 +1,203 @@
+"""Mail both ways: the referee's messages (.eml and a real SMTP server), and reading replies.
+
+Replies come attached, pasted as a request block into a quoted-printable
+body, forwarded as message/rfc822, or as an HTML-only reply; From: is never
+trusted.
+"""
+
+from __future__ import annotations
+
+import socket
+from collections.abc import Callable, Iterator
+from email import policy
+from email.message import EmailMessage
+from email.parser import BytesParser
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from frogpbem.gamefile import strictyaml
+from tests.conftest import SETUP, Cli, Keys, write_setup
+
+
+@pytest.fixture
+def mailed_game(tmp_path: Path, cli: Cli, keys: Keys) -> Callable[[], Path]:
+    """A game with mail addresses, in the referee's games folder as ID.yaml."""
+    def make() -> Path:
+        games = tmp_path / "referee-games"
+        games.mkdir(exist_ok=True)
+        draft = tmp_path / "new.yaml"
+        created = cli("new", draft, "--referee", keys.path("referee"), "--referee-name",
+                      "Carol", "--seat", f"red={keys.pub('alice')}", "--seat",
+                      f"blue={keys.pub('bob')}", "--name", "red=Alice", "--name", "blue=Bob",
+                      "--email", "red=alice@example.org", "--email", "blue=bob@example.org",
+                      "--option", "size=6", "--option", "frogs=2",
+                      "--setup", write_setup(tmp_path, SETUP))
+        assert created.exit_code == 0, created.output
+        game_id = strictyaml.loads(draft.read_bytes())["header"]["game"]
+        game = games / f"{game_id}.yaml"
+        draft.rename(game)
+        return game
+    return make
+
+
+def message(path: Path) -> EmailMessage:
+    parsed = BytesParser(policy=policy.default).parsebytes(path.read_bytes())
+    assert isinstance(parsed, EmailMessage)
+    return parsed
+
+
+def test_the_referee_mails_each_seat_its_own_board(
+    mailed_game: Callable[[], Path], cli: Cli, keys: Keys, tmp_path: Path
+) -> None:
+    game = mailed_game()
+    written = cli("mail", game, "--out", tmp_path / "out", "--key", keys.path("referee"))
+    assert written.exit_code == 0, written.output
+    red = message(next((tmp_path / "out").glob("*-red.eml")))
+    assert red["To"] == "Alice <alice@example.org>"
+    assert red["Subject"].startswith("[frogpbem ff-") and "red to move" in red["Subject"]
+    text = red.get_body(("plain",)).get_content()  # type: ignore[union-attr]
+    assert "View of: red (Alice)" in text and 'frogpbem move' in text
+    names = [part.get_filename() for part in red.iter_attachments()]
+    assert names == [game.name, f"{game.stem}.red.view.yaml"]
+    blue = message(next((tmp_path / "out").glob("*-blue.eml")))
+    assert [p.get_filename() for p in blue.iter_attachments()] == \
+        [game.name, f"{game.stem}.blue.view.yaml"]  # blue never gets red's view
+    attached = next(iter(blue.iter_attachments()))
+    assert attached["Content-Transfer-Encoding"] == "base64"
+    refused = cli("mail", game, "--out", tmp_path / "x", "--key", keys.path("alice"))
+    assert refused.exit_code == 2
+
+
+def reply_from_alice(cli: Cli, keys: Keys, tmp_path: Path, red_mail: Path,
+                   how: str) -> Path:
+    """Alice receives her mail, moves, and replies in the way ``how`` names."""
+    alice_games = tmp_path / "alice-games"
+    got = cli("receive", red_mail, "--games", alice_games, "--key", keys.path("alice"))
+    assert got.exit_code == 0 and "kept the copy" in got.stdout, got.output
+    copy = next(alice_games.glob("ff-*.yaml"))
+    asked = cli("move", copy, "shoot C3", "--key", keys.path("alice"))
+    assert asked.exit_code == 0, asked.output
+    block = asked.stdout[asked.stdout.index("-----BEGIN"):]
+    reply = EmailMessage()
+    reply["Subject"] = "Re: your move"
+    reply["From"] = "alice@example.org"
+    if how == "attachment":
+        reply.set_content("My move is in the file.")
+        reply.add_attachment(copy.read_bytes(), maintype="application", subtype="octet-stream",
+                             filename="game.yaml")
+    elif how == "quoted-block":
+        quoted = "".join(f"> {line}\n" for line in block.splitlines())
+        reply.set_content(f"Here it is:\n\n{quoted}\n-- \nAlice\n", cte="quoted-printable")
+    elif how == "forwarded":
+        inner = EmailMessage()
+        inner["Subject"] = "my copy"
+        inner.set_content("see attached")
+        inner.add_attachment(copy.read_bytes(), maintype="text", subtype="plain",
+                             filename="game.txt")
+        reply.set_content("Forwarding my copy.")
+        reply.add_attachment(inner)
+    elif how == "html-only":
+        html = block.replace("\n", "<br>\n")
+        reply.set_content(f"<html><body><p>Hi Carol,</p><p>{html}</p></body></html>",
+                          subtype="html", cte="base64")
+    path = tmp_path / f"reply-{how}.eml"
+    path.write_bytes(bytes(reply))
+    return path
+
+
+@pytest.mark.parametrize("how", ["attachment", "quoted-block", "forwarded", "html-only"])
+def test_a_reply_is_taken_however_it_is_wrapped(
+    how: str, mailed_game: Callable[[], Path], cli: Cli, keys: Keys, tmp_path: Path
+) -> None:
+    game = mailed_game()
+    assert cli("mail", game, "--out", tmp_path / "out", "--key",
+               keys.path("referee")).exit_code == 0
+    reply = reply_from_alice(cli, keys, tmp_path, next((tmp_path / "out").glob("*-red.eml")),
+                           how)
+    taken = cli("receive", reply, "--games", game.parent, "--key", keys.path("referee"))
+    assert taken.exit_code == 0, taken.output
+    assert "red shoots C3: 1" in taken.stdout
+    assert len(strictyaml.loads(game.read_bytes())["log"]) == 1
+    again = cli("receive", reply, "--games", game.parent, "--key", keys.path("referee"))
+    assert "refused" in again.stdout  # the same message twice changes nothing
+    assert len(strictyaml.loads(game.read_bytes())["log"]) == 1
+
+
+def test_a_forged_from_does_not_help_a_wrong_signature(
+    mailed_game: Callable[[], Path], cli: Cli, keys: Keys, tmp_path: Path
+) -> None:
+    game = mailed_game()
+    assert cli("mail", game, "--out", tmp_path / "out", "--key",
+               keys.path("referee")).exit_code == 0
+    reply = reply_from_alice(cli, keys, tmp_path, next((tmp_path / "out").glob("*-red.eml")),
+                           "quoted-block")
+    text = reply.read_bytes().decode()
+    lines = text.splitlines()
+    index = next(i for i, line in enumerate(lines) if line.startswith("> eyJ"))
+    lines[index + 1] = "> " + ("A" if lines[index + 1][2] != "A" else "B") + lines[index + 1][3:]
+    reply.write_text("\n".join(lines) + "\n")
+    taken = cli("receive", reply, "--games", game.parent, "--key", keys.path("referee"))
+    assert taken.exit_code == 1 and "refused" in taken.stdout, taken.output
+    assert strictyaml.loads(game.read_bytes())["log"] == []
+
+
+def test_an_mbox_of_messages(mailed_game: Callable[[], Path], cli: Cli, keys: Keys,
+                             tmp_path: Path) -> None:
+    game = mailed_game()
+    assert cli("mail", game, "--out", tmp_path / "out", "--key",
+               keys.path("referee")).exit_code == 0
+    reply = reply_from_alice(cli, keys, tmp_path, next((tmp_path / "out").glob("*-red.eml")),
+                           "attachment")
+    box = tmp_path / "inbox.mbox"
+    chatter = b"Subject: hello\n\nNothing for frogpbem here.\n"
+    box.write_bytes(b"From alice Mon Nov 30 12:00:00 2026\n" + reply.read_bytes()
+                    + b"\nFrom bob Mon Nov 30 12:01:00 2026\n" + chatter)
+    taken = cli("receive", box, "--games", game.parent, "--key", keys.path("referee"))
+    assert taken.exit_code == 0, taken.output
+    assert "message 1" in taken.stdout and "red shoots C3: 1" in taken.stdout
+    assert "message 2 ('hello'): nothing taken" in taken.stdout
+
+
+@pytest.fixture
+def smtp_server() -> Iterator[tuple[int, list[Any]]]:
+    """A real SMTP server (aiosmtpd) on loopback that keeps what it receives."""
+    from aiosmtpd.controller import Controller
+
+    received: list[Any] = []
+
+    class Keep:
+        async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
+            received.append(envelope)
+            return "250 OK"
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    controller = Controller(Keep(), hostname="127.0.0.1", port=port)
+    controller.start()
+    try:
+        yield port, received
+    finally:
+        controller.stop()
+
+
+def test_mail_is_sent_over_smtp(mailed_game: Callable[[], Path], cli: Cli, keys: Keys,
+                                smtp_server: tuple[int, list[Any]]) -> None:
+    port, received = smtp_server
+    game = mailed_game()
+    sent = cli("mail", game, "--smtp", f"smtp://127.0.0.1:{port}", "--key",
+               keys.path("referee"))
+    assert sent.exit_code == 0, sent.output
+    assert sorted(env.rcpt_tos[0] for env in received) == ["alice@example.org",
+                                                          "bob@example.org"]
+    for envelope in received:
+        parsed = BytesParser(policy=policy.default).parsebytes(envelope.content)
+        seat = "red" if envelope.rcpt_tos == ["alice@example.org"] else "blue"
+        views = [p.get_filename() for p in parsed.iter_attachments()  # type: ignore[attr-defined]
+                 if "view" in (p.get_filename() or "")]
+        assert views == [f"{game.stem}.{seat}.view.yaml"]
+    with_login = cli("mail", game, "--smtp", f"smtp://user:pw@127.0.0.1:{port}", "--key",
+                     keys.path("referee"))
+    assert with_login.exit_code == 2 and "no login in --smtp" in with_login.stderr
