@@ -526,6 +526,44 @@ def receive(
 
 
 @app.command()
+def judge(
+    games: Annotated[Path, typer.Option(help="The folder of the judge's games, ID.yaml each.")],
+    smtp: Annotated[str, typer.Option(help="Where mail goes out: smtp://HOST[:PORT] or "
+                                           "smtps://HOST[:PORT].")],
+    imap: Annotated[
+        str | None, typer.Option(help="The mailbox: imap://USER@HOST[:PORT] or imaps://…; "
+                                      "password from $FROGPBEM_IMAP_PASSWORD.")
+    ] = None,
+    maildir: Annotated[Path | None, typer.Option(help="The mailbox as a Maildir folder.")]
+    = None,
+    address: Annotated[str, typer.Option("--from", help="The judge's own address.")]
+    = "frogpbem-judge@localhost",
+    once: Annotated[bool, typer.Option("--once", help="Take what is there, then exit "
+                                                      "(for cron).")] = False,
+    every: Annotated[float, typer.Option(help="Seconds between rounds (IDLE wakes it "
+                                              "sooner).")] = 30.0,
+    key: KeyOption = None,
+) -> None:
+    """The referee as a service: take signed moves from mail, apply them, mail the boards.
+
+    Every message is filed (frogpbem-done or frogpbem-refused), never deleted; an
+    unusable one is answered with the reason. One log line per message.
+    """
+    from frogpbem.judge import ImapBox, Judge, Mailbox, MaildirBox, run
+    from frogpbem.mail import default_config
+
+    with reported():
+        if (imap is None) == (maildir is None):
+            raise UsageError("give the mailbox: --imap URL or --maildir DIR (one)")
+        box: Mailbox = MaildirBox(maildir) if maildir is not None else \
+            ImapBox(imap or "", os.environ.get("FROGPBEM_IMAP_PASSWORD"))
+        referee = load_key(key)
+        for line in run(Judge(games, referee, box, smtp, address, config=default_config()),
+                        once, every):
+            typer.echo(line)
+
+
+@app.command()
 def record(
     game: Annotated[Path, typer.Argument(help="The game file.")],
     as_json: JsonOption = False,

@@ -57,8 +57,12 @@ def subject_of(game: Game, state: Any) -> str:
     return f"[frogpbem {game.game_id}] {said} \u2014 {after}"
 
 
-def letters(game: Game, key: crypto.PrivateKey, to: str = "all") -> list[Letter]:
-    """The referee's messages after the last record: to each seat (or ``to`` one), or itself."""
+def letters(game: Game, key: crypto.PrivateKey, to: str = "all",
+            sender: str | None = None) -> list[Letter]:
+    """The referee's messages after the last record: to each seat (or ``to`` one), or itself.
+
+    They come from the referee's address in the game file, else from ``sender``.
+    """
     if game.role(key) != REFEREE:
         raise UsageError("frogpbem mail is the referee's: it mails each seat its own board")
     wanted = list(game.seats) if to == "all" else [to]
@@ -69,7 +73,7 @@ def letters(game: Game, key: crypto.PrivateKey, to: str = "all") -> list[Letter]
     subject = subject_of(game, state)
     parties = {party.seat or REFEREE: party for party in (*game.header.seats,
                                                          game.header.referee)}
-    sender = parties[REFEREE].email
+    sender = parties[REFEREE].email or sender
     name = game.path.name
     out = []
     for role in wanted:
@@ -148,6 +152,15 @@ def send_letters(found: list[Letter], url: str, config: Path | None = None) -> l
     if missing:
         raise UsageError(f"no mail address for {', '.join(missing)} in the game file "
                          "(frogpbem new --email SEAT=ADDRESS); use --out to write .eml files")
+    send_messages([letter.message for letter in found], url, config)
+    return [f"{letter.role}: {letter.address}" for letter in found]
+
+
+def send_messages(messages: list[EmailMessage], url: str, config: Path | None = None) -> None:
+    """Send ``messages`` through the SMTP server at ``url`` (see :func:`send_letters`)."""
+    parts = urlsplit(url)
+    if parts.scheme not in ("smtp", "smtps") or not parts.hostname:
+        raise UsageError(f"--smtp {url!r}: give smtp://HOST[:PORT] or smtps://HOST[:PORT]")
     user, password = _login(config)
     port = parts.port or (465 if parts.scheme == "smtps" else 25)
     host = unquote(parts.hostname)
@@ -165,11 +178,8 @@ def send_letters(found: list[Letter], url: str, config: Path | None = None) -> l
         with server:
             if user:
                 server.login(user, password or "")
-            sent = []
-            for letter in found:
-                server.send_message(letter.message)
-                sent.append(f"{letter.role}: {letter.address}")
-            return sent
+            for message in messages:
+                server.send_message(message)
     except (OSError, smtplib.SMTPException) as exc:
         raise FileAccessError(f"cannot send mail through {host}:{port}: {exc}") from None
 

@@ -133,6 +133,12 @@ def receive(sources: list[bytes], games: Path, key: crypto.PrivateKey,
     return lines
 
 
+def take_found(found: Found, games: Path, key: crypto.PrivateKey,
+               state_dir: Path | None = None, seen: SeenGames | None = None) -> str:
+    """Take one message's game files and request blocks into the games; say what happened."""
+    return _take(found, games, key, state_dir, seen)
+
+
 def _take(found: Found, games: Path, key: crypto.PrivateKey, state_dir: Path | None,
           seen: SeenGames | None) -> str:
     if not found.copies and not found.blocks:
@@ -205,4 +211,5 @@ def read_sources(paths: list[Path], stdin: bytes | None) -> list[bytes]:
     return out
 
 
-__all__ = ["Found", "contents", "html_text", "messages_in", "read_sources", "receive"]
+__all__ = ["Found", "contents", "html_text", "messages_in", "read_sources", "receive",
+           "take_found"]

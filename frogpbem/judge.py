@@ -1,0 +1,235 @@
+"""The judge: the referee as a service for every game of one mailbox.
+
+Each round it takes the messages waiting in the mailbox (IMAP, or a Maildir),
+takes their signed requests into its own copies ``GAMES/ID.yaml`` and applies
+them, files each message (never deletes it), answers an unusable one with the
+reason, and then mails every seat of every game whose head moved since it
+last mailed. The order makes a crash harmless: a message is filed only after
+the game file is written, so one that is taken again finds its requests
+applied already; mail follows the game file's head, so a result is mailed
+after a crash as it would have been, and never two results for one record.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from email.message import EmailMessage, Message
+from email.utils import parseaddr
+from pathlib import Path
+from typing import Protocol
+from urllib.parse import unquote, urlsplit
+
+from frogpbem import crypto
+from frogpbem.errors import FileAccessError, FrogPbemError, UsageError
+from frogpbem.gamefile.document import read_bytes, write_atomic
+from frogpbem.mail import letters, send_letters, send_messages
+from frogpbem.protocol.game import load
+from frogpbem.protocol.memory import HeadMemory
+from frogpbem.receive import Found, contents, messages_in, take_found
+
+DONE = "frogpbem-done"
+REFUSED = "frogpbem-refused"
+
+
+@dataclass
+class Incoming:
+    """A message waiting in the mailbox."""
+
+    ident: str
+    """How the mailbox names it (an IMAP UID, a Maildir file name)."""
+    data: bytes
+
+
+class Mailbox(Protocol):
+    def waiting(self) -> list[Incoming]: ...
+
+    def file(self, message: Incoming, folder: str) -> None: ...
+
+    def wait(self, seconds: float) -> None: ...
+
+    def close(self) -> None: ...
+
+
+class MaildirBox:
+    """A Maildir: messages in ``new/`` and ``cur/``; filed into ``.FOLDER`` sub-maildirs."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        for sub in ("new", "cur", "tmp"):
+            if not (path / sub).is_dir():
+                raise FileAccessError("is not a Maildir (no new/, cur/ and tmp/)", path=path)
+
+    def waiting(self) -> list[Incoming]:
+        found = []
+        for sub in ("new", "cur"):
+            for entry in sorted((self.path / sub).iterdir()):
+                if entry.is_file():
+                    found.append(Incoming(f"{sub}/{entry.name}", read_bytes(entry, 1 << 24)))
+        return found
+
+    def file(self, message: Incoming, folder: str) -> None:
+        target = self.path / f".{folder}"
+        for sub in ("new", "cur", "tmp"):
+            (target / sub).mkdir(parents=True, exist_ok=True)
+        name = message.ident.split("/", 1)[1]
+        os.replace(self.path / message.ident, target / "cur" / name)
+
+    def wait(self, seconds: float) -> None:
+        time.sleep(seconds)
+
+    def close(self) -> None:
+        return None
+
+
+class ImapBox:
+    """An IMAP mailbox: INBOX holds what waits; filed messages are moved to folders."""
+
+    def __init__(self, url: str, password: str | None) -> None:
+        from imapclient import IMAPClient
+
+        parts = urlsplit(url)
+        if parts.scheme not in ("imap", "imaps") or not parts.hostname or not parts.username:
+            raise UsageError(f"--imap {url!r}: give imap://USER@HOST[:PORT] or imaps://…")
+        if parts.password:
+            raise UsageError("no password in --imap: set FROGPBEM_IMAP_PASSWORD")
+        secure = parts.scheme == "imaps"
+        try:
+            self.client = IMAPClient(parts.hostname, port=parts.port or (993 if secure else 143),
+                                     ssl=secure, timeout=60)
+            if not secure and b"STARTTLS" in self.client.capabilities():
+                self.client.starttls()
+            self.client.login(unquote(parts.username), password or "")
+            self.client.select_folder("INBOX")
+        except (OSError, Exception) as exc:  # imapclient raises its own error classes
+            raise FileAccessError(f"cannot use the mailbox at {parts.hostname}: {exc}") \
+                from None
+        self.idle = b"IDLE" in self.client.capabilities()
+
+    def waiting(self) -> list[Incoming]:
+        uids = self.client.search(["ALL"])
+        fetched = self.client.fetch(uids, ["BODY.PEEK[]"]) if uids else {}
+        return [Incoming(str(uid), bytes(fetched[uid][b"BODY[]"])) for uid in sorted(fetched)]
+
+    def file(self, message: Incoming, folder: str) -> None:
+        if not self.client.folder_exists(folder):
+            self.client.create_folder(folder)
+        uid = int(message.ident)
+        if b"MOVE" in self.client.capabilities():
+            self.client.move([uid], folder)
+        else:
+            self.client.copy([uid], folder)
+            self.client.delete_messages([uid])
+            self.client.expunge()
+
+    def wait(self, seconds: float) -> None:
+        if not self.idle:
+            time.sleep(seconds)
+            return
+        self.client.idle()
+        try:
+            self.client.idle_check(timeout=seconds)
+        finally:
+            self.client.idle_done()
+
+    def close(self) -> None:
+        try:
+            self.client.logout()
+        except Exception:  # noqa: BLE001 - a closing connection has nothing left to say
+            pass
+
+
+@dataclass
+class Judge:
+    """One judge: its games folder, its key, its mailbox and its way out (SMTP)."""
+
+    games: Path
+    key: crypto.PrivateKey
+    box: Mailbox
+    smtp: str
+    address: str = "frogpbem-judge@localhost"
+    """The judge's own address: the sender of its answers."""
+    state_dir: Path | None = None
+    config: Path | None = None
+
+    def round(self) -> list[str]:
+        """Take every waiting message, then mail what changed; one log line per message."""
+        log = []
+        for message in self.box.waiting():
+            log.append(self.take(message))
+        log += self.mail_changes()
+        return log
+
+    def take(self, message: Incoming) -> str:
+        parsed = messages_in(message.data)
+        found = Found()
+        for part in parsed:
+            one = contents(part)
+            found.copies += one.copies
+            found.blocks += one.blocks
+            found.problems += one.problems
+        subject = " ".join(str((m.get_all("subject") or [""])[0]) for m in parsed)[:60]
+        try:
+            said = take_found(found, self.games, self.key, self.state_dir)
+        except FrogPbemError as exc:
+            said = f"refused: {exc.message}"
+        if said.startswith(("refused", "nothing taken")) and not _already_taken(said):
+            self._answer(parsed, said)
+            self.box.file(message, REFUSED)
+        else:
+            self.box.file(message, DONE)
+        return f"message {message.ident} ({subject!r}): {said}"
+
+    def _answer(self, parsed: list[Message], reason: str) -> None:
+        """Tell the sender why its message was not used (nothing hidden is in the reason)."""
+        sender = parseaddr(str((parsed[0].get_all("from") or [""])[0]))[1] if parsed else ""
+        if not sender:
+            return
+        reply = EmailMessage()
+        reply["From"] = self.address
+        reply["To"] = sender
+        reply["Subject"] = "[frogpbem] your message was not used"
+        reply.set_content(f"The judge could not use your message:\n\n  {reason}\n\n"
+                          "Answer with the game file attached, or with the request block "
+                          "that frogpbem move prints.\n")
+        send_messages([reply], self.smtp, self.config)
+
+    def mail_changes(self) -> list[str]:
+        """Mail every seat of every game whose head moved since it was last mailed."""
+        log = []
+        mailed_dir = self.games / ".mailed"
+        for path in sorted(self.games.glob("*.yaml")):
+            if path.name.endswith(".view.yaml"):
+                continue  # the views the referee's tool writes beside each game
+            game = load(path, HeadMemory(self.state_dir))
+            mark = mailed_dir / f"{game.game_id}.json"
+            last = json.loads(read_bytes(mark)) if mark.exists() else None
+            if last == game.head:
+                continue
+            sent = send_letters(letters(game, self.key, sender=self.address), self.smtp,
+                                self.config)
+            mailed_dir.mkdir(exist_ok=True)
+            write_atomic(mark, json.dumps(game.head).encode())
+            log.append(f"game {game.game_id}: mailed record {len(game.file.log)} to "
+                       f"{', '.join(sent)}")
+        return log
+
+
+def _already_taken(said: str) -> bool:
+    """A message taken again after a crash: its requests are in the game already."""
+    return "no pending requests" in said or "no move given" in said
+
+
+def run(judge: Judge, once: bool, every: float = 30.0) -> Iterator[str]:
+    """Rounds until stopped (or one with ``once``), each message's line as it comes."""
+    try:
+        while True:
+            yield from judge.round()
+            if once:
+                return
+            judge.box.wait(every)
+    finally:
+        judge.box.close()

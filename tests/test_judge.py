@@ -1,0 +1,269 @@
+"""The judge against real servers: Dovecot (IMAP) and an SMTP server delivering into it.
+
+A throwaway Dovecot runs on loopback from a configuration in a temporary
+folder (its login and mail processes as ``dovenull`` and ``dovecot``, users
+in a passwd file, plaintext login on loopback); aiosmtpd takes mail on
+loopback and delivers it into the Dovecot users' Maildirs. The judge runs in
+its own process (``frogpbem judge --once``), the players use the CLI.
+"""
+
+from __future__ import annotations
+
+import imaplib
+import os
+import pwd
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from email import policy
+from email.message import EmailMessage
+from email.parser import BytesParser
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from frogpbem.audit import audit
+from frogpbem.gamefile import strictyaml
+from tests.conftest import FINISHING_MOVES, SETUP, Cli, Keys, write_setup
+
+USERS = ("judge", "alice", "bob")
+DOMAIN = "test.invalid"
+PASSWORD = "secret"
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+@dataclass
+class Servers:
+    folder: Path
+    imap_port: int
+    smtp_port: int
+
+    @property
+    def smtp(self) -> str:
+        return f"smtp://127.0.0.1:{self.smtp_port}"
+
+    def inbox(self, user: str, folder: str = "INBOX") -> list[bytes]:
+        """Every message in a user's folder, taken out of it (as a mail client would)."""
+        client = imaplib.IMAP4("127.0.0.1", self.imap_port)
+        client.login(user, PASSWORD)
+        status, _ = client.select(folder)
+        if status != "OK":
+            client.logout()
+            return []
+        _, found = client.search(None, "ALL")
+        messages = []
+        for number in found[0].split():
+            _, data = client.fetch(number, "(RFC822)")
+            messages.append(bytes(data[0][1]))  # type: ignore[index]
+            client.store(number, "+FLAGS", "\\Deleted")
+        client.expunge()
+        client.logout()
+        return messages
+
+    def count(self, user: str, folder: str) -> int:
+        client = imaplib.IMAP4("127.0.0.1", self.imap_port)
+        client.login(user, PASSWORD)
+        status, data = client.select(folder, readonly=True)
+        client.logout()
+        return int(data[0]) if status == "OK" and data[0] else 0
+
+
+def dovecot_config(folder: Path, port: int) -> str:
+    return f"""protocols = imap
+listen = 127.0.0.1
+base_dir = {folder}/run
+state_dir = {folder}/state
+log_path = {folder}/dovecot.log
+ssl = no
+disable_plaintext_auth = no
+auth_mechanisms = plain login
+default_login_user = dovenull
+default_internal_user = dovecot
+first_valid_uid = 1
+mail_uid = dovecot
+mail_gid = dovecot
+mail_location = maildir:{folder}/mail/%u
+passdb {{
+  driver = passwd-file
+  args = scheme=PLAIN username_format=%u {folder}/passwd
+}}
+userdb {{
+  driver = static
+  args = uid=dovecot gid=dovecot home={folder}/mail/%u
+}}
+service imap-login {{
+  chroot =
+  inet_listener imap {{
+    address = 127.0.0.1
+    port = {port}
+  }}
+  inet_listener imaps {{
+    port = 0
+  }}
+}}
+service anvil {{
+  chroot =
+}}
+"""
+
+
+@pytest.fixture
+def servers() -> Iterator[Servers]:
+    from aiosmtpd.controller import Controller
+
+    # Dovecot's own users must reach the folder: not under pytest's 0700 temporary root
+    folder = Path(tempfile.mkdtemp(prefix="frogpbem-mail-"))
+    folder.chmod(0o755)
+    dovecot = pwd.getpwnam("dovecot")
+    for sub in ("run", "state"):
+        (folder / sub).mkdir()
+    (folder / "passwd").write_text("".join(f"{u}:{{PLAIN}}{PASSWORD}\n" for u in USERS))
+    for user in USERS:
+        for sub in ("new", "cur", "tmp"):
+            (folder / "mail" / user / sub).mkdir(parents=True)
+    for path in [folder / "mail", *(folder / "mail").rglob("*")]:
+        os.chown(path, dovecot.pw_uid, dovecot.pw_gid)
+    imap_port, smtp_port = free_port(), free_port()
+    (folder / "dovecot.conf").write_text(dovecot_config(folder, imap_port))
+    process = subprocess.Popen(["dovecot", "-F", "-c", str(folder / "dovecot.conf")],
+                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+
+    class Deliver:
+        """Deliver into the recipient's Maildir, as an MTA's local delivery would."""
+
+        count = 0
+
+        async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
+            for rcpt in envelope.rcpt_tos:
+                user = rcpt.split("@")[0]
+                if user not in USERS:
+                    return "550 no such user"
+                Deliver.count += 1
+                name = f"{time.time_ns()}.{Deliver.count}.frogpbem-test"
+                tmp = folder / "mail" / user / "tmp" / name
+                tmp.write_bytes(envelope.original_content or envelope.content)
+                os.chown(tmp, dovecot.pw_uid, dovecot.pw_gid)
+                os.replace(tmp, folder / "mail" / user / "new" / name)
+            return "250 delivered"
+
+    controller = Controller(Deliver(), hostname="127.0.0.1", port=smtp_port)
+    controller.start()
+    try:
+        for _ in range(100):
+            try:
+                socket.create_connection(("127.0.0.1", imap_port), timeout=1).close()
+                break
+            except OSError:
+                time.sleep(0.05)
+        else:
+            log = (folder / "dovecot.log").read_text() if (folder / "dovecot.log").exists() else ""
+            raise RuntimeError(f"dovecot did not start: {log}")
+        yield Servers(folder, imap_port, smtp_port)
+    finally:
+        controller.stop()
+        process.terminate()
+        process.wait(timeout=10)
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def judge(servers: Servers, games: Path, keys: Keys) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "FROGPBEM_IMAP_PASSWORD": PASSWORD}
+    done = subprocess.run(
+        [sys.executable, "-m", "frogpbem", "judge", "--games", str(games), "--imap",
+         f"imap://judge@127.0.0.1:{servers.imap_port}", "--smtp", servers.smtp,
+         "--from", f"judge@{DOMAIN}", "--key", str(keys.path("referee")), "--once"],
+        env=env, capture_output=True, text=True, timeout=120, check=False)
+    assert done.returncode == 0, done.stderr
+    return done
+
+
+def send(servers: Servers, message: EmailMessage) -> None:
+    import smtplib
+
+    with smtplib.SMTP("127.0.0.1", servers.smtp_port) as client:
+        client.send_message(message)
+
+
+def parse(data: bytes) -> EmailMessage:
+    message = BytesParser(policy=policy.default).parsebytes(data)
+    assert isinstance(message, EmailMessage)
+    return message
+
+
+def test_a_whole_game_through_imap_and_smtp(servers: Servers, cli: Cli, keys: Keys,
+                                            tmp_path: Path) -> None:
+    games = tmp_path / "judge-games"
+    games.mkdir()
+    draft = tmp_path / "draft.yaml"
+    created = cli("new", draft, "--referee", keys.path("referee"), "--referee-name", "Judge",
+                  "--seat", f"red={keys.pub('alice')}", "--seat", f"blue={keys.pub('bob')}",
+                  "--email", f"red=alice@{DOMAIN}", "--email", f"blue=bob@{DOMAIN}",
+                  "--option", "size=6", "--option", "frogs=2", "--setup",
+                  write_setup(tmp_path, SETUP))
+    assert created.exit_code == 0, created.output
+    game_id = strictyaml.loads(draft.read_bytes())["header"]["game"]
+    shutil.move(draft, games / f"{game_id}.yaml")
+    started = judge(servers, games, keys)
+    assert f"game {game_id}: mailed record 0" in started.stdout
+    players = {"alice": tmp_path / "alice-games", "bob": tmp_path / "bob-games"}
+    for number, (player, move) in enumerate(FINISHING_MOVES, 1):
+        for name, folder in players.items():  # each player reads the judge's mail
+            mail = servers.inbox(name)
+            assert len(mail) == 1, (name, number)
+            assert game_id in str(parse(mail[0])["Subject"])
+            box = tmp_path / f"{name}-{number}.eml"
+            box.write_bytes(mail[0])
+            assert cli("receive", box, "--games", folder, "--key", keys.path(name)).exit_code \
+                == 0
+        copy = players[player] / f"{game_id}.yaml"
+        asked = cli("move", copy, move, "--key", keys.path(player))
+        assert asked.exit_code == 0, asked.output
+        reply = EmailMessage()
+        reply["From"] = f"{player}@{DOMAIN}"
+        reply["To"] = f"judge@{DOMAIN}"
+        reply["Subject"] = f"Re: [frogpbem {game_id}] my move"
+        reply.set_content(f"{move}, signed, attached.")
+        reply.add_attachment(copy.read_bytes(), maintype="application", subtype="yaml",
+                             filename="game.yaml")
+        send(servers, reply)
+        took = judge(servers, games, keys)
+        assert f"mailed record {number}" in took.stdout, took.stdout
+    final = servers.inbox("alice")
+    assert "game over" in str(parse(final[0])["Subject"])
+    report = audit(games / f"{game_id}.yaml")
+    assert report.ok, report.text()
+    assert servers.count("judge", "INBOX") == 0
+    assert servers.count("judge", "frogpbem-done") == len(FINISHING_MOVES)
+
+
+def test_an_unusable_message_is_answered_and_filed_never_deleted(
+        servers: Servers, cli: Cli, keys: Keys, tmp_path: Path) -> None:
+    games = tmp_path / "judge-games"
+    games.mkdir()
+    junk = EmailMessage()
+    junk["From"] = f"bob@{DOMAIN}"
+    junk["To"] = f"judge@{DOMAIN}"
+    junk["Subject"] = "hello judge"
+    junk.set_content("-----BEGIN FROGPBEM REQUEST-----\nbm90IGEgcmVxdWVzdA==\n"
+                     "-----END FROGPBEM REQUEST-----\n")
+    send(servers, junk)
+    took = judge(servers, games, keys)
+    assert "refused" in took.stdout or "nothing taken" in took.stdout, took.stdout
+    assert servers.count("judge", "frogpbem-refused") == 1
+    answer = servers.inbox("bob")
+    assert len(answer) == 1 and "not used" in str(parse(answer[0])["Subject"])
+    again = judge(servers, games, keys)  # nothing waits any more: nothing happens twice
+    assert again.stdout == ""
+    assert servers.inbox("bob") == []
