@@ -164,7 +164,9 @@ def take_requests(game: Game, other_path: Path) -> int:
     else:
         other = load_copy(game, other_path)
         requests, notes = list(other.file.requests), list(other.file.notes)
+    # pending already, or applied already (a copy or message taken twice): not again
     present = {r.signature for r in game.file.requests}
+    present |= {record.request for record in game.file.log if record.request}
     fresh = [r for r in requests if r.signature not in present]
     known = {note.signature for note in game.file.notes}
     notes = [n for n in notes if n.signature not in known]

@@ -267,3 +267,69 @@ def test_an_unusable_message_is_answered_and_filed_never_deleted(
     again = judge(servers, games, keys)  # nothing waits any more: nothing happens twice
     assert again.stdout == ""
     assert servers.inbox("bob") == []
+
+
+def judge_killed(servers: Servers, games: Path, keys: Keys, step: int) -> int:
+    """The judge's round, killed (SIGKILL) at its ``step``-th file-system step."""
+    env = {**os.environ, "FROGPBEM_IMAP_PASSWORD": PASSWORD, "CRASH_AT": str(step),
+           "CRASH_COUNT": ""}
+    done = subprocess.run(
+        [sys.executable, "-m", "tests.crash_wrapper", "judge", "--games", str(games),
+         "--imap", f"imap://judge@127.0.0.1:{servers.imap_port}", "--smtp", servers.smtp,
+         "--from", f"judge@{DOMAIN}", "--key", str(keys.path("referee")), "--once"],
+        env=env, capture_output=True, text=True, timeout=120, check=False,
+        cwd=Path(__file__).resolve().parent.parent)
+    return done.returncode
+
+
+def test_a_judge_killed_at_any_point_loses_and_repeats_no_move(
+        servers: Servers, cli: Cli, keys: Keys, tmp_path: Path) -> None:
+    import random
+
+    rng = random.Random(7)
+    games = tmp_path / "judge-games"
+    games.mkdir()
+    draft = tmp_path / "draft.yaml"
+    assert cli("new", draft, "--referee", keys.path("referee"), "--seat",
+               f"red={keys.pub('alice')}", "--seat", f"blue={keys.pub('bob')}",
+               "--email", f"red=alice@{DOMAIN}", "--email", f"blue=bob@{DOMAIN}",
+               "--option", "size=6", "--option", "frogs=2", "--setup",
+               write_setup(tmp_path, SETUP)).exit_code == 0
+    game_id = strictyaml.loads(draft.read_bytes())["header"]["game"]
+    shutil.move(draft, games / f"{game_id}.yaml")
+    kills = 0
+    seen_subjects: dict[str, set[str]] = {"alice": set(), "bob": set()}
+    players = {"alice": tmp_path / "alice-games", "bob": tmp_path / "bob-games"}
+    for number, (player, move) in enumerate([(None, None), *FINISHING_MOVES]):
+        if player is not None:
+            copy = players[player] / f"{game_id}.yaml"
+            assert cli("move", copy, move, "--key", keys.path(player)).exit_code == 0
+            reply = EmailMessage()
+            reply["From"] = f"{player}@{DOMAIN}"
+            reply["To"] = f"judge@{DOMAIN}"
+            reply["Subject"] = "my move"
+            reply.set_content("attached")
+            reply.add_attachment(copy.read_bytes(), maintype="application", subtype="yaml",
+                                 filename="game.yaml")
+            send(servers, reply)
+        for _ in range(5):  # killed at random points of its round, then started again
+            status = judge_killed(servers, games, keys, rng.randint(1, 30))
+            kills += status == -9
+        judge(servers, games, keys)
+        log = strictyaml.loads((games / f"{game_id}.yaml").read_bytes())["log"]
+        assert len(log) == number  # every move applied once: none lost, none repeated
+        for name, folder in players.items():
+            mail = servers.inbox(name)
+            assert mail, (name, number)
+            subjects = {str(parse(m)["Subject"]) for m in mail}
+            assert len(subjects) == 1  # repeated at most, never two different results
+            seen_subjects[name] |= subjects
+            box = tmp_path / f"{name}-{number}.eml"
+            box.write_bytes(mail[-1])
+            assert cli("receive", box, "--games", folder, "--key",
+                       keys.path(name)).exit_code == 0
+    print(f"\njudge killed {kills} times during a {len(FINISHING_MOVES)}-record game",
+          file=sys.__stderr__)
+    assert kills >= 20
+    assert audit(games / f"{game_id}.yaml").ok
+    assert servers.count("judge", "INBOX") == 0
