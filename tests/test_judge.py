@@ -333,3 +333,59 @@ def test_a_judge_killed_at_any_point_loses_and_repeats_no_move(
     assert kills >= 20
     assert audit(games / f"{game_id}.yaml").ok
     assert servers.count("judge", "INBOX") == 0
+
+
+def test_a_judge_on_a_maildir_takes_a_pasted_block(cli: Cli, keys: Keys, tmp_path: Path,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """The judge in this process, on a Maildir, sending through a real SMTP server."""
+    from aiosmtpd.controller import Controller
+
+    sent: list[Any] = []
+
+    class Keep:
+        async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
+            sent.append(envelope)
+            return "250 OK"
+
+    port = free_port()
+    controller = Controller(Keep(), hostname="127.0.0.1", port=port)
+    controller.start()
+    try:
+        games = tmp_path / "games"
+        games.mkdir()
+        draft = tmp_path / "draft.yaml"
+        assert cli("new", draft, "--referee", keys.path("referee"), "--seat",
+                   f"red={keys.pub('alice')}", "--seat", f"blue={keys.pub('bob')}",
+                   "--email", f"red=alice@{DOMAIN}", "--email", f"blue=bob@{DOMAIN}",
+                   "--option", "size=6", "--option", "frogs=2", "--setup",
+                   write_setup(tmp_path, SETUP)).exit_code == 0
+        game_id = strictyaml.loads(draft.read_bytes())["header"]["game"]
+        alice = tmp_path / "alice.yaml"
+        shutil.copy(draft, alice)
+        shutil.move(draft, games / f"{game_id}.yaml")
+        asked = cli("move", alice, "shoot C3", "--key", keys.path("alice"))
+        box = tmp_path / "Maildir"
+        for sub in ("new", "cur", "tmp"):
+            (box / sub).mkdir(parents=True)
+        reply = EmailMessage()
+        reply["From"] = f"alice@{DOMAIN}"
+        reply["Subject"] = "move"
+        reply.set_content("> " + asked.stdout[asked.stdout.index("-----BEGIN"):]
+                          .replace("\n", "\n> "), cte="quoted-printable")
+        (box / "new" / "1.msg").write_bytes(bytes(reply))
+        args = ["judge", "--games", games, "--maildir", box, "--smtp",
+                f"smtp://127.0.0.1:{port}", "--once", "--key", keys.path("referee")]
+        first = cli(*args)
+        assert first.exit_code == 0, first.output
+        assert "red shoots C3: 1" in first.stdout and "mailed record 1" in first.stdout
+        assert list((box / "new").iterdir()) == []
+        assert [p.name for p in (box / ".frogpbem-done" / "cur").iterdir()] == ["1.msg"]
+        assert sorted(e.rcpt_tos[0] for e in sent) == [f"alice@{DOMAIN}", f"bob@{DOMAIN}"]
+        second = cli(*args)
+        assert second.exit_code == 0 and second.stdout == ""  # nothing new, nothing mailed
+        monkeypatch.delenv("FROGPBEM_IMAP_PASSWORD", raising=False)
+        both = cli("judge", "--games", games, "--smtp", "smtp://x", "--key",
+                   keys.path("referee"))
+        assert both.exit_code == 2 and "--imap URL or --maildir DIR" in both.stderr
+    finally:
+        controller.stop()
