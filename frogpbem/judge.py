@@ -110,6 +110,7 @@ class ImapBox:
         self.idle = b"IDLE" in self.client.capabilities()
 
     def waiting(self) -> list[Incoming]:
+        self.client.noop()  # a long-lived session learns of new mail on its next command
         uids = self.client.search(["ALL"])
         fetched = self.client.fetch(uids, ["BODY.PEEK[]"]) if uids else {}
         return [Incoming(str(uid), bytes(fetched[uid][b"BODY[]"])) for uid in sorted(fetched)]

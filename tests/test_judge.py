@@ -9,6 +9,7 @@ its own process (``frogpbem judge --once``), the players use the CLI.
 
 from __future__ import annotations
 
+import contextlib
 import imaplib
 import os
 import pwd
@@ -121,6 +122,13 @@ service anvil {{
 
 @pytest.fixture
 def servers() -> Iterator[Servers]:
+    with mail_servers() as running:
+        yield running
+
+
+@contextlib.contextmanager
+def mail_servers() -> Iterator[Servers]:
+    """Dovecot and an SMTP server delivering into it, on loopback, for as long as needed."""
     from aiosmtpd.controller import Controller
 
     # Dovecot's own users must reach the folder: not under pytest's 0700 temporary root
