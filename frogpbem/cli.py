@@ -164,7 +164,8 @@ def new(
     option: Annotated[
         list[str], typer.Option(help="NAME=VALUE: a rules option. frogfinder: size=3..26 (12), "
                                      "frogs=N (5); coan: the same and teams=red+black,blue+purple;"
-                                     " froglet: size=3..26 (12); secretmove: none.")
+                                     " froglet: size=3..26 (12); secretmove: none. Any game: "
+                                     "deadline=72h (or 3d, 90m) and on_timeout=forfeit.")
     ] = [],  # noqa: B006
     setup: Annotated[
         Path | None, typer.Option(help="YAML file with the hidden setup, chosen instead of dealt.")
@@ -178,7 +179,7 @@ def new(
     from frogpbem.dealing import SeatSpec, create_game, start_game
     from frogpbem.gamefile import strictyaml
     from frogpbem.gamefile.document import read_bytes
-    from frogpbem.gamefile.model import ChosenSetup
+    from frogpbem.gamefile.model import ChosenSetup, Deadline
 
     with reported(as_json):
         key = load_key(referee)
@@ -197,8 +198,18 @@ def new(
                 chosen = ChosenSetup.from_json(strictyaml.loads(read_bytes(setup), str(setup)))
             except GameFileError as exc:
                 raise UsageError(exc.message, path=setup) from None
-        file = create_game(rules, key, referee_name, specs, _pairs(option, "--option"), chosen,
-                           join=join)
+        options = _pairs(option, "--option")
+        deadline = None
+        if "deadline" in options or "on_timeout" in options:
+            if "deadline" not in options:
+                raise UsageError("--option on_timeout needs --option deadline=72h (or 3d, 90m)")
+            try:
+                deadline = Deadline.parse(options.pop("deadline"),
+                                          options.pop("on_timeout", "forfeit"))
+            except GameFileError as exc:
+                raise UsageError(exc.message) from None
+        file = create_game(rules, key, referee_name, specs, options, chosen, join=join,
+                           deadline=deadline)
         views = start_game(game, file, key)
         data = {"game": file.game, "file": str(game), "views": [str(v) for v in views]}
         text = f"created {file.game} in {game}\n" + (
@@ -523,6 +534,25 @@ def receive(
         _emit({"messages": lines}, as_json, "\n".join(lines))
         if any(": refused: " in line for line in lines):
             raise typer.Exit(1)
+
+
+@app.command()
+def timeout(
+    game: Annotated[Path, typer.Argument(help="The game file.")],
+    key: KeyOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Referee: the seat to move let its deadline pass; record its forfeit, signed."""
+    from frogpbem.referee import timeout_game
+
+    with reported(as_json):
+        result = timeout_game(game, load_key(key))
+        outcome = result.outcome
+        text_out = "\n".join(result.lines)
+        if outcome:
+            text_out += f"\ngame over: {outcome.termination}; {outcome.standing_text()}"
+        _emit({"applied": result.lines, "outcome": outcome.to_json() if outcome else None},
+              as_json, text_out)
 
 
 @app.command()

@@ -22,6 +22,7 @@ from frogpbem.gamefile.model import (
     EMPTY,
     JSON,
     ChosenSetup,
+    Deadline,
     Deal,
     Dealt,
     Fairness,
@@ -77,6 +78,7 @@ def create_game(
     game_id: str | None = None,
     created: str | None = None,
     join: bool = False,
+    deadline: Deadline | None = None,
 ) -> GameFile:
     """A new game: options checked, setup dealt (or chosen), sealed, committed, signed.
 
@@ -123,7 +125,7 @@ def create_game(
                                     referee.public)
         setup = Setup("random", dealing, fairness)
     header = Header(game_id, ruleset.name, opts, created or now_text(),
-                    Party(referee_name, referee.public.line), parties, setup)
+                    Party(referee_name, referee.public.line), parties, setup, deadline=deadline)
     return GameFile(header.signed(referee))
 
 

@@ -25,11 +25,12 @@ from urllib.parse import unquote, urlsplit
 
 from frogpbem import crypto
 from frogpbem.errors import FileAccessError, FrogPbemError, UsageError
-from frogpbem.gamefile.document import read_bytes, write_atomic
+from frogpbem.gamefile.document import locked, read_bytes, write_atomic
 from frogpbem.mail import letters, send_letters, send_messages
-from frogpbem.protocol.game import load
+from frogpbem.protocol.game import REFEREE, Game, known_secrets, load, now_text, replay, seconds_of
 from frogpbem.protocol.memory import HeadMemory
 from frogpbem.receive import Found, contents, messages_in, take_found
+from frogpbem.referee import apply_timeout, deadline_of
 
 DONE = "frogpbem-done"
 REFUSED = "frogpbem-refused"
@@ -157,12 +158,60 @@ class Judge:
     config: Path | None = None
 
     def round(self) -> list[str]:
-        """Take every waiting message, then mail what changed; one log line per message."""
+        """Take every waiting message, apply deadlines, then mail what changed."""
         log = []
         for message in self.box.waiting():
             log.append(self.take(message))
+        log += self.deadlines()
         log += self.mail_changes()
         return log
+
+    def games_here(self) -> list[Path]:
+        return [path for path in sorted(self.games.glob("*.yaml"))
+                if not path.name.endswith(".view.yaml")]  # the views written beside each game
+
+    def deadlines(self) -> list[str]:
+        """Remind a seat once before its deadline; record its forfeit once it has passed."""
+        log = []
+        now = seconds_of(now_text())
+        for path in self.games_here():
+            with locked(path):
+                game = load(path, HeadMemory(self.state_dir))
+                state = replay(game, known_secrets(game, REFEREE, self.key), self.key).final
+                due = deadline_of(game, state)
+                if due is None or game.file.reveal is not None:
+                    continue
+                seat, until = due
+                if now >= until:
+                    applied = apply_timeout(game, self.key, HeadMemory(self.state_dir))
+                    log.append(f"game {game.game_id}: " + "; ".join(applied.lines))
+                    continue
+                deadline = game.header.deadline
+                assert deadline is not None
+                mark = self.games / ".reminded" / f"{game.game_id}.json"
+                if now < until - deadline.seconds // 4 or (
+                        mark.exists() and json.loads(read_bytes(mark)) == game.head):
+                    continue
+                self._remind(game, seat, until)
+                mark.parent.mkdir(exist_ok=True)
+                write_atomic(mark, json.dumps(game.head).encode())
+                log.append(f"game {game.game_id}: reminded {seat} of its deadline")
+        return log
+
+    def _remind(self, game: Game, seat: str, until: int) -> None:
+        party = next(p for p in game.header.seats if p.seat == seat)
+        if not party.email:
+            return
+        when = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(until))
+        reminder = EmailMessage()
+        reminder["From"] = self.address
+        reminder["To"] = party.email
+        reminder["Subject"] = f"[frogpbem {game.game_id}] reminder: your move by {when}"
+        reminder.set_content(f"It is your move ({seat}) in game {game.game_id}. If no move "
+                             f"comes by {when}, {seat} forfeits (the game's deadline is "
+                             f"{game.header.deadline.per_move if game.header.deadline else ''} "
+                             "a move).\n")
+        send_messages([reminder], self.smtp, self.config)
 
     def take(self, message: Incoming) -> str:
         parsed = messages_in(message.data)
@@ -202,9 +251,7 @@ class Judge:
         """Mail every seat of every game whose head moved since it was last mailed."""
         log = []
         mailed_dir = self.games / ".mailed"
-        for path in sorted(self.games.glob("*.yaml")):
-            if path.name.endswith(".view.yaml"):
-                continue  # the views the referee's tool writes beside each game
+        for path in self.games_here():
             game = load(path, HeadMemory(self.state_dir))
             mark = mailed_dir / f"{game.game_id}.json"
             last = json.loads(read_bytes(mark)) if mark.exists() else None

@@ -6,12 +6,19 @@
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, cast
 
 from frogpbem import crypto
-from frogpbem.errors import ChainError, FrogPbemError, StaleCopyError, UsageError
+from frogpbem.errors import (
+    ChainError,
+    FrogPbemError,
+    IllegalMoveError,
+    StaleCopyError,
+    UsageError,
+)
 from frogpbem.gamefile import mailsafe, schema
 from frogpbem.gamefile.document import dump_game, locked, read_bytes, write_atomic
 from frogpbem.gamefile.model import Asked, Record, Request, Reveal
@@ -20,6 +27,7 @@ from frogpbem.protocol.game import (
     REFEREE,
     Game,
     known_secrets,
+    last_at,
     load,
     load_copy,
     now_text,
@@ -28,6 +36,7 @@ from frogpbem.protocol.game import (
     referee_seed,
     replay,
     sealed_move_secret,
+    seconds_of,
 )
 from frogpbem.protocol.memory import HeadMemory
 from frogpbem.protocol.secrets import SealedSecret
@@ -112,6 +121,17 @@ def move(
             raise UsageError("--withdraw is a seat's: it takes back its own pending request")
         return apply_moves(game, key, text, seat, take_from, discard_requests, memory,
                            at or now_text())
+
+
+def timeout_game(path: Path, key: crypto.PrivateKey, state_dir: Path | None = None,
+                 at: str | None = None) -> Applied:
+    """The ``timeout`` command: the referee applies a passed deadline (:func:`apply_timeout`)."""
+    memory = HeadMemory(state_dir)
+    with locked(path):
+        game = load(path, memory)
+        if game.role(key) != REFEREE:
+            raise UsageError("only the referee applies a deadline", path=path)
+        return apply_timeout(game, key, memory, at)
 
 
 def request_move(game: Game, key: crypto.PrivateKey, text: str) -> Requested:
@@ -262,17 +282,61 @@ def _apply(
             raise exc.within(path=path, element=where) from None
         applied.lines.append(line)
     game.file = replace(game.file, requests=())
+    return applied, _conclude(game, state, key, at, applied)
+
+
+def _conclude(game: Game, state: Any, key: crypto.PrivateKey, at: str, applied: Applied) -> Any:
+    """After the records of one call: the rules' own moves, and the reveal at the end."""
     state = automatic_moves(game, state, key, at, applied.lines)
     outcome = game.ruleset.outcome(state)
     if outcome is not None and game.file.reveal is None:
         applied.outcome = outcome
         _reveal(game, key, outcome, at)
-    return applied, state
+    return state
+
+
+def deadline_of(game: Game, state: Any) -> tuple[str, int] | None:
+    """The seat to move and when its time runs out (seconds), if the game has a deadline."""
+    deadline = game.header.deadline
+    seat = game.ruleset.to_move(state)
+    if deadline is None or seat is None:
+        return None
+    return seat, seconds_of(last_at(game, len(game.file.log))) + deadline.seconds
+
+
+def apply_timeout(game: Game, key: crypto.PrivateKey, memory: HeadMemory | None = None,
+                  at: str | None = None) -> Applied:
+    """The referee records the forfeit of the seat to move once its deadline has passed."""
+    memory = memory or HeadMemory()
+    at = at or now_text()
+    with memory.holding(game.game_id):
+        memory.check(game)
+        state = replay(game, known_secrets(game, REFEREE, key), key).final
+        due = deadline_of(game, state)
+        if due is None:
+            raise UsageError("no deadline to apply: the game has none, or it is over",
+                             path=game.path)
+        seat, until = due
+        if seconds_of(at) < until:
+            raise IllegalMoveError(f"{seat}'s time runs until "
+                                   f"{time.strftime('%Y-%m-%dT%H:%M:%SZ', time.gmtime(until))}",
+                                   path=game.path)
+        if game.file.requests:
+            raise UsageError("pending requests: apply them first", path=game.path)
+        applied = Applied()
+        state, line = _append_record(game, state, seat, "resign", None, key, at, timeout=True)
+        applied.lines.append(f"{line} (its deadline passed)")
+        state = _conclude(game, state, key, at, applied)
+        data = dump_game(game.file)
+        memory.remember(game, data)
+        write_atomic(game.path, data)
+    applied.views = write_views(game, state, key)
+    return applied
 
 
 def _append_record(
     game: Game, state: Any, seat: str, text: str, request: Request | None,
-    key: crypto.PrivateKey, at: str,
+    key: crypto.PrivateKey, at: str, timeout: bool = False,
 ) -> tuple[Any, str]:
     rules = game.ruleset
     n = len(game.file.log) + 1
@@ -291,7 +355,8 @@ def _append_record(
         asked = Asked(request.n, request.head)  # a resignation that arrived later
     record = Record(n, game.head, seat, rules.public_move(move), result.to_json(),
                     rules.scores(state), at, sealed,
-                    request.signature if request is not None else None, asked).signed(key)
+                    request.signature if request is not None else None, asked,
+                    timeout=timeout).signed(key)
     game.append(record, result)
     return state, rules.describe(seat, record.move, result)
 
@@ -316,5 +381,6 @@ def automatic_moves(game: Game, state: Any, key: crypto.PrivateKey, at: str,
     return state
 
 
-__all__ = ["Applied", "Requested", "apply_moves", "automatic_moves", "move",
+__all__ = ["Applied", "Requested", "apply_moves", "apply_timeout", "automatic_moves",
+           "deadline_of", "move", "timeout_game",
            "request_move", "take_requests", "withdraw_request"]

@@ -397,3 +397,73 @@ def test_a_judge_on_a_maildir_takes_a_pasted_block(cli: Cli, keys: Keys, tmp_pat
         assert both.exit_code == 2 and "--imap URL or --maildir DIR" in both.stderr
     finally:
         controller.stop()
+
+
+def test_a_deadline_reminds_once_then_forfeits_once_and_audits(
+        cli: Cli, keys: Keys, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """With an injected clock ($FROGPBEM_NOW): 4 hours a move, forfeit when they pass."""
+    from aiosmtpd.controller import Controller
+
+    sent: list[Any] = []
+
+    class Keep:
+        async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
+            sent.append(parse(envelope.content))
+            return "250 OK"
+
+    port = free_port()
+    controller = Controller(Keep(), hostname="127.0.0.1", port=port)
+    controller.start()
+    try:
+        monkeypatch.setenv("FROGPBEM_NOW", "2026-12-01T00:00:00Z")
+        games = tmp_path / "games"
+        games.mkdir()
+        draft = tmp_path / "draft.yaml"
+        made = cli("new", draft, "--referee", keys.path("referee"), "--seat",
+                   f"red={keys.pub('alice')}", "--seat", f"blue={keys.pub('bob')}",
+                   "--email", f"red=alice@{DOMAIN}", "--email", f"blue=bob@{DOMAIN}",
+                   "--option", "size=6", "--option", "frogs=2", "--option", "deadline=4h",
+                   "--option", "on_timeout=forfeit", "--setup", write_setup(tmp_path, SETUP))
+        assert made.exit_code == 0, made.output
+        game_id = strictyaml.loads(draft.read_bytes())["header"]["game"]
+        game = games / f"{game_id}.yaml"
+        shutil.move(draft, game)
+        box = tmp_path / "Maildir"
+        for sub in ("new", "cur", "tmp"):
+            (box / sub).mkdir(parents=True)
+        args = ["judge", "--games", games, "--maildir", box, "--smtp",
+                f"smtp://127.0.0.1:{port}", "--once", "--key", keys.path("referee")]
+
+        def at(when: str) -> str:
+            monkeypatch.setenv("FROGPBEM_NOW", when)
+            result = cli(*args)
+            assert result.exit_code == 0, result.output
+            return result.stdout
+
+        assert "mailed record 0" in at("2026-12-01T00:00:00Z") and len(sent) == 2
+        assert at("2026-12-01T02:00:00Z") == ""  # early: nothing to say
+        early = cli("timeout", game, "--key", keys.path("referee"))
+        assert early.exit_code == 4 and "runs until 2026-12-01T04:00:00Z" in early.stderr
+        assert "reminded red" in at("2026-12-01T03:30:00Z")
+        reminder = sent[-1]
+        assert reminder["To"] == f"alice@{DOMAIN}" and "reminder" in str(reminder["Subject"])
+        assert at("2026-12-01T03:45:00Z") == ""  # one reminder only
+        late = at("2026-12-01T04:00:01Z")
+        assert "red resigns" in late and "deadline passed" in late and "mailed record 1" in late
+        assert at("2026-12-01T09:00:00Z") == ""  # applied once
+        record = strictyaml.loads(game.read_bytes())["log"][0]
+        assert record["timeout"] is True and record["at"] == "2026-12-01T04:00:01Z"
+        assert len(sent) == 5  # the start to both, one reminder, the end to both
+        report = audit(game)
+        assert report.ok, report.text()
+        assert cli("verify", game, "--key", keys.path("alice")).exit_code == 0
+        from tests.test_audit import resign
+
+        forged = tmp_path / "forged.yaml"  # a referee that did not wait for the deadline
+        doc = strictyaml.loads(game.read_bytes())
+        doc["log"][0]["at"] = "2026-12-01T01:00:00Z"
+        resign(doc, keys.key("referee"))
+        forged.write_text(strictyaml.dumps(doc))
+        assert audit(forged).unasked == [1]
+    finally:
+        controller.stop()

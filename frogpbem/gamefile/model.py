@@ -195,6 +195,36 @@ class Setup:
 
 
 @dataclass(frozen=True)
+class Deadline:
+    """How long a seat has for each move, and what happens when the time passes."""
+
+    per_move: str
+    """``72h``, ``3d``, ``90m`` or ``600s``."""
+    on_timeout: str
+    """``forfeit``: the seat that let the time pass resigns (a signed record says so)."""
+
+    UNITS: ClassVar[dict[str, int]] = {"s": 1, "m": 60, "h": 3600, "d": 86400}
+
+    @property
+    def seconds(self) -> int:
+        return int(self.per_move[:-1]) * self.UNITS[self.per_move[-1]]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"per_move": self.per_move, "on_timeout": self.on_timeout}
+
+    @classmethod
+    def parse(cls, per_move: str, on_timeout: str = "forfeit") -> Deadline:
+        """From ``new``'s options; raises :class:`GameFileError` for what it cannot be."""
+        text = per_move.strip().lower()
+        if not (len(text) >= 2 and text[-1] in cls.UNITS and text[:-1].isdigit()
+                and 0 < int(text[:-1]) < 10**6):
+            raise GameFileError(f"deadline {per_move!r}: give a time such as 72h, 3d or 90m")
+        if on_timeout != "forfeit":
+            raise GameFileError(f"on_timeout {on_timeout!r}: only forfeit is supported")
+        return cls(f"{int(text[:-1])}{text[-1]}", on_timeout)
+
+
+@dataclass(frozen=True)
 class Header(Element):
     """The referee's signed description of the game."""
 
@@ -214,6 +244,8 @@ class Header(Element):
     setup: Setup
     """The setup: dealt here, or by a later deal."""
     signature: str = ""
+    deadline: Deadline | None = None
+    """The time per move, if the game has one."""
 
     @property
     def seat_names(self) -> tuple[str, ...]:
@@ -229,10 +261,13 @@ class Header(Element):
         return {party.seat or "": party.name for party in self.seats}
 
     def to_json(self) -> dict[str, Any]:
-        return {"game": self.game, "rules": self.rules, "options": dict(self.options),
+        data = {"game": self.game, "rules": self.rules, "options": dict(self.options),
                 "created": self.created, "referee": self.referee.to_json(),
                 "seats": [party.to_json() for party in self.seats],
-                "setup": self.setup.to_json(), "signature": self.signature}
+                "setup": self.setup.to_json()}
+        _put(data, "deadline", self.deadline.to_json() if self.deadline else None)
+        data["signature"] = self.signature
+        return data
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Header:
@@ -241,9 +276,12 @@ class Header(Element):
         for name in names:
             if names.count(name) > 1:
                 raise GameFileError(f"seat {name!r} appears twice", element="header")
+        deadline = data.get("deadline")
         return _checked(cls(data["game"], data["rules"], dict(data["options"]), data["created"],
                             Party.from_json(data["referee"]), seats,
-                            Setup.from_json(data["setup"]), data["signature"]), data, "header")
+                            Setup.from_json(data["setup"]), data["signature"],
+                            Deadline(deadline["per_move"], deadline["on_timeout"])
+                            if deadline is not None else None), data, "header")
 
 
 # --- before the first record: joins and the deal ------------------------------------
@@ -402,6 +440,8 @@ class Record(Element):
     asked: Asked | None = None
     """Where the request was signed, when not at this record."""
     signature: str = ""
+    timeout: bool = False
+    """The referee recorded this move because the seat let its deadline pass."""
 
     def request_element(self, game: str) -> Request | None:
         """The request this record carries the seat's signature of, rebuilt."""
@@ -418,6 +458,7 @@ class Record(Element):
             data.update(self.sealed.to_json())
         _put(data, "request", self.request)
         _put(data, "asked", self.asked.to_json() if self.asked else None)
+        _put(data, "timeout", True if self.timeout else None)
         data["signature"] = self.signature
         return data
 
@@ -428,7 +469,7 @@ class Record(Element):
                             dict(data["scores"]), data["at"], Sealed.from_json(data),
                             data.get("request"),
                             Asked(asked["n"], asked["head"]) if asked is not None else None,
-                            data["signature"]), data, where)
+                            data["signature"], bool(data.get("timeout", False))), data, where)
 
 
 @dataclass(frozen=True)

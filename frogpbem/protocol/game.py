@@ -6,6 +6,8 @@ the crypto package; it holds no game's rules itself.
 
 from __future__ import annotations
 
+import calendar
+import os
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -48,7 +50,32 @@ REFEREE = "referee"
 
 
 def now_text() -> str:
-    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+    """The time now (UTC), or ``$FROGPBEM_NOW`` when it is set (a clock for tests)."""
+    return os.environ.get("FROGPBEM_NOW") or time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+
+
+def seconds_of(text: str) -> int:
+    """A ``YYYY-MM-DDTHH:MM:SSZ`` time as seconds since the epoch."""
+    return calendar.timegm(time.strptime(text, "%Y-%m-%dT%H:%M:%SZ"))
+
+
+def last_at(game: Game, n: int) -> str:
+    """When the element before record ``n + 1`` was signed: the clock of a deadline."""
+    if n:
+        return game.file.log[n - 1].at
+    deal = game.file.deal
+    return deal.at if deal is not None else game.header.created
+
+
+def timeout_holds(game: Game, record: Record, state_before: Any) -> bool:
+    """Whether a ``timeout`` record is one the deadline allowed: the seat to move resigns,
+    at least the deadline after the element before it."""
+    deadline = game.header.deadline
+    if deadline is None or not record.timeout or record.move != "resign":
+        return False
+    if game.ruleset.to_move(state_before) != record.seat:
+        return False
+    return seconds_of(record.at) - seconds_of(last_at(game, record.n - 1)) >= deadline.seconds
 
 
 @dataclass
@@ -310,6 +337,8 @@ def unasked(game: Game, states: list[Any]) -> list[Record]:
     found = []
     for n in game.unrequested:
         record = game.file.log[n - 1]
+        if timeout_holds(game, record, states[n - 1]):
+            continue  # the seat let its deadline pass
         auto = rules.automatic(states[n - 1])
         if auto is None or rules.public_move(auto) != record.move:
             found.append(record)
