@@ -33,7 +33,7 @@ from frogpbem.audit import audit
 from frogpbem.gamefile import strictyaml
 from tests.conftest import FINISHING_MOVES, SETUP, Cli, Keys, write_setup
 
-USERS = ("judge", "alice", "bob")
+USERS = ("judge", "alice", "bob", "red", "blue", "black", "purple")
 DOMAIN = "test.invalid"
 PASSWORD = "secret"
 
@@ -467,3 +467,105 @@ def test_a_deadline_reminds_once_then_forfeits_once_and_audits(
         assert audit(forged).unasked == [1]
     finally:
         controller.stop()
+
+
+def test_a_team_game_with_notes_through_the_servers(servers: Servers, cli: Cli, keys: Keys,
+                                                    tmp_path: Path) -> None:
+    """Four seats in two teams: moves and a team note go through IMAP and SMTP."""
+    from frogpbem import crypto
+    from tests.test_notes import MOVES, SEATS, TEAMS
+    from tests.test_notes import SETUP as TEAM_SETUP
+
+    seat_keys = {seat: tmp_path / f"{seat}.key" for seat in SEATS}
+    for seat, path in seat_keys.items():
+        crypto.generate_key(path, seat)
+    games = tmp_path / "judge-games"
+    games.mkdir()
+    draft = tmp_path / "draft.yaml"
+    args: list[Any] = ["new", draft, "--rules", "coan", "--referee", keys.path("referee"),
+                       "--option", "size=6", "--option", "frogs=1", "--option",
+                       f"teams={TEAMS}", "--setup", write_setup(tmp_path, TEAM_SETUP)]
+    for seat in SEATS:
+        args += ["--seat", f"{seat}={seat_keys[seat]}.pub", "--email", f"{seat}={seat}@{DOMAIN}"]
+    assert cli(*args).exit_code == 0
+    game_id = strictyaml.loads(draft.read_bytes())["header"]["game"]
+    shutil.move(draft, games / f"{game_id}.yaml")
+    judge(servers, games, keys)
+    copies = {seat: tmp_path / f"{seat}-games" for seat in SEATS}
+
+    def read_mail() -> None:
+        for seat in SEATS:
+            for index, data in enumerate(servers.inbox(seat)):
+                box = tmp_path / f"{seat}-{time.time_ns()}-{index}.eml"
+                box.write_bytes(data)
+                got = cli("receive", box, "--games", copies[seat], "--key", seat_keys[seat])
+                assert got.exit_code == 0, got.output
+
+    for number, (seat, move) in enumerate(MOVES, 1):
+        read_mail()
+        copy = copies[seat] / f"{game_id}.yaml"
+        if seat == "red":  # red leaves a note for black, its teammate
+            assert cli("note", copy, "purple's frog is near F1", "--key",
+                       seat_keys["red"]).exit_code == 0
+        assert cli("move", copy, move, "--key", seat_keys[seat]).exit_code == 0
+        reply = EmailMessage()
+        reply["From"] = f"{seat}@{DOMAIN}"
+        reply["To"] = f"judge@{DOMAIN}"
+        reply["Subject"] = "move"
+        reply.set_content("attached")
+        reply.add_attachment(copy.read_bytes(), maintype="application", subtype="yaml",
+                             filename="game.yaml")
+        send(servers, reply)
+        assert f"mailed record {number}" in judge(servers, games, keys).stdout
+    read_mail()
+    black = cli("view", copies["black"] / f"{game_id}.yaml", "--key", seat_keys["black"])
+    assert "red: purple's frog is near F1" in black.stdout
+    blue = cli("view", copies["blue"] / f"{game_id}.yaml", "--key", seat_keys["blue"])
+    assert "Team notes" not in blue.stdout and "purple's frog" not in blue.stdout
+    assert len(strictyaml.loads((games / f"{game_id}.yaml").read_bytes())["log"]) == len(MOVES)
+
+
+def test_a_running_judge_wakes_on_new_mail_with_idle(servers: Servers, cli: Cli, keys: Keys,
+                                                      tmp_path: Path) -> None:
+    """Without --once the judge waits in IMAP IDLE: a move is taken at once, not at --every."""
+    games = tmp_path / "judge-games"
+    games.mkdir()
+    draft = tmp_path / "draft.yaml"
+    assert cli("new", draft, "--referee", keys.path("referee"), "--seat",
+               f"red={keys.pub('alice')}", "--seat", f"blue={keys.pub('bob')}",
+               "--email", f"red=alice@{DOMAIN}", "--email", f"blue=bob@{DOMAIN}",
+               "--option", "size=6", "--option", "frogs=2", "--setup",
+               write_setup(tmp_path, SETUP)).exit_code == 0
+    game_id = strictyaml.loads(draft.read_bytes())["header"]["game"]
+    game = games / f"{game_id}.yaml"
+    alice = tmp_path / "alice.yaml"
+    shutil.copy(draft, alice)
+    shutil.move(draft, game)
+    env = {**os.environ, "FROGPBEM_IMAP_PASSWORD": PASSWORD}
+    running = subprocess.Popen(
+        [sys.executable, "-m", "frogpbem", "judge", "--games", str(games), "--imap",
+         f"imap://judge@127.0.0.1:{servers.imap_port}", "--smtp", servers.smtp,
+         "--from", f"judge@{DOMAIN}", "--key", str(keys.path("referee")), "--every", "120"],
+        env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        for _ in range(200):  # the first round mails the start
+            if (games / ".mailed" / f"{game_id}.json").exists():
+                break
+            time.sleep(0.05)
+        assert cli("move", alice, "shoot C3", "--key", keys.path("alice")).exit_code == 0
+        reply = EmailMessage()
+        reply["From"] = f"alice@{DOMAIN}"
+        reply["To"] = f"judge@{DOMAIN}"
+        reply["Subject"] = "move"
+        reply.set_content("attached")
+        reply.add_attachment(alice.read_bytes(), maintype="application", subtype="yaml",
+                             filename="game.yaml")
+        sent_at = time.monotonic()
+        send(servers, reply)
+        while not strictyaml.loads(game.read_bytes())["log"]:
+            assert time.monotonic() - sent_at < 20, "the judge did not wake for new mail"
+            time.sleep(0.05)
+        assert time.monotonic() - sent_at < 20  # far sooner than --every 120
+    finally:
+        running.terminate()
+        running.wait(timeout=20)
