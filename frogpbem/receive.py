@@ -166,7 +166,7 @@ def _take_game(game_id: str, paths: tuple[Path, ...], games: Path, key: crypto.P
                state_dir: Path | None, seen: SeenGames | None) -> str:
     if not game_id or "/" in game_id or game_id.startswith("."):
         raise UsageError(f"{game_id!r} is not a game id")
-    target = games / f"{game_id}.yaml"
+    target = game_file(games, game_id)
     if not target.exists():
         copies = [p for p in paths if p.suffix == ".yaml"]
         if copies and load(copies[0]).role(key) != REFEREE:  # a seat's first copy of a game
@@ -180,6 +180,22 @@ def _take_game(game_id: str, paths: tuple[Path, ...], games: Path, key: crypto.P
                                   memory=HeadMemory(state_dir))
             return f"game {game_id}: " + ("; ".join(applied.lines) or "taken")
         return _keep_newer(game_id, paths, target, seen or SeenGames())
+
+
+def game_file(games: Path, game_id: str) -> Path:
+    """The file of game ``game_id`` in ``games``: ``ID.yaml``, else any game file of that id."""
+    named = games / f"{game_id}.yaml"
+    if named.exists() or not games.is_dir():
+        return named
+    for path in sorted(games.glob("*.yaml")):
+        if path.name.endswith(".view.yaml"):
+            continue
+        try:
+            if parse_game(read_bytes(path), str(path)).game == game_id:
+                return path
+        except FrogPbemError:
+            continue
+    return named
 
 
 def _keep_newer(game_id: str, paths: tuple[Path, ...], target: Path,

@@ -370,7 +370,7 @@ def test_a_judge_on_a_maildir_takes_a_pasted_block(cli: Cli, keys: Keys, tmp_pat
         game_id = strictyaml.loads(draft.read_bytes())["header"]["game"]
         alice = tmp_path / "alice.yaml"
         shutil.copy(draft, alice)
-        shutil.move(draft, games / f"{game_id}.yaml")
+        shutil.move(draft, games / "club-game.yaml")  # any name: the judge finds it by its id
         asked = cli("move", alice, "shoot C3", "--key", keys.path("alice"))
         box = tmp_path / "Maildir"
         for sub in ("new", "cur", "tmp"):
@@ -386,6 +386,8 @@ def test_a_judge_on_a_maildir_takes_a_pasted_block(cli: Cli, keys: Keys, tmp_pat
         first = cli(*args)
         assert first.exit_code == 0, first.output
         assert "red shoots C3: 1" in first.stdout and "mailed record 1" in first.stdout
+        assert len(strictyaml.loads((games / "club-game.yaml").read_bytes())["log"]) == 1
+        assert game_id in first.stdout
         assert list((box / "new").iterdir()) == []
         assert [p.name for p in (box / ".frogpbem-done" / "cur").iterdir()] == ["1.msg"]
         assert sorted(e.rcpt_tos[0] for e in sent) == [f"alice@{DOMAIN}", f"bob@{DOMAIN}"]

@@ -201,3 +201,21 @@ def test_mail_is_sent_over_smtp(mailed_game: Callable[[], Path], cli: Cli, keys:
     with_login = cli("mail", game, "--smtp", f"smtp://user:pw@127.0.0.1:{port}", "--key",
                      keys.path("referee"))
     assert with_login.exit_code == 2 and "no login in --smtp" in with_login.stderr
+
+
+def test_a_message_piped_in_on_standard_input(mailed_game: Callable[[], Path], cli: Cli,
+                                              keys: Keys, tmp_path: Path) -> None:
+    """As behind a .forward or procmail pipe: frogpbem receive - (or no file at all)."""
+    from typer.testing import CliRunner
+
+    from frogpbem.cli import app
+
+    game = mailed_game()
+    assert cli("mail", game, "--out", tmp_path / "out", "--key",
+               keys.path("referee")).exit_code == 0
+    reply = reply_from_alice(cli, keys, tmp_path, next((tmp_path / "out").glob("*-red.eml")),
+                             "quoted-block")
+    piped = CliRunner().invoke(app, ["receive", "--games", str(game.parent), "--key",
+                                     str(keys.path("referee"))], input=reply.read_bytes())
+    assert piped.exit_code == 0, piped.output
+    assert "red shoots C3: 1" in piped.stdout
