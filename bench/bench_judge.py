@@ -29,21 +29,14 @@ from frogpbem.gamefile.model import ChosenSetup  # noqa: E402
 from frogpbem.judge import ImapBox, Judge  # noqa: E402
 from frogpbem.protocol.seen import SeenGames  # noqa: E402
 from frogpbem.referee import move  # noqa: E402
-from tests.test_judge import DOMAIN, PASSWORD, Servers, mail_servers  # noqa: E402
+from tests.test_judge import DOMAIN, PASSWORD, Servers, mail_servers, reply_with  # noqa: E402
 
 MOVES = 40
 
 
 def deliver(servers: Servers, player: str, copy: Path) -> None:
-    reply = EmailMessage()
-    reply["From"] = f"{player}@{DOMAIN}"
-    reply["To"] = f"judge@{DOMAIN}"
-    reply["Subject"] = "my move"
-    reply.set_content("attached")
-    reply.add_attachment(copy.read_bytes(), maintype="application", subtype="yaml",
-                         filename="game.yaml")
     with smtplib.SMTP("127.0.0.1", servers.smtp_port) as client:
-        client.send_message(reply)
+        client.send_message(reply_with(copy, player))
 
 
 def wait_for(servers: Servers, user: str, count: int) -> None:

@@ -210,19 +210,40 @@ def parse(data: bytes) -> EmailMessage:
     return message
 
 
+def reply_with(copy: Path, player: str, subject: str = "my move") -> EmailMessage:
+    """A player's reply to the judge with its copy of the game attached."""
+    reply = EmailMessage()
+    reply["From"] = f"{player}@{DOMAIN}"
+    reply["To"] = f"judge@{DOMAIN}"
+    reply["Subject"] = subject
+    reply.set_content("My move is in the attached file.")
+    reply.add_attachment(copy.read_bytes(), maintype="application", subtype="yaml",
+                         filename="game.yaml")
+    return reply
+
+
+def mail_game(cli: Cli, keys: Keys, tmp_path: Path, games: Path, name: str | None = None,
+              *options: str) -> tuple[str, Path]:
+    """The known two-seat game, with mail addresses, in the judge's folder: its id and file."""
+    draft = tmp_path / "draft.yaml"
+    made = cli("new", draft, "--referee", keys.path("referee"), "--referee-name", "Judge",
+               "--seat", f"red={keys.pub('alice')}", "--seat", f"blue={keys.pub('bob')}",
+               "--email", f"red=alice@{DOMAIN}", "--email", f"blue=bob@{DOMAIN}",
+               "--option", "size=6", "--option", "frogs=2", *options,
+               "--setup", write_setup(tmp_path, SETUP))
+    assert made.exit_code == 0, made.output
+    game_id = str(strictyaml.loads(draft.read_bytes())["header"]["game"])
+    games.mkdir(exist_ok=True)
+    game = games / (name or f"{game_id}.yaml")
+    shutil.copy(draft, tmp_path / "first-copy.yaml")
+    shutil.move(draft, game)
+    return game_id, game
+
+
 def test_a_whole_game_through_imap_and_smtp(servers: Servers, cli: Cli, keys: Keys,
                                             tmp_path: Path) -> None:
     games = tmp_path / "judge-games"
-    games.mkdir()
-    draft = tmp_path / "draft.yaml"
-    created = cli("new", draft, "--referee", keys.path("referee"), "--referee-name", "Judge",
-                  "--seat", f"red={keys.pub('alice')}", "--seat", f"blue={keys.pub('bob')}",
-                  "--email", f"red=alice@{DOMAIN}", "--email", f"blue=bob@{DOMAIN}",
-                  "--option", "size=6", "--option", "frogs=2", "--setup",
-                  write_setup(tmp_path, SETUP))
-    assert created.exit_code == 0, created.output
-    game_id = strictyaml.loads(draft.read_bytes())["header"]["game"]
-    shutil.move(draft, games / f"{game_id}.yaml")
+    game_id, _ = mail_game(cli, keys, tmp_path, games)
     started = judge(servers, games, keys)
     assert f"game {game_id}: mailed record 0" in started.stdout
     players = {"alice": tmp_path / "alice-games", "bob": tmp_path / "bob-games"}
@@ -238,14 +259,7 @@ def test_a_whole_game_through_imap_and_smtp(servers: Servers, cli: Cli, keys: Ke
         copy = players[player] / f"{game_id}.yaml"
         asked = cli("move", copy, move, "--key", keys.path(player))
         assert asked.exit_code == 0, asked.output
-        reply = EmailMessage()
-        reply["From"] = f"{player}@{DOMAIN}"
-        reply["To"] = f"judge@{DOMAIN}"
-        reply["Subject"] = f"Re: [frogpbem {game_id}] my move"
-        reply.set_content(f"{move}, signed, attached.")
-        reply.add_attachment(copy.read_bytes(), maintype="application", subtype="yaml",
-                             filename="game.yaml")
-        send(servers, reply)
+        send(servers, reply_with(copy, player, f"Re: [frogpbem {game_id}] my move"))
         took = judge(servers, games, keys)
         assert f"mailed record {number}" in took.stdout, took.stdout
     final = servers.inbox("alice")
@@ -296,15 +310,7 @@ def test_a_judge_killed_at_any_point_loses_and_repeats_no_move(
 
     rng = random.Random(7)
     games = tmp_path / "judge-games"
-    games.mkdir()
-    draft = tmp_path / "draft.yaml"
-    assert cli("new", draft, "--referee", keys.path("referee"), "--seat",
-               f"red={keys.pub('alice')}", "--seat", f"blue={keys.pub('bob')}",
-               "--email", f"red=alice@{DOMAIN}", "--email", f"blue=bob@{DOMAIN}",
-               "--option", "size=6", "--option", "frogs=2", "--setup",
-               write_setup(tmp_path, SETUP)).exit_code == 0
-    game_id = strictyaml.loads(draft.read_bytes())["header"]["game"]
-    shutil.move(draft, games / f"{game_id}.yaml")
+    game_id, _ = mail_game(cli, keys, tmp_path, games)
     kills = 0
     seen_subjects: dict[str, set[str]] = {"alice": set(), "bob": set()}
     players = {"alice": tmp_path / "alice-games", "bob": tmp_path / "bob-games"}
@@ -312,14 +318,7 @@ def test_a_judge_killed_at_any_point_loses_and_repeats_no_move(
         if player is not None:
             copy = players[player] / f"{game_id}.yaml"
             assert cli("move", copy, move, "--key", keys.path(player)).exit_code == 0
-            reply = EmailMessage()
-            reply["From"] = f"{player}@{DOMAIN}"
-            reply["To"] = f"judge@{DOMAIN}"
-            reply["Subject"] = "my move"
-            reply.set_content("attached")
-            reply.add_attachment(copy.read_bytes(), maintype="application", subtype="yaml",
-                                 filename="game.yaml")
-            send(servers, reply)
+            send(servers, reply_with(copy, player))
         for _ in range(5):  # killed at random points of its round, then started again
             status = judge_killed(servers, games, keys, rng.randint(1, 30))
             kills += status == -9
@@ -360,17 +359,9 @@ def test_a_judge_on_a_maildir_takes_a_pasted_block(cli: Cli, keys: Keys, tmp_pat
     controller.start()
     try:
         games = tmp_path / "games"
-        games.mkdir()
-        draft = tmp_path / "draft.yaml"
-        assert cli("new", draft, "--referee", keys.path("referee"), "--seat",
-                   f"red={keys.pub('alice')}", "--seat", f"blue={keys.pub('bob')}",
-                   "--email", f"red=alice@{DOMAIN}", "--email", f"blue=bob@{DOMAIN}",
-                   "--option", "size=6", "--option", "frogs=2", "--setup",
-                   write_setup(tmp_path, SETUP)).exit_code == 0
-        game_id = strictyaml.loads(draft.read_bytes())["header"]["game"]
-        alice = tmp_path / "alice.yaml"
-        shutil.copy(draft, alice)
-        shutil.move(draft, games / "club-game.yaml")  # any name: the judge finds it by its id
+        # any name: the judge finds a game by its id
+        game_id, _ = mail_game(cli, keys, tmp_path, games, "club-game.yaml")
+        alice = tmp_path / "first-copy.yaml"
         asked = cli("move", alice, "shoot C3", "--key", keys.path("alice"))
         box = tmp_path / "Maildir"
         for sub in ("new", "cur", "tmp"):
@@ -419,17 +410,8 @@ def test_a_deadline_reminds_once_then_forfeits_once_and_audits(
     try:
         monkeypatch.setenv("FROGPBEM_NOW", "2026-12-01T00:00:00Z")
         games = tmp_path / "games"
-        games.mkdir()
-        draft = tmp_path / "draft.yaml"
-        made = cli("new", draft, "--referee", keys.path("referee"), "--seat",
-                   f"red={keys.pub('alice')}", "--seat", f"blue={keys.pub('bob')}",
-                   "--email", f"red=alice@{DOMAIN}", "--email", f"blue=bob@{DOMAIN}",
-                   "--option", "size=6", "--option", "frogs=2", "--option", "deadline=4h",
-                   "--option", "on_timeout=forfeit", "--setup", write_setup(tmp_path, SETUP))
-        assert made.exit_code == 0, made.output
-        game_id = strictyaml.loads(draft.read_bytes())["header"]["game"]
-        game = games / f"{game_id}.yaml"
-        shutil.move(draft, game)
+        game_id, game = mail_game(cli, keys, tmp_path, games, None, "--option", "deadline=4h",
+                                  "--option", "on_timeout=forfeit")
         box = tmp_path / "Maildir"
         for sub in ("new", "cur", "tmp"):
             (box / sub).mkdir(parents=True)
@@ -510,14 +492,7 @@ def test_a_team_game_with_notes_through_the_servers(servers: Servers, cli: Cli, 
             assert cli("note", copy, "purple's frog is near F1", "--key",
                        seat_keys["red"]).exit_code == 0
         assert cli("move", copy, move, "--key", seat_keys[seat]).exit_code == 0
-        reply = EmailMessage()
-        reply["From"] = f"{seat}@{DOMAIN}"
-        reply["To"] = f"judge@{DOMAIN}"
-        reply["Subject"] = "move"
-        reply.set_content("attached")
-        reply.add_attachment(copy.read_bytes(), maintype="application", subtype="yaml",
-                             filename="game.yaml")
-        send(servers, reply)
+        send(servers, reply_with(copy, seat))
         assert f"mailed record {number}" in judge(servers, games, keys).stdout
     read_mail()
     black = cli("view", copies["black"] / f"{game_id}.yaml", "--key", seat_keys["black"])
@@ -531,18 +506,8 @@ def test_a_running_judge_wakes_on_new_mail_with_idle(servers: Servers, cli: Cli,
                                                       tmp_path: Path) -> None:
     """Without --once the judge waits in IMAP IDLE: a move is taken at once, not at --every."""
     games = tmp_path / "judge-games"
-    games.mkdir()
-    draft = tmp_path / "draft.yaml"
-    assert cli("new", draft, "--referee", keys.path("referee"), "--seat",
-               f"red={keys.pub('alice')}", "--seat", f"blue={keys.pub('bob')}",
-               "--email", f"red=alice@{DOMAIN}", "--email", f"blue=bob@{DOMAIN}",
-               "--option", "size=6", "--option", "frogs=2", "--setup",
-               write_setup(tmp_path, SETUP)).exit_code == 0
-    game_id = strictyaml.loads(draft.read_bytes())["header"]["game"]
-    game = games / f"{game_id}.yaml"
-    alice = tmp_path / "alice.yaml"
-    shutil.copy(draft, alice)
-    shutil.move(draft, game)
+    game_id, game = mail_game(cli, keys, tmp_path, games)
+    alice = tmp_path / "first-copy.yaml"
     env = {**os.environ, "FROGPBEM_IMAP_PASSWORD": PASSWORD}
     running = subprocess.Popen(
         [sys.executable, "-m", "frogpbem", "judge", "--games", str(games), "--imap",
@@ -555,13 +520,7 @@ def test_a_running_judge_wakes_on_new_mail_with_idle(servers: Servers, cli: Cli,
                 break
             time.sleep(0.05)
         assert cli("move", alice, "shoot C3", "--key", keys.path("alice")).exit_code == 0
-        reply = EmailMessage()
-        reply["From"] = f"alice@{DOMAIN}"
-        reply["To"] = f"judge@{DOMAIN}"
-        reply["Subject"] = "move"
-        reply.set_content("attached")
-        reply.add_attachment(alice.read_bytes(), maintype="application", subtype="yaml",
-                             filename="game.yaml")
+        reply = reply_with(alice, "alice")
         sent_at = time.monotonic()
         send(servers, reply)
         while not strictyaml.loads(game.read_bytes())["log"]:
