@@ -164,17 +164,21 @@ def send_messages(messages: list[EmailMessage], url: str, config: Path | None = 
     user, password = _login(config)
     port = parts.port or (465 if parts.scheme == "smtps" else 25)
     host = unquote(parts.hostname)
+    # a club's own server may use its own authority: $FROGPBEM_SMTP_CA names its certificate
+    context = ssl.create_default_context(cafile=os.environ.get("FROGPBEM_SMTP_CA") or None)
     try:
         server: smtplib.SMTP
         if parts.scheme == "smtps":
-            server = smtplib.SMTP_SSL(host, port, context=ssl.create_default_context(),
-                                      timeout=30)
+            server = smtplib.SMTP_SSL(host, port, context=context, timeout=30)
         else:
             server = smtplib.SMTP(host, port, timeout=30)
             server.ehlo()
             if server.has_extn("starttls"):
-                server.starttls(context=ssl.create_default_context())
+                server.starttls(context=context)
                 server.ehlo()
+            elif user:
+                raise UsageError(f"{host}:{port} offers no STARTTLS: not sending a password "
+                                 "in the clear (use smtps://)")
         with server:
             if user:
                 server.login(user, password or "")

@@ -219,3 +219,89 @@ def test_a_message_piped_in_on_standard_input(mailed_game: Callable[[], Path], c
                                      str(keys.path("referee"))], input=reply.read_bytes())
     assert piped.exit_code == 0, piped.output
     assert "red shoots C3: 1" in piped.stdout
+
+
+def self_signed(folder: Path) -> tuple[Path, Path]:
+    """A certificate for 127.0.0.1, its own authority, and its key."""
+    import datetime
+    import ipaddress
+
+    from cryptography import x509
+    from cryptography.hazmat.primitives import hashes, serialization
+    from cryptography.hazmat.primitives.asymmetric import ec
+    from cryptography.x509.oid import NameOID
+
+    key = ec.generate_private_key(ec.SECP256R1())
+    name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "127.0.0.1")])
+    now = datetime.datetime.now(datetime.UTC)
+    cert = (x509.CertificateBuilder().subject_name(name).issuer_name(name)
+            .public_key(key.public_key()).serial_number(x509.random_serial_number())
+            .not_valid_before(now - datetime.timedelta(days=1))
+            .not_valid_after(now + datetime.timedelta(days=1))
+            .add_extension(x509.SubjectAlternativeName(
+                [x509.IPAddress(ipaddress.ip_address("127.0.0.1"))]), critical=False)
+            .add_extension(x509.BasicConstraints(ca=True, path_length=None), critical=True)
+            .sign(key, hashes.SHA256()))
+    cert_path, key_path = folder / "server.pem", folder / "server.key"
+    cert_path.write_bytes(cert.public_bytes(serialization.Encoding.PEM))
+    key_path.write_bytes(key.private_bytes(serialization.Encoding.PEM,
+                                           serialization.PrivateFormat.PKCS8,
+                                           serialization.NoEncryption()))
+    return cert_path, key_path
+
+
+@pytest.mark.filterwarnings("ignore:Requiring AUTH while not requiring TLS")
+@pytest.mark.parametrize("implicit", [False, True])
+def test_mail_over_tls_with_a_login_from_the_config_file(
+    implicit: bool, mailed_game: Callable[[], Path], cli: Cli, keys: Keys, tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """STARTTLS (smtp://) or implicit TLS (smtps://), and AUTH only over TLS."""
+    import ssl
+
+    from aiosmtpd.controller import Controller
+    from aiosmtpd.smtp import AuthResult, LoginPassword
+
+    cert, key = self_signed(tmp_path)
+    context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+    context.load_cert_chain(cert, key)
+    received: list[Any] = []
+    logins: list[bytes] = []
+
+    class Keep:
+        async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
+            received.append(envelope)
+            return "250 OK"
+
+    def check(server: Any, session: Any, envelope: Any, mechanism: str,
+              data: Any) -> AuthResult:
+        ok = isinstance(data, LoginPassword) and data.password == b"s3cret"
+        logins.append(data.login if isinstance(data, LoginPassword) else b"")
+        return AuthResult(success=ok)
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    options: dict[str, Any] = {"authenticator": check, "auth_required": True}
+    if implicit:  # the whole connection is TLS; aiosmtpd only knows of STARTTLS's
+        options.update(ssl_context=context, auth_require_tls=False)
+    else:
+        options.update(tls_context=context, require_starttls=True)
+    controller = Controller(Keep(), hostname="127.0.0.1", port=port, **options)
+    controller.start()
+    try:
+        config = tmp_path / "mail.ini"
+        config.write_text("[smtp]\nuser = carol\npassword = s3cret\n")
+        monkeypatch.setenv("FROGPBEM_CONFIG", str(config))
+        monkeypatch.setenv("FROGPBEM_SMTP_CA", str(cert))
+        game = mailed_game()
+        url = f"{'smtps' if implicit else 'smtp'}://127.0.0.1:{port}"
+        sent = cli("mail", game, "--smtp", url, "--key", keys.path("referee"))
+        assert sent.exit_code == 0, sent.output
+        assert logins == [b"carol"] and len(received) == 2
+        monkeypatch.delenv("FROGPBEM_SMTP_CA")  # the server's certificate is then not trusted
+        untrusted = cli("mail", game, "--smtp", url, "--key", keys.path("referee"))
+        assert untrusted.exit_code == 9 and "cannot send mail" in untrusted.stderr
+        assert len(received) == 2
+    finally:
+        controller.stop()
