@@ -11,6 +11,7 @@ from __future__ import annotations
 import email
 import email.policy
 import mailbox
+import re
 import tempfile
 from dataclasses import dataclass, field
 from email.message import Message
@@ -26,7 +27,10 @@ from frogpbem.protocol.game import REFEREE, load
 from frogpbem.protocol.memory import HeadMemory
 from frogpbem.protocol.seen import SeenGames
 from frogpbem.referee import apply_moves
+from frogpbem.safetext import safe
 
+_GAME_ID = re.compile(r"[a-z0-9][a-z0-9-]{2,63}")
+"""What the game file's schema allows a game id to be."""
 MAX_MESSAGE = 16 * 1024 * 1024
 """A message larger than this is refused unread."""
 
@@ -164,8 +168,8 @@ def _take(found: Found, games: Path, key: crypto.PrivateKey, state_dir: Path | N
 
 def _take_game(game_id: str, paths: tuple[Path, ...], games: Path, key: crypto.PrivateKey,
                state_dir: Path | None, seen: SeenGames | None) -> str:
-    if not game_id or "/" in game_id or game_id.startswith("."):
-        raise UsageError(f"{game_id!r} is not a game id")
+    if not _GAME_ID.fullmatch(game_id):  # it names a file: nothing but a real game id
+        raise UsageError(f"{safe(game_id)[:80]!r} is not a game id")
     target = game_file(games, game_id)
     if not target.exists():
         copies = [p for p in paths if p.suffix == ".yaml"]

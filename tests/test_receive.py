@@ -305,3 +305,19 @@ def test_mail_over_tls_with_a_login_from_the_config_file(
         assert len(received) == 2
     finally:
         controller.stop()
+
+
+@pytest.mark.parametrize("game_id", ["\x00bad", "../../etc/passwd", "ff-" + "a" * 200, ""])
+def test_a_block_naming_a_hostile_game_id_is_refused_in_a_sentence(
+        game_id: str, keys: Keys, tmp_path: Path) -> None:
+    import base64
+    import json
+
+    from frogpbem.receive import receive
+
+    block = base64.b64encode(json.dumps({"game": game_id}).encode()).decode()
+    message = (f"Subject: x\n\n-----BEGIN FROGPBEM REQUEST-----\n{block}\n"
+               "-----END FROGPBEM REQUEST-----\n").encode()
+    said = receive([message], tmp_path, keys.key("referee"))
+    assert len(said) == 1 and "refused" in said[0] and "is not a game id" in said[0]
+    assert list(tmp_path.iterdir()) == []
