@@ -31,7 +31,7 @@ from frogpbem.protocol.seen import SeenGames  # noqa: E402
 from frogpbem.referee import move  # noqa: E402
 from tests.test_judge import DOMAIN, PASSWORD, Servers, mail_servers, reply_with  # noqa: E402
 
-MOVES = 40
+MOVES = int(__import__("os").environ.get("BENCH_MOVES", "40"))
 
 
 def deliver(servers: Servers, player: str, copy: Path) -> None:

@@ -228,8 +228,16 @@ def _folded(lead: str, value: str, pad: str) -> list[str]:
     (mail programs strip trailing spaces, and YAML drops leading ones); no
     escape sequence is split.
     """
-    tokens = _TOKEN.findall(_string_quoted(value)[1:-1])
-    lines, current = [], f'{lead} "'
+    body = _string_quoted(value)[1:-1]
+    first = f'{lead} "'
+    if "\\" not in body and " " not in body:  # signatures, keys, hashes: cut in plain runs
+        size, rest = WIDTH - 4 - len(first), WIDTH - 4 - len(pad)
+        if size > 0:
+            cuts = [body[:size], *(body[i:i + rest] for i in range(size, len(body), rest))]
+            lines = [first + cuts[0], *(pad + cut for cut in cuts[1:])]
+            return [line + "\\" for line in lines[:-1]] + [lines[-1] + '"']
+    tokens = _TOKEN.findall(body)
+    lines, current = [], first
     for token in tokens:
         if current != pad and len(current) + len(token) + 4 > WIDTH:  # room for \x20 and \\
             if current.endswith(" "):
