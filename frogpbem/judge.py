@@ -12,6 +12,7 @@ after a crash as it would have been, and never two results for one record.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import time
@@ -248,21 +249,30 @@ class Judge:
         send_messages([reply], self.smtp, self.config)
 
     def mail_changes(self) -> list[str]:
-        """Mail every seat of every game whose head moved since it was last mailed."""
+        """Mail every seat of every game whose head moved since it was last mailed.
+
+        A game file unchanged since the last round that mailed it is not even read
+        again (its bytes' hash is kept in ``.mailed/``).
+        """
         log = []
         mailed_dir = self.games / ".mailed"
         for path in self.games_here():
+            digest = hashlib.sha256(read_bytes(path)).hexdigest()
+            quick = mailed_dir / f"{path.name}.sha256"
+            if quick.exists() and read_bytes(quick).decode() == digest:
+                continue
             game = load(path, HeadMemory(self.state_dir))
             mark = mailed_dir / f"{game.game_id}.json"
             last = json.loads(read_bytes(mark)) if mark.exists() else None
-            if last == game.head:
-                continue
-            sent = send_letters(letters(game, self.key, sender=self.address), self.smtp,
-                                self.config)
+            if last != game.head:
+                sent = send_letters(letters(game, self.key, sender=self.address), self.smtp,
+                                    self.config)
+                mailed_dir.mkdir(exist_ok=True)
+                write_atomic(mark, json.dumps(game.head).encode())
+                log.append(f"game {game.game_id}: mailed record {len(game.file.log)} to "
+                           f"{', '.join(sent)}")
             mailed_dir.mkdir(exist_ok=True)
-            write_atomic(mark, json.dumps(game.head).encode())
-            log.append(f"game {game.game_id}: mailed record {len(game.file.log)} to "
-                       f"{', '.join(sent)}")
+            write_atomic(quick, digest.encode(), durable=False)  # after the mail went out
         return log
 
 
