@@ -55,6 +55,10 @@ class UsageError(FrogPbemError):
     exit_code = 2
 
 
+class NothingToApplyError(UsageError):
+    """The referee was asked to apply, and nothing new was there (no move, no new request)."""
+
+
 class NotationError(FrogPbemError, ValueError):
     """A move, square or setup is not written in the game's notation."""
 

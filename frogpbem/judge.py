@@ -25,12 +25,12 @@ from typing import Protocol
 from urllib.parse import unquote, urlsplit
 
 from frogpbem import crypto
-from frogpbem.errors import FileAccessError, FrogPbemError, UsageError
-from frogpbem.gamefile.document import locked, read_bytes, write_atomic
+from frogpbem.errors import FileAccessError, FrogPbemError, NothingToApplyError, UsageError
+from frogpbem.gamefile.document import locked, read_bytes, read_game, write_atomic
 from frogpbem.mail import letters, send_letters, send_messages
 from frogpbem.protocol.game import REFEREE, Game, known_secrets, load, now_text, replay, seconds_of
 from frogpbem.protocol.memory import HeadMemory
-from frogpbem.receive import Found, contents, messages_in, take_found
+from frogpbem.receive import contents, game_files, messages_in, subject, take_found
 from frogpbem.referee import apply_timeout, deadline_of
 
 DONE = "frogpbem-done"
@@ -167,15 +167,14 @@ class Judge:
         log += self.mail_changes()
         return log
 
-    def games_here(self) -> list[Path]:
-        return [path for path in sorted(self.games.glob("*.yaml"))
-                if not path.name.endswith(".view.yaml")]  # the views written beside each game
-
     def deadlines(self) -> list[str]:
         """Remind a seat once before its deadline; record its forfeit once it has passed."""
         log = []
         now = seconds_of(now_text())
-        for path in self.games_here():
+        for path in game_files(self.games):
+            file = read_game(path)
+            if file.header.deadline is None or file.reveal is not None:
+                continue  # no clock runs: not worth checking and replaying the game
             with locked(path):
                 game = load(path, HeadMemory(self.state_dir))
                 state = replay(game, known_secrets(game, REFEREE, self.key), self.key).final
@@ -216,23 +215,20 @@ class Judge:
 
     def take(self, message: Incoming) -> str:
         parsed = messages_in(message.data)
-        found = Found()
-        for part in parsed:
-            one = contents(part)
-            found.copies += one.copies
-            found.blocks += one.blocks
-            found.problems += one.problems
-        subject = " ".join(str((m.get_all("subject") or [""])[0]) for m in parsed)[:60]
+        usable = True
         try:
-            said = take_found(found, self.games, self.key, self.state_dir)
+            said = take_found(contents(*parsed), self.games, self.key, self.state_dir)
+            usable = not said.startswith("nothing taken")
+        except NothingToApplyError:  # taken before (a crash came before it was filed)
+            said = "taken already: nothing new in it"
         except FrogPbemError as exc:
-            said = f"refused: {exc.message}"
-        if said.startswith(("refused", "nothing taken")) and not _already_taken(said):
+            said, usable = f"refused: {exc.message}", False
+        if usable:
+            self.box.file(message, DONE)
+        else:
             self._answer(parsed, said)
             self.box.file(message, REFUSED)
-        else:
-            self.box.file(message, DONE)
-        return f"message {message.ident} ({subject!r}): {said}"
+        return f"message {message.ident} ({subject(parsed)!r}): {said}"
 
     def _answer(self, parsed: list[Message], reason: str) -> None:
         """Tell the sender why its message was not used (nothing hidden is in the reason)."""
@@ -256,7 +252,7 @@ class Judge:
         """
         log = []
         mailed_dir = self.games / ".mailed"
-        for path in self.games_here():
+        for path in game_files(self.games):
             digest = hashlib.sha256(read_bytes(path)).hexdigest()
             quick = mailed_dir / f"{path.name}.sha256"
             if quick.exists() and read_bytes(quick).decode() == digest:
@@ -274,11 +270,6 @@ class Judge:
             mailed_dir.mkdir(exist_ok=True)
             write_atomic(quick, digest.encode(), durable=False)  # after the mail went out
         return log
-
-
-def _already_taken(said: str) -> bool:
-    """A message taken again after a crash: its requests are in the game already."""
-    return "no pending requests" in said or "no move given" in said
 
 
 def run(judge: Judge, once: bool, every: float = 30.0) -> Iterator[str]:

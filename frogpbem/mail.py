@@ -137,17 +137,7 @@ def write_letters(found: list[Letter], folder: Path) -> list[Path]:
 
 
 def send_letters(found: list[Letter], url: str, config: Path | None = None) -> list[str]:
-    """Send over SMTP: ``smtp://host[:port]`` (STARTTLS when offered) or ``smtps://`` (TLS).
-
-    The login comes from ``$FROGPBEM_SMTP_USER``/``$FROGPBEM_SMTP_PASSWORD`` or
-    the ``[smtp]`` section of ``config`` (user, password), never the command line.
-    """
-    parts = urlsplit(url)
-    if parts.scheme not in ("smtp", "smtps") or not parts.hostname:
-        raise UsageError(f"--smtp {url!r}: give smtp://HOST[:PORT] or smtps://HOST[:PORT]")
-    if parts.username or parts.password:
-        raise UsageError("no login in --smtp: set FROGPBEM_SMTP_USER and "
-                         "FROGPBEM_SMTP_PASSWORD, or a config file")
+    """Send the letters through the SMTP server at ``url`` (see :func:`send_messages`)."""
     missing = [letter.role for letter in found if not letter.address]
     if missing:
         raise UsageError(f"no mail address for {', '.join(missing)} in the game file "
@@ -157,27 +147,33 @@ def send_letters(found: list[Letter], url: str, config: Path | None = None) -> l
 
 
 def send_messages(messages: list[EmailMessage], url: str, config: Path | None = None) -> None:
-    """Send ``messages`` through the SMTP server at ``url`` (see :func:`send_letters`)."""
+    """Send over SMTP: ``smtp://host[:port]`` (STARTTLS when offered) or ``smtps://`` (TLS).
+
+    The login comes from ``$FROGPBEM_SMTP_USER``/``$FROGPBEM_SMTP_PASSWORD`` or
+    the ``[smtp]`` section of ``config`` (user, password), never the command line,
+    and is never sent without TLS.
+    """
     parts = urlsplit(url)
     if parts.scheme not in ("smtp", "smtps") or not parts.hostname:
         raise UsageError(f"--smtp {url!r}: give smtp://HOST[:PORT] or smtps://HOST[:PORT]")
+    if parts.username or parts.password:
+        raise UsageError("no login in --smtp: set FROGPBEM_SMTP_USER and "
+                         "FROGPBEM_SMTP_PASSWORD, or a config file")
     user, password = _login(config)
     port = parts.port or (465 if parts.scheme == "smtps" else 25)
     host = unquote(parts.hostname)
     try:
-        server: smtplib.SMTP
-        if parts.scheme == "smtps":
-            server = smtplib.SMTP_SSL(host, port, context=_tls(), timeout=30)
-        else:
-            server = smtplib.SMTP(host, port, timeout=30)
-            server.ehlo()
-            if server.has_extn("starttls"):
-                server.starttls(context=_tls())
-                server.ehlo()
-            elif user:
-                raise UsageError(f"{host}:{port} offers no STARTTLS: not sending a password "
-                                 "in the clear (use smtps://)")
+        server = smtplib.SMTP_SSL(host, port, context=_tls(), timeout=30) \
+            if parts.scheme == "smtps" else smtplib.SMTP(host, port, timeout=30)
         with server:
+            if parts.scheme == "smtp":
+                server.ehlo()
+                if server.has_extn("starttls"):
+                    server.starttls(context=_tls())
+                    server.ehlo()
+                elif user:
+                    raise UsageError(f"{host}:{port} offers no STARTTLS: not sending a "
+                                     "password in the clear (use smtps://)")
             if user:
                 server.login(user, password or "")
             for message in messages:

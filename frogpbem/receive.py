@@ -21,7 +21,14 @@ from pathlib import Path
 from frogpbem import crypto
 from frogpbem.errors import FileAccessError, FrogPbemError, UsageError
 from frogpbem.gamefile import mailsafe
-from frogpbem.gamefile.document import dump_game, locked, parse_game, read_bytes, write_atomic
+from frogpbem.gamefile.document import (
+    dump_game,
+    is_view,
+    locked,
+    parse_game,
+    read_bytes,
+    write_atomic,
+)
 from frogpbem.gamefile.model import GameFile
 from frogpbem.protocol.game import REFEREE, load
 from frogpbem.protocol.memory import HeadMemory
@@ -45,10 +52,6 @@ class Found:
     """Texts holding request blocks, as they came."""
     problems: list[str] = field(default_factory=list)
     """Parts that looked like frogpbem data but did not read, in words."""
-
-    @property
-    def games(self) -> set[str]:
-        return {copy.game for copy in self.copies}
 
 
 class _Text(HTMLParser):
@@ -83,10 +86,15 @@ def messages_in(data: bytes) -> list[Message]:
     return [email.message_from_bytes(data, policy=email.policy.default)]
 
 
-def contents(message: Message) -> Found:
-    """Every game file and request block in a message, however it was wrapped."""
+def subject(messages: list[Message]) -> str:
+    """The subject of ``messages``, shortened, for a log line."""
+    return " ".join(str((m.get_all("subject") or [""])[0]) for m in messages)[:60]
+
+
+def contents(*messages: Message) -> Found:
+    """Every game file and request block in messages, however they were wrapped."""
     found = Found()
-    for part in message.walk():
+    for part in (part for message in messages for part in message.walk()):
         if part.is_multipart():
             continue  # message/rfc822 and multipart/* parts are walked into
         payload = part.get_payload(decode=True)
@@ -102,7 +110,7 @@ def contents(message: Message) -> Found:
 def _look_at(payload: bytes, found: Found) -> None:
     if mailsafe.BLOCK_BEGIN.encode() in payload:
         found.blocks.append(payload)
-    if b"frogpbem:" not in payload or b"kind: view" in payload[:400]:
+    if b"frogpbem:" not in payload or is_view(payload):
         return  # not a game file (a mailed view is for reading, not for the referee)
     try:
         found.copies.append(parse_game(payload, "attachment"))
@@ -127,24 +135,17 @@ def receive(sources: list[bytes], games: Path, key: crypto.PrivateKey,
                                   "MiB; not read")
         for message in messages_in(data):
             number += 1
-            subject = str((message.get_all("subject") or [""])[0])[:60]
-            found = contents(message)
             try:
-                said = _take(found, games, key, state_dir, seen)
+                said = take_found(contents(message), games, key, state_dir, seen)
             except FrogPbemError as exc:
                 said = f"refused: {exc}"
-            lines.append(f"message {number} ({subject!r}): {said}")
+            lines.append(f"message {number} ({subject([message])!r}): {said}")
     return lines
 
 
 def take_found(found: Found, games: Path, key: crypto.PrivateKey,
                state_dir: Path | None = None, seen: SeenGames | None = None) -> str:
     """Take one message's game files and request blocks into the games; say what happened."""
-    return _take(found, games, key, state_dir, seen)
-
-
-def _take(found: Found, games: Path, key: crypto.PrivateKey, state_dir: Path | None,
-          seen: SeenGames | None) -> str:
     if not found.copies and not found.blocks:
         reason = "; ".join(found.problems) or "no game file and no request block in it"
         return f"nothing taken: {reason}"
@@ -186,14 +187,18 @@ def _take_game(game_id: str, paths: tuple[Path, ...], games: Path, key: crypto.P
         return _keep_newer(game_id, paths, target, seen or SeenGames())
 
 
+def game_files(games: Path) -> list[Path]:
+    """The game files of folder ``games``, without the views written beside each."""
+    return [path for path in sorted(games.glob("*.yaml"))
+            if not path.name.endswith(".view.yaml")]
+
+
 def game_file(games: Path, game_id: str) -> Path:
     """The file of game ``game_id`` in ``games``: ``ID.yaml``, else any game file of that id."""
     named = games / f"{game_id}.yaml"
     if named.exists() or not games.is_dir():
         return named
-    for path in sorted(games.glob("*.yaml")):
-        if path.name.endswith(".view.yaml"):
-            continue
+    for path in game_files(games):
         try:
             if parse_game(read_bytes(path), str(path)).game == game_id:
                 return path
@@ -231,5 +236,5 @@ def read_sources(paths: list[Path], stdin: bytes | None) -> list[bytes]:
     return out
 
 
-__all__ = ["Found", "contents", "html_text", "messages_in", "read_sources", "receive",
-           "take_found"]
+__all__ = ["Found", "contents", "game_files", "html_text", "messages_in", "read_sources",
+           "receive", "subject", "take_found"]

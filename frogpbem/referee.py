@@ -16,6 +16,7 @@ from frogpbem.errors import (
     ChainError,
     FrogPbemError,
     IllegalMoveError,
+    NothingToApplyError,
     StaleCopyError,
     UsageError,
 )
@@ -262,7 +263,7 @@ def _apply(
         state, line = _append_record(game, state, actor, text, None, key, at)
         applied.lines.append(line)
     elif not game.file.requests and not discard_requests and not taken:
-        raise UsageError("no move given and no pending requests to apply", path=path)
+        raise NothingToApplyError("no move given and no pending requests to apply", path=path)
     for index, request in enumerate(game.file.requests):
         where = f"pending request {index + 1} ({request.label})"
         expected_n = len(game.file.log) + 1

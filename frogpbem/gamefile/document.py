@@ -56,11 +56,16 @@ def parse_game(data: bytes, name: str) -> GameFile:
         raise exc.within(path=name) from None
 
 
+def is_view(data: bytes) -> bool:
+    """Whether ``data`` (as read, or as mailed) is a view file rather than a game file."""
+    return b"\nkind: view\n" in mailsafe.unmail(data)[:200]
+
+
 def parse_view(data: bytes, name: str) -> ViewFile | None:
     """A view file's bytes, checked; ``None`` when they are not a view file."""
-    data = mailsafe.unmail(data)
-    if b"\nkind: view\n" not in data[:200]:
+    if not is_view(data):
         return None
+    data = mailsafe.unmail(data)
     doc = strictyaml.loads(data, name)
     schema.validate(doc, "view", name)
     return ViewFile(doc)

@@ -20,7 +20,7 @@ from typing import Any
 
 from frogpbem import crypto
 from frogpbem.errors import ForkError, GameFileError, SignatureError
-from frogpbem.gamefile.model import Deal, Element, GameFile, Record, Reveal
+from frogpbem.gamefile.model import Element, GameFile, Record
 
 MAGIC = "frogpbem-fork-proof 1"
 CHAINED = ("deal", "record", "reveal")
@@ -34,16 +34,10 @@ def conflict(a: GameFile, b: GameFile) -> tuple[Element, Element] | None:
         return None
     if a.header.hash != b.header.hash:
         return a.header, b.header
-    for x, y in zip(_history(a), _history(b), strict=False):
+    for x, y in zip(a.history, b.history, strict=False):
         if x.hash != y.hash:
             return (x, y) if x.prev == y.prev else None
     return None
-
-
-def _history(file: GameFile) -> list[Deal | Record | Reveal]:
-    """The referee's chained elements after the header, in order."""
-    return [*([file.deal] if file.deal else []), *file.log,
-            *([file.reveal] if file.reveal else [])]
 
 
 def where(element: Element) -> str:

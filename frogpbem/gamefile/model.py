@@ -601,6 +601,12 @@ class GameFile:
         """The hash that the next record's ``prev`` names."""
         return self.log[-1].hash if self.log else self.base_hash
 
+    @property
+    def history(self) -> list[Deal | Record | Reveal]:
+        """The referee's chained elements after the header, in order: deal, records, reveal."""
+        return [*([self.deal] if self.deal else []), *self.log,
+                *([self.reveal] if self.reveal else [])]
+
     def heads(self) -> list[str]:
         """The head before each record, then after the last: ``heads()[n]`` is after ``n``."""
         return [self.base_hash, *(record.hash for record in self.log)]

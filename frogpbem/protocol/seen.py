@@ -32,15 +32,6 @@ def default_home() -> Path:
     return Path(base) / "frogpbem"
 
 
-def history(file: GameFile) -> list[str]:
-    """The hashes of the referee's elements after the header, in order."""
-    hashes = [file.deal.hash] if file.deal is not None else []
-    hashes += [record.hash for record in file.log]
-    if file.reveal is not None:
-        hashes.append(file.reveal.hash)
-    return hashes
-
-
 @dataclass(frozen=True)
 class Seen:
     """What was seen of one game: the header's hash and the history's hashes."""
@@ -87,17 +78,17 @@ class SeenGames:
         json_path, copy_path, lock_path = self._paths(file.game)
         with lock_file(lock_path):
             seen = self._read(file.game)
-            now = Seen(file.header.hash, tuple(history(file)), len(file.log))
+            now = Seen(file.header.hash, tuple(e.hash for e in file.history), len(file.log))
             if seen is not None and seen.same(now):
                 return
             if seen is not None and not (seen.header == now.header and
                                          now.history[:len(seen.history)] == seen.history):
-                self._refuse(game, seen, now, copy_path)
+                self._refuse(game, seen, now)
             self.folder.mkdir(parents=True, exist_ok=True, mode=0o700)
             write_atomic(copy_path, dump_game(file), private=True)
             write_atomic(json_path, json.dumps(now.to_json()).encode(), private=True)
 
-    def _refuse(self, game: Game, seen: Seen, now: Seen, copy_path: Path) -> None:
+    def _refuse(self, game: Game, seen: Seen, now: Seen) -> None:
         if seen.header == now.header and seen.history[:len(now.history)] == now.history:
             if seen.records > now.records:
                 detail = f"it ends at record {now.records}, you have seen record {seen.records}"
@@ -105,11 +96,8 @@ class SeenGames:
                 detail = "it lacks the deal or the reveal you have seen"
             raise StaleCopyError(f"is older than a copy of game {game.game_id} you saw before "
                                  f"({detail}): a rollback; use the latest copy", path=game.path)
-        try:
-            earlier = parse_game(read_bytes(copy_path), str(copy_path))
-        except FrogPbemError:
-            earlier = None
-        found = conflict(earlier, game.file) if earlier is not None else None
+        known = self.latest(game.game_id)
+        found = conflict(known[0], game.file) if known is not None else None
         if found is None:
             raise StaleCopyError(
                 f"differs from the copy of game {game.game_id} you saw before "
