@@ -8,13 +8,16 @@ import os
 import sys
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
 from frogpbem import crypto
 from frogpbem.errors import FrogPbemError, GameFileError, KeyError_, UsageError
 from frogpbem.safetext import safe
+
+if TYPE_CHECKING:
+    from frogpbem.referee import Applied
 
 HELP = "Play hidden-information board games by email with a signed, auditable referee."
 SETTINGS: dict[str, Any] = {"help_option_names": ["-h", "--help"]}
@@ -165,7 +168,8 @@ def new(
         list[str], typer.Option(help="NAME=VALUE: a rules option. frogfinder: size=3..26 (12), "
                                      "frogs=N (5); coan: the same and teams=red+black,blue+purple;"
                                      " froglet: size=3..26 (12); secretmove: none. Any game: "
-                                     "deadline=72h (or 3d, 90m) and on_timeout=forfeit.")
+                                     "deadline=72h (or 3d, 90m) and on_timeout=forfeit or "
+                                     "pass.")
     ] = [],  # noqa: B006
     setup: Annotated[
         Path | None, typer.Option(help="YAML file with the hidden setup, chosen instead of dealt.")
@@ -315,13 +319,7 @@ def move(
                    "withdrawn": result.withdrawn, "block": result.block or None}, as_json,
                   words_out)
             return
-        outcome = result.outcome
-        data = {"applied": result.lines, "outcome": outcome.to_json() if outcome else None,
-                "views": [str(v) for v in result.views]}
-        text_out = "\n".join(result.lines)
-        if outcome:
-            text_out += f"\ngame over: {outcome.termination}; {outcome.standing_text()}"
-        _emit(data, as_json, text_out)
+        _emit_applied(result, as_json)
 
 
 @app.command()
@@ -542,17 +540,49 @@ def timeout(
     key: KeyOption = None,
     as_json: JsonOption = False,
 ) -> None:
-    """Referee: the seat to move let its deadline pass; record its forfeit, signed."""
+    """Referee: the seat to move let its deadline pass; record its forfeit (or pass), signed."""
     from frogpbem.referee import timeout_game
 
     with reported(as_json):
-        result = timeout_game(game, load_key(key))
-        outcome = result.outcome
-        text_out = "\n".join(result.lines)
-        if outcome:
-            text_out += f"\ngame over: {outcome.termination}; {outcome.standing_text()}"
-        _emit({"applied": result.lines, "outcome": outcome.to_json() if outcome else None},
-              as_json, text_out)
+        _emit_applied(timeout_game(game, load_key(key)), as_json)
+
+
+@app.command()
+def pause(
+    game: Annotated[Path, typer.Argument(help="The game file.")],
+    key: KeyOption = None,
+    reason: Annotated[str, typer.Option(help="Why, for every seat to read (holidays...).")]
+    = "",
+    as_json: JsonOption = False,
+) -> None:
+    """Referee: pause the game (no move and no deadline until resume), signed in the log."""
+    from frogpbem.referee import pause_game
+
+    with reported(as_json):
+        _emit_applied(pause_game(game, load_key(key), reason), as_json)
+
+
+@app.command()
+def resume(
+    game: Annotated[Path, typer.Argument(help="The game file.")],
+    key: KeyOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Referee: resume a paused game; the clock of the seat to move starts again."""
+    from frogpbem.referee import resume_game
+
+    with reported(as_json):
+        _emit_applied(resume_game(game, load_key(key)), as_json)
+
+
+def _emit_applied(result: Applied, as_json: bool) -> None:
+    """What the referee applied: the records in words, the outcome, the views written."""
+    outcome = result.outcome
+    text_out = "\n".join(result.lines)
+    if outcome:
+        text_out += f"\ngame over: {outcome.termination}; {outcome.standing_text()}"
+    _emit({"applied": result.lines, "outcome": outcome.to_json() if outcome else None,
+           "views": [str(v) for v in result.views]}, as_json, text_out)
 
 
 @app.command()

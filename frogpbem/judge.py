@@ -28,10 +28,20 @@ from frogpbem import crypto
 from frogpbem.errors import FileAccessError, FrogPbemError, NothingToApplyError, UsageError
 from frogpbem.gamefile.document import locked, read_bytes, read_game, write_atomic
 from frogpbem.mail import letters, send_letters, send_messages
-from frogpbem.protocol.game import REFEREE, Game, known_secrets, load, now_text, replay, seconds_of
+from frogpbem.protocol.game import (
+    REFEREE,
+    Game,
+    clock_words,
+    deadline_of,
+    known_secrets,
+    load,
+    now_text,
+    replay,
+    seconds_of,
+)
 from frogpbem.protocol.memory import HeadMemory
 from frogpbem.receive import contents, game_files, messages_in, subject, take_found
-from frogpbem.referee import apply_timeout, deadline_of
+from frogpbem.referee import apply_timeout
 
 DONE = "frogpbem-done"
 REFUSED = "frogpbem-refused"
@@ -168,7 +178,8 @@ class Judge:
         return log
 
     def deadlines(self) -> list[str]:
-        """Remind a seat once before its deadline; record its forfeit once it has passed."""
+        """Remind a seat once before its deadline; record its forfeit (or passed turn) once
+        it has passed."""
         log = []
         now = seconds_of(now_text())
         for path in game_files(self.games):
@@ -192,25 +203,21 @@ class Judge:
                 if now < until - deadline.seconds // 4 or (
                         mark.exists() and json.loads(read_bytes(mark)) == game.head):
                     continue
-                self._remind(game, seat, until)
+                self._remind(game, seat, clock_words(game, state))
                 mark.parent.mkdir(exist_ok=True)
                 write_atomic(mark, json.dumps(game.head).encode())
                 log.append(f"game {game.game_id}: reminded {seat} of its deadline")
         return log
 
-    def _remind(self, game: Game, seat: str, until: int) -> None:
+    def _remind(self, game: Game, seat: str, words: str) -> None:
         party = next(p for p in game.header.seats if p.seat == seat)
         if not party.email:
             return
-        when = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(until))
         reminder = EmailMessage()
         reminder["From"] = self.address
         reminder["To"] = party.email
-        reminder["Subject"] = f"[frogpbem {game.game_id}] reminder: your move by {when}"
-        reminder.set_content(f"It is your move ({seat}) in game {game.game_id}. If no move "
-                             f"comes by {when}, {seat} forfeits (the game's deadline is "
-                             f"{game.header.deadline.per_move if game.header.deadline else ''} "
-                             "a move).\n")
+        reminder["Subject"] = f"[frogpbem {game.game_id}] reminder: your move ({seat})"
+        reminder.set_content(f"It is your move ({seat}) in game {game.game_id}. {words}\n")
         send_messages([reminder], self.smtp, self.config)
 
     def take(self, message: Incoming) -> str:

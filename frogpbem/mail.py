@@ -23,7 +23,7 @@ from urllib.parse import unquote, urlsplit
 from frogpbem import crypto
 from frogpbem.errors import FileAccessError, UsageError
 from frogpbem.gamefile.document import dump_game, dump_yaml, write_atomic
-from frogpbem.protocol.game import REFEREE, Game, known_secrets, replay
+from frogpbem.protocol.game import REFEREE, Game, clock_words, known_secrets, replay
 from frogpbem.safetext import safe
 from frogpbem.views import make_view, render_text
 
@@ -46,7 +46,7 @@ def subject_of(game: Game, state: Any) -> str:
     log = game.file.log
     if log:
         last = log[-1]
-        said = f"{last.n}. {rules.describe(last.seat, last.move, game.results[-1])}"
+        said = f"{last.n}. {rules.describe_record(last.seat, last.move, game.results[-1])}"
     else:
         said = "the game begins"
     outcome = rules.outcome(state)
@@ -118,7 +118,9 @@ def _body(game: Game, view: Any, role: str, name: str, state: Any) -> str:
     else:
         lines.append(f"{to_move} is to move; you may still resign or write a team note "
                      f"(frogpbem note {name} TEXT) and reply with the file.")
-    lines += ["", "No deadline is set for this game."]
+    words = clock_words(game, state)
+    if words:
+        lines += ["", words]
     return "\n".join(lines) + "\n"
 
 

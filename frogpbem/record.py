@@ -67,12 +67,12 @@ def game_record(game: Game) -> str:
                 words.append(f"{index // 2 + 1}.")
             if record.seat != game.seats[index % 2]:
                 words.append(f"({record.seat})")
-            words.append(_move_text(rules.comment(result), record.move))
+            words.append(_move_text(rules.comment_record(result), record.move))
     else:
         # more seats, some of them skipped once out: each record numbered and named
         for record, result in pairs:
             words.append(f"{record.n}. {record.seat} "
-                         f"{_move_text(rules.comment(result), record.move)}")
+                         f"{_move_text(rules.comment_record(result), record.move)}")
     words.append(token)
     return "\n".join(tags) + "\n\n" + _wrap(" ".join(words)) + "\n"
 
@@ -86,7 +86,7 @@ def record_json(game: Game) -> dict[str, object]:
         "termination": termination,
         "standing": [p.to_json() for p in outcome.standing] if outcome else None,
         "moves": [{"n": r.n, "seat": r.seat, "move": r.move, "result": r.result,
-                   "comment": game.ruleset.comment(result)}
+                   "comment": game.ruleset.comment_record(result)}
                   for r, result in zip(game.file.log, game.results, strict=True)],
     }
 

@@ -24,20 +24,23 @@ from frogpbem.gamefile import mailsafe, schema
 from frogpbem.gamefile.document import dump_game, locked, read_bytes, write_atomic
 from frogpbem.gamefile.model import Asked, Record, Request, Reveal
 from frogpbem.games import Outcome
+from frogpbem.games.clock import MAX_REASON, ClockResult, Passed, Paused, Resumed
 from frogpbem.protocol.game import (
     REFEREE,
     Game,
+    deadline_of,
     known_secrets,
-    last_at,
     load,
     load_copy,
     now_text,
     open_move,
     open_setup,
+    play_clock,
     referee_seed,
     replay,
     sealed_move_secret,
     seconds_of,
+    timeout_move,
 )
 from frogpbem.protocol.memory import HeadMemory
 from frogpbem.protocol.secrets import SealedSecret
@@ -141,6 +144,7 @@ def request_move(game: Game, key: crypto.PrivateKey, text: str) -> Requested:
     rules = game.ruleset
     parsed = rules.parse_move(text)
     state = replay(game, known_secrets(game, seat, key)).final
+    game.check_running()
     rules.check(state, seat, parsed)
     canonical = rules.format_move(parsed)
     n = len(game.file.log) + 1
@@ -296,18 +300,10 @@ def _conclude(game: Game, state: Any, key: crypto.PrivateKey, at: str, applied: 
     return state
 
 
-def deadline_of(game: Game, state: Any) -> tuple[str, int] | None:
-    """The seat to move and when its time runs out (seconds), if the game has a deadline."""
-    deadline = game.header.deadline
-    seat = game.ruleset.to_move(state)
-    if deadline is None or seat is None:
-        return None
-    return seat, seconds_of(last_at(game, len(game.file.log))) + deadline.seconds
-
-
 def apply_timeout(game: Game, key: crypto.PrivateKey, memory: HeadMemory | None = None,
                   at: str | None = None) -> Applied:
-    """The referee records the forfeit of the seat to move once its deadline has passed."""
+    """The referee records the forfeit (or the passed turn) of the seat to move once its
+    deadline has passed."""
     memory = memory or HeadMemory()
     at = at or now_text()
     with memory.holding(game.game_id):
@@ -315,7 +311,7 @@ def apply_timeout(game: Game, key: crypto.PrivateKey, memory: HeadMemory | None 
         state = replay(game, known_secrets(game, REFEREE, key), key).final
         due = deadline_of(game, state)
         if due is None:
-            raise UsageError("no deadline to apply: the game has none, or it is over",
+            raise UsageError("no deadline to apply: the game has none, is paused or is over",
                              path=game.path)
         seat, until = due
         if seconds_of(at) < until:
@@ -325,20 +321,80 @@ def apply_timeout(game: Game, key: crypto.PrivateKey, memory: HeadMemory | None 
         if game.file.requests:
             raise UsageError("pending requests: apply them first", path=game.path)
         applied = Applied()
-        state, line = _append_record(game, state, seat, "resign", None, key, at, timeout=True)
-        applied.lines.append(f"{line} (its deadline passed)")
-        state = _conclude(game, state, key, at, applied)
-        data = dump_game(game.file)
-        memory.remember(game, data)
-        write_atomic(game.path, data)
+        if timeout_move(game, state, seat) == "pass":
+            state, line = _append_clock(game, state, Passed(), key, at)
+        else:
+            state, line = _append_record(game, state, seat, "resign", None, key, at,
+                                         timeout=True)
+            line += " (its deadline passed)"
+        applied.lines.append(line)
+        return _write(game, _conclude(game, state, key, at, applied), key, memory, applied)
+
+
+def pause_game(path: Path, key: crypto.PrivateKey, reason: str = "",
+               state_dir: Path | None = None, at: str | None = None) -> Applied:
+    """The ``pause`` command: the referee stops the game and its clock (holidays)."""
+    reason = " ".join(reason.split())
+    if len(reason) > MAX_REASON:
+        raise UsageError(f"the reason is {len(reason)} characters; at most {MAX_REASON}")
+    return _clock_command(path, key, Paused(reason), state_dir, at)
+
+
+def resume_game(path: Path, key: crypto.PrivateKey, state_dir: Path | None = None,
+                at: str | None = None) -> Applied:
+    """The ``resume`` command: the referee resumes a paused game; its clock starts again."""
+    return _clock_command(path, key, Resumed(), state_dir, at)
+
+
+def _clock_command(path: Path, key: crypto.PrivateKey, result: Paused | Resumed,
+                   state_dir: Path | None, at: str | None) -> Applied:
+    memory = HeadMemory(state_dir)
+    with locked(path):
+        game = load(path, memory)
+        if game.role(key) != REFEREE:
+            raise UsageError(f"only the referee may {result.move} a game", path=path)
+        with memory.holding(game.game_id):
+            memory.check(game)
+            state = replay(game, known_secrets(game, REFEREE, key), key).final
+            if game.file.requests:
+                raise UsageError("pending requests: apply them first", path=path)
+            applied = Applied()
+            try:
+                state, line = _append_clock(game, state, result, key, at or now_text())
+            except FrogPbemError as exc:
+                raise exc.within(path=path) from None
+            applied.lines.append(line)
+            return _write(game, state, key, memory, applied)
+
+
+def _write(game: Game, state: Any, key: crypto.PrivateKey, memory: HeadMemory,
+           applied: Applied) -> Applied:
+    """Remember and write the game (its memory first), then the views."""
+    data = dump_game(game.file)
+    memory.remember(game, data)
+    write_atomic(game.path, data)
     applied.views = write_views(game, state, key)
     return applied
+
+
+def _append_clock(game: Game, state: Any, result: ClockResult, key: crypto.PrivateKey,
+                  at: str) -> tuple[Any, str]:
+    """Sign a clock record (a passed turn, a pause, a resume) for the seat to move."""
+    rules = game.ruleset
+    seat = rules.to_move(state) or game.seats[0]  # over: play_clock says so
+    state = play_clock(rules, state, seat, result, game.paused is not None)
+    record = Record(len(game.file.log) + 1, game.head, seat, result.move, result.to_json(),
+                    rules.scores(state), at, None, None, None,
+                    timeout=isinstance(result, Passed)).signed(key)
+    game.append(record, result)
+    return state, rules.describe_record(seat, result.move, result)
 
 
 def _append_record(
     game: Game, state: Any, seat: str, text: str, request: Request | None,
     key: crypto.PrivateKey, at: str, timeout: bool = False,
 ) -> tuple[Any, str]:
+    game.check_running()
     rules = game.ruleset
     n = len(game.file.log) + 1
     sealed = request.sealed if request is not None else None
@@ -383,5 +439,5 @@ def automatic_moves(game: Game, state: Any, key: crypto.PrivateKey, at: str,
 
 
 __all__ = ["Applied", "Requested", "apply_moves", "apply_timeout", "automatic_moves",
-           "deadline_of", "move", "timeout_game",
+           "move", "pause_game", "resume_game", "timeout_game",
            "request_move", "take_requests", "withdraw_request"]

@@ -169,10 +169,14 @@ def render_text(view: View) -> str:
                      f"{outcome.standing_text(label)}")
     else:
         lines.append(f"To move: {label(rules.to_move(view.state) or '')}")
+    pause = game.paused
+    if pause is not None:
+        lines.append(f"Paused since {pause.at} by the referee: no move and no deadline "
+                     "until it resumes")
     lines += ["", rules.render(view.board, view.viewers), ""]
     if game.file.log:
         lines.append("Moves:")
-        lines += [f"{r.n:>4}. {rules.describe(r.seat, r.move, result)}"
+        lines += [f"{r.n:>4}. {rules.describe_record(r.seat, r.move, result)}"
                   for r, result in zip(game.file.log, game.results, strict=True)]
     if view.notes:
         lines += ["", "Team notes:"]
@@ -239,7 +243,7 @@ def show_view_file(view: ViewFile, seen: SeenGames) -> str:
         lines.append("Moves:")
         for n, who, move, result in moves:
             try:
-                words = rules.describe(who, move, rules.parse_result(result))
+                words = rules.describe_record(who, move, rules.parse_record_result(result))
             except FrogPbemError:
                 words = f"{safe(who)} {safe(move)} (a result this frogpbem cannot read)"
             lines.append(f"{n:>4}. {words}")

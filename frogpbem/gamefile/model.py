@@ -201,7 +201,8 @@ class Deadline:
     per_move: str
     """``72h``, ``3d``, ``90m`` or ``600s``."""
     on_timeout: str
-    """``forfeit``: the seat that let the time pass resigns (a signed record says so)."""
+    """``forfeit``: the seat that let the time pass resigns; ``pass``: its turn goes by
+    (where the rules leave none to pass, it resigns). A signed record says so."""
 
     UNITS: ClassVar[dict[str, int]] = {"s": 1, "m": 60, "h": 3600, "d": 86400}
 
@@ -219,8 +220,8 @@ class Deadline:
         if not (len(text) >= 2 and text[-1] in cls.UNITS and text[:-1].isdigit()
                 and 0 < int(text[:-1]) < 10**6):
             raise GameFileError(f"deadline {per_move!r}: give a time such as 72h, 3d or 90m")
-        if on_timeout != "forfeit":
-            raise GameFileError(f"on_timeout {on_timeout!r}: only forfeit is supported")
+        if on_timeout not in ("forfeit", "pass"):
+            raise GameFileError(f"on_timeout {on_timeout!r}: give forfeit or pass")
         return cls(f"{int(text[:-1])}{text[-1]}", on_timeout)
 
 

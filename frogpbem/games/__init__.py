@@ -299,6 +299,14 @@ class Ruleset(ABC, Generic[S, M, R]):
         """A move the referee records by itself (e.g. a forced pass), or ``None``."""
         return None
 
+    def pass_turn(self, state: S, seat: str) -> S:
+        """The state after ``seat``, to move, let its turn go by (its deadline passed).
+
+        Raises :class:`IllegalMoveError` where the rules leave no turn to pass
+        (there a passed deadline forfeits instead).
+        """
+        raise IllegalMoveError(f"{self.title} has no turn to pass here")
+
     @abstractmethod
     def to_move(self, state: S) -> str | None:
         """The seat to move, or ``None`` once the game is over."""
@@ -328,6 +336,28 @@ class Ruleset(ABC, Generic[S, M, R]):
     def comment(self, result: R) -> str:
         """A result as the record's comment: ``2``, ``-3``, ``found +5``."""
         return ""
+
+    def describe_record(self, seat: str, move: str, result: Any) -> str:
+        """Any record in words: a move's (:meth:`describe`) or the referee's clock record."""
+        from frogpbem.games import clock
+
+        if isinstance(result, clock.ClockResult):
+            return clock.describe(seat, result)
+        return self.describe(seat, move, result)
+
+    def comment_record(self, result: Any) -> str:
+        """Any record's comment: a move's (:meth:`comment`) or the clock record's."""
+        from frogpbem.games import clock
+
+        if isinstance(result, clock.ClockResult):
+            return clock.comment(result)
+        return self.comment(result)
+
+    def parse_record_result(self, data: JSON) -> Any:
+        """A recorded result: a clock record's, else this ruleset's (:meth:`parse_result`)."""
+        from frogpbem.games import clock
+
+        return clock.parse_clock(data) or self.parse_result(data)
 
     def bot_move(self, view: JSON, seat: str, rng: random.Random) -> str:
         """A simple move for the demonstration bots, from a seat's view."""

@@ -305,6 +305,12 @@ class Froglet(Ruleset[State, Move, FrogletResult]):
             state = replace(state, outcome=outcome)
         return state, result
 
+    def pass_turn(self, state: State, seat: str) -> State:
+        """A turn gone by (a passed deadline): the other seat jumps next."""
+        if state.ply == 0:
+            raise IllegalMoveError("the first move removes a green frog: it cannot be passed")
+        return replace(state, ply=state.ply + 1, last=())
+
     # --- presentation -------------------------------------------------------
 
     def view(self, state: State, viewers: frozenset[str]) -> JSON:

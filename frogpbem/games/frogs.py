@@ -418,6 +418,10 @@ class FrogGame(Ruleset[State, Move, FrogResult]):
             result = self._check_claim(state, seat, move, claimed)
         return self._advance(state, seat, move, result), result
 
+    def pass_turn(self, state: State, seat: str) -> State:
+        """A turn gone by (a passed deadline): the next seat still in moves."""
+        return self._after_move(replace(state, ply=state.ply + 1), None)
+
     # --- internals ----------------------------------------------------------
 
     def _owner(self, state: State, seat: str, square: Square) -> str | None | object:

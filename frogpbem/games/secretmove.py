@@ -401,6 +401,12 @@ class SecretMove(Ruleset[State, Move, SecretMoveResult]):
                                           f"{result.to_json()!r}")
         return new, result
 
+    def pass_turn(self, state: State, seat: str) -> State:
+        """A turn gone by (a passed deadline): no stone moves, and it counts as no move."""
+        if self.phase(state) != "moves":
+            raise IllegalMoveError("each seat must guess: a guess has no turn to pass")
+        return self._pass_turn(state)
+
     def _pass_turn(self, state: State) -> State:
         for step in (1, 2):
             index = (state.turn + step) % 2

@@ -12,7 +12,7 @@ import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from frogpbem import crypto
 from frogpbem.errors import (
@@ -20,10 +20,12 @@ from frogpbem.errors import (
     CommitmentError,
     FrogPbemError,
     GameFileError,
+    GameOverError,
     IllegalMoveError,
     InconsistentResultError,
     KeyError_,
     NotationError,
+    NotYourTurnError,
     StaleCopyError,
     UsageError,
 )
@@ -40,6 +42,7 @@ from frogpbem.gamefile.model import (
     Sealed,
 )
 from frogpbem.games import Ruleset, find_game
+from frogpbem.games.clock import ClockResult, Passed, Paused, Resumed, parse_clock
 from frogpbem.protocol.secrets import SealedSecret
 
 if TYPE_CHECKING:
@@ -67,15 +70,76 @@ def last_at(game: Game, n: int) -> str:
     return deal.at if deal is not None else game.header.created
 
 
-def timeout_holds(game: Game, record: Record, state_before: Any) -> bool:
-    """Whether a ``timeout`` record is one the deadline allowed: the seat to move resigns,
-    at least the deadline after the element before it."""
+def timeout_move(game: Game, state: Any, seat: str) -> str:
+    """What a passed deadline records for ``seat``: ``pass`` where the header says so and
+    the rules leave a turn to pass (:meth:`Ruleset.pass_turn`), else ``resign``."""
     deadline = game.header.deadline
-    if deadline is None or not record.timeout or record.move != "resign":
+    if deadline is not None and deadline.on_timeout == "pass":
+        try:
+            game.ruleset.pass_turn(state, seat)
+        except IllegalMoveError:
+            return "resign"
+        return "pass"
+    return "resign"
+
+
+def timeout_holds(game: Game, record: Record, state_before: Any) -> bool:
+    """Whether a ``timeout`` record is one the deadline allowed: the seat to move resigns
+    (or passes, see :func:`timeout_move`), at least the deadline after the element before it."""
+    deadline = game.header.deadline
+    if deadline is None or not record.timeout:
         return False
     if game.ruleset.to_move(state_before) != record.seat:
         return False
+    if record.move != timeout_move(game, state_before, record.seat):
+        return False
     return seconds_of(record.at) - seconds_of(last_at(game, record.n - 1)) >= deadline.seconds
+
+
+def deadline_of(game: Game, state: Any) -> tuple[str, int] | None:
+    """The seat to move and when its time runs out (seconds), if the game has a deadline."""
+    deadline = game.header.deadline
+    seat = game.ruleset.to_move(state)
+    if deadline is None or seat is None or game.paused is not None:
+        return None
+    return seat, seconds_of(last_at(game, len(game.file.log))) + deadline.seconds
+
+
+def clock_words(game: Game, state: Any) -> str:
+    """The clock in a sentence, for the seats' mail: a deadline and what it does, or a pause."""
+    pause = game.paused
+    if pause is not None:
+        return f"The referee paused the game at {pause.at}: no move and no deadline until it " \
+               "resumes."
+    due = deadline_of(game, state)
+    deadline = game.header.deadline
+    if due is None or deadline is None:
+        return "No deadline is set for this game." if deadline is None else ""
+    seat, until = due
+    when = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(until))
+    then = "its turn passes" if timeout_move(game, state, seat) == "pass" else "it forfeits"
+    return f"{seat} must move by {when} ({deadline.per_move} a move); after that {then}."
+
+
+def play_clock(rules: Ruleset[Any, Any, Any], state: Any, seat: str, result: ClockResult,
+               paused: bool) -> Any:
+    """The state after a clock record (:mod:`frogpbem.games.clock`) of ``seat``.
+
+    Each is made for the seat to move: a pause while the game runs, a resume
+    right after a pause, a pass where the rules leave a turn to pass.
+    """
+    to_move = rules.to_move(state)
+    if to_move is None:
+        raise GameOverError("the game is over")
+    if seat != to_move:
+        raise NotYourTurnError(f"it is {to_move}'s turn, not {seat}'s")
+    if isinstance(result, Resumed):
+        if not paused:
+            raise IllegalMoveError("the game is not paused")
+        return state
+    if paused:
+        raise IllegalMoveError("the game is paused: only a resume may follow")
+    return state if isinstance(result, Paused) else rules.pass_turn(state, seat)
 
 
 @dataclass
@@ -175,6 +239,22 @@ class Game:
             raise CommitmentError(f"{seat}'s setup is not a valid setup: {exc.message}",
                                   path=self.path) from None
 
+    @property
+    def paused(self) -> Record | None:
+        """The referee's pause record, while the game is paused (its last record)."""
+        if self.results and isinstance(self.results[-1], Paused):
+            return self.file.log[-1]
+        return None
+
+    def check_running(self) -> None:
+        """Refuse a move while the game is paused."""
+        pause = self.paused
+        if pause is not None:
+            why = cast(Paused, self.results[-1]).reason
+            raise IllegalMoveError(
+                f"the game is paused since {pause.at}" + (f" ({why})" if why else "")
+                + ": no move until the referee resumes it (frogpbem resume)", path=self.path)
+
     def append(self, record: Record, result: Any) -> None:
         self.file = self.file.with_record(record)
         self.results.append(result)
@@ -198,6 +278,13 @@ def typed_results(file: GameFile, ruleset: Ruleset[Any, Any, Any]) -> list[Any]:
     """Every record's result as the ruleset's type; a malformed one is refused here."""
     results = []
     for record in file.log:
+        clock = parse_clock(record.result)
+        if clock is not None:
+            if (clock.move, isinstance(clock, Passed)) != (record.move, record.timeout):
+                raise GameFileError(f"a {record.move!r} record with the result of a "
+                                    f"{clock.move!r}", element=f"record {record.n}")
+            results.append(clock)
+            continue
         try:
             results.append(ruleset.parse_result(record.result))
         except NotationError as exc:
@@ -339,6 +426,8 @@ def unasked(game: Game, states: list[Any]) -> list[Record]:
         record = game.file.log[n - 1]
         if timeout_holds(game, record, states[n - 1]):
             continue  # the seat let its deadline pass
+        if isinstance(game.results[n - 1], Paused | Resumed):
+            continue  # the referee's pause: it moves nothing, and every copy shows it
         auto = rules.automatic(states[n - 1])
         if auto is None or rules.public_move(auto) != record.move:
             found.append(record)
@@ -355,6 +444,25 @@ class Replay:
     @property
     def final(self) -> Any:
         return self.states[-1]
+
+
+def _play_record(game: Game, record: Record, claimed: Any, state: Any,
+                 key: crypto.PrivateKey | None, role: str | None) -> Any:
+    """The state after a seat's record, its sealed move opened where it can be."""
+    text = record.move
+    reveal = game.file.reveal
+    if record.sealed is not None:
+        opened = reveal.sealed_moves.get(record.n) if reveal else None
+        if opened is not None:
+            check_opened_move(game, record, record.sealed, opened)
+            text = opened.move
+        elif key is not None and role in (REFEREE, record.seat):
+            text = open_move(game, record.n, record.seat, record.sealed, key).move
+    rules = game.ruleset
+    move = rules.parse_move(text)
+    if rules.public_move(move) != record.move:
+        raise NotationError(f"move {record.move!r} is not in canonical notation")
+    return rules.play(state, record.seat, move, claimed)[0]
 
 
 def start_state(game: Game, secrets: Mapping[str, JSON | None]) -> Any:
@@ -378,25 +486,20 @@ def replay(game: Game, secrets: Mapping[str, JSON | None],
     rules = game.ruleset
     states = [start_state(game, secrets)]
     state = states[0]
-    reveal = game.file.reveal
     role = game.role(key) if key is not None else None
+    paused = False
     for record, claimed in zip(game.file.log, game.results, strict=True):
         where = f"record {record.n} ({record.seat} {record.move})"
         try:
-            text = record.move
-            if record.sealed is not None:
-                opened = reveal.sealed_moves.get(record.n) if reveal else None
-                if opened is not None:
-                    check_opened_move(game, record, record.sealed, opened)
-                    text = opened.move
-                elif key is not None and role in (REFEREE, record.seat):
-                    text = open_move(game, record.n, record.seat, record.sealed, key).move
-            move = rules.parse_move(text)
-            if rules.public_move(move) != record.move:
-                raise NotationError(f"move {record.move!r} is not in canonical notation")
-            state, _ = rules.play(state, record.seat, move, claimed)
+            if isinstance(claimed, ClockResult):
+                state = play_clock(rules, state, record.seat, claimed, paused)
+            elif paused:
+                raise IllegalMoveError("a move while the game is paused")
+            else:
+                state = _play_record(game, record, claimed, state, key, role)
         except FrogPbemError as exc:
             raise InconsistentResultError(exc.message, path=game.path, element=where) from None
+        paused = isinstance(claimed, Paused)
         if rules.scores(state) != record.scores:
             raise InconsistentResultError(
                 f"scores {dict(record.scores)} should be {rules.scores(state)}",

@@ -1,0 +1,85 @@
+"""The referee's clock records, the same in every ruleset.
+
+Three records change no piece: a turn that went by because its deadline
+passed (``pass``, when the header says ``on_timeout: pass``), and a pause
+and its resumption (holidays). Each is a record the referee signs in the
+log, with a result of its own shape, so every copy and every audit sees it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from frogpbem.games import JSON, same_json
+from frogpbem.safetext import safe
+
+MAX_REASON = 200
+"""The longest reason a pause may give."""
+
+
+@dataclass(frozen=True)
+class Passed:
+    """The seat to move let its deadline pass and its turn went by."""
+
+    move = "pass"
+
+    def to_json(self) -> JSON:
+        return {"passed": True}
+
+
+@dataclass(frozen=True)
+class Paused:
+    """The referee paused the game (no move and no deadline until it resumes)."""
+
+    reason: str
+
+    move = "pause"
+
+    def to_json(self) -> JSON:
+        return {"paused": self.reason}
+
+
+@dataclass(frozen=True)
+class Resumed:
+    """The referee resumed a paused game; the seat to move's time starts again."""
+
+    move = "resume"
+
+    def to_json(self) -> JSON:
+        return {"resumed": True}
+
+
+ClockResult = Passed | Paused | Resumed
+
+
+def parse_clock(data: JSON) -> ClockResult | None:
+    """A clock record's result, or ``None`` for any other shape (a ruleset's result)."""
+    if same_json(data, Passed().to_json()):
+        return Passed()
+    if same_json(data, Resumed().to_json()):
+        return Resumed()
+    if isinstance(data, dict) and list(data) == ["paused"] and isinstance(data["paused"], str) \
+            and len(data["paused"]) <= MAX_REASON:
+        return Paused(data["paused"])
+    return None
+
+
+def describe(seat: str, result: ClockResult) -> str:
+    """A clock record in words."""
+    if isinstance(result, Passed):
+        return f"{seat}'s time ran out: the turn passes"
+    if isinstance(result, Paused):
+        why = f" ({safe(result.reason)})" if result.reason else ""
+        return f"the referee pauses the game{why}"
+    return f"the referee resumes the game: {seat} to move"
+
+
+def comment(result: ClockResult) -> str:
+    """A clock record as the record's comment."""
+    if isinstance(result, Passed):
+        return "time ran out"
+    return "paused" if isinstance(result, Paused) else "resumed"
+
+
+__all__ = ["MAX_REASON", "ClockResult", "Passed", "Paused", "Resumed", "comment", "describe",
+           "parse_clock"]
