@@ -17,7 +17,7 @@ import json
 import os
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from email.message import EmailMessage, Message
 from email.utils import parseaddr
 from pathlib import Path
@@ -26,7 +26,8 @@ from urllib.parse import unquote, urlsplit
 
 from frogpbem import crypto
 from frogpbem.errors import FileAccessError, FrogPbemError, NothingToApplyError, UsageError
-from frogpbem.gamefile.document import locked, read_bytes, read_game, write_atomic
+from frogpbem.gamefile.document import locked, parse_game, read_bytes, write_atomic
+from frogpbem.gamefile.model import GameFile
 from frogpbem.mail import letters, send_letters, send_messages
 from frogpbem.protocol.game import (
     REFEREE,
@@ -167,6 +168,13 @@ class Judge:
     """The judge's own address: the sender of its answers."""
     state_dir: Path | None = None
     config: Path | None = None
+    _clocks: dict[Path, tuple[str, tuple[str, str, int, int] | None]] = \
+        field(default_factory=dict)
+    """Each game file's hash and what its clock said then (see :meth:`deadlines`)."""
+    _parsed: dict[Path, tuple[str, GameFile]] = field(default_factory=dict)
+    """Each game file's hash and the file as parsed then, within one round."""
+    _said: set[str] = field(default_factory=set)
+    """What was said of files the judge cannot use (each said once)."""
 
     def round(self) -> list[str]:
         """Take every waiting message, apply deadlines, then mail what changed."""
@@ -175,39 +183,83 @@ class Judge:
             log.append(self.take(message))
         log += self.deadlines()
         log += self.mail_changes()
+        self._parsed.clear()  # a round's parses are for that round only
         return log
 
     def deadlines(self) -> list[str]:
         """Remind a seat once before its deadline; record its forfeit (or passed turn) once
-        it has passed."""
+        it has passed.
+
+        A game file unchanged since the last round is not read again until its
+        clock calls for a reminder or a timeout (what its clock says is kept by
+        the file's hash).
+        """
         log = []
         now = seconds_of(now_text())
         for path in game_files(self.games):
-            file = read_game(path)
-            if file.header.deadline is None or file.reveal is not None:
-                continue  # no clock runs: not worth checking and replaying the game
-            with locked(path):
-                game = load(path, HeadMemory(self.state_dir))
-                state = replay(game, known_secrets(game, REFEREE, self.key), self.key).final
-                due = deadline_of(game, state)
-                if due is None or game.file.reveal is not None:
-                    continue
-                seat, until = due
-                if now >= until:
-                    applied = apply_timeout(game, self.key, HeadMemory(self.state_dir))
-                    log.append(f"game {game.game_id}: " + "; ".join(applied.lines))
-                    continue
-                deadline = game.header.deadline
-                assert deadline is not None
-                mark = self.games / ".reminded" / f"{game.game_id}.json"
-                if now < until - deadline.seconds // 4 or (
-                        mark.exists() and json.loads(read_bytes(mark)) == game.head):
-                    continue
-                self._remind(game, seat, clock_words(game, state))
-                mark.parent.mkdir(exist_ok=True)
-                write_atomic(mark, json.dumps(game.head).encode())
-                log.append(f"game {game.game_id}: reminded {seat} of its deadline")
+            try:
+                log += self._deadline(path, now)
+            except FrogPbemError as exc:
+                log += self._skipped(path, exc)
         return log
+
+    def _deadline(self, path: Path, now: int) -> list[str]:
+        digest, file = self._read(path)
+        known = self._clocks.get(path)
+        if known is None or known[0] != digest:
+            known = self._clocks[path] = (digest, self._clock_of(path, file))
+        clock = known[1]
+        if clock is None:
+            return []  # no clock runs (no deadline, paused or over)
+        game_id, head, until, seconds = clock
+        mark = self.games / ".reminded" / f"{game_id}.json"
+        if now < until and (now < until - seconds // 4 or (
+                mark.exists() and json.loads(read_bytes(mark)) == head)):
+            return []  # not due, and not yet time for the reminder (or reminded)
+        with locked(path):
+            game = load(path, HeadMemory(self.state_dir))
+            state = replay(game, known_secrets(game, REFEREE, self.key), self.key).final
+            due = deadline_of(game, state)
+            if due is None or game.head != head:
+                return []  # changed under our feet: the next round looks again
+            seat, until = due
+            if now >= until:
+                applied = apply_timeout(game, self.key, HeadMemory(self.state_dir))
+                return [f"game {game.game_id}: " + "; ".join(applied.lines)]
+            self._remind(game, seat, clock_words(game, state))
+            mark.parent.mkdir(exist_ok=True)
+            write_atomic(mark, json.dumps(game.head).encode())
+            return [f"game {game.game_id}: reminded {seat} of its deadline"]
+
+    def _skipped(self, path: Path, exc: FrogPbemError) -> list[str]:
+        """A file of the games folder the judge cannot use: said once, then left alone
+        (it is looked at again every round, and used once it is right)."""
+        said = f"{path.name}: skipped: {exc.message}"
+        if said in self._said:
+            return []
+        self._said.add(said)
+        return [said]
+
+    def _read(self, path: Path) -> tuple[str, GameFile]:
+        """A game file's hash and the file, parsed once per change (not once per look)."""
+        data = read_bytes(path)
+        digest = hashlib.sha256(data).hexdigest()
+        known = self._parsed.get(path)
+        if known is None or known[0] != digest:
+            known = self._parsed[path] = (digest, parse_game(data, str(path)))
+        return known
+
+    def _clock_of(self, path: Path, file: GameFile) -> tuple[str, str, int, int] | None:
+        """A game's running clock: its id, head, when the time runs out and the time a move
+        has; ``None`` without one."""
+        deadline = file.header.deadline
+        if deadline is None or file.reveal is not None:
+            return None  # not worth checking and replaying the game
+        with locked(path):
+            game = load(path, HeadMemory(self.state_dir))
+            state = replay(game, known_secrets(game, REFEREE, self.key), self.key).final
+        due = deadline_of(game, state)
+        return None if due is None else (game.game_id, game.head, due[1], deadline.seconds)
 
     def _remind(self, game: Game, seat: str, words: str) -> None:
         party = next(p for p in game.header.seats if p.seat == seat)
@@ -258,24 +310,32 @@ class Judge:
         again (its bytes' hash is kept in ``.mailed/``).
         """
         log = []
-        mailed_dir = self.games / ".mailed"
         for path in game_files(self.games):
-            digest = hashlib.sha256(read_bytes(path)).hexdigest()
-            quick = mailed_dir / f"{path.name}.sha256"
-            if quick.exists() and read_bytes(quick).decode() == digest:
-                continue
-            game = load(path, HeadMemory(self.state_dir))
-            mark = mailed_dir / f"{game.game_id}.json"
-            last = json.loads(read_bytes(mark)) if mark.exists() else None
-            if last != game.head:
-                sent = send_letters(letters(game, self.key, sender=self.address), self.smtp,
-                                    self.config)
-                mailed_dir.mkdir(exist_ok=True)
-                write_atomic(mark, json.dumps(game.head).encode())
-                log.append(f"game {game.game_id}: mailed record {len(game.file.log)} to "
-                           f"{', '.join(sent)}")
+            try:
+                log += self._mail(path)
+            except FrogPbemError as exc:
+                log += self._skipped(path, exc)
+        return log
+
+    def _mail(self, path: Path) -> list[str]:
+        mailed_dir = self.games / ".mailed"
+        digest, file = self._read(path)
+        quick = mailed_dir / f"{path.name}.sha256"
+        if quick.exists() and read_bytes(quick).decode() == digest:
+            return []
+        game = load(path, HeadMemory(self.state_dir), parsed=file)
+        mark = mailed_dir / f"{game.game_id}.json"
+        last = json.loads(read_bytes(mark)) if mark.exists() else None
+        log = []
+        if last != game.head:
+            sent = send_letters(letters(game, self.key, sender=self.address), self.smtp,
+                                self.config)
             mailed_dir.mkdir(exist_ok=True)
-            write_atomic(quick, digest.encode(), durable=False)  # after the mail went out
+            write_atomic(mark, json.dumps(game.head).encode())
+            log.append(f"game {game.game_id}: mailed record {len(game.file.log)} to "
+                       f"{', '.join(sent)}")
+        mailed_dir.mkdir(exist_ok=True)
+        write_atomic(quick, digest.encode(), durable=False)  # after the mail went out
         return log
 
 

@@ -75,6 +75,7 @@ def letters(game: Game, key: crypto.PrivateKey, to: str = "all",
                                                          game.header.referee)}
     sender = parties[REFEREE].email or sender
     name = game.path.name
+    data = dump_game(game.file)
     out = []
     for role in wanted:
         seat = None if role == REFEREE else role
@@ -91,7 +92,7 @@ def letters(game: Game, key: crypto.PrivateKey, to: str = "all",
         message["X-Frogpbem-Game"] = game.game_id
         message["X-Frogpbem-Head"] = game.head
         message.set_content(_body(game, view, role, name, state))
-        message.add_attachment(dump_game(game.file), maintype="application",
+        message.add_attachment(data, maintype="application",
                                subtype="yaml", filename=name)
         if seat is not None:  # its own signed view, for that seat only
             signed = view.signed(key)

@@ -256,3 +256,64 @@ def test_on_timeout_takes_forfeit_or_pass_only(cli: Cli, keys: Keys, tmp_path: P
                "--option", "deadline=4h", "--option", "on_timeout=skip")
     assert made.exit_code == 2 and "give forfeit or pass" in made.stderr
     assert not (tmp_path / "g.yaml").exists()
+
+
+def test_one_running_judge_reminds_times_out_and_respects_a_pause(
+        cli: Cli, keys: Keys, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The same judge over several rounds (it keeps each game's clock between them): a
+    reminder once, a passed turn once, and nothing while the referee has the game paused."""
+    from aiosmtpd.controller import Controller
+
+    from frogpbem import crypto
+    from frogpbem.judge import Judge, MaildirBox
+    from tests.test_judge import free_port
+
+    sent: list[str] = []
+
+    class Keep:
+        async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
+            sent.append(envelope.rcpt_tos[0])
+            return "250 OK"
+
+    port = free_port()
+    controller = Controller(Keep(), hostname="127.0.0.1", port=port)
+    controller.start()
+    try:
+        at(monkeypatch, T0)
+        games = tmp_path / "games"
+        games.mkdir()
+        game = timed_game(cli, keys, games)
+        box = tmp_path / "Maildir"
+        for sub in ("new", "cur", "tmp"):
+            (box / sub).mkdir(parents=True)
+        judge = Judge(games, crypto.load_private_key(keys.path("referee")), MaildirBox(box),
+                      f"smtp://127.0.0.1:{port}", state_dir=tmp_path / "state")
+
+        def round_at(when: str) -> list[str]:
+            at(monkeypatch, when)
+            return judge.round()
+
+        game_id = strictyaml.loads(game.read_bytes())["header"]["game"]
+        first = round_at(T0)  # the stray setup file is said once and left alone
+        assert first[0] == "setup.yaml: skipped: not a frogpbem game file (no 'frogpbem:' " \
+            "version)"
+        assert "mailed record 0" in first[1] and len(first) == 2 and len(sent) == 2
+        assert round_at("2026-12-01T02:00:00Z") == []
+        assert round_at("2026-12-01T03:10:00Z") == [
+            f"game {game_id}: reminded red of its deadline"]
+        assert round_at("2026-12-01T03:20:00Z") == []
+        done = round_at("2026-12-01T04:00:00Z")
+        assert done[0] == f"game {game_id}: red's time ran out: the turn passes"
+        assert "mailed record 1" in done[1] and len(sent) == 5
+        at(monkeypatch, "2026-12-01T05:00:00Z")
+        assert referee(cli, keys, "pause", game, "--reason", "holidays").exit_code == 0
+        assert "mailed record 2" in round_at("2026-12-01T05:00:00Z")[0]
+        assert round_at("2026-12-05T00:00:00Z") == []  # days later: paused, nothing runs
+        at(monkeypatch, "2026-12-06T00:00:00Z")
+        assert referee(cli, keys, "resume", game).exit_code == 0
+        assert "mailed record 3" in round_at("2026-12-06T00:00:00Z")[0]
+        late = round_at("2026-12-06T04:00:00Z")
+        assert late[0] == f"game {game_id}: blue's time ran out: the turn passes", late
+        assert [r["move"] for r in records(game)] == ["pass", "pause", "resume", "pass"]
+    finally:
+        controller.stop()

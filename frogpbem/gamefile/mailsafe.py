@@ -109,6 +109,14 @@ def broken_lines(text: str) -> str | None:
             continue  # literal text: quotes mean nothing there
         block = None
         escaped = False
+        if '"' not in line:  # no quote opens or closes: only a trailing "\\" matters
+            if inside:
+                escaped = (len(line) - len(line.rstrip("\\"))) % 2 == 1
+                if not escaped and broken is None:
+                    broken = number
+            elif line.endswith(("- |", ": |")):
+                block = indent
+            continue
         for char in line:
             if escaped:
                 escaped = False

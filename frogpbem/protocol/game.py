@@ -298,16 +298,22 @@ def typed_results(file: GameFile, ruleset: Ruleset[Any, Any, Any]) -> list[Any]:
     return results
 
 
-def load(path: Path, memory: HeadMemory | None = None) -> Game:
+def load(path: Path, memory: HeadMemory | None = None,
+         verified: GameFile | None = None, parsed: GameFile | None = None) -> Game:
     """Read a game file and check its format, schema, model, signatures and chain.
 
-    With the referee's ``memory``, what it remembers signing is not verified again.
+    With the referee's ``memory``, what it remembers signing is not verified
+    again; nor is a prefix this file shares exactly (signatures included) with
+    a ``verified`` one. ``parsed`` is the file as just read by the caller.
     """
-    file = read_game(path)
+    file = parsed or read_game(path)
     try:
         ruleset = ruleset_of(file.header)
         results = typed_results(file, ruleset)
         trusted = memory.remembered(file.game) if memory else None
+        if verified is not None and verified.header.hash == file.header.hash:
+            shared = min(len(file.log), len(verified.log))
+            trusted = (shared, chain.prefix_digest(verified, shared))
         report = chain.check_chain(file, trusted)
         report.raise_first()
         game = Game(path, file, ruleset, results, report.unrequested)
@@ -330,7 +336,7 @@ def check_notes(game: Game) -> None:
 
 def load_copy(game: Game, other_path: Path) -> Game:
     """A seat's returned copy of ``game``, checked to be a copy of the same game."""
-    other = load(other_path)
+    other = load(other_path, verified=game.file)  # what the copy shares was checked
     if other.header.hash != game.header.hash:
         raise StaleCopyError(f"is not a copy of game {game.game_id}", path=other_path)
     return other

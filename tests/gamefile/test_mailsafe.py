@@ -6,10 +6,11 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from frogpbem.errors import GameFileError
+from frogpbem.gamefile import mailsafe
 from frogpbem.gamefile.document import parse_game
 from tests.conftest import Cli, Keys, Result
 
@@ -101,3 +102,55 @@ def test_a_long_value_broken_at_a_space_is_named(mailed: Path) -> None:
 
     error = damaged(mailed, wrap)
     assert "was broken in two by a mail program" in error.message
+
+
+def slow_broken_lines(text: str) -> str | None:
+    """The character-by-character reading of every line, as broken_lines was first written."""
+    inside = False
+    broken: int | None = None
+    block: int | None = None
+    for number, line in enumerate(text.split("\n"), 1):
+        indent = len(line) - len(line.lstrip(" "))
+        if block is not None and (not line.strip() or indent > block):
+            continue
+        block = None
+        escaped = False
+        for char in line:
+            if escaped:
+                escaped = False
+            elif inside and char == "\\":
+                escaped = True
+            elif char == '"':
+                inside = not inside
+        if inside and not escaped and broken is None:
+            broken = number
+        if not inside and broken is not None:
+            return f"line {broken} was broken in two by a mail program"
+        if not inside and line.endswith(("- |", ": |")):
+            block = indent
+    return None
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.lists(st.sampled_from(['"', "\\", "\\\\", "a", " ", "  ", "- |", ": |",
+                                          "x: "]), max_size=8).map("".join), max_size=12))
+@example(['x: "a\\', "\\\\", '"'])  # an even run of "\\" at the end escapes no line break
+def test_the_quick_reading_of_quoteless_lines_finds_what_the_slow_one_finds(
+        lines: list[str]) -> None:
+    text = "\n".join(lines)
+    assert mailsafe.broken_lines(text) == slow_broken_lines(text)
+
+
+def test_a_file_parsed_again_is_the_same_and_a_changed_one_is_read_anew(
+        mailed: Path) -> None:
+    """Parses are kept by the hash of the bytes: a change of one byte is never served old."""
+    data = mailed.read_bytes()
+    first = parse_game(data, "a")
+    assert parse_game(data, "b") is first
+    assert parse_game(b"> " + data.replace(b"\n", b"\n> "), "quoted") is first  # same file
+    signature = data.index(b"signature:")
+    flipped = data[:signature] + data[signature:].replace(b"A", b"B", 1)
+    changed = parse_game(flipped, "c")
+    assert changed is not first and changed != first
+    with pytest.raises(GameFileError):
+        parse_game(data.replace(b"frogpbem: 2", b"frogpbem: 3", 1), "d")
