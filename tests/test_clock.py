@@ -168,6 +168,18 @@ def test_secret_move_passes_a_turn_but_a_guess_forfeits(
     passed = referee(cli, keys, "timeout", game)
     assert passed.exit_code == 0 and "red's time ran out" in passed.stdout, passed.output
     assert to_move(cli, keys, game) == "blue"
+    from frogpbem import crypto
+
+    doc = strictyaml.loads(game.read_bytes())  # the game's own pass, dressed as a timeout
+    record = doc["log"][0]
+    record["result"] = {}
+    record["signature"] = crypto.sign_element(keys.key("referee"), "record", record)
+    disguised = tmp_path / "disguised.yaml"
+    disguised.write_text(strictyaml.dumps(doc))
+    monkeypatch.setenv("FROGPBEM_HOME", str(tmp_path / "elsewhere"))
+    own = cli("verify", disguised, "--key", keys.path("alice"))
+    assert "FAIL record 1 entered by the referee without red's signed request" in own.stdout
+    monkeypatch.setenv("FROGPBEM_HOME", str(tmp_path / "home"))
     # a passed turn is not the game's own pass: red still moves later
     for player, move in [("bob", "pass"), ("alice", "A1-B2 3"), ("alice", "pass")]:
         assert cli("move", game, move, "--key", keys.path(player)).exit_code == 0

@@ -93,6 +93,8 @@ def timeout_holds(game: Game, record: Record, state_before: Any) -> bool:
         return False
     if record.move != timeout_move(game, state_before, record.seat):
         return False
+    if record.move == "pass" and not isinstance(game.results[record.n - 1], Passed):
+        return False  # a ruleset's own pass (Secret Move's ends the seat's moves) is no timeout
     return seconds_of(record.at) - seconds_of(last_at(game, record.n - 1)) >= deadline.seconds
 
 
@@ -306,7 +308,7 @@ def load(path: Path, memory: HeadMemory | None = None,
     again; nor is a prefix this file shares exactly (signatures included) with
     a ``verified`` one. ``parsed`` is the file as just read by the caller.
     """
-    file = parsed or read_game(path)
+    file = parsed if parsed is not None else read_game(path)
     try:
         ruleset = ruleset_of(file.header)
         results = typed_results(file, ruleset)
