@@ -7,8 +7,9 @@ from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parent.parent / "frogpbem"
 BELOW = ("gamefile", "games", "crypto")
-ALLOWED = {"protocol/memory.py", "protocol/seen.py"}
-"""The referee's and the players' own memory files (JSON of their own), not the game document."""
+ALLOWED = {"protocol/memory.py", "protocol/seen.py", "protocol/verified.py"}
+"""The referee's and the players' own memory files and the store of verified histories
+(JSON of their own), not the game document."""
 
 
 def _above() -> list[Path]:

@@ -44,6 +44,7 @@ from frogpbem.gamefile.model import (
 from frogpbem.games import Ruleset, find_game
 from frogpbem.games.clock import ClockResult, Passed, Paused, Resumed, parse_clock
 from frogpbem.protocol.secrets import SealedSecret
+from frogpbem.protocol.verified import VerifiedHistories
 
 if TYPE_CHECKING:
     from frogpbem.protocol.memory import HeadMemory
@@ -301,28 +302,43 @@ def typed_results(file: GameFile, ruleset: Ruleset[Any, Any, Any]) -> list[Any]:
 
 
 def load(path: Path, memory: HeadMemory | None = None,
-         verified: GameFile | None = None, parsed: GameFile | None = None) -> Game:
+         verified: GameFile | None = None, parsed: GameFile | None = None,
+         histories: VerifiedHistories | None = None) -> Game:
     """Read a game file and check its format, schema, model, signatures and chain.
 
-    With the referee's ``memory``, what it remembers signing is not verified
-    again; nor is a prefix this file shares exactly (signatures included) with
-    a ``verified`` one. ``parsed`` is the file as just read by the caller.
+    Signatures already checked are not checked again: those of the history
+    this user's tool verified before (``histories``, by default the store in
+    ``$FROGPBEM_HOME``), those the referee's ``memory`` remembers signing, and
+    those of a prefix this file shares exactly with a ``verified`` one. Each
+    counts only for a prefix identical byte for byte, signatures included.
+    ``parsed`` is the file as just read by the caller.
     """
     file = parsed if parsed is not None else read_game(path)
+    histories = histories if histories is not None else VerifiedHistories()
     try:
         ruleset = ruleset_of(file.header)
         results = typed_results(file, ruleset)
-        trusted = memory.remembered(file.game) if memory else None
+        candidates = [memory.remembered(file.game) if memory else None,
+                      histories.trusted(file)]
         if verified is not None and verified.header.hash == file.header.hash:
             shared = min(len(file.log), len(verified.log))
-            trusted = (shared, chain.prefix_digest(verified, shared))
-        report = chain.check_chain(file, trusted)
+            candidates.append((shared, chain.prefix_digest(verified, shared)))
+        report = chain.check_chain(file, _longest_trusted(file, candidates))
         report.raise_first()
         game = Game(path, file, ruleset, results, report.unrequested)
         check_notes(game)
     except FrogPbemError as exc:
         raise exc.within(path=path) from None
+    histories.remember(file)
     return game
+
+
+def _longest_trusted(file: GameFile, candidates: list[tuple[int, str] | None]
+                     ) -> tuple[int, str] | None:
+    """The longest of the verified prefixes that this file has exactly."""
+    fitting = [c for c in candidates if c is not None and c[0] <= len(file.log)
+               and chain.prefix_digest(file, c[0]) == c[1]]
+    return max(fitting, default=None)
 
 
 def check_notes(game: Game) -> None:

@@ -1,0 +1,237 @@
+"""Time against game length, in the real by-email flow, against the import floor F1.
+
+Run by hand (``python bench/bench_flow.py [RECORDS...]``, default 10 100 600).
+Nothing here asserts a time.
+
+For each length N a Frog Finder game on a 26x26 board (one frog a seat, so
+that 600 shots fit; 676 squares is the most any Frog Finder game can have)
+is played to N records the way players and referee play by email: each
+party has its own tool state (``$FROGPBEM_HOME``, ``$FROGPBEM_STATE``), every
+record is a seat's signed request applied by the referee from the seat's
+returned copy. Then, each timed over ROUNDS runs of the real command line:
+
+- seat request: red signs its move into the copy the referee mailed it
+  (red's tool last verified the copy two records earlier, as in play);
+- referee ``move --from``: the referee applies that returned copy;
+- view: blue looks at its copy (its tool last verified it two records earlier);
+- ``--version``.
+
+F1 is ``python -c "import typer, yaml, cryptography, pyrage, rfc8785"``,
+measured in the same run. Figures: median CPU time (user + system) and best
+wall time, each as a ratio to F1's; peak memory (maximum resident set) of
+one run. The audit of the finished game is timed once, with its peak memory.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from frogpbem import crypto  # noqa: E402
+from frogpbem.dealing import SeatSpec, create_game, start_game  # noqa: E402
+from frogpbem.gamefile.document import read_game  # noqa: E402
+from frogpbem.gamefile.model import ChosenSetup  # noqa: E402
+from frogpbem.protocol.seen import SeenGames  # noqa: E402
+from frogpbem.protocol.verified import VerifiedHistories  # noqa: E402
+from frogpbem.referee import move  # noqa: E402
+
+ROUNDS = int(os.environ.get("BENCH_ROUNDS", "7"))
+F1 = "import typer, yaml, cryptography, pyrage, rfc8785"
+FROGPBEM = [sys.executable, "-m", "frogpbem"]
+ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+SIZE = 26
+
+
+def squares() -> list[str]:
+    """Every square but the two frogs' (A1, Z26), in a fixed order."""
+    names = [f"{chr(ord('A') + c)}{r}" for r in range(1, SIZE + 1) for c in range(SIZE)]
+    return [n for n in names if n not in ("A1", f"Z{SIZE}")]
+
+
+def run(command: list[str], env: dict[str, str]) -> tuple[float, float, int]:
+    """Wall seconds, CPU seconds and peak resident KiB of one run of ``command``."""
+    start = time.perf_counter()
+    child = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL,
+                             stderr=subprocess.PIPE)
+    _, status, usage = os.wait4(child.pid, 0)
+    wall = time.perf_counter() - start
+    assert child.stderr is not None
+    error = child.stderr.read().decode()
+    child.stderr.close()
+    child.returncode = os.waitstatus_to_exitcode(status)
+    if child.returncode != 0:
+        raise SystemExit(f"{' '.join(command)}: exit {child.returncode}: {error}")
+    return wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss
+
+
+def timed(command: list[str], env: dict[str, str],
+          setup: Callable[[], None] | None = None) -> tuple[float, float, int]:
+    """Best wall, median CPU and peak memory over ROUNDS runs (after one warm-up)."""
+    if setup:
+        setup()
+    run(command, env)
+    walls, cpus, peaks = [], [], []
+    for _ in range(ROUNDS):
+        if setup:
+            setup()
+        wall, cpu, peak = run(command, env)
+        walls.append(wall)
+        cpus.append(cpu)
+        peaks.append(peak)
+    return min(walls), statistics.median(cpus), max(peaks)
+
+
+class Flow:
+    """One game played by email to N records, each party with its own folder."""
+
+    def __init__(self, folder: Path, records: int) -> None:
+        self.folder = folder
+        self.keys = {name: folder / name for name in ("referee", "alice", "bob")}
+        for name, path in self.keys.items():
+            crypto.generate_key(path, name)
+        self.referee = crypto.load_private_key(self.keys["referee"])
+        self.players = {"red": crypto.load_private_key(self.keys["alice"]),
+                        "blue": crypto.load_private_key(self.keys["bob"])}
+        specs = [SeatSpec("red", self.players["red"].public, "Alice"),
+                 SeatSpec("blue", self.players["blue"].public, "Bob")]
+        setup = {"red": {"frogs": ["A1"]}, "blue": {"frogs": [f"Z{SIZE}"]}}
+        file = create_game("frogfinder", self.referee, "Carol", specs,
+                           {"size": SIZE, "frogs": 1}, ChosenSetup.from_json(setup))
+        self.game = folder / "referee" / "game.yaml"
+        self.game.parent.mkdir()
+        for party in ("red", "blue"):
+            (folder / party).mkdir()
+        start_game(self.game, file, self.referee, self.state("referee"))
+        self.targets = squares()
+        self.records = 0
+        while self.records < records:
+            self.play()
+
+    def state(self, party: str) -> Path:
+        return self.folder / f"{party}-state"
+
+    def home(self, party: str) -> Path:
+        return self.folder / f"{party}-home"
+
+    def copy(self, party: str) -> Path:
+        """The game file as the referee last mailed it to ``party``."""
+        return self.folder / party / "game.yaml"
+
+    def play(self) -> None:
+        """The seat to move signs a request into its copy; the referee applies it --from it."""
+        seat = ("red", "blue")[self.records % 2]
+        copy = self.copy(seat)
+        shutil.copy(self.game, copy)
+        move(copy, self.players[seat], f"shoot {self.targets[self.records]}",
+             seen=SeenGames(self.home(seat)))
+        move(self.game, self.referee, take_from=(copy,), state_dir=self.state("referee"))
+        self.records += 1
+
+    def env(self, party: str) -> dict[str, str]:
+        return {**ENV, "FROGPBEM_HOME": str(self.home(party)),
+                "FROGPBEM_STATE": str(self.state(party))}
+
+
+def measure(flow: Flow) -> dict[str, tuple[float, float, int]]:
+    """The commands of one move, in the flow, on a game of ``flow.records`` records."""
+    folder = flow.folder
+    before = folder / "two-records-before.yaml"  # red's tool verified this copy last
+    shutil.copy(flow.game, before)
+    flow.play()
+    flow.play()
+    VerifiedHistories(flow.home("red")).remember(read_game(before))
+    VerifiedHistories(flow.home("blue")).remember(read_game(before))
+    for party in ("red", "blue", "referee"):
+        for name in (f"{party}-home", f"{party}-state"):
+            if (folder / name).exists():
+                shutil.copytree(folder / name, folder / f"{name}.kept")
+    mailed = folder / "mailed.yaml"
+    shutil.copy(flow.game, mailed)
+    target = flow.targets[flow.records]
+    red_copy = flow.copy("red")
+    blue_copy = flow.copy("blue")
+
+    def restore(*parties: str) -> Callable[[], None]:
+        def again() -> None:
+            shutil.copy(mailed, red_copy)
+            shutil.copy(mailed, blue_copy)
+            shutil.copy(mailed, flow.game)
+            for party in parties:
+                for name in (f"{party}-home", f"{party}-state"):
+                    shutil.rmtree(folder / name, ignore_errors=True)
+                    if (folder / f"{name}.kept").exists():
+                        shutil.copytree(folder / f"{name}.kept", folder / name)
+        return again
+
+    asked = folder / "asked.yaml"
+    restore("red")()
+    subprocess.run([*FROGPBEM, "move", str(red_copy), f"shoot {target}", "--key",
+                    str(flow.keys["alice"])], env=flow.env("red"), check=True,
+                   capture_output=True)
+    shutil.copy(red_copy, asked)
+
+    def referee_setup() -> None:
+        restore("referee")()
+        shutil.copy(asked, red_copy)
+
+    return {
+        "seat request": timed([*FROGPBEM, "move", str(red_copy), f"shoot {target}", "--key",
+                               str(flow.keys["alice"])], flow.env("red"), restore("red")),
+        "referee move --from": timed(
+            [*FROGPBEM, "move", str(flow.game), "--from", str(red_copy), "--key",
+             str(flow.keys["referee"])], flow.env("referee"), referee_setup),
+        "view (seat)": timed([*FROGPBEM, "view", str(blue_copy), "--key",
+                              str(flow.keys["bob"])], flow.env("blue"), restore("blue")),
+        "--version": timed([*FROGPBEM, "--version"], flow.env("blue")),
+    }
+
+
+def main() -> None:
+    lengths = [int(a) for a in sys.argv[1:]] or [10, 100, 600]
+    columns: dict[int, dict[str, tuple[float, float, int]]] = {}
+    audits: dict[int, tuple[float, float, int]] = {}
+    built: dict[int, float] = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        for length in lengths:
+            folder = Path(tmp) / f"n{length}"
+            folder.mkdir()
+            start = time.perf_counter()
+            flow = Flow(folder, length - 2)
+            built[length] = time.perf_counter() - start
+            columns[length] = measure(flow)
+            finished = folder / "finished.yaml"
+            shutil.copy(flow.game, finished)
+            move(finished, flow.players["red"], "resign", seen=SeenGames(folder / "x-home"))
+            move(finished, flow.referee, state_dir=folder / "x-state")
+            audits[length] = run([*FROGPBEM, "audit", str(finished)], flow.env("blue"))
+        f1 = timed([sys.executable, "-c", F1], ENV)
+    print(f"F1 = python -c \"{F1}\": best wall {f1[0] * 1000:.0f} ms, median CPU "
+          f"{f1[1] * 1000:.0f} ms, peak {f1[2] / 1024:.0f} MiB ({ROUNDS} runs each)\n")
+    head = "| command | " + " | ".join(f"{n} records" for n in lengths) + " |"
+    print("CPU time as a ratio to F1 (wall in brackets), peak memory:\n")
+    print(head)
+    print("|" + " --- |" * (len(lengths) + 1))
+    for name in columns[lengths[0]]:
+        cells = []
+        for n in lengths:
+            wall, cpu, peak = columns[n][name]
+            cells.append(f"{cpu / f1[1]:.2f}x ({wall / f1[0]:.2f}x), {peak / 1024:.0f} MiB")
+        print(f"| {name} | " + " | ".join(cells) + " |")
+    cells = [f"{audits[n][1] / f1[1]:.2f}x ({audits[n][0] / f1[0]:.2f}x), "
+             f"{audits[n][2] / 1024:.0f} MiB" for n in lengths]
+    print("| audit of the finished game (one run) | " + " | ".join(cells) + " |")
+    print("\nbuilding each game in-process: " + ", ".join(
+        f"{n} records {built[n]:.1f} s" for n in lengths))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,65 @@
+"""What this user's tool has verified already: per game, the longest history checked.
+
+Every command but ``verify`` and ``audit`` (which check everything, every
+time) loads a game through :func:`frogpbem.protocol.game.load`, which checks
+every signature of the file. A game grows by a record or two between two
+commands, so almost all of that work was done the time before. This store
+keeps, per game id, the header's hash and the :func:`~frogpbem.gamefile.chain.prefix_digest`
+of the history last verified (header, deal and records, signatures included).
+A file whose prefix has exactly that digest has those elements byte for byte
+as they were verified, so their signatures are not checked again; a prefix
+that differs in one byte, a fork or another header, is checked in full.
+
+The store lives beside the memory of copies seen (``$FROGPBEM_HOME/verified/``).
+It holds no secret; losing it only costs time.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+from pathlib import Path
+
+from frogpbem.errors import FrogPbemError
+from frogpbem.gamefile.chain import prefix_digest
+from frogpbem.gamefile.document import read_bytes, write_atomic
+from frogpbem.gamefile.model import GameFile
+from frogpbem.protocol.seen import default_home
+
+
+class VerifiedHistories:
+    """The store: ``verified/GAME.json`` = ``{"header", "n", "digest"}``."""
+
+    def __init__(self, folder: Path | None = None) -> None:
+        self.folder = (folder or default_home()) / "verified"
+
+    def _path(self, game: str) -> Path:
+        return self.folder / f"{game}.json"
+
+    def _read(self, game: str) -> tuple[str, int, str] | None:
+        try:
+            value = json.loads(read_bytes(self._path(game), 4096))
+            return str(value["header"]), int(value["n"]), str(value["digest"])
+        except (FrogPbemError, ValueError, KeyError, TypeError):
+            return None  # none yet, or unreadable: verify everything
+
+    def trusted(self, file: GameFile) -> tuple[int, str] | None:
+        """``(n, digest)`` of the history verified before, if it is this game's."""
+        known = self._read(file.game)
+        if known is None or known[0] != file.header.hash or known[1] > len(file.log):
+            return None
+        return known[1], known[2]
+
+    def remember(self, file: GameFile) -> None:
+        """``file`` was verified: keep its history's digest (a failure to write costs time
+        only, never the command)."""
+        n = len(file.log)
+        value = {"header": file.header.hash, "n": n, "digest": prefix_digest(file, n)}
+        if self._read(file.game) == (value["header"], n, value["digest"]):
+            return
+        with contextlib.suppress(FrogPbemError, OSError):
+            self.folder.mkdir(parents=True, exist_ok=True)
+            write_atomic(self._path(file.game), json.dumps(value).encode(), durable=False)
+
+
+__all__ = ["VerifiedHistories"]

@@ -1,0 +1,85 @@
+"""The store of verified histories: only a new suffix is checked, a changed prefix never trusted."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from frogpbem import crypto
+from frogpbem.errors import SignatureError
+from frogpbem.gamefile import strictyaml
+from frogpbem.protocol.game import load
+from frogpbem.protocol.verified import VerifiedHistories
+from tests.conftest import Result
+
+
+@pytest.fixture
+def checks(monkeypatch: pytest.MonkeyPatch) -> list[bytes]:
+    """Every signature checked, as the bytes it covers."""
+    seen: list[bytes] = []
+    real = crypto.verify_message
+
+    def counting(key: crypto.PublicKey, message: bytes, signature: str) -> None:
+        seen.append(message)
+        real(key, message, signature)
+
+    monkeypatch.setattr(crypto, "verify_message", counting)
+    return seen
+
+
+def test_only_the_new_records_are_checked_again(
+        new_game: Callable[..., Path], play: Callable[..., Result], tmp_path: Path,
+        checks: list[bytes]) -> None:
+    game = new_game()
+    play(game, "alice", "shoot C3")
+    play(game, "bob", "guess A2")
+    store = VerifiedHistories(tmp_path / "mine")
+    checks.clear()
+    load(game, histories=store)
+    assert len(checks) == 1 + 2 * 2  # the header, each record and its seat's request
+    checks.clear()
+    load(game, histories=store)
+    assert checks == []  # nothing new: nothing checked again
+    play(game, "alice", "shoot D4")
+    checks.clear()
+    load(game, histories=store)
+    assert len(checks) == 2  # record 3 and its request
+    assert store.trusted(load(game, histories=store).file) is not None
+
+
+def test_a_prefix_changed_on_disk_is_checked_in_full_and_refused(
+        new_game: Callable[..., Path], play: Callable[..., Result], tmp_path: Path,
+        checks: list[bytes]) -> None:
+    game = new_game()
+    play(game, "alice", "shoot C3")
+    play(game, "bob", "guess A2")
+    store = VerifiedHistories(tmp_path / "mine")
+    load(game, histories=store)
+    doc = strictyaml.loads(game.read_bytes())
+    doc["log"][0]["at"] = "2020-01-01T00:00:00Z"  # record 1 changed, its signature kept
+    game.write_text(strictyaml.dumps(doc))
+    checks.clear()
+    with pytest.raises(SignatureError) as refused:
+        load(game, histories=store)
+    assert refused.value.element == "record 1"
+    assert len(checks) >= 1 + 2 * 2  # the whole history was checked again
+
+
+def test_another_header_or_a_foreign_store_entry_is_not_trusted(
+        new_game: Callable[..., Path], tmp_path: Path, checks: list[bytes]) -> None:
+    first = new_game(name="first.yaml")
+    store = VerifiedHistories(tmp_path / "mine")
+    load(first, histories=store)
+    game_id = load(first, histories=store).game_id
+    entry = store.folder / f"{game_id}.json"
+    assert entry.exists()
+    entry.write_text('{"header": "sha256:00", "n": 0, "digest": "x"}')  # not this header
+    checks.clear()
+    load(first, histories=store)
+    assert len(checks) == 1  # the header checked again
+    entry.write_text("not json")
+    checks.clear()
+    load(first, histories=store)
+    assert len(checks) == 1
