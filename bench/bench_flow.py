@@ -95,7 +95,8 @@ class Flow:
 
     def __init__(self, folder: Path, records: int) -> None:
         self.folder = folder
-        self.keys = {name: folder / name for name in ("referee", "alice", "bob")}
+        (folder / "keys").mkdir()
+        self.keys = {name: folder / "keys" / name for name in ("referee", "alice", "bob")}
         for name, path in self.keys.items():
             crypto.generate_key(path, name)
         self.referee = crypto.load_private_key(self.keys["referee"])

@@ -7,8 +7,10 @@ the crypto package; it holds no game's rules itself.
 from __future__ import annotations
 
 import calendar
+import json
 import os
 import time
+from collections import OrderedDict
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -500,19 +502,35 @@ def start_state(game: Game, secrets: Mapping[str, JSON | None]) -> Any:
     return game.ruleset.start(game.options, game.seats, game.file.dealing.public, secrets)
 
 
+_REPLAYS: OrderedDict[tuple[str, ...], tuple[list[str], list[Any]]] = OrderedDict()
+"""The last replays made in this process: the hashes of the records replayed, and the states."""
+RECENT_REPLAYS = 4
+
+
 def replay(game: Game, secrets: Mapping[str, JSON | None],
            key: crypto.PrivateKey | None = None) -> Replay:
     """Replay every record through the rules, checking each result, score and turn.
 
     Raises :class:`InconsistentResultError` (or another
     :class:`FrogPbemError`) naming the record that does not hold.
+
+    A history replayed before in this process, with the same secrets and
+    role, is continued from where it stopped: only the records after it are
+    played (the referee applying a move, then mailing it; the demo's every
+    record). It counts only if every record of it is the same, byte for byte.
     """
     rules = game.ruleset
-    states = [start_state(game, secrets)]
-    state = states[0]
     role = game.role(key) if key is not None else None
-    paused = False
-    for record, claimed in zip(game.file.log, game.results, strict=True):
+    log = game.file.log
+    reveal = game.file.reveal
+    memo = (game.header.hash, game.file.base_hash, json.dumps(secrets, sort_keys=True),
+            str(role), reveal.hash if reveal is not None else "")
+    hashes = [record.hash for record in log]
+    states, done = _replayed(memo, hashes)
+    states = states or [start_state(game, secrets)]
+    state = states[-1]
+    paused = done > 0 and isinstance(game.results[done - 1], Paused)
+    for record, claimed in zip(log[done:], game.results[done:], strict=True):
         where = f"record {record.n} ({record.seat} {record.move})"
         try:
             if isinstance(claimed, ClockResult):
@@ -530,4 +548,17 @@ def replay(game: Game, secrets: Mapping[str, JSON | None],
                 path=game.path, element=f"record {record.n}",
             )
         states.append(state)
+    _REPLAYS[memo] = (hashes, list(states))
+    _REPLAYS.move_to_end(memo)
+    while len(_REPLAYS) > RECENT_REPLAYS:
+        _REPLAYS.popitem(last=False)
     return Replay(states)
+
+
+def _replayed(memo: tuple[str, ...], hashes: list[str]) -> tuple[list[Any], int]:
+    """The states of the longest replay kept whose records begin this history, and their
+    number (none: ``([], 0)``)."""
+    kept = _REPLAYS.get(memo)
+    if kept is None or len(kept[0]) > len(hashes) or hashes[:len(kept[0])] != kept[0]:
+        return [], 0
+    return list(kept[1]), len(kept[0])
