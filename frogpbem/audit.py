@@ -25,6 +25,7 @@ from frogpbem.gamefile.model import FORMAT_VERSION, JSON, Element, Record
 from frogpbem.protocol.game import (
     REFEREE,
     Game,
+    Replay,
     check_notes,
     known_secrets,
     open_setup,
@@ -180,14 +181,14 @@ def _check_salts(game: Game, report: Report) -> None:
         report.passed(f"reveal: {len(salts)} salts, each 32 bytes, none zero, no two alike")
 
 
-def _check_unasked(game: Game, report: Report, states: list[Any], role: str | None) -> None:
+def _check_unasked(game: Game, report: Report, replayed: Replay, role: str | None) -> None:
     """Records entered for a seat without its signed request (beyond the rules' own moves).
 
     In the audit (``role`` ``None``) and for the seat holding the key they
     fail; for other seats they are listed: only those seats can say whether
     they asked.
     """
-    records = unasked(game, states)
+    records = unasked(game, replayed)
     automatic = len(game.unrequested) - len(records)
     if automatic:
         report.passed(f"{automatic} records without a request are moves the rules make by "
@@ -329,7 +330,7 @@ def audit(path: Path, key: crypto.PrivateKey | None = None) -> Report:
         report.failed(f"replay: {exc}")
         return report
     report.passed(f"replay: every result, score and turn of {len(game.file.log)} records")
-    _check_unasked(game, report, replayed.states, None)
+    _check_unasked(game, report, replayed, None)
     outcome = game.ruleset.outcome(replayed.final)
     if outcome is None:
         report.failed("replay: the game is not over after the last record, yet it was revealed")
@@ -445,7 +446,7 @@ def _verify_game(game: Game, report: Report, key: crypto.PrivateKey | None) -> N
     report.passed(
         f"replay with {knows}: every result is possible, every score and turn right"
     )
-    _check_unasked(game, report, replayed.states, role if role not in (None, REFEREE) else "")
+    _check_unasked(game, report, replayed, role if role not in (None, REFEREE) else "")
     outcome = game.ruleset.outcome(state)
     reveal = game.file.reveal
     if outcome is not None and reveal is not None and outcome.to_json() != reveal.outcome:

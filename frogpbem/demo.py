@@ -19,9 +19,10 @@ from frogpbem.errors import FileAccessError
 from frogpbem.gamefile.document import write_atomic
 from frogpbem.games import Outcome, find_game
 from frogpbem.protocol.game import REFEREE, known_secrets, load, replay
+from frogpbem.protocol.memory import HeadMemory
 from frogpbem.protocol.seen import SeenGames
 from frogpbem.record import game_record, outcome_of
-from frogpbem.referee import Applied, move
+from frogpbem.referee import apply_moves, request_move
 from frogpbem.views import make_view
 
 PLAYERS = ("Alice", "Bob", "Chloe", "Dmitri", "Emeka", "Fatima")
@@ -75,8 +76,9 @@ def play_demo(
             say("  " + join_game(game_path, players[joiner], seen))
     say("  " + deal_game(game_path, referee, state_dir=state_dir).lines[-1])
     rng = random.Random(seed)
-    for _ in range(MAX_RECORDS):
-        game = load(game_path)
+    memory = HeadMemory(state_dir)
+    game = load(game_path, memory)  # read once, then kept in memory: each record costs
+    for _ in range(MAX_RECORDS):    # the same whatever the game's length
         state = replay(game, known_secrets(game, REFEREE, referee)).final
         seat = ruleset.to_move(state)
         if seat is None:
@@ -86,11 +88,12 @@ def play_demo(
         own_state = replay(game, mine).final
         board = make_view(game, own_state, seat).board
         text = ruleset.bot_move(board, seat, rng)
-        move(game_path, players[seat], text, seen=seen)  # the player signs a request
-        applied = move(game_path, referee, state_dir=state_dir)  # the referee applies it
-        assert isinstance(applied, Applied)  # the referee's key applies
+        before = len(game.file.log)
+        seen.see(game)  # the player's tool checks its copy against what it saw
+        request_move(game, players[seat], text)  # the player signs a request into the file
+        applied = apply_moves(game, referee, memory=memory)  # the referee applies it
         for index, line in enumerate(applied.lines):
-            say(f"  {len(game.file.log) + 1 + index:>3}. {line}")
+            say(f"  {before + 1 + index:>3}. {line}")
     report = audit(game_path)
     final = load(game_path)
     record_path = folder / "game.pgn"

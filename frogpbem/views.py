@@ -13,6 +13,7 @@ from typing import Any
 
 from frogpbem import crypto
 from frogpbem.errors import FrogPbemError, KeyError_, SignatureError
+from frogpbem.gamefile import strictyaml
 from frogpbem.gamefile.document import dump_yaml, write_atomic
 from frogpbem.gamefile.model import JSON, ViewFile
 from frogpbem.games import Outcome, find_game
@@ -62,15 +63,25 @@ class View:
             "names": game.names,
             "setup": setup_words(game),
             "state": self.board,
-            "moves": [
-                {"n": r.n, "seat": r.seat, "move": r.move, "result": r.result}
-                for r in game.file.log
-            ],
+            "moves": [record.view_entry for record in game.file.log],
             "signature": self.signature,
         }
         if self.notes is not None:
             data.update(notes=[note.to_json() for note in self.notes])
         return data
+
+    def dumped(self) -> bytes:
+        """The view file's bytes: ``dump_yaml(self.to_json())``, with each record's entry
+        made once (a view lists every record, and a long game has many)."""
+        lines: list[str] = []
+        for name, value in self.to_json().items():
+            if name == "moves" and value:
+                lines.append("moves:")
+                for record in self.game.file.log:
+                    lines += record.view_entry_lines
+            else:
+                lines += strictyaml.entry(name, value)
+        return ("\n".join(lines) + "\n").encode("utf-8")
 
     def signed(self, key: crypto.PrivateKey) -> View:
         return replace(self, signature=crypto.sign_element(key, "view", self.to_json()))
@@ -129,7 +140,7 @@ def write_views(game: Game, state: Any, key: crypto.PrivateKey) -> list[Path]:
         view = make_view(game, state, seat).signed(key)
         path = view_path(game.path, seat)
         # a seat's view holds its hidden pieces: readable by its owner only
-        write_atomic(path, dump_yaml(view.to_json()), durable=False, private=seat is not None)
+        write_atomic(path, view.dumped(), durable=False, private=seat is not None)
         written.append(path)
     return written
 

@@ -104,3 +104,17 @@ def test_sealed_setups_have_one_payload_length(keys: Keys, squares: list[str]) -
         assert crypto.payload_length(sealed) == crypto.payload_length(ref.dealing.sealed[seat])
         plain = crypto.unseal(sealed, referee)
         assert len(plain) == 512  # the padded length of a 5-frog setup
+
+
+def test_a_view_file_written_from_its_records_lines_is_the_view_written_whole(
+        finished_game: Path, new_game: Callable[..., Path], keys: Keys) -> None:
+    """View.dumped keeps each record's entry; the bytes are those of the whole view."""
+    from frogpbem.gamefile.document import dump_yaml
+    from frogpbem.protocol.game import load
+    from frogpbem.views import view_for
+
+    for path in (finished_game, new_game(name="empty.yaml")):  # many records, and none
+        game = load(path)
+        for key in (None, keys.key("alice"), keys.key("referee")):
+            view = view_for(game, key).signed(keys.key("referee"))
+            assert view.dumped() == dump_yaml(view.to_json())

@@ -8,13 +8,13 @@ import hashlib
 import os
 import stat
 from collections import OrderedDict
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
 from frogpbem.errors import FileAccessError, GameFileError
 from frogpbem.gamefile import mailsafe, schema, strictyaml
-from frogpbem.gamefile.model import FORMAT_VERSION, GameFile, ViewFile
+from frogpbem.gamefile.model import FORMAT_VERSION, Element, GameFile, ViewFile
 
 _RECENT: OrderedDict[bytes, GameFile] = OrderedDict()
 """The last files parsed, by the hash of their bytes (a file is immutable once parsed)."""
@@ -130,7 +130,30 @@ def read_game(path: Path) -> GameFile:
 
 
 def dump_game(file: GameFile) -> bytes:
-    return dump_yaml(file.to_json())
+    """The game file's bytes: ``dump_yaml(file.to_json())``, from each element's own lines
+    (made once per element, so a long game is not written out again value by value)."""
+    out = strictyaml.item("frogpbem:", FORMAT_VERSION)
+    out += file.header.yaml_lines("header:")
+    out += _element_list("joins", file.joins)
+    out += _element("deal", file.deal)
+    out += _element_list("log", file.log)
+    out += _element_list("requests", file.requests)
+    out += _element("reveal", file.reveal)
+    out += _element_list("notes", file.notes)
+    return ("\n".join(out) + "\n").encode("utf-8")
+
+
+def _element(name: str, element: Element | None) -> list[str]:
+    return element.yaml_lines(f"{name}:") if element is not None else [f"{name}: null"]
+
+
+def _element_list(name: str, elements: Sequence[Element]) -> list[str]:
+    if not elements:
+        return [f"{name}: []"]
+    lines = [f"{name}:"]
+    for element in elements:
+        lines += element.yaml_lines("-")
+    return lines
 
 
 def dump_yaml(data: Any) -> bytes:

@@ -21,6 +21,7 @@ from typing import Any, ClassVar, Self, TypeVar, cast
 
 from frogpbem import crypto
 from frogpbem.errors import GameFileError
+from frogpbem.gamefile import strictyaml
 
 JSON = Any
 """A JSON-compatible value (dict, list, str, int, bool, None)."""
@@ -55,6 +56,14 @@ class Element:
     def hash(self) -> str:
         """The hash the next element's ``prev`` names."""
         return crypto.sha256_tag(self.signed_bytes)
+
+    def yaml_lines(self, lead: str) -> list[str]:
+        """The element as written in the file after ``lead`` (``header:``, or ``-`` in a
+        list), made once per element and lead: an element never changes."""
+        made: dict[str, list[str]] = self.__dict__.setdefault("_yaml_lines", {})
+        if lead not in made:
+            made[lead] = strictyaml.item(lead, self.to_json())
+        return made[lead]
 
     def signed(self, key: crypto.PrivateKey) -> Self:
         """This element signed with ``key``."""
@@ -443,6 +452,16 @@ class Record(Element):
     signature: str = ""
     timeout: bool = False
     """The referee recorded this move because the seat let its deadline pass."""
+
+    @cached_property
+    def view_entry(self) -> dict[str, Any]:
+        """What a view file lists of this record: number, seat, public move and result."""
+        return {"n": self.n, "seat": self.seat, "move": self.move, "result": self.result}
+
+    @cached_property
+    def view_entry_lines(self) -> list[str]:
+        """:attr:`view_entry` as an item of a view file's ``moves`` (made once)."""
+        return strictyaml.item("-", self.view_entry)
 
     def request_element(self, game: str) -> Request | None:
         """The request this record carries the seat's signature of, rebuilt."""

@@ -249,6 +249,18 @@ def _folded(lead: str, value: str, pad: str) -> list[str]:
     return lines
 
 
+def item(lead: str, value: Any, indent: str = "") -> list[str]:
+    """The lines of one entry of a document: ``lead`` (``key:`` or ``-``) and its value."""
+    out: list[str] = []
+    _item(lead, value, indent, out)
+    return out
+
+
+def entry(key: str, value: Any) -> list[str]:
+    """The lines of one key of a top-level mapping and its value."""
+    return item(f"{_scalar(key)}:", value)
+
+
 def dumps(value: Any) -> str:
     """Strict YAML text for a mapping (keys in the order given)."""
     if not isinstance(value, dict) or not value:

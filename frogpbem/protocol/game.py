@@ -441,20 +441,18 @@ def referee_seed(game: Game, key: crypto.PrivateKey) -> str | None:
     return seed
 
 
-def unasked(game: Game, states: list[Any]) -> list[Record]:
-    """Records without their seat's signed request that the rules did not make by themselves.
-
-    ``states`` are the replay's (``states[n - 1]`` is the state before record ``n``).
-    """
+def unasked(game: Game, replayed: Replay) -> list[Record]:
+    """Records without their seat's signed request that the rules did not make by themselves."""
     rules = game.ruleset
     found = []
     for n in game.unrequested:
         record = game.file.log[n - 1]
-        if timeout_holds(game, record, states[n - 1]):
+        before = replayed.before[n]
+        if timeout_holds(game, record, before):
             continue  # the seat let its deadline pass
         if isinstance(game.results[n - 1], Paused | Resumed):
             continue  # the referee's pause: it moves nothing, and every copy shows it
-        auto = rules.automatic(states[n - 1])
+        auto = rules.automatic(before)
         if auto is None or rules.public_move(auto) != record.move:
             found.append(record)
     return found
@@ -462,14 +460,16 @@ def unasked(game: Game, states: list[Any]) -> list[Record]:
 
 @dataclass
 class Replay:
-    """The states of a game replayed from its log."""
+    """A game replayed from its log: the state it ends in, and what :func:`unasked` needs.
 
-    states: list[Any] = field(default_factory=list)
-    """The state before the first record, then after each record."""
+    Only these states are kept: a state holds the board, so keeping one per
+    record would cost memory in the square of the game's length.
+    """
 
-    @property
-    def final(self) -> Any:
-        return self.states[-1]
+    final: Any
+    """The state after the last record."""
+    before: dict[int, Any] = field(default_factory=dict)
+    """The state before each record the referee entered without a seat's request."""
 
 
 def _play_record(game: Game, record: Record, claimed: Any, state: Any,
@@ -502,9 +502,10 @@ def start_state(game: Game, secrets: Mapping[str, JSON | None]) -> Any:
     return game.ruleset.start(game.options, game.seats, game.file.dealing.public, secrets)
 
 
-_REPLAYS: OrderedDict[tuple[str, ...], tuple[list[str], list[Any]]] = OrderedDict()
-"""The last replays made in this process: the hashes of the records replayed, and the states."""
-RECENT_REPLAYS = 4
+_REPLAYS: OrderedDict[tuple[str, ...], tuple[list[str], Replay]] = OrderedDict()
+"""The last replays made in this process: the hashes of the records replayed, and the replay."""
+RECENT_REPLAYS = 8
+"""Enough for every role of a six-seat game, the referee and the public."""
 
 
 def replay(game: Game, secrets: Mapping[str, JSON | None],
@@ -526,11 +527,14 @@ def replay(game: Game, secrets: Mapping[str, JSON | None],
     memo = (game.header.hash, game.file.base_hash, json.dumps(secrets, sort_keys=True),
             str(role), reveal.hash if reveal is not None else "")
     hashes = [record.hash for record in log]
-    states, done = _replayed(memo, hashes)
-    states = states or [start_state(game, secrets)]
-    state = states[-1]
+    done, kept = _replayed(memo, hashes)
+    state = kept.final if kept is not None else start_state(game, secrets)
+    before = dict(kept.before) if kept is not None else {}
+    unrequested = set(game.unrequested)
     paused = done > 0 and isinstance(game.results[done - 1], Paused)
     for record, claimed in zip(log[done:], game.results[done:], strict=True):
+        if record.n in unrequested:
+            before[record.n] = state
         where = f"record {record.n} ({record.seat} {record.move})"
         try:
             if isinstance(claimed, ClockResult):
@@ -547,18 +551,17 @@ def replay(game: Game, secrets: Mapping[str, JSON | None],
                 f"scores {dict(record.scores)} should be {rules.scores(state)}",
                 path=game.path, element=f"record {record.n}",
             )
-        states.append(state)
-    _REPLAYS[memo] = (hashes, list(states))
+    replayed = Replay(state, before)
+    _REPLAYS[memo] = (hashes, replayed)
     _REPLAYS.move_to_end(memo)
     while len(_REPLAYS) > RECENT_REPLAYS:
         _REPLAYS.popitem(last=False)
-    return Replay(states)
+    return replayed
 
 
-def _replayed(memo: tuple[str, ...], hashes: list[str]) -> tuple[list[Any], int]:
-    """The states of the longest replay kept whose records begin this history, and their
-    number (none: ``([], 0)``)."""
+def _replayed(memo: tuple[str, ...], hashes: list[str]) -> tuple[int, Replay | None]:
+    """The replay kept whose records begin this history, and how many they are."""
     kept = _REPLAYS.get(memo)
     if kept is None or len(kept[0]) > len(hashes) or hashes[:len(kept[0])] != kept[0]:
-        return [], 0
-    return list(kept[1]), len(kept[0])
+        return 0, None
+    return len(kept[0]), kept[1]

@@ -154,3 +154,22 @@ def test_a_file_parsed_again_is_the_same_and_a_changed_one_is_read_anew(
     assert changed is not first and changed != first
     with pytest.raises(GameFileError):
         parse_game(data.replace(b"frogpbem: 2", b"frogpbem: 3", 1), "d")
+
+
+def test_a_game_written_from_its_elements_lines_is_the_document_written_whole(
+        mailed: Path) -> None:
+    """dump_game keeps each element's lines; the bytes are those of the whole document."""
+    from frogpbem.gamefile.document import dump_game, dump_yaml, read_game
+
+    files = [mailed, *sorted(Path("tests/vectors").glob("*.yaml")),
+             Path("examples/finished-frogfinder/game.yaml")]
+    compared = 0
+    for path in files:
+        try:
+            file = read_game(path)
+        except GameFileError:
+            continue  # a vector refused on reading
+        assert dump_game(file) == dump_yaml(file.to_json()), path
+        assert dump_game(file) == dump_game(file)  # the kept lines give the same again
+        compared += 1
+    assert compared > 40
