@@ -202,6 +202,9 @@ def main() -> None:
     audits: dict[int, tuple[float, float, int]] = {}
     built: dict[int, float] = {}
     with tempfile.TemporaryDirectory() as tmp:
+        # the in-process building keeps its own tool state, not the user's
+        os.environ["FROGPBEM_HOME"] = str(Path(tmp) / "build-home")
+        os.environ["FROGPBEM_STATE"] = str(Path(tmp) / "build-state")
         for length in lengths:
             folder = Path(tmp) / f"n{length}"
             folder.mkdir()

@@ -12,11 +12,11 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from frogpbem import crypto
 from frogpbem.errors import FrogPbemError, GameFileError, KeyError_, UsageError
 from frogpbem.safetext import safe
 
 if TYPE_CHECKING:
+    from frogpbem import crypto
     from frogpbem.referee import Applied
 
 HELP = "Play hidden-information board games by email with a signed, auditable referee."
@@ -83,6 +83,8 @@ def key_path(explicit: Path | None) -> tuple[Path | None, bool]:
 
 
 def load_key(explicit: Path | None) -> crypto.PrivateKey:
+    from frogpbem import crypto
+
     path, _ = key_path(explicit)
     if path is None:
         raise KeyError_("no key: give --key, set FROGPBEM_KEY, or create ~/.ssh/id_ed25519")
@@ -132,6 +134,8 @@ def keygen(
     as_json: JsonOption = False,
 ) -> None:
     """Make a new OpenSSH Ed25519 key pair (private key mode 0600)."""
+    from frogpbem import crypto
+
     with reported(as_json):
         secret = None
         if passphrase:
@@ -180,6 +184,7 @@ def new(
     as_json: JsonOption = False,
 ) -> None:
     """Create a game: deal and seal the setup, sign the header, write the views."""
+    from frogpbem import crypto
     from frogpbem.dealing import SeatSpec, create_game, start_game
     from frogpbem.gamefile import strictyaml
     from frogpbem.gamefile.document import read_bytes
