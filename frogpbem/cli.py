@@ -625,7 +625,7 @@ def judge(
         referee = load_key(key)
         for line in run(Judge(games, referee, box, smtp, address, config=default_config()),
                         once, every):
-            typer.echo(line)
+            typer.echo(safe(line))  # subjects and reasons come from strangers' mail
 
 
 @app.command()
