@@ -93,6 +93,9 @@ def armor_damage(text: str) -> str | None:
     return None
 
 
+_QUOTE_OR_ESCAPE = re.compile(r'["\\]')
+
+
 def broken_lines(text: str) -> str | None:
     """A double-quoted value broken across lines without ``\\`` (mail re-wrapped it), or ``None``.
 
@@ -117,13 +120,15 @@ def broken_lines(text: str) -> str | None:
             elif line.endswith(("- |", ": |")):
                 block = indent
             continue
-        for char in line:
-            if escaped:
-                escaped = False
-            elif inside and char == "\\":
-                escaped = True
-            elif char == '"':
+        skip = -1  # the character after an escaping "\\" means nothing here
+        for found in _QUOTE_OR_ESCAPE.finditer(line):
+            at = found.start()
+            if at == skip:
+                continue
+            if found.group() == '"':
                 inside = not inside
+            elif inside:  # a "\\" escapes the next character, or the line break at the end
+                skip, escaped = at + 1, at + 1 == len(line)
         if inside and not escaped and broken is None:
             broken = number
         if not inside and broken is not None:  # the value goes on after the break: re-wrapped
