@@ -263,6 +263,8 @@ class Game:
     def append(self, record: Record, result: Any) -> None:
         self.file = self.file.with_record(record)
         self.results.append(result)
+        if record.request is None:
+            self.unrequested.append(record.n)
 
 
 def ruleset_of(header: Header) -> Ruleset[Any, Any, Any]:
@@ -469,7 +471,7 @@ class Replay:
     final: Any
     """The state after the last record."""
     before: dict[int, Any] = field(default_factory=dict)
-    """The state before each record the referee entered without a seat's request."""
+    """The state before each record that carries no seat's request."""
 
 
 def _play_record(game: Game, record: Record, claimed: Any, state: Any,
@@ -530,10 +532,9 @@ def replay(game: Game, secrets: Mapping[str, JSON | None],
     done, kept = _replayed(memo, hashes)
     state = kept.final if kept is not None else start_state(game, secrets)
     before = dict(kept.before) if kept is not None else {}
-    unrequested = set(game.unrequested)
     paused = done > 0 and isinstance(game.results[done - 1], Paused)
     for record, claimed in zip(log[done:], game.results[done:], strict=True):
-        if record.n in unrequested:
+        if record.request is None:  # what unasked() looks at, whoever replays
             before[record.n] = state
         where = f"record {record.n} ({record.seat} {record.move})"
         try:

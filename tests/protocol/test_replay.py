@@ -14,7 +14,7 @@ from frogpbem.gamefile import strictyaml
 from frogpbem.gamefile.document import read_game
 from frogpbem.protocol import game as protocol
 from frogpbem.protocol.game import REFEREE, Game, known_secrets, load, replay
-from tests.conftest import Keys, Result
+from tests.conftest import Cli, Keys, Result, write_setup
 from tests.test_audit import resign
 
 
@@ -63,3 +63,28 @@ def test_a_replay_goes_on_from_the_last_one_and_a_changed_record_is_replayed(
         replay(forged, secrets, referee)
     assert refused.value.element == "record 1 (red shoot C3)"
     assert played == ["shoot C3"]  # replayed from the start, not continued
+
+
+def test_records_the_referee_adds_by_itself_are_replayed_for_the_audit(
+        cli: Cli, keys: Keys, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A record without a request (here a forfeit on time) added to a game in memory, then
+    replayed there: the audit of the file in the same process still finds the state
+    before it (bench/bench_audit.py found a demo game where it did not)."""
+    from frogpbem.audit import audit
+    from frogpbem.protocol.memory import HeadMemory
+    from frogpbem.referee import apply_timeout
+
+    monkeypatch.setenv("FROGPBEM_NOW", "2026-12-01T00:00:00Z")
+    game = tmp_path / "timed.yaml"
+    made = cli("new", game, "--referee", keys.path("referee"), "--seat",
+               f"red={keys.pub('alice')}", "--seat", f"blue={keys.pub('bob')}",
+               "--option", "size=6", "--option", "frogs=2", "--option", "deadline=1h",
+               "--setup", write_setup(tmp_path))
+    assert made.exit_code == 0, made.output
+    referee = keys.key("referee")
+    loaded = load(game, HeadMemory())
+    apply_timeout(loaded, referee, HeadMemory(), at="2026-12-01T02:00:00Z")
+    assert loaded.file.reveal is not None
+    replay(loaded, known_secrets(loaded, None, None))  # kept for the public, after the end
+    report = audit(game)
+    assert report.ok and report.unasked == [], report.text()
