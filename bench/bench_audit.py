@@ -21,6 +21,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from frogpbem import crypto  # noqa: E402
 from frogpbem.audit import audit  # noqa: E402
 from frogpbem.demo import play_demo  # noqa: E402
+from frogpbem.gamefile.document import read_game  # noqa: E402
 
 RULES = [("frogfinder", {"size": "8", "frogs": "3"}), ("coan", {"size": "8", "frogs": "2"}),
          ("froglet", {"size": "6"}), ("secretmove", {})]
@@ -48,7 +49,6 @@ def main() -> None:
 
         crypto.verify_message = keeping  # type: ignore[assignment]
         start = time.perf_counter()
-        records = 0
         for game in games:
             report = audit(game)
             assert report.ok, report.text()
@@ -58,8 +58,6 @@ def main() -> None:
         for key, message, signature in checked:
             real(key, message, signature)
         bound = time.perf_counter() - start
-        from frogpbem.gamefile.document import read_game
-
         records = sum(len(read_game(game).log) for game in games)
     print(f"{count} finished games ({records} records), made in {made:.1f} s by the demo bots")
     print(f"audit of all of them: {audited:.2f} s; verifying exactly the {len(checked)} "
