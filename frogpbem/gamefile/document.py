@@ -9,12 +9,13 @@ import os
 import stat
 from collections import OrderedDict
 from collections.abc import Iterator, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from frogpbem.errors import FileAccessError, GameFileError
 from frogpbem.gamefile import mailsafe, schema, strictyaml
-from frogpbem.gamefile.model import FORMAT_VERSION, Element, GameFile, ViewFile
+from frogpbem.gamefile.model import FORMAT_VERSION, Element, GameFile, Note, Request, ViewFile
 
 _RECENT: OrderedDict[bytes, GameFile] = OrderedDict()
 """The last files parsed, by the hash of their bytes (a file is immutable once parsed)."""
@@ -123,6 +124,41 @@ def read_bytes(path: Path, limit: int = strictyaml.MAX_BYTES) -> bytes:
 
 def _size(limit: int) -> str:
     return f"{limit // (1024 * 1024)} MiB" if limit >= 1024 * 1024 else f"{limit} bytes"
+
+
+_PENDING = b"\nrequests:"
+"""Where a game file's history ends and what is pending (requests, reveal, notes) begins."""
+
+
+def parse_copy(data: bytes, name: str, base: GameFile) -> GameFile:
+    """A copy of the game ``base``: read whole by :func:`parse_game`, unless its history is
+    byte for byte the one ``base`` writes. Then only what follows it (requests, reveal,
+    notes) is read and checked, and the history is ``base``'s own elements.
+
+    A referee takes a seat's returned copy this way: the copy is the file the referee
+    mailed, plus the seat's request.
+    """
+    data = mailsafe.unmail(data)
+    own = dump_game(base)
+    cut = own.find(_PENDING) + len(_PENDING)
+    if cut < len(_PENDING) or data[:cut] != own[:cut]:
+        return parse_game(data, name)
+    pending = data[cut - len(_PENDING) + 1:]
+    try:
+        if mailsafe.damage(pending.decode("utf-8", "replace")) is not None:
+            raise GameFileError("changed in transit")
+        entries = strictyaml.loads(pending, name)
+        if not isinstance(entries, dict) or list(entries) != ["requests", "reveal", "notes"]:
+            raise GameFileError("not what frogpbem writes after a history")
+        schema.validate_entries(entries, "game", name)
+        if entries["reveal"] != (base.reveal.to_json() if base.reveal is not None else None):
+            raise GameFileError("another reveal")
+        requests = tuple(Request.from_json(r, f"pending request {i + 1}")
+                         for i, r in enumerate(entries["requests"]))
+        notes = tuple(Note.from_json(n, f"note {i + 1}") for i, n in enumerate(entries["notes"]))
+    except GameFileError:
+        return parse_game(data, name)  # read whole, for the message that says what is wrong
+    return replace(base, requests=requests, notes=notes)
 
 
 def read_game(path: Path) -> GameFile:

@@ -128,6 +128,19 @@ def _short(value: Any) -> str:
     return text if len(text) <= 60 else text[:57] + "..."
 
 
+def validate_entries(entries: dict[str, Any], name: str, where: str) -> None:
+    """Check some top-level entries of a document against their part of schema ``name``."""
+    root = load_schema(f"{name}.schema.json")
+    try:
+        for key, value in entries.items():
+            if key not in root["properties"]:
+                raise _Invalid([], f"additional property {key!r} is not allowed")
+            _check(value, root["properties"][key], root, [key])
+    except _Invalid as error:
+        raise GameFileError(error.message, path=where,
+                            element=describe_path(error.path)) from None
+
+
 def validate(document: Any, name: str, where: str) -> None:
     """Check ``document`` against schema ``name``; raises :class:`GameFileError`."""
     root = load_schema(f"{name}.schema.json")

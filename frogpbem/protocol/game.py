@@ -32,7 +32,7 @@ from frogpbem.errors import (
     UsageError,
 )
 from frogpbem.gamefile import chain
-from frogpbem.gamefile.document import read_game
+from frogpbem.gamefile.document import parse_copy, read_bytes, read_game
 from frogpbem.gamefile.model import (
     JSON,
     GameFile,
@@ -358,7 +358,9 @@ def check_notes(game: Game) -> None:
 
 def load_copy(game: Game, other_path: Path) -> Game:
     """A seat's returned copy of ``game``, checked to be a copy of the same game."""
-    other = load(other_path, verified=game.file)  # what the copy shares was checked
+    # what the copy shares with the game was read and checked already: only the rest is
+    other = load(other_path, verified=game.file,
+                 parsed=parse_copy(read_bytes(other_path), str(other_path), game.file))
     if other.header.hash != game.header.hash:
         raise StaleCopyError(f"is not a copy of game {game.game_id}", path=other_path)
     return other
