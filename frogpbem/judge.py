@@ -171,8 +171,6 @@ class Judge:
     _clocks: dict[Path, tuple[str, tuple[str, str, int, int] | None]] = \
         field(default_factory=dict)
     """Each game file's hash and what its clock said then (see :meth:`deadlines`)."""
-    _parsed: dict[Path, tuple[str, GameFile]] = field(default_factory=dict)
-    """Each game file's hash and the file as parsed then, within one round."""
     _said: set[str] = field(default_factory=set)
     """What was said of files the judge cannot use (each said once)."""
 
@@ -183,7 +181,6 @@ class Judge:
             log.append(self.take(message))
         log += self.deadlines()
         log += self.mail_changes()
-        self._parsed.clear()  # a round's parses are for that round only
         return log
 
     def deadlines(self) -> list[str]:
@@ -204,10 +201,11 @@ class Judge:
         return log
 
     def _deadline(self, path: Path, now: int) -> list[str]:
-        digest, file = self._read(path)
+        data = read_bytes(path)
+        digest = hashlib.sha256(data).hexdigest()
         known = self._clocks.get(path)
-        if known is None or known[0] != digest:
-            known = self._clocks[path] = (digest, self._clock_of(path, file))
+        if known is None or known[0] != digest:  # read only a file that changed
+            known = self._clocks[path] = (digest, self._clock_of(path, parse_game(data, str(path))))
         clock = known[1]
         if clock is None:
             return []  # no clock runs (no deadline, paused or over)
@@ -239,15 +237,6 @@ class Judge:
             return []
         self._said.add(said)
         return [said]
-
-    def _read(self, path: Path) -> tuple[str, GameFile]:
-        """A game file's hash and the file, parsed once per change (not once per look)."""
-        data = read_bytes(path)
-        digest = hashlib.sha256(data).hexdigest()
-        known = self._parsed.get(path)
-        if known is None or known[0] != digest:
-            known = self._parsed[path] = (digest, parse_game(data, str(path)))
-        return known
 
     def _clock_of(self, path: Path, file: GameFile) -> tuple[str, str, int, int] | None:
         """A game's running clock: its id, head, when the time runs out and the time a move
@@ -319,11 +308,12 @@ class Judge:
 
     def _mail(self, path: Path) -> list[str]:
         mailed_dir = self.games / ".mailed"
-        digest, file = self._read(path)
+        data = read_bytes(path)
+        digest = hashlib.sha256(data).hexdigest()
         quick = mailed_dir / f"{path.name}.sha256"
         if quick.exists() and read_bytes(quick).decode() == digest:
-            return []
-        game = load(path, HeadMemory(self.state_dir), parsed=file)
+            return []  # unchanged since it was mailed: not even read
+        game = load(path, HeadMemory(self.state_dir), parsed=parse_game(data, str(path)))
         mark = mailed_dir / f"{game.game_id}.json"
         last = json.loads(read_bytes(mark)) if mark.exists() else None
         log = []
