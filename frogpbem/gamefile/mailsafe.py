@@ -113,22 +113,17 @@ def broken_lines(text: str) -> str | None:
         block = None
         escaped = False
         if '"' not in line:  # no quote opens or closes: only a trailing "\\" matters
-            if inside:
-                escaped = (len(line) - len(line.rstrip("\\"))) % 2 == 1
-                if not escaped and broken is None:
-                    broken = number
-            elif line.endswith(("- |", ": |")):
-                block = indent
-            continue
-        skip = -1  # the character after an escaping "\\" means nothing here
-        for found in _QUOTE_OR_ESCAPE.finditer(line):
-            at = found.start()
-            if at == skip:
-                continue
-            if found.group() == '"':
-                inside = not inside
-            elif inside:  # a "\\" escapes the next character, or the line break at the end
-                skip, escaped = at + 1, at + 1 == len(line)
+            escaped = inside and (len(line) - len(line.rstrip("\\"))) % 2 == 1
+        else:
+            skip = -1  # the character after an escaping "\\" means nothing here
+            for found in _QUOTE_OR_ESCAPE.finditer(line):
+                at = found.start()
+                if at == skip:
+                    continue
+                if found.group() == '"':
+                    inside = not inside
+                elif inside:  # a "\\" escapes the next character, or the line break at the end
+                    skip, escaped = at + 1, at + 1 == len(line)
         if inside and not escaped and broken is None:
             broken = number
         if not inside and broken is not None:  # the value goes on after the break: re-wrapped
