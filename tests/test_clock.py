@@ -8,6 +8,7 @@ from __future__ import annotations
 import email
 import email.policy
 import json
+import os
 from email.message import EmailMessage
 from pathlib import Path
 from typing import Any
@@ -59,6 +60,17 @@ def referee(cli: Cli, keys: Keys, *args: Any) -> Any:
     return cli(*args, "--key", keys.path("referee"))
 
 
+def verify_afresh(cli: Cli, monkeypatch: pytest.MonkeyPatch, game: Path, *args: Any) -> Any:
+    """``frogpbem verify`` of a forged copy by a tool that has seen nothing of the game (the
+    one that saw the real copies would call it a fork first)."""
+    home = os.environ["FROGPBEM_HOME"]
+    monkeypatch.setenv("FROGPBEM_HOME", str(game.with_name(f"{game.stem}-fresh-home")))
+    try:
+        return cli("verify", game, *args)
+    finally:
+        monkeypatch.setenv("FROGPBEM_HOME", home)
+
+
 def mailed_text(cli: Cli, keys: Keys, game: Path, folder: Path, seat: str) -> str:
     """The plain text of the message ``frogpbem mail`` writes for ``seat``."""
     written = referee(cli, keys, "mail", game, "--out", folder)
@@ -91,11 +103,9 @@ def test_a_passed_deadline_passes_the_turn_and_audits(
     doc["log"][0]["at"] = "2026-12-01T01:00:00Z"
     resign(doc, keys.key("referee"))
     forged.write_text(strictyaml.dumps(doc))
-    monkeypatch.setenv("FROGPBEM_HOME", str(tmp_path / "elsewhere"))  # not a fork there
-    own = cli("verify", forged, "--key", keys.path("alice"))
+    own = verify_afresh(cli, monkeypatch, forged, "--key", keys.path("alice"))
     assert own.exit_code == 1
     assert "FAIL record 1 entered by the referee without red's signed request" in own.stdout
-    monkeypatch.setenv("FROGPBEM_HOME", str(tmp_path / "home"))
     # blue's clock starts at the pass: too early at 07:00, due at 08:00
     at(monkeypatch, "2026-12-01T07:00:00Z")
     assert referee(cli, keys, "timeout", game).exit_code == 4
@@ -176,10 +186,8 @@ def test_secret_move_passes_a_turn_but_a_guess_forfeits(
     record["signature"] = crypto.sign_element(keys.key("referee"), "record", record)
     disguised = tmp_path / "disguised.yaml"
     disguised.write_text(strictyaml.dumps(doc))
-    monkeypatch.setenv("FROGPBEM_HOME", str(tmp_path / "elsewhere"))
-    own = cli("verify", disguised, "--key", keys.path("alice"))
+    own = verify_afresh(cli, monkeypatch, disguised, "--key", keys.path("alice"))
     assert "FAIL record 1 entered by the referee without red's signed request" in own.stdout
-    monkeypatch.setenv("FROGPBEM_HOME", str(tmp_path / "home"))
     # a passed turn is not the game's own pass: red still moves later
     for player, move in [("bob", "pass"), ("alice", "A1-B2 3"), ("alice", "pass")]:
         assert cli("move", game, move, "--key", keys.path(player)).exit_code == 0
@@ -222,10 +230,8 @@ def test_pause_and_resume(cli: Cli, keys: Keys, tmp_path: Path,
                        "at": "2026-12-02T00:00:00Z", "signature": ""})
     resign(doc, keys.key("referee"))
     (tmp_path / "played-on.yaml").write_text(strictyaml.dumps(doc))
-    monkeypatch.setenv("FROGPBEM_HOME", str(tmp_path / "elsewhere"))  # not a fork there
-    caught = cli("verify", tmp_path / "played-on.yaml")
+    caught = verify_afresh(cli, monkeypatch, tmp_path / "played-on.yaml")
     assert "record 2 (red shoot C3): a move while the game is paused" in caught.stdout
-    monkeypatch.setenv("FROGPBEM_HOME", str(tmp_path / "home"))
 
     at(monkeypatch, "2026-12-03T00:00:00Z")
     resumed = referee(cli, keys, "resume", game)
@@ -247,11 +253,9 @@ def test_pause_and_resume(cli: Cli, keys: Keys, tmp_path: Path,
     resign(doc, keys.key("referee"))
     forged = tmp_path / "forged.yaml"
     forged.write_text(strictyaml.dumps(doc))
-    monkeypatch.setenv("FROGPBEM_HOME", str(tmp_path / "elsewhere2"))
-    caught = cli("verify", forged)
+    caught = verify_afresh(cli, monkeypatch, forged)
     assert caught.exit_code == 1
     assert "record 2 (red pass): the game is paused: only a resume may follow" in caught.stdout
-    monkeypatch.setenv("FROGPBEM_HOME", str(tmp_path / "home"))
     assert records(game)[0]["result"] == {"paused": "holidays until the 3rd"}
     for player, move in [("bob", "shoot C3"), ("alice", "guess E5"), ("bob", "guess A2"),
                          ("alice", "guess F6")]:

@@ -29,12 +29,18 @@ def checks(monkeypatch: pytest.MonkeyPatch) -> list[bytes]:
     return seen
 
 
-def test_only_the_new_records_are_checked_again(
-        new_game: Callable[..., Path], play: Callable[..., Result], tmp_path: Path,
-        checks: list[bytes]) -> None:
+@pytest.fixture
+def two_records(new_game: Callable[..., Path], play: Callable[..., Result]) -> Path:
     game = new_game()
     play(game, "alice", "shoot C3")
     play(game, "bob", "guess A2")
+    return game
+
+
+def test_only_the_new_records_are_checked_again(
+        two_records: Path, play: Callable[..., Result], tmp_path: Path,
+        checks: list[bytes]) -> None:
+    game = two_records
     store = VerifiedHistories(tmp_path / "mine")
     checks.clear()
     load(game, histories=store)
@@ -50,11 +56,8 @@ def test_only_the_new_records_are_checked_again(
 
 
 def test_a_prefix_changed_on_disk_is_checked_in_full_and_refused(
-        new_game: Callable[..., Path], play: Callable[..., Result], tmp_path: Path,
-        checks: list[bytes]) -> None:
-    game = new_game()
-    play(game, "alice", "shoot C3")
-    play(game, "bob", "guess A2")
+        two_records: Path, tmp_path: Path, checks: list[bytes]) -> None:
+    game = two_records
     store = VerifiedHistories(tmp_path / "mine")
     load(game, histories=store)
     doc = strictyaml.loads(game.read_bytes())
