@@ -80,12 +80,20 @@ class Board:
         return _neighbours(self.size, square)
 
 
-def text_grid(size: int, cell: Callable[[str], str]) -> list[str]:
+def text_grid(size: int, cell: Callable[[str], str],
+              paint: Callable[[str, str], str] | None = None) -> list[str]:
     """A board as text lines: column letters above and below, row numbers at both sides.
 
     ``cell`` gives the three characters shown for a square name (``G9``); the
-    top row is printed first, as the board is seen.
+    top row is printed first, as the board is seen. ``paint`` (name, text)
+    may dress each square's text, with colour codes for a terminal.
     """
+    if paint is not None:
+        plain = cell
+
+        def cell(name: str) -> str:
+            return paint(name, plain(name))
+
     letters = "".join(f" {string.ascii_uppercase[c]} " for c in range(size))
     lines = [f"    {letters}"]
     for row in range(size, 0, -1):

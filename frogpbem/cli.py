@@ -8,7 +8,7 @@ import os
 import sys
 from collections.abc import Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import IO, TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -116,6 +116,13 @@ def main_options(
     ] = False,
 ) -> None:
     """Play hidden-information board games by email with a signed, auditable referee."""
+
+
+def _colour() -> IO[str] | None:
+    """The terminal text is shown on in colour, if it is one (and NO_COLOR is not set)."""
+    from frogpbem.pictures.terminal import colour_wanted
+
+    return sys.stdout if colour_wanted(sys.stdout) else None
 
 
 def _emit(data: Any, as_json: bool, text: str) -> None:
@@ -348,30 +355,39 @@ def view(
     key: KeyOption = None,
     public: Annotated[bool, typer.Option("--public", help="Show the public view.")] = False,
     as_json: JsonOption = False,
-    fmt: Annotated[str, typer.Option("--format", help="text, json or yaml.")] = "text",
+    fmt: Annotated[str, typer.Option(
+        "--format", help="text, json, yaml, svg (a picture) or html (a page with the picture)."
+    )] = "text",
 ) -> None:
-    """Show your view of the game (or the public view)."""
+    """Show your view of the game (or the public view).
+
+    Text is in colour on a terminal, unless NO_COLOR is set.
+    """
     from frogpbem.protocol.game import load
     from frogpbem.protocol.seen import SeenGames
-    from frogpbem.views import render_json, render_text, render_yaml, view_for
+    from frogpbem.views import RENDERERS, view_for
 
     with reported(as_json):
-        if fmt not in ("text", "json", "yaml"):
-            raise UsageError(f"--format must be text, json or yaml, got {fmt!r}")
+        if fmt not in RENDERERS:
+            raise UsageError(f"--format must be {', '.join(RENDERERS)}, got {fmt!r}")
         if as_json and fmt not in ("text", "json"):
             raise UsageError(f"--json and --format {fmt} ask for two formats: give one")
+        colour = _colour() if fmt == "text" and not as_json else None
         from frogpbem.gamefile.document import parse_view, read_bytes
 
         mailed = parse_view(read_bytes(game), str(game))
         if mailed is not None:  # a view file, as the referee mails it to a seat
             from frogpbem.views import show_view_file
 
-            if fmt != "text" or as_json:
-                raise UsageError("a view file is YAML already; --format/--json show game files")
+            if fmt in ("json", "yaml") or as_json:
+                raise UsageError("a view file is YAML already; --format json/yaml and --json "
+                                 "show game files")
             try:
-                typer.echo(show_view_file(mailed, SeenGames()))
+                shown_file = show_view_file(mailed, SeenGames(), fmt, colour,
+                                            lambda words: typer.echo(f"note: {words}", err=True))
             except FrogPbemError as exc:
                 raise exc.within(path=game) from None
+            typer.echo(shown_file, color=colour is not None or None)
             return
         loaded = load(game)
         SeenGames().see(loaded)
@@ -390,8 +406,12 @@ def view(
         if private is not None and shown.role is None:
             typer.echo(f"note: {path} is not part of this game; showing the public view",
                        err=True)
-        renderer = {"json": render_json, "yaml": render_yaml, "text": render_text}
-        typer.echo(renderer["json" if as_json else fmt](shown), nl=fmt != "yaml")
+        if colour is not None:
+            from frogpbem.views import render_text
+
+            typer.echo(render_text(shown, colour), color=True)
+            return
+        typer.echo(RENDERERS["json" if as_json else fmt](shown), nl=fmt in ("text", "json"))
 
 
 @app.command()
@@ -632,17 +652,24 @@ def judge(
 def record(
     game: Annotated[Path, typer.Argument(help="The game file.")],
     as_json: JsonOption = False,
+    fmt: Annotated[str, typer.Option(
+        "--format", help="text (PGN-like), json, or html: a page that steps through the moves "
+                         "on the public board, with the reveal at the end.")] = "text",
 ) -> None:
-    """Print the game as a PGN-like record."""
+    """Print the game as a PGN-like record (or as data, or as a page to step through)."""
     from frogpbem.protocol.game import load
-    from frogpbem.record import game_record, record_json
+    from frogpbem.record import game_record, record_html, record_json
 
     with reported(as_json):
+        if fmt not in ("text", "json", "html"):
+            raise UsageError(f"--format must be text, json or html, got {fmt!r}")
+        if as_json and fmt == "html":
+            raise UsageError("--json and --format html ask for two formats: give one")
         loaded = load(game)
-        if as_json:
+        if as_json or fmt == "json":
             typer.echo(json.dumps(record_json(loaded), indent=2))
         else:
-            typer.echo(game_record(loaded), nl=False)
+            typer.echo((record_html if fmt == "html" else game_record)(loaded), nl=False)
 
 
 @app.command()
@@ -659,6 +686,8 @@ def demo(
     option: Annotated[
         list[str], typer.Option(help="NAME=VALUE: a rules option (teams=red+black,blue+purple).")
     ] = [],  # noqa: B006
+    moves: Annotated[int | None, typer.Option(
+        min=0, help="Stop after this many moves, leaving the game unfinished.")] = None,
     as_json: JsonOption = False,
 ) -> None:
     """Play a whole game between bots through the real flow, then audit it."""
@@ -666,7 +695,7 @@ def demo(
 
     with reported(as_json):
         result = play_demo(folder, rules, seed, echo=None if as_json else typer.echo,
-                           seats=seats, options=_pairs(option, "--option"))
+                           seats=seats, options=_pairs(option, "--option"), moves=moves)
         if as_json:
             typer.echo(json.dumps(result.to_json(), indent=2))
         if not result.audit.ok:

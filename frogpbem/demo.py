@@ -21,7 +21,7 @@ from frogpbem.games import Outcome, find_game
 from frogpbem.protocol.game import REFEREE, known_secrets, load, replay
 from frogpbem.protocol.memory import HeadMemory
 from frogpbem.protocol.seen import SeenGames
-from frogpbem.record import game_record, outcome_of
+from frogpbem.record import game_record, outcome_of, record_html
 from frogpbem.referee import apply_moves, request_move
 from frogpbem.views import make_view
 
@@ -44,9 +44,13 @@ def players_of(seats: tuple[str, ...]) -> list[str]:
 def play_demo(
     folder: Path, rules: str = "frogfinder", seed: int | None = None,
     echo: Callable[[str], None] | None = None, seats: int | None = None,
-    options: dict[str, str] | None = None,
+    options: dict[str, str] | None = None, moves: int | None = None,
 ) -> DemoResult:
-    """Play and audit one game in ``folder``; return a summary."""
+    """Play and audit one game in ``folder``; return a summary.
+
+    With ``moves``, the bots stop after that many moves and leave the game
+    unfinished (a position to look at, or to go on with by hand).
+    """
     say = echo or (lambda _line: None)
     ruleset = find_game(rules)
     opts = ruleset.options(options or {})
@@ -78,7 +82,7 @@ def play_demo(
     rng = random.Random(seed)
     memory = HeadMemory(state_dir)
     game = load(game_path, memory)  # read once, then kept in memory: each record costs
-    for _ in range(MAX_RECORDS):    # the same whatever the game's length
+    for _ in range(MAX_RECORDS if moves is None else moves):  # the same whatever the length
         state = replay(game, known_secrets(game, REFEREE, referee)).final
         seat = ruleset.to_move(state)
         if seat is None:
@@ -98,12 +102,15 @@ def play_demo(
     final = load(game_path)
     record_path = folder / "game.pgn"
     write_atomic(record_path, game_record(final).encode())
+    page_path = folder / "game.html"
+    write_atomic(page_path, record_html(final).encode())
     outcome = outcome_of(final)
     if outcome:
         say(f"game over: {outcome.termination}; {outcome.standing_text()}")
     say(report.text())
-    say(f"files: {game_path} (the game), {record_path} (the record), "
-        f"{folder}/game.*.view.yaml (views), keys in {folder}")
+    say(f"files: {game_path} (the game), {record_path} (the record), {page_path} (the "
+        f"record as a page: open it in a browser), {folder}/game.*.view.yaml (views), keys "
+        f"in {folder}")
     return DemoResult(folder, game_path, record_path, len(final.file.log), outcome, report)
 
 

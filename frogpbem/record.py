@@ -107,3 +107,34 @@ def _wrap(text: str, width: int = 79) -> str:
     if line:
         lines.append(line)
     return "\n".join(lines)
+
+
+def record_html(game: Game) -> str:
+    """The game as one page that steps through its records on the public board.
+
+    Every frame is the public view after a record (what anybody may know
+    then); after the reveal, a last frame shows every hidden piece.
+    """
+    from frogpbem.pictures.page import Frame, record_page
+    from frogpbem.protocol.game import known_secrets, start_state, states
+    from frogpbem.views import setup_words
+
+    rules = game.ruleset
+    nobody: frozenset[str] = frozenset()
+    secrets = known_secrets(game, None, None)
+    state = start_state(game, secrets)
+    frames = [Frame(rules.view(state, nobody), "the start: nothing played yet", None)]
+    for (record, state), result in zip(states(game, secrets), game.results, strict=True):
+        words = rules.describe_record(record.seat, record.move, result)
+        frames.append(Frame(rules.view(state, nobody), f"{record.n}. {words}",
+                            (record.seat, record.move)))
+    if game.file.reveal is not None:
+        frames.append(Frame(rules.view(state, frozenset(game.seats)),
+                            "the reveal: every hidden piece shown", frames[-1].last))
+    token, termination = result_token(game)
+    players = ", ".join(f"{seat}: {name}" for seat, name in game.names.items())
+    facts = [f"Players: {players}; referee: {game.header.referee.name}",
+             f"Started {game.header.created[:10]}; setup {setup_words(game)}",
+             f"Result: {token} ({termination})"]
+    title = f"{rules.title} - game {game.game_id}"
+    return record_page(rules.name, title, facts, game.names, frames)

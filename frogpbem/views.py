@@ -7,20 +7,24 @@ set of seats whose hidden pieces it may show, and by nothing else.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
+from typing import IO, TYPE_CHECKING, Any
 
 from frogpbem import crypto
 from frogpbem.errors import FrogPbemError, KeyError_, SignatureError
 from frogpbem.gamefile import strictyaml
 from frogpbem.gamefile.document import dump_yaml, write_atomic
 from frogpbem.gamefile.model import JSON, ViewFile
-from frogpbem.games import Outcome, find_game
+from frogpbem.games import Outcome, Paint, Ruleset, find_game
 from frogpbem.notes import NoteText, read_notes
 from frogpbem.protocol.game import REFEREE, Game, known_secrets, replay
 from frogpbem.protocol.seen import SeenGames
 from frogpbem.safetext import safe
+
+if TYPE_CHECKING:
+    from frogpbem.pictures import Scene
 
 PUBLIC = "public"
 
@@ -153,11 +157,49 @@ def render_yaml(view: View) -> str:
     return dump_yaml(view.to_json()).decode()
 
 
-def render_text(view: View) -> str:
-    """A view as text: heading, points, whose turn, the board, the moves."""
+def scene_of(view: View) -> Scene:
+    """What a picture of ``view`` shows besides the board: whose, the names, the last move."""
+    from frogpbem.pictures import Scene
+
+    log = view.game.file.log
+    return Scene(view.seat, view.game.names, (log[-1].seat, log[-1].move) if log else None)
+
+
+def render_svg(view: View) -> str:
+    """A view as a standalone SVG picture of its board."""
+    from frogpbem.pictures import picture
+
+    return picture(view.game.ruleset.name, view.board, scene_of(view)).svg(standalone=True)
+
+
+def render_html(view: View) -> str:
+    """A view as a self-contained page: the picture beside the game in words."""
+    from frogpbem.pictures.page import view_page
+
+    game = view.game
+    rules = game.ruleset
+    moves = [(r.n, rules.describe_record(r.seat, r.move, result))
+             for r, result in zip(game.file.log, game.results, strict=True)]
+    facts = [f"View of: {view.who}", _after(len(game.file.log)), f"Setup: {setup_words(game)}"]
+    return view_page(rules.name, view.board, scene_of(view),
+                     f"{rules.title} - game {game.game_id} - view of {view.who}", facts, moves)
+
+
+def render_text(view: View, colour: IO[str] | None = None) -> str:
+    """A view as text: heading, points, whose turn, the board, the moves.
+
+    With ``colour`` (the terminal it is for), the board's squares are in colour.
+    """
     game = view.game
     rules = game.ruleset
     names = game.names
+    paint = None
+    if colour is not None:
+        from frogpbem.pictures.terminal import painter
+
+        log = game.file.log
+        paint = painter(rules.name, view.board, (log[-1].seat, log[-1].move) if log else None,
+                        colour)
 
     def label(seat: str) -> str:
         return f"{seat} ({safe(names[seat])})" if names.get(seat) else seat
@@ -184,7 +226,7 @@ def render_text(view: View) -> str:
     if pause is not None:
         lines.append(f"Paused since {pause.at} by the referee: no move and no deadline "
                      "until it resumes")
-    lines += ["", rules.render(view.board, view.viewers), ""]
+    lines += ["", board_text(rules, view.board, view.viewers, paint), ""]
     if game.file.log:
         lines.append("Moves:")
         lines += [f"{r.n:>4}. {rules.describe_record(r.seat, r.move, result)}"
@@ -196,6 +238,22 @@ def render_text(view: View) -> str:
         lines.append("")
         lines += [f"Pending request: {r.seat} {safe(r.move)}" for r in game.file.requests]
     return "\n".join(lines)
+
+
+RENDERERS: dict[str, Callable[[View], str]] = {
+    "text": render_text, "json": render_json, "yaml": render_yaml, "svg": render_svg,
+    "html": render_html,
+}
+"""Each ``--format`` of a view, by name."""
+
+
+def board_text(rules: Ruleset[Any, Any, Any], board: JSON, viewers: frozenset[str],
+               paint: Paint | None) -> str:
+    """The ruleset's text board; ``paint`` is passed only when there is one, so a
+    ruleset written before colour came works unchanged."""
+    if paint is None:
+        return rules.render(board, viewers)
+    return rules.render(board, viewers, paint)
 
 
 def setup_words(game: Game) -> str:
@@ -217,13 +275,13 @@ def setup_words(game: Game) -> str:
     return "dealt by the referee alone (from its committed seed; the seats added none)"
 
 
-def show_view_file(view: ViewFile, seen: SeenGames) -> str:
-    """A mailed view file as text, its signature checked if this tool has seen the game.
+def check_view_file(view: ViewFile, seen: SeenGames) -> str:
+    """What stands behind a mailed view file, in words; raises :class:`SignatureError`
+    if its signature is not the referee's.
 
     A view file names no key; the referee's key comes from the copy of the
     game seen here before. Without one, the view is shown as unverified.
     """
-    rules = find_game(view.rules)
     known = seen.latest(view.game)
     if known is None:
         check = (f"NOT VERIFIED: this tool has not seen game {view.game}; open the game file "
@@ -238,24 +296,60 @@ def show_view_file(view: ViewFile, seen: SeenGames) -> str:
         ahead = view.n > history.records
         check = (f"signed by the referee ({copy.header.referee.public_key.fingerprint})"
                  + ("; newer than the copies seen here" if ahead else ""))
+    return check
+
+
+def show_view_file(view: ViewFile, seen: SeenGames, fmt: str = "text",
+                   colour: IO[str] | None = None,
+                   warn: Callable[[str], None] = lambda words: None) -> str:
+    """A mailed view file as text (or ``svg``, ``html``), its signature checked if this
+    tool has seen the game (:func:`check_view_file`; an SVG picture has no room to say
+    so: ``warn`` is told when the view is not verified)."""
+    from frogpbem.pictures import Scene
+
+    rules = find_game(view.rules)
+    check = check_view_file(view, seen)
     seat = view.seat
     names = view.names
+    moves = view.moves
+    scene = Scene(seat, names, (moves[-1][1], moves[-1][2]) if moves else None)
+    in_words = []
+    for n, who, move, result in moves:
+        try:
+            words = rules.describe_record(who, move, rules.parse_record_result(result))
+        except FrogPbemError:
+            words = f"{safe(who)} {safe(move)} (a result this frogpbem cannot read)"
+        in_words.append((n, words))
 
     def label(who: str) -> str:
         return f"{who} ({safe(names[who])})" if names.get(who) else who
 
-    lines = [f"{rules.title} - game {view.game} - view file after {view.n} record"
-             f"{'' if view.n == 1 else 's'}",
-             f"View of: {label(seat) if seat else 'the public'}",
-             f"Setup: {safe(view.setup)}", f"Check: {check}", "",
-             rules.render(view.board, frozenset({seat} if seat else ())), ""]
-    moves = view.moves
-    if moves:
+    who = label(seat) if seat else "the public"
+    facts = [f"View of: {who}", f"Setup: {safe(view.setup)}", f"Check: {check}"]
+    if fmt == "svg":
+        from frogpbem.pictures import picture
+
+        if check.startswith("NOT VERIFIED"):
+            warn(check)
+        return picture(rules.name, view.board, scene).svg(standalone=True)
+    if fmt == "html":
+        from frogpbem.pictures.page import view_page
+
+        return view_page(rules.name, view.board, scene,
+                         f"{rules.title} - game {view.game} - view of {who}",
+                         [*facts, _after(view.n)], in_words)
+    paint = None
+    if colour is not None:
+        from frogpbem.pictures.terminal import painter
+
+        paint = painter(rules.name, view.board, scene.last, colour)
+    lines = [f"{rules.title} - game {view.game} - view file {_after(view.n).lower()}", *facts,
+             "", board_text(rules, view.board, frozenset({seat} if seat else ()), paint), ""]
+    if in_words:
         lines.append("Moves:")
-        for n, who, move, result in moves:
-            try:
-                words = rules.describe_record(who, move, rules.parse_record_result(result))
-            except FrogPbemError:
-                words = f"{safe(who)} {safe(move)} (a result this frogpbem cannot read)"
-            lines.append(f"{n:>4}. {words}")
+        lines += [f"{n:>4}. {words}" for n, words in in_words]
     return "\n".join(lines)
+
+
+def _after(records: int) -> str:
+    return f"After {records} record{'' if records == 1 else 's'}"

@@ -7,9 +7,12 @@ from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parent.parent / "frogpbem"
 BELOW = ("gamefile", "games", "crypto")
-ALLOWED = {"protocol/memory.py", "protocol/seen.py", "protocol/verified.py"}
+ALLOWED = {"protocol/memory.py", "protocol/seen.py", "protocol/verified.py",
+           "pictures/__init__.py", "pictures/frogs.py", "pictures/froglet.py",
+           "pictures/secretmove.py", "pictures/terminal.py"}
 """The referee's and the players' own memory files and the store of verified histories
-(JSON of their own), not the game document."""
+(JSON of their own), not the game document; and the pictures of a board, drawn from the
+ruleset's own view data (what ``Ruleset.view`` returns and its text board reads)."""
 
 
 def _above() -> list[Path]:
@@ -64,6 +67,8 @@ def test_imports_only_go_down() -> None:
         "gamefile": ("frogpbem.games", "frogpbem.protocol", "frogpbem.cli"),
         "crypto": ("frogpbem.games", "frogpbem.gamefile", "frogpbem.protocol"),
         "protocol": ("frogpbem.cli", "frogpbem.referee", "frogpbem.views", "frogpbem.audit"),
+        "pictures": ("frogpbem.gamefile", "frogpbem.protocol", "frogpbem.crypto", "frogpbem.cli",
+                     "frogpbem.views", "frogpbem.referee", "yaml"),
     }
     problems = []
     for room, bad in forbidden.items():

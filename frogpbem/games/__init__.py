@@ -29,6 +29,9 @@ if TYPE_CHECKING:
 JSON = Any
 """A JSON-compatible value (dict, list, str, int, bool, None)."""
 
+Paint = Callable[[str, str], str]
+"""Dresses a square's text on a text board: (square name, text) to text (colour codes)."""
+
 @dataclass(frozen=True)
 class Place:
     """One line of the final standing."""
@@ -326,8 +329,12 @@ class Ruleset(ABC, Generic[S, M, R]):
         """What ``viewers`` (a seat, its team; empty for the public) may know."""
 
     @abstractmethod
-    def render(self, view: JSON, you: frozenset[str] = frozenset()) -> str:
-        """A view as a text board with coordinates and legend (``you``: whose it is)."""
+    def render(self, view: JSON, you: frozenset[str] = frozenset(),
+               paint: Paint | None = None) -> str:
+        """A view as a text board with coordinates and legend (``you``: whose it is).
+
+        ``paint`` may dress each square's text (by square name) for a terminal.
+        """
 
     @abstractmethod
     def describe(self, seat: str, move: str, result: R) -> str:

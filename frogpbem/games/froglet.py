@@ -24,6 +24,7 @@ from frogpbem.games import (
     JSON,
     Chance,
     Outcome,
+    Paint,
     Place,
     Resign,
     Resigned,
@@ -328,12 +329,14 @@ class Froglet(Ruleset[State, Move, FrogletResult]):
             "outcome": state.outcome.to_json() if state.outcome else None,
         }
 
-    def render(self, view: JSON, you: frozenset[str] = frozenset()) -> str:
+    def render(self, view: JSON, you: frozenset[str] = frozenset(),
+               paint: Paint | None = None) -> str:
         size = view["size"]
         last = set(view["last"])
         at = {Square(col, size - 1 - index).name: letter
               for index, row in enumerate(view["rows"]) for col, letter in enumerate(row)}
-        lines = text_grid(size, lambda name: f"({at[name]})" if name in last else f" {at[name]} ")
+        lines = text_grid(size, lambda name: f"({at[name]})" if name in last else f" {at[name]} ",
+                          paint)
         left = ", ".join(f"{COLOURS[c]} {n}" for c, n in view["frogs_left"].items())
         lines += ["", "  G green 1   Y yellow 2   R red 3   B blue 4   . empty   "
                   "(x) squares of the last move", f"  frogs left: {left}"]

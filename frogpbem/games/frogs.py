@@ -33,6 +33,7 @@ from frogpbem.games import (
     JSON,
     Chance,
     Outcome,
+    Paint,
     Place,
     Resign,
     Ruleset,
@@ -639,10 +640,11 @@ class FrogGame(Ruleset[State, Move, FrogResult]):
             "outcome": state.outcome.to_json() if state.outcome else None,
         }
 
-    def render(self, view: JSON, you: frozenset[str] = frozenset()) -> str:
+    def render(self, view: JSON, you: frozenset[str] = frozenset(),
+               paint: Paint | None = None) -> str:
         from frogpbem.games import frogs_text
 
-        return frogs_text.render(view)
+        return frogs_text.render(view, paint)
 
     def describe(self, seat: str, move: str, result: FrogResult) -> str:
         from frogpbem.games import frogs_text

@@ -6,7 +6,7 @@ Reads only view data (what a seat may know), as ``FrogGame.view`` writes it.
 from __future__ import annotations
 
 from frogpbem.board import text_grid
-from frogpbem.games import JSON
+from frogpbem.games import JSON, Paint
 from frogpbem.games.frogs import (
     GUESS_GAIN,
     LETTERS,
@@ -21,7 +21,7 @@ from frogpbem.games.frogs import (
 )
 
 
-def render(view: JSON) -> str:
+def render(view: JSON, paint: Paint | None = None) -> str:
     size = view["size"]
     cells: dict[str, str] = {}
     for name in view["misses"]:
@@ -35,7 +35,7 @@ def render(view: JSON) -> str:
         letter = LETTERS.get(frog["owner"], frog["owner"][0])
         cells[name] = {"shot": f"({letter})", "found": f"[{letter}]"}.get(frog["how"],
                                                                         f"<{letter}>")
-    lines = text_grid(size, lambda name: cells.get(name, " . "))
+    lines = text_grid(size, lambda name: cells.get(name, " . "), paint)
     lines.append("")
     lines.append(
         "  .  open    -  wrong guess (empty)    0-8 shot square and its number"

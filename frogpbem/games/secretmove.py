@@ -31,6 +31,7 @@ from frogpbem.games import (
     JSON,
     Chance,
     Outcome,
+    Paint,
     Place,
     Resign,
     Resigned,
@@ -488,7 +489,8 @@ class SecretMove(Ruleset[State, Move, SecretMoveResult]):
             "outcome": outcome.to_json() if outcome else None,
         }
 
-    def render(self, view: JSON, you: frozenset[str] = frozenset()) -> str:
+    def render(self, view: JSON, you: frozenset[str] = frozenset(),
+               paint: Paint | None = None) -> str:
         lines = [f"Phase: {view['phase']}"]
         for seat, board in view["boards"].items():
             values = board.get("values")
@@ -503,7 +505,8 @@ class SecretMove(Ruleset[State, Move, SecretMoveResult]):
                 for col in "ABC":
                     name = f"{col}{row}"
                     stones = board["stones"][name]
-                    cells.append(f"{stones:>2}" + (f" ({values[name]})" if values else ""))
+                    cell = f"{stones:>2}" + (f" ({values[name]})" if values else "")
+                    cells.append(paint(f"{seat}:{name}", cell) if paint else cell)
                 lines.append(f"  {row}  " + "   ".join(cells))
             pad = "    " if values else ""
             lines.append("     " + "   ".join(f"{c:>2}{pad}" for c in "ABC"))

@@ -11,7 +11,7 @@ import json
 import os
 import time
 from collections import OrderedDict
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
@@ -524,20 +524,38 @@ def replay(game: Game, secrets: Mapping[str, JSON | None],
     played (the referee applying a move, then mailing it; the demo's every
     record). It counts only if every record of it is the same, byte for byte.
     """
-    rules = game.ruleset
     role = game.role(key) if key is not None else None
-    log = game.file.log
     reveal = game.file.reveal
     memo = (game.header.hash, game.file.base_hash, json.dumps(secrets, sort_keys=True),
             str(role), reveal.hash if reveal is not None else "")
-    hashes = [record.hash for record in log]
+    hashes = [record.hash for record in game.file.log]
     done, kept = _replayed(memo, hashes)
     state = kept.final if kept is not None else start_state(game, secrets)
     before = dict(kept.before) if kept is not None else {}
-    paused = done > 0 and isinstance(game.results[done - 1], Paused)
-    for record, claimed in zip(log[done:], game.results[done:], strict=True):
+    for record, after in _played(game, state, done, key, role):
         if record.request is None:  # what unasked() looks at, whoever replays
             before[record.n] = state
+        state = after
+    replayed = Replay(state, before)
+    _REPLAYS[memo] = (hashes, replayed)
+    _REPLAYS.move_to_end(memo)
+    while len(_REPLAYS) > RECENT_REPLAYS:
+        _REPLAYS.popitem(last=False)
+    return replayed
+
+
+def states(game: Game, secrets: Mapping[str, JSON | None]) -> Iterator[tuple[Record, Any]]:
+    """Each record with the state after it, replayed (and checked) from the start."""
+    return _played(game, start_state(game, secrets), 0, None, None)
+
+
+def _played(game: Game, state: Any, done: int, key: crypto.PrivateKey | None,
+            role: str | None) -> Iterator[tuple[Record, Any]]:
+    """The records after the first ``done`` (``state``: the state then), each with the
+    state after it, every result and score checked."""
+    rules = game.ruleset
+    paused = done > 0 and isinstance(game.results[done - 1], Paused)
+    for record, claimed in zip(game.file.log[done:], game.results[done:], strict=True):
         where = f"record {record.n} ({record.seat} {record.move})"
         try:
             if isinstance(claimed, ClockResult):
@@ -554,12 +572,7 @@ def replay(game: Game, secrets: Mapping[str, JSON | None],
                 f"scores {dict(record.scores)} should be {rules.scores(state)}",
                 path=game.path, element=f"record {record.n}",
             )
-    replayed = Replay(state, before)
-    _REPLAYS[memo] = (hashes, replayed)
-    _REPLAYS.move_to_end(memo)
-    while len(_REPLAYS) > RECENT_REPLAYS:
-        _REPLAYS.popitem(last=False)
-    return replayed
+        yield record, state
 
 
 def _replayed(memo: tuple[str, ...], hashes: list[str]) -> tuple[int, Replay | None]:
