@@ -11,6 +11,7 @@ import string
 import textwrap
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from functools import cache, lru_cache
 from html import escape
 
 from frogpbem.safetext import safe
@@ -51,19 +52,33 @@ def _number(value: float) -> str:
     return f"{value:.2f}".rstrip("0").rstrip(".") if isinstance(value, float) else str(value)
 
 
+@lru_cache(maxsize=1024)
+def _escaped(text: str) -> str:
+    """Text as an attribute value or element text: one line, markup escaped (a board
+    repeats a few colours and classes many times, hence the cache)."""
+    return escape(safe(text))
+
+
 def _value(value: object) -> str:
-    if isinstance(value, (int, float)) and not isinstance(value, bool):
+    if type(value) is int:
+        return str(value)
+    if isinstance(value, float):
         return _number(value)
-    return escape(safe(str(value)))
+    return _escaped(str(value))
+
+
+@cache
+def _attribute(key: str) -> str:
+    return key.rstrip("_").replace("_", "-")
 
 
 def tag(name: str, text: str | None = None, /, **attributes: object) -> str:
     """One element: ``tag("rect", x=1, fill="red")``; ``_`` in names becomes ``-``."""
-    pairs = "".join(f' {key.rstrip("_").replace("_", "-")}="{_value(value)}"'
+    pairs = "".join(f' {_attribute(key)}="{_value(value)}"'
                     for key, value in attributes.items() if value is not None)
     if text is None:
         return f"<{name}{pairs}/>"
-    return f"<{name}{pairs}>{escape(safe(text))}</{name}>"
+    return f"<{name}{pairs}>{escape(safe(text))}</{name}>"  # not cached: names, moves
 
 
 @dataclass
