@@ -29,6 +29,9 @@ if TYPE_CHECKING:
 JSON = Any
 """A JSON-compatible value (dict, list, str, int, bool, None)."""
 
+STRENGTHS = ("random", "greedy", "strong")
+"""The bots' strengths, weakest first."""
+
 Paint = Callable[[str, str], str]
 """Dresses a square's text on a text board: (square name, text) to text (colour codes)."""
 
@@ -366,8 +369,14 @@ class Ruleset(ABC, Generic[S, M, R]):
 
         return clock.parse_clock(data) or self.parse_result(data)
 
-    def bot_move(self, view: JSON, seat: str, rng: random.Random) -> str:
-        """A simple move for the demonstration bots, from a seat's view."""
+    def hint(self, view: JSON, seat: str) -> JSON | None:
+        """What ``seat`` can work out from its ``view`` alone (odds, best moves), as data;
+        ``None`` if this ruleset gives no hints."""
+        return None
+
+    def bot_move(self, view: JSON, seat: str, rng: random.Random,
+                 strength: str = "greedy") -> str:
+        """A bot's move from a seat's view, at ``strength`` (one of :data:`STRENGTHS`)."""
         return "resign"
 
 

@@ -357,19 +357,16 @@ class Froglet(Ruleset[State, Move, FrogletResult]):
             return "green removed"
         return f"{''.join(result.colours)} +{result.points}"
 
-    def bot_move(self, view: JSON, seat: str, rng: random.Random) -> str:
-        state = self.start({"size": view["size"]}, view["seats"], {"rows": view["rows"]}, {})
-        if all(c != "." for row in view["rows"] for c in row):
-            greens = sorted(sq for sq, c in state.frogs.items() if c == "G")
-            return f"remove {greens[rng.randrange(len(greens))].name}"
-        best: list[tuple[Square, ...]] = []
-        best_points = -1
-        for path, points in legal_paths(state):
-            if points > best_points:
-                best, best_points = [path], points
-            elif points == best_points:
-                best.append(path)
-        return "-".join(square.name for square in best[rng.randrange(len(best))])
+    def bot_move(self, view: JSON, seat: str, rng: random.Random,
+                 strength: str = "greedy") -> str:
+        from frogpbem.games import froglet_bot
+
+        return froglet_bot.bot_move(view, rng, strength)
+
+    def hint(self, view: JSON, seat: str) -> JSON:
+        from frogpbem.games import froglet_bot
+
+        return froglet_bot.hint(view)
 
 
 # --- jumps -----------------------------------------------------------------------
@@ -428,22 +425,40 @@ def _hops(state: State, frogs: Mapping[Square, str]) -> Iterator[tuple[Square, S
 
 def legal_paths(state: State) -> list[tuple[tuple[Square, ...], int]]:
     """Every legal jump path with the points it scores, in a stable order."""
-    found: list[tuple[tuple[Square, ...], int]] = []
+    return jump_paths(state.board, state.frogs)
 
-    def extend(path: tuple[Square, ...], frogs: dict[Square, str], points: int) -> None:
+
+def jump_paths(board: Board, frogs_on: Mapping[Square, str]
+               ) -> list[tuple[tuple[Square, ...], int]]:
+    """Every jump path on ``board`` with frogs ``frogs_on``, with its points, in a stable
+    order: by starting square, then depth first in the order of ``_STEPS``."""
+    found: list[tuple[tuple[Square, ...], int]] = []
+    frogs = dict(frogs_on)
+    size = board.size
+
+    def extend(path: tuple[Square, ...], points: int) -> None:
         here = path[-1]
         for dc, dr in _STEPS:
+            col, row = here.col + 2 * dc, here.row + 2 * dr
+            if not (0 <= col < size and 0 <= row < size):
+                continue
+            end = Square(col, row)
             middle = Square(here.col + dc, here.row + dr)
-            end = Square(here.col + 2 * dc, here.row + 2 * dr)
-            if state.board.contains(end) and end not in frogs and middle in frogs:
-                after = dict(frogs)
-                gained = VALUES[after.pop(middle)]
-                after[end] = after.pop(here)
-                found.append(((*path, end), points + gained))
-                extend((*path, end), after, points + gained)
+            if end in frogs or middle not in frogs:
+                continue
+            jumped = frogs.pop(middle)  # jump in place, then undo
+            frogs[end] = frogs.pop(here)
+            gained = points + VALUES[jumped]
+            found.append(((*path, end), gained))
+            extend((*path, end), gained)
+            frogs[here] = frogs.pop(end)
+            frogs[middle] = jumped
 
-    for square in sorted(state.frogs):
-        extend((square,), dict(state.frogs), 0)
+    # a jump lands on an empty square two steps away: start only from frogs that have one
+    empty = [s for s in board.squares() if s not in frogs_on]
+    starts = {Square(s.col - 2 * dc, s.row - 2 * dr) for s in empty for dc, dr in _STEPS}
+    for square in sorted(starts.intersection(frogs_on)):
+        extend((square,), 0)
     return found
 
 

@@ -656,10 +656,16 @@ class FrogGame(Ruleset[State, Move, FrogResult]):
 
         return frogs_text.comment(result)
 
-    def bot_move(self, view: JSON, seat: str, rng: random.Random) -> str:
+    def bot_move(self, view: JSON, seat: str, rng: random.Random,
+                 strength: str = "greedy") -> str:
         from frogpbem.games import frogs_bot
 
-        return frogs_bot.bot_move(view, rng)
+        return frogs_bot.bot_move(view, rng, strength)
+
+    def hint(self, view: JSON, seat: str) -> JSON:
+        from frogpbem.games.frogs_hint import frog_odds
+
+        return frog_odds(view).to_json()
 
 
 class _Unknown:

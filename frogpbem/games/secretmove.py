@@ -17,8 +17,10 @@ from __future__ import annotations
 
 import itertools
 import re
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
+from functools import cache
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from frogpbem.errors import (
@@ -84,6 +86,25 @@ def values_of(secret: Mapping[str, Sequence[int]]) -> dict[str, int]:
     """Each square's value under a secret."""
     return {f"{c}{r}": secret["cols"][i] + secret["rows"][r - 1]
             for r in (1, 2, 3) for i, c in enumerate("ABC")}
+
+
+@cache
+def all_grids() -> tuple[dict[str, int], ...]:
+    """Every distinct value grid the 720 header arrangements make (648 of them)."""
+    seen: dict[tuple[int, ...], dict[str, int]] = {}
+    for numbers in itertools.permutations(range(6)):
+        values = values_of({"cols": numbers[:3], "rows": numbers[3:]})
+        seen.setdefault(tuple(values[s] for s in SQUARES), values)
+    return tuple(seen.values())
+
+
+def fitting_grids(history: Sequence[tuple[str, str, int]],
+                  stuck: Sequence[Mapping[str, int]]) -> list[dict[str, int]]:
+    """The value grids under which every move of ``history`` was legal and no board of
+    ``stuck`` (the stones at each automatic pass) had a legal move."""
+    return [values for values in all_grids()
+            if all(values[dst] - values[src] >= n for src, dst, n in history)
+            and not any(legal_moves(stones, values) for stones in stuck)]
 
 
 def adjacent(a: str, b: str) -> bool:
@@ -454,15 +475,22 @@ class SecretMove(Ruleset[State, Move, SecretMoveResult]):
 
     # --- presentation -------------------------------------------------------
 
-    def consistent(self, state: State, seat: str) -> int:
-        """How many header arrangements of ``seat`` agree with its public moves (of 720)."""
-        count = 0
-        for numbers in itertools.permutations(range(6)):
-            values = values_of({"cols": numbers[:3], "rows": numbers[3:]})
-            if all(values[dst] - values[src] >= n for src, dst, n in state.history[seat]) and \
-                    not any(legal_moves(board, values) for board in state.stuck[seat]):
-                count += 1
-        return count
+    def grids_left(self, state: State, seat: str) -> list[dict[str, int]]:
+        """The value grids of ``seat`` (of the 648 its headers can make) that agree with its
+        public moves: each move was legal, and each automatic pass had no legal move."""
+        return fitting_grids(state.history[seat], state.stuck[seat])
+
+    def hint(self, view: JSON, seat: str) -> JSON:
+        """The opponent's value grids still possible (from its public moves, as ``view``
+        lists them), and each value's chance on each square, every grid counted once."""
+        opponent = next(s for s in view["seats"] if s != seat)
+        left = fitting_grids(*self._public_facts(view, seat))
+        chances = {square: {value: count / len(left) for value, count in
+                            sorted(Counter(g[square] for g in left).items())}
+                   for square in SQUARES}
+        return {"opponent": opponent, "grids_left": len(left), "of": len(all_grids()),
+                "values": chances,
+                "certain": {sq: next(iter(c)) for sq, c in chances.items() if len(c) == 1}}
 
     def view(self, state: State, viewers: frozenset[str]) -> JSON:
         boards = {}
@@ -475,7 +503,8 @@ class SecretMove(Ruleset[State, Move, SecretMoveResult]):
                 board["values"] = values_of(state.secrets[seat])  # type: ignore[arg-type]
                 board["score"] = score(state.stones[seat], board["values"])
             else:
-                board["arrangements_left"] = self.consistent(state, seat)
+                board["grids_left"] = len(self.grids_left(state, seat))
+                board["stuck"] = [dict(stones) for stones in state.stuck[seat]]
             boards[seat] = board
         outcome = self.outcome(state)
         return {
@@ -498,8 +527,8 @@ class SecretMove(Ruleset[State, Move, SecretMoveResult]):
             lines.append(f"{seat}: {board['moves_left']} moves left"
                          + (", done" if board["done"] else "")
                          + (f", score {board['score']}" if "score" in board else "")
-                         + (f", {board['arrangements_left']} of 720 header arrangements still "
-                            "fit its moves" if "arrangements_left" in board else ""))
+                         + (f", {board['grids_left']} of {len(all_grids())} value grids still "
+                            "fit its moves" if "grids_left" in board else ""))
             for row in (3, 2, 1):
                 cells = []
                 for col in "ABC":
@@ -531,25 +560,36 @@ class SecretMove(Ruleset[State, Move, SecretMoveResult]):
             return "sealed"
         return ""
 
-    def bot_move(self, view: JSON, seat: str, rng: random.Random) -> str:
+    def bot_move(self, view: JSON, seat: str, rng: random.Random,
+                 strength: str = "greedy") -> str:
+        """``random`` moves and guesses at random; ``greedy`` makes the move that adds
+        most to its score and guesses a grid that fits the opponent's moves; ``strong``
+        also never passes while a move adds to its score."""
         mine = view["boards"][seat]
-        other = next(s for s in view["seats"] if s != seat)
         if view["phase"] == "guess":
-            guess = self._bot_guess(view, other, rng)
-            digits = "".join(str(v) for v in guess)
+            if strength == "random":
+                grids = list(all_grids())
+            else:
+                grids = fitting_grids(*self._public_facts(view, seat))
+            values = grids[rng.randrange(len(grids))]
+            digits = "".join(str(values[sq]) for sq in SQUARES)
             return f"guess {digits[:3]}/{digits[3:6]}/{digits[6:]}"
         moves = legal_moves(mine["stones"], mine["values"])
-        if not moves or rng.randrange(12) == 0:
+        if not moves or (strength != "strong" and rng.randrange(12) == 0):
             return "pass"
-        src, dst, _ = moves[rng.randrange(len(moves))]
-        gap = min(mine["values"][dst] - mine["values"][src], mine["stones"][src])
-        return f"{src}-{dst} {gap}"
+        if strength == "random":
+            src, dst, count = moves[rng.randrange(len(moves))]
+            return f"{src}-{dst} {count}"
+        values = mine["values"]
+        gain = max(n * (values[d] - values[s]) for s, d, n in moves)
+        src, dst, count = rng.choice([(s, d, n) for s, d, n in moves
+                                      if n * (values[d] - values[s]) == gain])
+        return f"{src}-{dst} {count}"
 
-    def _bot_guess(self, view: JSON, other: str, rng: random.Random) -> tuple[int, ...]:
-        history = view.get("history", {}).get(other, ())
-        fitting = []
-        for numbers in itertools.permutations(range(6)):
-            values = values_of({"cols": numbers[:3], "rows": numbers[3:]})
-            if all(values[d] - values[s] >= n for s, d, n in history):
-                fitting.append(tuple(values[sq] for sq in SQUARES))
-        return fitting[rng.randrange(len(fitting))]
+    @staticmethod
+    def _public_facts(view: JSON, seat: str) -> tuple[list[tuple[str, str, int]],
+                                                      list[dict[str, int]]]:
+        """The opponent's moves and its boards at automatic passes, from ``seat``'s view."""
+        other = next(s for s in view["seats"] if s != seat)
+        return ([(s, d, n) for s, d, n in view["history"][other]],
+                view["boards"][other].get("stuck", []))

@@ -44,7 +44,7 @@ def _board(picture: Picture, grid: Grid, seat: str, board: JSON, scene: Scene) -
     if "score" in board:
         status = f"score {board['score']}"
     else:
-        status = f"{board['arrangements_left']} header arrangements fit"
+        status = f"{board['grids_left']} value grids fit"
     status = f"{board['moves_left']} moves left, " + ("done, " if board["done"] else "") + status
     picture.text(grid.x, grid.y - 6, status, size=11)
     values = board.get("values")

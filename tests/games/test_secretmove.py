@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 import random
 import re
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -15,7 +16,14 @@ from hypothesis import strategies as st
 from frogpbem.errors import IllegalMoveError, InconsistentResultError, NotationError
 from frogpbem.gamefile import strictyaml
 from frogpbem.games import find_game
-from frogpbem.games.secretmove import SQUARES, SecretMove, State, parse_move, parse_setup
+from frogpbem.games.secretmove import (
+    SQUARES,
+    SecretMove,
+    State,
+    all_grids,
+    parse_move,
+    parse_setup,
+)
 
 RULES: SecretMove = find_game("secretmove")  # type: ignore[assignment]
 # red's values: row 1: 1 4 6, row 2: 2 5 7, row 3: 4 7 9
@@ -170,10 +178,11 @@ def test_move_notation_round_trip(text: str, canonical: str) -> None:
         ("guess" if canonical.startswith("guess") else canonical)
 
 
-def brute_force_count(history: list[tuple[str, str, int]],
-                      stuck: list[dict[str, int]]) -> int:
-    """Written apart from the engine: arrangements that allow every move and no stuck board."""
-    count = 0
+def brute_force_grids(history: list[tuple[str, str, int]],
+                      stuck: list[dict[str, int]]) -> set[tuple[int, ...]]:
+    """Written apart from the engine: the distinct value grids of the arrangements that
+    allow every move and no stuck board."""
+    grids = set()
     for perm in itertools.permutations(range(6)):
         value = {f"{c}{r}": perm[i] + perm[3 + r - 1] for i, c in enumerate("ABC")
                  for r in (1, 2, 3)}
@@ -185,13 +194,13 @@ def brute_force_count(history: list[tuple[str, str, int]],
                        for s in SQUARES for d in SQUARES)
 
         if moves_ok and not any(could_move(b) for b in stuck):
-            count += 1
-    return count
+            grids.add(tuple(value[s] for s in sorted(value)))
+    return grids
 
 
 @settings(max_examples=40, deadline=None)
 @given(st.integers(0, 10**6), st.integers(0, 10))
-def test_arrangement_count_matches_brute_force_and_uses_public_facts_only(
+def test_grid_count_and_hint_match_brute_force_and_use_public_facts_only(
     seed: int, length: int
 ) -> None:
     rng = random.Random(seed)
@@ -210,9 +219,15 @@ def test_arrangement_count_matches_brute_force_and_uses_public_facts_only(
         state, result = RULES.play(state, seat, parse_move(text), claimed)
         blind, _ = RULES.play(blind, seat, parse_move(text), result)
     view = RULES.view(state, frozenset(["red"]))
-    expected = brute_force_count(list(state.history["blue"]), list(state.stuck["blue"]))
-    assert view["boards"]["blue"]["arrangements_left"] == expected
-    assert expected >= 1  # blue's real arrangement always fits
+    grids = brute_force_grids(list(state.history["blue"]), list(state.stuck["blue"]))
+    assert view["boards"]["blue"]["grids_left"] == len(grids)
+    assert len(grids) >= 1  # blue's real grid always fits
+    hint = RULES.hint(view, "red")
+    assert hint["grids_left"] == len(grids)
+    for index, square in enumerate(sorted(SQUARES)):
+        counted = Counter(grid[index] for grid in grids)
+        assert hint["values"][square] == pytest.approx(
+            {value: n / len(grids) for value, n in counted.items()}, abs=1e-12)
     # red's view is the same whether or not blue's headers are known to the state
     assert RULES.view(blind, frozenset(["red"])) == view
     assert "values" not in view["boards"]["blue"]
@@ -250,3 +265,8 @@ def test_vectors_replay_from_each_seat(case: dict[str, Any], seat: str) -> None:
         move = parse_move(text if mover == seat else RULES.public_move(parse_move(text)))
         state, _ = RULES.play(state, mover, move, RULES.parse_result(expected))
     assert RULES.to_move(state) is None
+
+
+def test_the_720_header_arrangements_make_648_value_grids() -> None:
+    grids = {tuple(sorted(g.items())) for g in all_grids()}
+    assert len(grids) == len(all_grids()) == 648
