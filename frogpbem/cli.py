@@ -125,6 +125,12 @@ def _colour() -> IO[str] | None:
     return sys.stdout if colour_wanted(sys.stdout) else None
 
 
+def _stderr_console() -> Any:
+    from rich.console import Console
+
+    return Console(stderr=True)
+
+
 def _emit(data: Any, as_json: bool, text: str) -> None:
     typer.echo(json.dumps(data, indent=2) if as_json else text)
 
@@ -415,6 +421,47 @@ def view(
 
 
 @app.command()
+def hint(
+    game: Annotated[Path, typer.Argument(help="The game file.")],
+    key: KeyOption = None,
+    as_json: JsonOption = False,
+    fmt: Annotated[str, typer.Option(
+        "--format", help="text, json, or (Frog Finder, Coan) svg or html: your board with "
+                         "the odds as a heat map.")] = "text",
+) -> None:
+    """What your own view alone tells you: exact odds of the frogs you cannot see (Frog
+    Finder, Coan), the value grids your opponent may still have (Secret Move), the best
+    jumps (Froglet). Only a seat's key: a hint uses nothing your view does not show."""
+    from frogpbem.protocol.game import load
+    from frogpbem.views import render_html, render_svg, view_for
+
+    with reported(as_json):
+        if fmt not in ("text", "json", "svg", "html"):
+            raise UsageError(f"--format must be text, json, svg or html, got {fmt!r}")
+        if as_json and fmt not in ("text", "json"):
+            raise UsageError(f"--json and --format {fmt} ask for two formats: give one")
+        loaded = load(game)
+        shown = view_for(loaded, load_key(key))
+        if shown.seat is None:
+            raise UsageError("a hint is a seat's: give the key of a seat of this game "
+                             "(the referee sees everything already)")
+        rules = loaded.ruleset
+        if shown.outcome is not None:
+            raise UsageError("the game is over: nothing is hidden any more")
+        data = rules.hint(shown.board, shown.seat)
+        if data is None:
+            raise UsageError(f"{rules.title} gives no hints")
+        if fmt in ("svg", "html"):
+            odds = rules.hint_heat(data)
+            if odds is None:
+                raise UsageError(f"--format {fmt}: {rules.title}'s hint has no heat map; "
+                                 "use text or json")
+            typer.echo((render_svg if fmt == "svg" else render_html)(shown, odds), nl=False)
+            return
+        _emit(data, as_json or fmt == "json", rules.hint_text(shown.board, data))
+
+
+@app.command()
 def verify(
     game: Annotated[Path | None, typer.Argument(help="The game file.")] = None,
     key: KeyOption = None,
@@ -673,6 +720,86 @@ def record(
 
 
 @app.command()
+def simulate(
+    rules: Annotated[str, typer.Option(help=f"The ruleset: {', '.join(RULES)}.")] = "frogfinder",
+    games: Annotated[int, typer.Option(min=1, help="How many games.")] = 100,
+    bots: Annotated[str, typer.Option(
+        help="The bots, one for every seat or one for all: random, greedy, strong "
+             "(e.g. strong,greedy).")] = "strong",
+    swap: Annotated[bool, typer.Option(
+        "--swap", help="Two bots change seats every other game.")] = False,
+    seed: Annotated[int, typer.Option(help="Game i is dealt and played from seed+i.")] = 0,
+    seats: Annotated[int | None, typer.Option(help="Number of seats (coan: 2 to 6).")] = None,
+    option: Annotated[
+        list[str], typer.Option(help="NAME=VALUE: a rules option (size=8, teams=...).")
+    ] = [],  # noqa: B006
+    records: Annotated[Path | None, typer.Option(
+        help="Write each game's moves into this folder (otherwise nothing is written).")
+    ] = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Play games between bots on this machine (no keys, no files) and tally them: each
+    seat's wins with a 95 % interval, draws, average points."""
+    from frogpbem.simulate import simulate as run
+
+    with reported(as_json):
+        progress = None
+        if not as_json and sys.stderr.isatty():
+            from rich.progress import Progress
+
+            bar = Progress(transient=True, console=_stderr_console())
+            task = bar.add_task(f"{rules}: playing", total=games)
+            bar.start()
+
+            def progress(done: int) -> None:
+                bar.update(task, completed=done)
+        try:
+            tally = run(rules, games, [b.strip() for b in bots.split(",")], seed,
+                        _pairs(option, "--option"), seats, swap, progress, records)
+        finally:
+            if progress is not None:
+                bar.stop()
+        _emit(tally.to_json(), as_json, tally.table())
+
+
+@app.command()
+def play(
+    rules: Annotated[str, typer.Option(help=f"The ruleset: {', '.join(RULES)}.")] = "frogfinder",
+    vs: Annotated[str, typer.Option(
+        help="Your opponents: bot (the strong one), or random, greedy, strong.")] = "bot",
+    seat: Annotated[str | None, typer.Option(help="Your seat (default: the first).")] = None,
+    seats: Annotated[int | None, typer.Option(help="Number of seats (coan: 2 to 6).")] = None,
+    option: Annotated[
+        list[str], typer.Option(help="NAME=VALUE: a rules option (size=8, teams=...).")
+    ] = [],  # noqa: B006
+    seed: Annotated[int | None, typer.Option(help="Seed for the deal and the bots.")] = None,
+) -> None:
+    """Play a game against bots on this terminal, with the referee built in (no keys, no
+    files). Type moves as in a game by email; quit leaves."""
+    from frogpbem.simulate import play_terminal
+
+    colour = _colour()
+
+    def paint(board: Any, last: tuple[str, str] | None) -> Any:
+        if colour is None:
+            return None
+        from frogpbem.pictures.terminal import painter
+
+        return painter(rules, board, last, colour)
+
+    def ask(prompt: str) -> str:
+        try:
+            return str(typer.prompt(prompt))
+        except typer.Abort:  # end of input
+            return "quit"
+
+    with reported(False):
+        play_terminal(rules, seat, "strong" if vs == "bot" else vs, seed, ask,
+                      lambda line: typer.echo(line, color=colour is not None or None),
+                      _pairs(option, "--option"), seats, paint)
+
+
+@app.command()
 def demo(
     folder: Annotated[
         Path, typer.Argument(help="Where to put keys and game files.")
@@ -688,6 +815,7 @@ def demo(
     ] = [],  # noqa: B006
     moves: Annotated[int | None, typer.Option(
         min=0, help="Stop after this many moves, leaving the game unfinished.")] = None,
+    bot: Annotated[str, typer.Option(help="The bots: random, greedy or strong.")] = "strong",
     as_json: JsonOption = False,
 ) -> None:
     """Play a whole game between bots through the real flow, then audit it."""
@@ -695,7 +823,8 @@ def demo(
 
     with reported(as_json):
         result = play_demo(folder, rules, seed, echo=None if as_json else typer.echo,
-                           seats=seats, options=_pairs(option, "--option"), moves=moves)
+                           seats=seats, options=_pairs(option, "--option"), moves=moves,
+                           bot=bot)
         if as_json:
             typer.echo(json.dumps(result.to_json(), indent=2))
         if not result.audit.ok:

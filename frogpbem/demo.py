@@ -15,9 +15,9 @@ from typing import Any
 from frogpbem import crypto
 from frogpbem.audit import Report, audit
 from frogpbem.dealing import SeatSpec, create_game, deal_game, join_game, start_game, submit_setup
-from frogpbem.errors import FileAccessError
+from frogpbem.errors import FileAccessError, UsageError
 from frogpbem.gamefile.document import write_atomic
-from frogpbem.games import Outcome, find_game
+from frogpbem.games import STRENGTHS, Outcome, find_game
 from frogpbem.protocol.game import REFEREE, known_secrets, load, replay
 from frogpbem.protocol.memory import HeadMemory
 from frogpbem.protocol.seen import SeenGames
@@ -44,15 +44,18 @@ def players_of(seats: tuple[str, ...]) -> list[str]:
 def play_demo(
     folder: Path, rules: str = "frogfinder", seed: int | None = None,
     echo: Callable[[str], None] | None = None, seats: int | None = None,
-    options: dict[str, str] | None = None, moves: int | None = None,
+    options: dict[str, str] | None = None, moves: int | None = None, bot: str = "strong",
 ) -> DemoResult:
     """Play and audit one game in ``folder``; return a summary.
 
     With ``moves``, the bots stop after that many moves and leave the game
-    unfinished (a position to look at, or to go on with by hand).
+    unfinished (a position to look at, or to go on with by hand). ``bot`` is the
+    bots' strength (``random``, ``greedy``, ``strong``).
     """
     say = echo or (lambda _line: None)
     ruleset = find_game(rules)
+    if bot not in STRENGTHS:
+        raise UsageError(f"--bot {bot!r}: give one of {', '.join(STRENGTHS)}")
     opts = ruleset.options(options or {})
     seat_names = ruleset.seats(opts, seats or len(ruleset.seat_order))
     folder.mkdir(parents=True, exist_ok=True)
@@ -91,7 +94,7 @@ def play_demo(
         mine = known_secrets(game, seat, players[seat])
         own_state = replay(game, mine).final
         board = make_view(game, own_state, seat).board
-        text = ruleset.bot_move(board, seat, rng)
+        text = ruleset.bot_move(board, seat, rng, bot)
         before = len(game.file.log)
         seen.see(game)  # the player's tool checks its copy against what it saw
         request_move(game, players[seat], text)  # the player signs a request into the file

@@ -7,7 +7,7 @@ set of seats whose hidden pieces it may show, and by nothing else.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
@@ -157,22 +157,25 @@ def render_yaml(view: View) -> str:
     return dump_yaml(view.to_json()).decode()
 
 
-def scene_of(view: View) -> Scene:
-    """What a picture of ``view`` shows besides the board: whose, the names, the last move."""
+def scene_of(view: View, heat: Mapping[str, float] | None = None) -> Scene:
+    """What a picture of ``view`` shows besides the board: whose, the names, the last move
+    (and ``heat``, a hint's odds per square)."""
     from frogpbem.pictures import Scene
 
     log = view.game.file.log
-    return Scene(view.seat, view.game.names, (log[-1].seat, log[-1].move) if log else None)
+    return Scene(view.seat, view.game.names, (log[-1].seat, log[-1].move) if log else None,
+                 heat or {})
 
 
-def render_svg(view: View) -> str:
-    """A view as a standalone SVG picture of its board."""
+def render_svg(view: View, heat: Mapping[str, float] | None = None) -> str:
+    """A view as a standalone SVG picture of its board (with ``heat``: a hint's odds)."""
     from frogpbem.pictures import picture
 
-    return picture(view.game.ruleset.name, view.board, scene_of(view)).svg(standalone=True)
+    return picture(view.game.ruleset.name, view.board,
+                   scene_of(view, heat)).svg(standalone=True)
 
 
-def render_html(view: View) -> str:
+def render_html(view: View, heat: Mapping[str, float] | None = None) -> str:
     """A view as a self-contained page: the picture beside the game in words."""
     from frogpbem.pictures.page import view_page
 
@@ -181,7 +184,7 @@ def render_html(view: View) -> str:
     moves = [(r.n, rules.describe_record(r.seat, r.move, result))
              for r, result in zip(game.file.log, game.results, strict=True)]
     facts = [f"View of: {view.who}", _after(len(game.file.log)), f"Setup: {setup_words(game)}"]
-    return view_page(rules.name, view.board, scene_of(view),
+    return view_page(rules.name, view.board, scene_of(view, heat),
                      f"{rules.title} - game {game.game_id} - view of {view.who}", facts, moves)
 
 

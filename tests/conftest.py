@@ -103,6 +103,15 @@ def new_game(tmp_path: Path, keys: Keys, cli: Cli) -> Callable[..., Path]:
     return make
 
 
+def play_moves(cli: Cli, keys: Keys, game: Path, moves: list[tuple[str, str]]) -> None:
+    """Each (player, move): the player signs a request, then the referee applies it."""
+    for player, move in moves:
+        asked = cli("move", game, move, "--key", keys.path(player))
+        assert asked.exit_code == 0, asked.output
+        applied = cli("move", game, "--key", keys.path("referee"))
+        assert applied.exit_code == 0, applied.output
+
+
 @pytest.fixture
 def play(cli: Cli, keys: Keys) -> Callable[..., Result]:
     """A seat signs a request, then the referee applies it."""

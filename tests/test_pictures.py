@@ -28,7 +28,7 @@ from frogpbem.pictures import frogs as frogs_picture
 from frogpbem.pictures import secretmove as secretmove_picture
 from frogpbem.pictures.svg import Grid
 from frogpbem.protocol.game import load
-from tests.conftest import SETUP, Cli, Keys, write_setup
+from tests.conftest import SETUP, Cli, Keys, play_moves, write_setup
 
 # Frog Finder on the known 6x6 setup (red A1 B2, blue E5 F6): a count, a wrong guess,
 # a blue frog shot by red, a red frog found by blue; red to move.
@@ -86,10 +86,7 @@ def cli_game(cli: Cli, keys: Keys, tmp_path: Path, rules: str) -> Path:
         args += ["--seat", f"{seat}={keys.pub(player)}", "--name", f"{seat}={player.title()}"]
     made = cli(*args)
     assert made.exit_code == 0, made.output
-    for player, move in FROGFINDER_MOVES if rules == "frogfinder" else COAN_MOVES:
-        assert cli("move", game, move, "--key", keys.path(player)).exit_code == 0
-        applied = cli("move", game, "--key", keys.path("referee"))
-        assert applied.exit_code == 0, applied.output
+    play_moves(cli, keys, game, FROGFINDER_MOVES if rules == "frogfinder" else COAN_MOVES)
     return game
 
 
@@ -251,10 +248,7 @@ def two_setups_game(cli: Cli, keys: Keys, folder: Path, setup: dict[str, object]
                        created="2026-11-30T12:00:00Z")
     game = folder / "game.yaml"
     start_game(game, file, referee)
-    for player, move in MOVES:
-        assert cli("move", game, move, "--key", keys.path(player)).exit_code == 0
-        applied = cli("move", game, "--key", keys.path("referee"))
-        assert applied.exit_code == 0, applied.output
+    play_moves(cli, keys, game, MOVES)
     return game
 
 

@@ -14,7 +14,7 @@ from frogpbem.dealing import SeatSpec, create_game
 from frogpbem.errors import SignatureError
 from frogpbem.gamefile import strictyaml
 from frogpbem.gamefile.model import ChosenSetup
-from tests.conftest import Cli, Keys
+from tests.conftest import Cli, Keys, play_moves
 
 # Two setups that differ only in red's hidden frogs (B2 against C1) ...
 SETUP_A = {"red": {"frogs": ["A1", "B2"]}, "blue": {"frogs": ["E5", "F6"]}}
@@ -27,10 +27,7 @@ MOVES = [("alice", "shoot D4"), ("bob", "shoot F1"), ("alice", "guess E5"),
 def play_out(new_game: Callable[..., Path], cli: Cli, keys: Keys, setup: dict[str, object],
              name: str) -> Path:
     game = new_game(setup=setup, name=name)
-    for player, move in MOVES:
-        assert cli("move", game, move, "--key", keys.path(player)).exit_code == 0
-        applied = cli("move", game, "--key", keys.path("referee"))
-        assert applied.exit_code == 0, applied.output
+    play_moves(cli, keys, game, MOVES)
     return game
 
 

@@ -374,6 +374,14 @@ class Ruleset(ABC, Generic[S, M, R]):
         ``None`` if this ruleset gives no hints."""
         return None
 
+    def hint_heat(self, hint: JSON) -> dict[str, float] | None:
+        """A :meth:`hint` as a chance per square, for a heat map; ``None`` if it has none."""
+        return None
+
+    def hint_text(self, view: JSON, hint: JSON) -> str:
+        """A :meth:`hint` in words (and a board, where it has one)."""
+        return json.dumps(hint, indent=2)
+
     def bot_move(self, view: JSON, seat: str, rng: random.Random,
                  strength: str = "greedy") -> str:
         """A bot's move from a seat's view, at ``strength`` (one of :data:`STRENGTHS`)."""

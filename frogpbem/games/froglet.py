@@ -368,6 +368,18 @@ class Froglet(Ruleset[State, Move, FrogletResult]):
 
         return froglet_bot.hint(view)
 
+    def hint_text(self, view: JSON, hint: JSON) -> str:
+        if "removals" in hint:
+            return "Green frogs to remove first, by the opponent's best first jump after it:\n" \
+                + "\n".join(f"  {r['move']}: the opponent's best jump then scores {r['answer']}"
+                            for r in hint["removals"])
+        lines = ["Best jumps now:"]
+        lines += [f"  {j['move']}: +{j['points']}" for j in hint["best_now"]]
+        lines.append("Best jumps after a short search (points, less the opponent's best "
+                     "answer, plus your best jump after it):")
+        lines += [f"  {j['move']}: +{j['points']}, net {j['net']:+d}" for j in hint["searched"]]
+        return "\n".join(lines)
+
 
 # --- jumps -----------------------------------------------------------------------
 

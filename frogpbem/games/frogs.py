@@ -667,6 +667,14 @@ class FrogGame(Ruleset[State, Move, FrogResult]):
 
         return frog_odds(view).to_json()
 
+    def hint_heat(self, hint: JSON) -> dict[str, float] | None:
+        return dict(hint["probabilities"])
+
+    def hint_text(self, view: JSON, hint: JSON) -> str:
+        from frogpbem.games import frogs_text
+
+        return frogs_text.render_hint(view, hint)
+
 
 class _Unknown:
     def __repr__(self) -> str:

@@ -50,6 +50,51 @@ def render(view: JSON, paint: Paint | None = None) -> str:
     return "\n".join(lines)
 
 
+def render_hint(view: JSON, hint: JSON) -> str:
+    """The odds on the board: on each square the seat cannot see, the percent chance of
+    an opponent's frog (``!!!`` certain, `` . `` none); then the likeliest squares."""
+    odds = hint["probabilities"]
+    cells: dict[str, str] = {}
+    for name, number in view["shots"].items():
+        cells[name] = f"[{number}]"
+    for name in view["misses"]:
+        cells[name] = " - "
+    for seat, frogs in view["own_frogs"].items():
+        for name in frogs:
+            cells[name] = f" {LETTERS.get(seat, seat[0]).lower()} "
+    for name, frog in view["revealed"].items():
+        cells[name] = f"({LETTERS.get(frog['owner'], frog['owner'][0])})"
+    for name, p in odds.items():
+        cells[name] = ("!!!" if p == 1 else " . " if p == 0
+                       else f"{min(99, max(1, round(100 * p))):>3}")
+    lines = [f"The odds of an opponent's frog on each square you cannot see "
+             f"({hint['hidden']} frogs hidden from you), in percent:", ""]
+    lines += text_grid(view["size"], lambda name: cells.get(name, "   "))
+    lines += ["", "  !!! certain   .  none   [n] shot number   -  wrong guess   "
+              "(B) revealed frog   r  your frog", ""]
+    ranked = sorted(odds.items(), key=lambda item: (-item[1], item[0]))
+    if hint["certain"]:
+        lines.append(f"Certain: {', '.join(hint['certain'])}")
+    likely = [f"{name} {100 * p:.1f} %" for name, p in ranked[:5] if 0 < p < 1]
+    if likely:
+        lines.append(f"Likeliest: {', '.join(likely)}")
+    safe_squares = [name for name, p in odds.items() if p == 0]
+    if safe_squares:
+        lines.append(f"Surely empty: {len(safe_squares)} squares ({', '.join(safe_squares[:8])}"
+                     + (", ..." if len(safe_squares) > 8 else "") + ")")
+    elif ranked:
+        least = ranked[-1][1]
+        lines.append(f"Safest: {100 * least:.1f} % on "
+                     + ", ".join(n for n, p in ranked if p == least)[:60])
+    split = hint["by_opponent"]
+    if ranked and len(next(iter(split.values()))) > 1:
+        lines.append("Whose frog it would be, on the likeliest squares:")
+        for name, _ in ranked[:3]:
+            lines.append(f"  {name}: " + ", ".join(f"{seat} {100 * p:.1f} %"
+                                                    for seat, p in split[name].items()))
+    return "\n".join(lines)
+
+
 def describe(seat: str, move: str, result: FrogResult) -> str:
     square = move.partition(" ")[2]
     if isinstance(result, FrogsResigned):

@@ -586,6 +586,21 @@ class SecretMove(Ruleset[State, Move, SecretMoveResult]):
                                       if n * (values[d] - values[s]) == gain])
         return f"{src}-{dst} {count}"
 
+    def hint_text(self, view: JSON, hint: JSON) -> str:
+        lines = [f"{hint['opponent']}'s value grids that still fit its moves: "
+                 f"{hint['grids_left']} of {hint['of']}.",
+                 "Each square's possible values (percent, every grid counted once):", ""]
+        for row in (3, 2, 1):
+            cells = []
+            for col in "ABC":
+                chances = hint["values"][f"{col}{row}"]
+                cells.append(f"{col}{row} " + " ".join(f"{v}:{round(100 * p)}"
+                                                      for v, p in chances.items()))
+            lines.append("  " + " | ".join(f"{c:<26}" for c in cells))
+        if hint["certain"]:
+            lines += ["", "Certain: " + ", ".join(f"{sq}={v}" for sq, v in hint["certain"].items())]
+        return "\n".join(lines)
+
     @staticmethod
     def _public_facts(view: JSON, seat: str) -> tuple[list[tuple[str, str, int]],
                                                       list[dict[str, int]]]:
