@@ -452,11 +452,10 @@ def hint(
         if data is None:
             raise UsageError(f"{rules.title} gives no hints")
         if fmt in ("svg", "html"):
-            odds = rules.hint_heat(data)
-            if odds is None:
+            if rules.hint_heat(data) is None:
                 raise UsageError(f"--format {fmt}: {rules.title}'s hint has no heat map; "
                                  "use text or json")
-            typer.echo((render_svg if fmt == "svg" else render_html)(shown, odds), nl=False)
+            typer.echo((render_svg if fmt == "svg" else render_html)(shown, data), nl=False)
             return
         _emit(data, as_json or fmt == "json", rules.hint_text(shown.board, data))
 

@@ -25,7 +25,7 @@ from frogpbem.errors import FileAccessError, UsageError
 from frogpbem.gamefile.document import dump_game, dump_yaml, write_atomic
 from frogpbem.protocol.game import REFEREE, Game, clock_words, known_secrets, replay
 from frogpbem.safetext import safe
-from frogpbem.views import make_view, render_html, render_text
+from frogpbem.views import make_view, render_letter, render_text
 
 
 @dataclass(frozen=True)
@@ -91,9 +91,10 @@ def letters(game: Game, key: crypto.PrivateKey, to: str = "all",
         message["Message-ID"] = make_msgid(domain="frogpbem.invalid")
         message["X-Frogpbem-Game"] = game.game_id
         message["X-Frogpbem-Head"] = game.head
-        message.set_content(_body(game, view, role, name, state))
-        # the same view as a page with its picture, for mail programs that show HTML
-        message.add_alternative(render_html(view), subtype="html")
+        body = _body(game, view, role, name, state)
+        message.set_content(body)
+        # the same words under the board's picture, for mail programs that show HTML
+        message.add_alternative(render_letter(view, body), subtype="html", cte="base64")
         message.add_attachment(data, maintype="application",
                                subtype="yaml", filename=name)
         if seat is not None:  # its own signed view, for that seat only

@@ -7,7 +7,7 @@ set of seats whose hidden pieces it may show, and by nothing else.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
@@ -157,25 +157,27 @@ def render_yaml(view: View) -> str:
     return dump_yaml(view.to_json()).decode()
 
 
-def scene_of(view: View, heat: Mapping[str, float] | None = None) -> Scene:
+def scene_of(view: View, hint: Any = None) -> Scene:
     """What a picture of ``view`` shows besides the board: whose, the names, the last move
-    (and ``heat``, a hint's odds per square)."""
+    (and a ``hint``'s heat map, if one is given)."""
     from frogpbem.pictures import Scene
 
     log = view.game.file.log
+    rules = view.game.ruleset
+    heat = rules.hint_heat(hint) if hint is not None else None
     return Scene(view.seat, view.game.names, (log[-1].seat, log[-1].move) if log else None,
-                 heat or {})
+                 heat or {}, rules.hint_labels(hint) if heat else {})
 
 
-def render_svg(view: View, heat: Mapping[str, float] | None = None) -> str:
-    """A view as a standalone SVG picture of its board (with ``heat``: a hint's odds)."""
+def render_svg(view: View, hint: Any = None) -> str:
+    """A view as a standalone SVG picture of its board (with a ``hint``'s heat map)."""
     from frogpbem.pictures import picture
 
     return picture(view.game.ruleset.name, view.board,
-                   scene_of(view, heat)).svg(standalone=True)
+                   scene_of(view, hint)).svg(standalone=True)
 
 
-def render_html(view: View, heat: Mapping[str, float] | None = None) -> str:
+def render_html(view: View, hint: Any = None) -> str:
     """A view as a self-contained page: the picture beside the game in words."""
     from frogpbem.pictures.page import view_page
 
@@ -184,8 +186,17 @@ def render_html(view: View, heat: Mapping[str, float] | None = None) -> str:
     moves = [(r.n, rules.describe_record(r.seat, r.move, result))
              for r, result in zip(game.file.log, game.results, strict=True)]
     facts = [f"View of: {view.who}", _after(len(game.file.log)), f"Setup: {setup_words(game)}"]
-    return view_page(rules.name, view.board, scene_of(view, heat),
+    return view_page(rules.name, view.board, scene_of(view, hint),
                      f"{rules.title} - game {game.game_id} - view of {view.who}", facts, moves)
+
+
+def render_letter(view: View, text: str) -> str:
+    """A mail's HTML part: the picture of ``view`` above the mail's ``text``."""
+    from frogpbem.pictures.page import letter_page
+
+    game = view.game
+    return letter_page(game.ruleset.name, view.board, scene_of(view),
+                       f"{game.ruleset.title} - game {game.game_id} - view of {view.who}", text)
 
 
 def render_text(view: View, colour: IO[str] | None = None) -> str:

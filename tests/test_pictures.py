@@ -288,6 +288,11 @@ def test_a_seat_mail_carries_its_board_as_a_page_beside_the_text(
     html = message.get_body(("html",)).get_content()
     assert "View of: blue (Bob)" in text
     assert html.startswith("<!DOCTYPE html>") and "<svg" in html and "view of blue" in html
+    # a mail program that shows the HTML part shows nothing else: every line is there too
+    from html import escape
+
+    for line in text.splitlines():
+        assert escape(line) in html, line
     assert [part.get_filename() for part in message.iter_attachments()] == [
         "game.yaml", "game.blue.view.yaml"]
 

@@ -378,6 +378,10 @@ class Ruleset(ABC, Generic[S, M, R]):
         """A :meth:`hint` as a chance per square, for a heat map; ``None`` if it has none."""
         return None
 
+    def hint_labels(self, hint: JSON) -> dict[str, str]:
+        """Words for the squares of :meth:`hint_heat` (default: the percent)."""
+        return {}
+
     def hint_text(self, view: JSON, hint: JSON) -> str:
         """A :meth:`hint` in words (and a board, where it has one)."""
         return json.dumps(hint, indent=2)

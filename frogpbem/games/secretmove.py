@@ -586,17 +586,29 @@ class SecretMove(Ruleset[State, Move, SecretMoveResult]):
                                       if n * (values[d] - values[s]) == gain])
         return f"{src}-{dst} {count}"
 
+    def hint_heat(self, hint: JSON) -> dict[str, float]:
+        """How sure the likeliest value of each of the opponent's squares is."""
+        return {square: max(chances.values()) for square, chances in hint["values"].items()}
+
+    def hint_labels(self, hint: JSON) -> dict[str, str]:
+        """The likeliest value of each square and its chance: ``7: 62%``."""
+        labels = {}
+        for square, chances in hint["values"].items():
+            value, chance = max(chances.items(), key=lambda item: (item[1], -item[0]))
+            labels[square] = f"{value}: {round(100 * chance)}%"
+        return labels
+
     def hint_text(self, view: JSON, hint: JSON) -> str:
         lines = [f"{hint['opponent']}'s value grids that still fit its moves: "
                  f"{hint['grids_left']} of {hint['of']}.",
-                 "Each square's possible values (percent, every grid counted once):", ""]
+                 "Each square's possible values, likeliest first, with their chance (every "
+                 "grid counted once):"]
         for row in (3, 2, 1):
-            cells = []
             for col in "ABC":
-                chances = hint["values"][f"{col}{row}"]
-                cells.append(f"{col}{row} " + " ".join(f"{v}:{round(100 * p)}"
-                                                      for v, p in chances.items()))
-            lines.append("  " + " | ".join(f"{c:<26}" for c in cells))
+                chances = sorted(hint["values"][f"{col}{row}"].items(),
+                                 key=lambda item: (-item[1], item[0]))
+                lines.append(f"  {col}{row}: " + ", ".join(f"{v} ({round(100 * p)} %)"
+                                                         for v, p in chances))
         if hint["certain"]:
             lines += ["", "Certain: " + ", ".join(f"{sq}={v}" for sq, v in hint["certain"].items())]
         return "\n".join(lines)

@@ -32,6 +32,8 @@ class Scene:
     """The last record's seat and public move, highlighted (``None``: no record yet)."""
     heat: Mapping[str, float] = field(default_factory=dict)
     """A probability per square name, drawn as a heat map (hints), if any."""
+    labels: Mapping[str, str] = field(default_factory=dict)
+    """Words for a square of the heat map instead of its percent (``7: 62%``)."""
 
 
 def status(board: JSON) -> str:

@@ -24,7 +24,7 @@ STYLE = (
     "p{margin:.25em 0}ol{padding-left:3.2em;margin:.3em 0}li.now{background:#ffe0b2}"
     "button{font-size:1em;margin:0 .15em .5em 0}"
     "#steps{list-style:none;padding-left:.4em;max-height:70vh;overflow-y:auto}"
-    "#steps li{cursor:pointer;padding:0 .3em}"
+    "#steps li{cursor:pointer;padding:0 .3em}pre{font-size:.85em;white-space:pre-wrap}"
 )
 
 
@@ -42,6 +42,15 @@ def view_page(rules: str, board: JSON, scene: Scene, title: str, facts: Sequence
             f'<div class="info"><h1>{_words(title)}</h1>'
             + "".join(f"<p>{_words(line)}</p>" for line in lines if line)
             + _move_list(moves) + "</div>")
+    return _page(title, body)
+
+
+def letter_page(rules: str, board: JSON, scene: Scene, title: str, text: str) -> str:
+    """A mail's HTML part: the board's picture above the mail's own text, whole (a mail
+    program that shows the HTML part shows nothing else)."""
+    lines = "\n".join(_words(line) for line in text.splitlines())
+    body = (f'<div class="board">{picture(rules, board, scene).svg()}</div>'
+            f'<div class="info"><h1>{_words(title)}</h1><pre>{lines}</pre></div>')
     return _page(title, body)
 
 

@@ -52,7 +52,7 @@ def _board(picture: Picture, grid: Grid, seat: str, board: JSON, scene: Scene) -
         picture.add(grid.square(square, "#fff8e1" if values else "#eceff1"))
     if "values" not in board:
         for square, probability in sorted(scene.heat.items()):
-            picture.add(*grid.heat(square, probability))
+            picture.add(*grid.heat(square, probability, scene.labels.get(square)))
     if scene.last is not None and scene.last[0] == seat:  # under the numbers
         move = _MOVE_RE.match(scene.last[1])
         if move is not None:

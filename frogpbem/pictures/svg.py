@@ -153,6 +153,8 @@ class Grid:
 
     def square(self, name: str, fill: str, **attributes: object) -> str:
         x, y = self.corner(name)
+        if not attributes:
+            return _square(x, y, self.cell, fill)
         return tag("rect", x=x, y=y, width=self.cell, height=self.cell, fill=fill,
                    class_="sq", **attributes)
 
@@ -165,11 +167,13 @@ class Grid:
     def label(self, name: str, words: str, size: int = 14, fill: str | None = None) -> str:
         """Bold words in the middle of a square."""
         x, y = self.centre(name)
-        return tag("text", words, class_="l", x=x, y=round(y + size * 0.36, 2),
-                   font_size=None if size == 14 else size, fill=fill)
+        return _label(x, round(y + size * 0.36, 2), words, size, fill)
 
     def coordinates(self, above: bool = True) -> list[str]:
         """Column letters below (and ``above``), row numbers at both sides."""
+        return list(_coordinates(self, above))
+
+    def _coordinate_labels(self, above: bool) -> tuple[str, ...]:
         parts = []
         half = self.cell / 2
         for col in range(self.size):
@@ -182,17 +186,39 @@ class Grid:
             y = self.y + (self.size - row) * self.cell + half + 4
             parts.append(tag("text", str(row), class_="c e", x=self.x - 5, y=y))
             parts.append(tag("text", str(row), class_="c", x=self.x + self.side + 5, y=y))
-        return parts
+        return tuple(parts)
 
-    def heat(self, name: str, probability: float) -> list[str]:
-        """A hint's probability on a square: red in proportion, and the figure."""
+    def heat(self, name: str, probability: float, words: str | None = None) -> list[str]:
+        """A hint's probability on a square: red in proportion, and the figure (or
+        ``words``)."""
         x, y = self.corner(name)
         return [tag("rect", x=x + 1, y=y + 1, width=self.cell - 2, height=self.cell - 2,
                     fill="#e53935", fill_opacity=round(0.08 + 0.6 * probability, 3)),
-                tag("text", f"{round(100 * probability)}", x=x + self.cell - 3,
+                tag("text", words or f"{round(100 * probability)}", x=x + self.cell - 3,
                     y=y + self.cell - 4, font_size=9, text_anchor="end", fill=INK)]
 
 
+# A board draws the same few hundred squares, labels and frogs again and again (the judge
+# draws one picture per seat per move): each is made once.
+
+
+@lru_cache(maxsize=8192)
+def _square(x: int, y: int, cell: int, fill: str) -> str:
+    return tag("rect", x=x, y=y, width=cell, height=cell, fill=fill, class_="sq")
+
+
+@lru_cache(maxsize=8192)
+def _label(x: float, y: float, words: str, size: int, fill: str | None) -> str:
+    return tag("text", words, class_="l", x=x, y=y, font_size=None if size == 14 else size,
+               fill=fill)
+
+
+@lru_cache(maxsize=64)
+def _coordinates(grid: Grid, above: bool) -> tuple[str, ...]:
+    return grid._coordinate_labels(above)
+
+
+@lru_cache(maxsize=8192)
 def frog(x: float, y: float, colour: str, letter: str, letter_colour: str,
          upside_down: bool = False, dashed: bool = False, scale: float = 1.0) -> str:
     """A frog centred on (x, y): body, two eyes on top, the seat's letter on its back.
