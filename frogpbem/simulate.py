@@ -24,7 +24,7 @@ def play_local(rules: Ruleset[Any, Any, Any], options: dict[str, Any], seats: Se
                bots: dict[str, str], rng: random.Random,
                moves: list[str] | None = None) -> tuple[Outcome, dict[str, int]]:
     """One whole game between bots (seat to strength); its outcome and points. Each move
-    is added to ``moves`` (``red shoot G9``), if given."""
+    is added to ``moves`` (``red shoot G9 {2}``: seat, move, result), if given."""
     public, secrets = rules.deal(options, seats, rng)
     state = rules.start(options, seats, public, secrets)
     for _ in range(10_000):
@@ -35,9 +35,8 @@ def play_local(rules: Ruleset[Any, Any, Any], options: dict[str, Any], seats: Se
         if auto is not None:
             state, _ = rules.play(state, seat, auto)
             continue
-        team = frozenset(s for s in seats if s in rules.secret_readers(options, seat))
-        text = rules.bot_move(rules.view(state, team or frozenset([seat])), seat, rng,
-                              bots[seat])
+        text = rules.bot_move(rules.view(state, team_of(rules, options, seats, seat)), seat,
+                              rng, bots[seat])
         state, result = rules.play(state, seat, rules.parse_move(text))
         if moves is not None:
             moves.append(f"{seat} {text} {{{rules.comment_record(result)}}}")
@@ -45,6 +44,12 @@ def play_local(rules: Ruleset[Any, Any, Any], options: dict[str, Any], seats: Se
     if outcome is None:
         raise RuntimeError("a local game did not end in 10,000 moves")
     return outcome, {place.seat: place.points for place in outcome.standing}
+
+
+def team_of(rules: Ruleset[Any, Any, Any], options: dict[str, Any], seats: Sequence[str],
+            seat: str) -> frozenset[str]:
+    """The seats whose hidden pieces ``seat`` sees: itself and its teammates."""
+    return frozenset(s for s in seats if s in rules.secret_readers(options, seat)) | {seat}
 
 
 def wilson(wins: float, games: int, z: float = 1.96) -> tuple[float, float]:
@@ -201,7 +206,7 @@ def play_terminal(rules_name: str, human: str | None, bot: str, seed: int | None
     state = rules.start(opts, names, public, secrets)
 
     def team(seat: str) -> frozenset[str]:
-        return frozenset(s for s in names if s in rules.secret_readers(opts, seat))
+        return team_of(rules, opts, names, seat)
 
     last: tuple[str, str] | None = None
     say(f"{rules.title}: you are {human}; bots ({bot}) play "

@@ -38,20 +38,16 @@ def view_page(rules: str, board: JSON, scene: Scene, title: str, facts: Sequence
     """A view as a page: the board's picture, then the title, ``facts`` (lines of words),
     how the game stands and the moves (number and words)."""
     lines = [*facts, status(board)]
-    body = (f'<div class="board">{picture(rules, board, scene).svg()}</div>'
-            f'<div class="info"><h1>{_words(title)}</h1>'
-            + "".join(f"<p>{_words(line)}</p>" for line in lines if line)
-            + _move_list(moves) + "</div>")
-    return _page(title, body)
+    return _page(title, picture(rules, board, scene).svg(),
+                 "".join(f"<p>{_words(line)}</p>" for line in lines if line)
+                 + _move_list(moves))
 
 
 def letter_page(rules: str, board: JSON, scene: Scene, title: str, text: str) -> str:
     """A mail's HTML part: the board's picture above the mail's own text, whole (a mail
     program that shows the HTML part shows nothing else)."""
     lines = "\n".join(_words(line) for line in text.splitlines())
-    body = (f'<div class="board">{picture(rules, board, scene).svg()}</div>'
-            f'<div class="info"><h1>{_words(title)}</h1><pre>{lines}</pre></div>')
-    return _page(title, body)
+    return _page(title, picture(rules, board, scene).svg(), f"<pre>{lines}</pre>")
 
 
 def _move_list(moves: Sequence[tuple[int, str]]) -> str:
@@ -61,11 +57,14 @@ def _move_list(moves: Sequence[tuple[int, str]]) -> str:
     return f"<h2>Moves</h2><ol>{items}</ol>"
 
 
-def _page(title: str, body: str, script: str = "") -> str:
+def _page(title: str, svg: str, info: str, script: str = "") -> str:
+    """A page: the picture ``svg`` first (at the top-left corner), then the title and
+    ``info`` beside or below it."""
     return ('<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
             '<meta name="viewport" content="width=device-width, initial-scale=1">'
             f"<title>{_words(title)}</title><style>{STYLE}</style></head>"
-            f"<body>{body}{script}</body></html>\n")
+            f'<body><div class="board">{svg}</div><div class="info"><h1>{_words(title)}</h1>'
+            f"{info}</div>{script}</body></html>\n")
 
 
 @dataclass(frozen=True)
@@ -99,11 +98,10 @@ def record_page(rules: str, title: str, facts: Sequence[str], names: Mapping[str
                 '<button data-go="next">next &#x25B6;</button>'
                 '<button data-go="last">end &#xBB;</button> '
                 'keys: &#x2190; &#x2192;, Home, End</p>')
-    body = (f'<div class="board">{merged.svg()}</div><div class="info">'
-            f"<h1>{_words(title)}</h1>" + "".join(f"<p>{_words(f)}</p>" for f in facts)
+    info = ("".join(f"<p>{_words(f)}</p>" for f in facts)
             + f'<p id="caption">{_words(frames[-1].caption)}</p>{controls}'
-            + f'<ol start="0" id="steps">{captions}</ol></div>')
-    return _page(title, body, _SCRIPT.replace("LAST", str(last)))
+            + f'<ol start="0" id="steps">{captions}</ol>')
+    return _page(title, merged.svg(), info, _SCRIPT.replace("LAST", str(last)))
 
 
 @dataclass
