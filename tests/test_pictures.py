@@ -52,8 +52,9 @@ def screenshot(page: Path, out: Path, size: tuple[int, int] = (900, 800),
                query: str = "") -> Image.Image:
     """``page`` as a real headless browser draws it, at one pixel per CSS pixel."""
     done = subprocess.run(
-        [chromium(), "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
-         "--force-device-scale-factor=1", f"--user-data-dir={out.parent / 'chromium'}",
+        [chromium(), "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+         "--hide-scrollbars", "--force-device-scale-factor=1",
+         f"--user-data-dir={out.parent / 'chromium'}",
          f"--window-size={size[0]},{size[1]}", "--virtual-time-budget=3000",
          f"--screenshot={out}", page.resolve().as_uri() + query],
         capture_output=True, text=True, timeout=120, check=False)

@@ -34,6 +34,7 @@ def screenshot(page: Path, png: Path, size: str, query: str = "") -> None:
     browser = shutil.which("chromium") or shutil.which("chromium-browser") or "chromium"
     with tempfile.TemporaryDirectory() as profile:
         subprocess.run([browser, "--headless", "--no-sandbox", "--disable-gpu",
+                        "--disable-dev-shm-usage",
                         "--hide-scrollbars", "--force-device-scale-factor=1",
                         f"--user-data-dir={profile}", f"--window-size={size}",
                         "--virtual-time-budget=3000", f"--screenshot={png}",
