@@ -211,9 +211,7 @@ def render_text(view: View, colour: IO[str] | None = None) -> str:
     if colour is not None:
         from frogpbem.pictures.terminal import painter
 
-        log = game.file.log
-        paint = painter(rules.name, view.board, (log[-1].seat, log[-1].move) if log else None,
-                        colour)
+        paint = painter(rules.name, view.board, scene_of(view).last, colour)
 
     def label(seat: str) -> str:
         return f"{seat} ({safe(names[seat])})" if names.get(seat) else seat

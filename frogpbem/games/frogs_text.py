@@ -5,6 +5,8 @@ Reads only view data (what a seat may know), as ``FrogGame.view`` writes it.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from frogpbem.board import text_grid
 from frogpbem.games import JSON, Paint
 from frogpbem.games.frogs import (
@@ -21,27 +23,59 @@ from frogpbem.games.frogs import (
 )
 
 
-def render(view: JSON, paint: Paint | None = None) -> str:
-    size = view["size"]
-    cells: dict[str, str] = {}
+@dataclass(frozen=True)
+class Cell:
+    """What a square shows: ``miss``, ``shot`` (a number), ``own``, ``shot_frog``,
+    ``found`` or ``shown`` (a frog), with the frog's seat or the shot's number."""
+
+    kind: str
+    owner: str | None = None
+    number: int | None = None
+
+
+def cells(view: JSON) -> dict[str, Cell]:
+    """Every square that is not plain open, by name: what the text board, the hint's board,
+    the pictures and the terminal's colours all show."""
+    found: dict[str, Cell] = {}
     for name in view["misses"]:
-        cells[name] = " - "
+        found[name] = Cell("miss")
     for name, number in view["shots"].items():
-        cells[name] = f" {number} "
+        found[name] = Cell("shot", number=number)
     for seat, frogs in view["own_frogs"].items():
         for name in frogs:
-            cells[name] = f" {LETTERS.get(seat, seat[0]).lower()} "
+            found[name] = Cell("own", seat)
     for name, frog in view["revealed"].items():
-        letter = LETTERS.get(frog["owner"], frog["owner"][0])
-        cells[name] = {"shot": f"({letter})", "found": f"[{letter}]"}.get(frog["how"],
-                                                                        f"<{letter}>")
-    lines = text_grid(size, lambda name: cells.get(name, " . "), paint)
+        found[name] = Cell({"shot": "shot_frog", "found": "found"}.get(frog["how"], "shown"),
+                           frog["owner"])
+    return found
+
+
+def letter(seat: str) -> str:
+    """A seat's letter on the board (``R`` red, ``K`` black)."""
+    return LETTERS.get(seat, seat[:1].upper() or "?")
+
+
+def _glyph(cell: Cell) -> str:
+    """A square of the text board, three characters."""
+    if cell.kind == "miss":
+        return " - "
+    if cell.kind == "shot":
+        return f" {cell.number} "
+    mark = letter(cell.owner or "")
+    return {"own": f" {mark.lower()} ", "shot_frog": f"({mark})",
+            "found": f"[{mark}]"}.get(cell.kind, f"<{mark}>")
+
+
+def render(view: JSON, paint: Paint | None = None) -> str:
+    size = view["size"]
+    shown = {name: _glyph(cell) for name, cell in cells(view).items()}
+    lines = text_grid(size, lambda name: shown.get(name, " . "), paint)
     lines.append("")
     lines.append(
         "  .  open    -  wrong guess (empty)    0-8 shot square and its number"
     )
-    colours = ", ".join(f"{LETTERS.get(s, s[0])} {s}" for s in view["seats"])
-    own = "".join(f"{LETTERS.get(s, s[0]).lower()}  {s}'s hidden frog    "
+    colours = ", ".join(f"{letter(s)} {s}" for s in view["seats"])
+    own = "".join(f"{letter(s).lower()}  {s}'s hidden frog    "
                   for s in view["own_frogs"])
     lines.append(
         f"  {own}(B) frog shot    [B] frog found    <B> frog of a seat that resigned"
@@ -54,22 +88,20 @@ def render_hint(view: JSON, hint: JSON) -> str:
     """The odds on the board: on each square the seat cannot see, the percent chance of
     an opponent's frog (``!!!`` certain, `` . `` none); then the likeliest squares."""
     odds = hint["probabilities"]
-    cells: dict[str, str] = {}
-    for name, number in view["shots"].items():
-        cells[name] = f"[{number}]"
-    for name in view["misses"]:
-        cells[name] = " - "
-    for seat, frogs in view["own_frogs"].items():
-        for name in frogs:
-            cells[name] = f" {LETTERS.get(seat, seat[0]).lower()} "
-    for name, frog in view["revealed"].items():
-        cells[name] = f"({LETTERS.get(frog['owner'], frog['owner'][0])})"
+    shown: dict[str, str] = {}
+    for name, cell in cells(view).items():
+        if cell.kind == "shot":
+            shown[name] = f"[{cell.number}]"
+        elif cell.kind in ("miss", "own"):
+            shown[name] = _glyph(cell)
+        else:
+            shown[name] = f"({letter(cell.owner or '')})"
     for name, p in odds.items():
-        cells[name] = ("!!!" if p == 1 else " . " if p == 0
+        shown[name] = ("!!!" if p == 1 else " . " if p == 0
                        else f"{min(99, max(1, round(100 * p))):>3}")
     lines = [f"The odds of an opponent's frog on each square you cannot see "
              f"({hint['hidden']} frogs hidden from you), in percent:", ""]
-    lines += text_grid(view["size"], lambda name: cells.get(name, "   "))
+    lines += text_grid(view["size"], lambda name: shown.get(name, "   "))
     lines += ["", "  !!! certain   .  none   [n] shot number   -  wrong guess   "
               "(B) revealed frog   r  your frog", ""]
     ranked = sorted(odds.items(), key=lambda item: (-item[1], item[0]))

@@ -9,8 +9,7 @@ Each frog carries its seat's letter, so nothing depends on colour alone.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
+from frogpbem.games.frogs_text import Cell, cells, letter
 from frogpbem.pictures import JSON, Scene, status
 from frogpbem.pictures.svg import Grid, Picture, cross, frog, seat_colour, text_on
 
@@ -20,39 +19,6 @@ GRASS = "#e8f5e9"
 SHOT = "#cfd8dc"
 GOLD = "#ffd54f"
 SHOWN = "#efebe9"
-
-
-@dataclass(frozen=True)
-class Cell:
-    """What a square shows: ``miss``, ``shot`` (a number), ``own``, ``shot_frog``,
-    ``found`` or ``shown`` (a frog), with the frog's seat or the shot's number."""
-
-    kind: str
-    owner: str | None = None
-    number: int | None = None
-
-
-def cells(view: JSON) -> dict[str, Cell]:
-    """Every square that is not plain open grass, by name, from a frog view."""
-    found: dict[str, Cell] = {}
-    for name in view["misses"]:
-        found[name] = Cell("miss")
-    for name, number in view["shots"].items():
-        found[name] = Cell("shot", number=number)
-    for seat, frogs in view["own_frogs"].items():
-        for name in frogs:
-            found[name] = Cell("own", seat)
-    for name, frog_ in view["revealed"].items():
-        how = frog_["how"]
-        found[name] = Cell({"shot": "shot_frog", "found": "found"}.get(how, "shown"),
-                           frog_["owner"])
-    return found
-
-
-def letter(seat: str) -> str:
-    from frogpbem.games.frogs import LETTERS
-
-    return LETTERS.get(seat, seat[:1].upper() or "?")
 
 
 def draw(view: JSON, scene: Scene) -> Picture:

@@ -74,7 +74,8 @@ def _styles(rules: str, board: JSON, last: tuple[str, str] | None) -> dict[str, 
         if last is not None:
             moved = {f"{last[0]}:{name}" for name in moved}
     else:
-        from frogpbem.pictures.frogs import GOLD, SHOT, cells
+        from frogpbem.games.frogs_text import cells
+        from frogpbem.pictures.frogs import GOLD, SHOT
 
         for name, cell in cells(board).items():
             colour = SEAT_COLOURS.get(cell.owner or "", "#9e9e9e")
