@@ -17,10 +17,12 @@ returned copy. Then, each timed over ROUNDS runs of the real command line:
 - ``--version``.
 
 F1 is ``python -c "import typer, yaml, cryptography, pyrage, rfc8785"``,
-measured in the same run. Figures: median CPU time (user + system) and best
-wall time, each as a ratio to F1's; peak memory (maximum resident set) of
+run just before every run of every command, so that each command and its
+F1 see the same load (this machine is shared and noisy). Figures: a
+command's median CPU time (user + system) and best wall time, each as a
+ratio to F1's over the same rounds; peak memory (maximum resident set) of
 one run (from a small launcher, so that it is the command's own). The audit
-of the finished game is timed once, with its peak memory.
+of the finished game is timed the same way.
 """
 
 from __future__ import annotations
@@ -88,14 +90,25 @@ def peak(command: list[str], env: dict[str, str]) -> int:
     return int(done.stdout.split()[-1])
 
 
+Timing = tuple[float, float, int, float, float]
+"""Best wall, median CPU and peak memory of a command; best wall and median CPU of F1
+in the same rounds."""
+
+
 def timed(command: list[str], env: dict[str, str],
-          setup: Callable[[], None] | None = None) -> tuple[float, float, int]:
-    """Best wall, median CPU over ROUNDS runs (after one warm-up), and peak memory."""
+          setup: Callable[[], None] | None = None) -> Timing:
+    """``command`` over ROUNDS runs (after one warm-up), each round also running F1 just
+    before it, so that both see the same load on a shared machine; and its peak memory."""
+    floor = [sys.executable, "-c", F1]
     if setup:
         setup()
     run(command, env)
-    walls, cpus = [], []
+    run(floor, ENV)
+    walls, cpus, floor_walls, floor_cpus = [], [], [], []
     for _ in range(ROUNDS):
+        wall, cpu, _ = run(floor, ENV)
+        floor_walls.append(wall)
+        floor_cpus.append(cpu)
         if setup:
             setup()
         wall, cpu, _ = run(command, env)
@@ -103,7 +116,8 @@ def timed(command: list[str], env: dict[str, str],
         cpus.append(cpu)
     if setup:
         setup()
-    return min(walls), statistics.median(cpus), peak(command, env)
+    return (min(walls), statistics.median(cpus), peak(command, env), min(floor_walls),
+            statistics.median(floor_cpus))
 
 
 class Flow:
@@ -158,7 +172,7 @@ class Flow:
                 "FROGPBEM_STATE": str(self.state(party))}
 
 
-def measure(flow: Flow) -> dict[str, tuple[float, float, int]]:
+def measure(flow: Flow) -> dict[str, Timing]:
     """The commands of one move, in the flow, on a game of ``flow.records`` records."""
     folder = flow.folder
     before = folder / "two-records-before.yaml"  # red's tool verified this copy last
@@ -212,10 +226,15 @@ def measure(flow: Flow) -> dict[str, tuple[float, float, int]]:
     }
 
 
+def ratio(timing: Timing) -> str:
+    wall, cpu, rss, floor_wall, floor_cpu = timing
+    return f"{cpu / floor_cpu:.2f}x ({wall / floor_wall:.2f}x), {rss / 1024:.0f} MiB"
+
+
 def main() -> None:
     lengths = [int(a) for a in sys.argv[1:]] or [10, 100, 600]
-    columns: dict[int, dict[str, tuple[float, float, int]]] = {}
-    audits: dict[int, tuple[float, float, int]] = {}
+    columns: dict[int, dict[str, Timing]] = {}
+    audits: dict[int, Timing] = {}
     built: dict[int, float] = {}
     with tempfile.TemporaryDirectory() as tmp:
         # the in-process building keeps its own tool state, not the user's
@@ -232,25 +251,23 @@ def main() -> None:
             shutil.copy(flow.game, finished)
             move(finished, flow.players["red"], "resign", seen=SeenGames(folder / "x-home"))
             move(finished, flow.referee, state_dir=folder / "x-state")
-            command = [*FROGPBEM, "audit", str(finished)]
-            wall, cpu, _ = run(command, flow.env("blue"))
-            audits[length] = (wall, cpu, peak(command, flow.env("blue")))
-        f1 = timed([sys.executable, "-c", F1], ENV)
-    print(f"F1 = python -c \"{F1}\": best wall {f1[0] * 1000:.0f} ms, median CPU "
-          f"{f1[1] * 1000:.0f} ms, peak {f1[2] / 1024:.0f} MiB ({ROUNDS} runs each)\n")
+            audits[length] = timed([*FROGPBEM, "audit", str(finished)], flow.env("blue"))
+    f1 = [columns[n][name][4] for n in lengths for name in columns[n]]
+    print(f"F1 = python -c \"{F1}\", run just before each run of a command: median CPU "
+          f"{statistics.median(f1) * 1000:.0f} ms (from {min(f1) * 1000:.0f} to "
+          f"{max(f1) * 1000:.0f} ms over the commands' rounds; {ROUNDS} rounds each)\n")
     head = "| command | " + " | ".join(f"{n} records" for n in lengths) + " |"
-    print("CPU time as a ratio to F1 (wall in brackets), peak memory:\n")
+    print("Median CPU time as a ratio to F1's in the same rounds (best wall times' ratio "
+          "in brackets), peak memory:\n")
     print(head)
     print("|" + " --- |" * (len(lengths) + 1))
     for name in columns[lengths[0]]:
         cells = []
         for n in lengths:
-            wall, cpu, rss = columns[n][name]
-            cells.append(f"{cpu / f1[1]:.2f}x ({wall / f1[0]:.2f}x), {rss / 1024:.0f} MiB")
+            cells.append(ratio(columns[n][name]))
         print(f"| {name} | " + " | ".join(cells) + " |")
-    cells = [f"{audits[n][1] / f1[1]:.2f}x ({audits[n][0] / f1[0]:.2f}x), "
-             f"{audits[n][2] / 1024:.0f} MiB" for n in lengths]
-    print("| audit of the finished game (one run) | " + " | ".join(cells) + " |")
+    print("| audit of the finished game | " + " | ".join(ratio(audits[n]) for n in lengths)
+          + " |")
     print("\nbuilding each game in-process: " + ", ".join(
         f"{n} records {built[n]:.1f} s" for n in lengths))
 

@@ -120,6 +120,8 @@ def main_options(
 
 def _colour() -> IO[str] | None:
     """The terminal text is shown on in colour, if it is one (and NO_COLOR is not set)."""
+    if not sys.stdout.isatty():  # never colour: spare the pictures' import
+        return None
     from frogpbem.pictures.terminal import colour_wanted
 
     return sys.stdout if colour_wanted(sys.stdout) else None

@@ -10,15 +10,17 @@ import struct
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import (
     Ed25519PrivateKey,
     Ed25519PublicKey,
 )
 
 from frogpbem.errors import FileAccessError, KeyError_
+
+if TYPE_CHECKING:
+    from cryptography.hazmat.primitives import serialization
 
 KEY_TYPE = "ssh-ed25519"
 
@@ -92,12 +94,18 @@ class PrivateKey:
     path: Path | None = None
     """Where it was read from."""
     _age: list[Any] = field(default_factory=list, repr=False, compare=False)
+    _pem: bytes | None = field(default=None, repr=False, compare=False)
+    """The key file's own bytes when it was an unencrypted OpenSSH key (for age)."""
 
     def sign_raw(self, data: bytes) -> bytes:
         return self.signer.sign(data)
 
     def unencrypted_pem(self) -> bytes:
         """The key as an unencrypted OpenSSH PEM (in memory only, for age)."""
+        if self._pem is not None:
+            return self._pem
+        from cryptography.hazmat.primitives import serialization
+
         return self.signer.private_bytes(
             serialization.Encoding.PEM,
             serialization.PrivateFormat.OpenSSH,
@@ -108,9 +116,7 @@ class PrivateKey:
 def from_signer(
     signer: Ed25519PrivateKey, comment: str = "", path: Path | None = None
 ) -> PrivateKey:
-    raw = signer.public_key().public_bytes(
-        serialization.Encoding.Raw, serialization.PublicFormat.Raw
-    )
+    raw = signer.public_key().public_bytes_raw()
     blob = ssh_string(KEY_TYPE.encode()) + ssh_string(raw)
     return PrivateKey(signer, PublicKey(blob, comment), path)
 
@@ -147,6 +153,17 @@ def load_private_key(path: Path, passphrase: PassphraseSource | None = None) -> 
         )
     if b"PRIVATE KEY" not in data:
         raise KeyError_(f"{str(path)!r} is not a private key file")
+    comment = ""
+    pub = path.with_name(path.name + ".pub")
+    if pub.exists():
+        try:
+            comment = PublicKey.parse(read_key_file(pub).decode("utf-8", "replace")).comment
+        except (OSError, KeyError_):
+            comment = ""
+    plain = _plain_openssh_ed25519(data)
+    if plain is not None:
+        signer, blob = plain
+        return PrivateKey(signer, PublicKey(blob, comment), path, _pem=data)
     password = None
     if b"bcrypt" in _openssh_header(data):
         password = passphrase(path) if passphrase else None
@@ -155,23 +172,18 @@ def load_private_key(path: Path, passphrase: PassphraseSource | None = None) -> 
                 f"key {str(path)!r} is protected by a passphrase; "
                 "set FROGPBEM_PASSPHRASE or run in a terminal"
             )
+    from cryptography.hazmat.primitives import serialization
+
     try:
-        signer = serialization.load_ssh_private_key(data, password)
+        loaded = serialization.load_ssh_private_key(data, password)
     except ValueError as exc:
         reason = "wrong passphrase" if password is not None else str(exc)
         raise KeyError_(f"cannot load key {str(path)!r}: {reason}") from None
     except Exception as exc:  # cryptography's UnsupportedAlgorithm and friends
         raise KeyError_(f"cannot load key {str(path)!r}: {exc}") from None
-    if not isinstance(signer, Ed25519PrivateKey):
+    if not isinstance(loaded, Ed25519PrivateKey):
         raise KeyError_(f"key {str(path)!r} is not an Ed25519 key (use ssh-keygen -t ed25519)")
-    comment = ""
-    pub = path.with_name(path.name + ".pub")
-    if pub.exists():
-        try:
-            comment = PublicKey.parse(read_key_file(pub).decode("utf-8", "replace")).comment
-        except (OSError, KeyError_):
-            comment = ""
-    return from_signer(signer, comment, path)
+    return from_signer(loaded, comment, path)
 
 
 KEY_FILE_LIMIT = 64 * 1024
@@ -193,6 +205,73 @@ def read_key_file(path: Path) -> bytes:
     return data
 
 
+_OPENSSH_MAGIC = b"openssh-key-v1\0"
+
+
+def _plain_openssh_ed25519(data: bytes) -> tuple[Ed25519PrivateKey, bytes] | None:
+    """The key and public blob of an unencrypted OpenSSH Ed25519 key file, read directly.
+
+    This is the common case, and reading it by hand spares every command the import of
+    cryptography's key serialization (about 15 ms). Anything else (a passphrase, another
+    key type, a damaged file) gives ``None``, and cryptography's loader then reads it or
+    says what is wrong.
+    """
+    lines = data.strip().splitlines()
+    if len(lines) < 3 or lines[0] != b"-----BEGIN OPENSSH PRIVATE KEY-----" \
+            or lines[-1] != b"-----END OPENSSH PRIVATE KEY-----":
+        return None
+    try:
+        body = base64.b64decode(b"".join(lines[1:-1]), validate=True)
+    except ValueError:
+        return None
+    if not body.startswith(_OPENSSH_MAGIC):
+        return None
+    fields = _SshReader(body[len(_OPENSSH_MAGIC):])
+    cipher, kdf, options, count = fields.string(), fields.string(), fields.string(), fields.uint()
+    if (cipher, kdf, options, count) != (b"none", b"none", b"", 1):
+        return None
+    blob, private = fields.string(), _SshReader(fields.string())
+    if fields.rest or blob is None or private.rest is None:
+        return None
+    check, again = private.uint(), private.uint()
+    kind, public, secret = private.string(), private.string(), private.string()
+    comment = private.string()  # the .pub file's comment is the one shown
+    padding = private.rest
+    if (check is None or check != again or comment is None or padding is None
+            or kind != KEY_TYPE.encode() or public is None or secret is None
+            or len(public) != 32 or len(secret) != 64 or secret[32:] != public
+            or blob != ssh_string(kind) + ssh_string(public)
+            or padding != bytes(range(1, len(padding) + 1))):
+        return None
+    signer = Ed25519PrivateKey.from_private_bytes(secret[:32])
+    if signer.public_key().public_bytes_raw() != public:
+        return None
+    return signer, blob
+
+
+class _SshReader:
+    """Reads SSH wire-format fields from bytes; a field that runs past the end gives None."""
+
+    def __init__(self, data: bytes | None) -> None:
+        self.rest = data
+
+    def uint(self) -> int | None:
+        if self.rest is None or len(self.rest) < 4:
+            self.rest = None
+            return None
+        value = struct.unpack(">I", self.rest[:4])[0]
+        self.rest = self.rest[4:]
+        return int(value)
+
+    def string(self) -> bytes | None:
+        size = self.uint()
+        if size is None or self.rest is None or len(self.rest) < size:
+            self.rest = None
+            return None
+        value, self.rest = self.rest[:size], self.rest[size:]
+        return value
+
+
 def _openssh_header(data: bytes) -> bytes:
     """The decoded start of an OpenSSH private key (cipher and KDF names)."""
     body = b"".join(
@@ -206,6 +285,8 @@ def _openssh_header(data: bytes) -> bytes:
 
 def generate_key(path: Path, comment: str, passphrase: bytes | None = None) -> PrivateKey:
     """Write a new key to ``path`` (mode 0600) and ``path.pub``; refuse to overwrite."""
+    from cryptography.hazmat.primitives import serialization
+
     signer = Ed25519PrivateKey.generate()
     encryption: serialization.KeySerializationEncryption = (
         serialization.BestAvailableEncryption(passphrase)

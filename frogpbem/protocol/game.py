@@ -6,7 +6,6 @@ the crypto package; it holds no game's rules itself.
 
 from __future__ import annotations
 
-import calendar
 import json
 import os
 import time
@@ -62,6 +61,8 @@ def now_text() -> str:
 
 def seconds_of(text: str) -> int:
     """A ``YYYY-MM-DDTHH:MM:SSZ`` time as seconds since the epoch."""
+    import calendar  # only deadlines need it: spared at every other command's start
+
     return calendar.timegm(time.strptime(text, "%Y-%m-%dT%H:%M:%SZ"))
 
 

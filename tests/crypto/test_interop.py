@@ -5,10 +5,13 @@ from __future__ import annotations
 import json
 import shutil
 import subprocess
+import sys
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from frogpbem import crypto
 from frogpbem.errors import SignatureError
@@ -140,3 +143,64 @@ def test_default_key_is_ssh_id_ed25519(tmp_path: Path, cli: Cli, keys: Keys,
     view = cli("view", game)
     assert view.exit_code == 0, view.output
     assert "View of: red (Alice)" in view.stdout
+
+
+def test_unencrypted_ssh_keygen_key_is_read_directly_as_cryptography_reads_it(
+        tmp_path: Path) -> None:
+    from cryptography.hazmat.primitives import serialization
+
+    from frogpbem.crypto import keys as keyfiles
+
+    path = ssh_keygen(tmp_path / "plain_ed25519")
+    data = path.read_bytes()
+    direct = keyfiles._plain_openssh_ed25519(data)
+    assert direct is not None  # the fast path reads ssh-keygen's file
+    reference = serialization.load_ssh_private_key(data, None)
+    message = b"the same key signs the same bytes"
+    assert direct[0].sign(message) == reference.sign(message)  # type: ignore[union-attr,call-arg]
+    loaded = crypto.load_private_key(path)
+    assert loaded.public.line == path.with_name(path.name + ".pub").read_text().strip()
+    assert loaded.unencrypted_pem() == data  # age gets the file itself
+
+
+def test_reading_an_unencrypted_key_does_not_import_key_serialization(tmp_path: Path) -> None:
+    path = ssh_keygen(tmp_path / "plain_ed25519")
+    probe = ("import sys; from pathlib import Path; from frogpbem import crypto; "
+             f"crypto.load_private_key(Path({str(path)!r})); "
+             "print('cryptography.hazmat.primitives.serialization.ssh' in sys.modules)")
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                          check=True)
+    assert done.stdout.strip() == "False"
+
+
+@given(st.data())
+@settings(max_examples=300, deadline=None)
+def test_a_damaged_unencrypted_key_is_never_read_as_another_key(
+        plain_key: bytes, data: st.DataObject) -> None:
+    """Damage anywhere in the key's body: the direct reader reads what cryptography reads, or
+    gives up (and cryptography's loader then speaks); it never makes up a key."""
+    import base64
+
+    from cryptography.hazmat.primitives import serialization
+
+    from frogpbem.crypto import keys as keyfiles
+
+    lines = plain_key.strip().splitlines()
+    body = bytearray(base64.b64decode(b"".join(lines[1:-1])))
+    for _ in range(data.draw(st.integers(1, 3))):
+        body[data.draw(st.integers(0, len(body) - 1))] = data.draw(st.integers(0, 255))
+    if data.draw(st.booleans()):
+        del body[data.draw(st.integers(0, len(body) - 1)):]
+    encoded = base64.b64encode(bytes(body))
+    damaged = b"\n".join([lines[0], *(encoded[i:i + 70] for i in range(0, len(encoded), 70)),
+                          lines[-1]]) + b"\n"
+    direct = keyfiles._plain_openssh_ed25519(damaged)
+    if direct is None:
+        return
+    reference = serialization.load_ssh_private_key(damaged, None)
+    assert direct[0].sign(b"x") == reference.sign(b"x")  # type: ignore[union-attr,call-arg]
+
+
+@pytest.fixture(scope="module")
+def plain_key(tmp_path_factory: pytest.TempPathFactory) -> bytes:
+    return ssh_keygen(tmp_path_factory.mktemp("plain") / "key_ed25519").read_bytes()
