@@ -31,13 +31,18 @@ class ChainReport:
 
 
 def prefix_digest(file: GameFile, n: int) -> str:
-    """A hash of the header, the deal and the first ``n`` records, signatures included."""
-    parts = [file.header.signed_bytes, file.header.signature.encode()]
+    """A hash of the header, the deal and the first ``n`` records, signatures included.
+
+    It hashes each element's hash (the SHA-256 of its signed bytes) with its
+    signature: as binding as hashing the signed bytes themselves, and an
+    element's hash is made once.
+    """
+    parts = [file.header.hash, file.header.signature]
     if file.deal is not None:
-        parts += [file.deal.signed_bytes, file.deal.signature.encode()]
+        parts += [file.deal.hash, file.deal.signature]
     for record in file.log[:n]:
-        parts += [record.signed_bytes, record.signature.encode()]
-    return crypto.sha256_tag(b"\n".join(parts))
+        parts += [record.hash, record.signature]
+    return crypto.sha256_tag("\n".join(parts).encode())
 
 
 def _check(problems: list[VerificationError], where: str, key: crypto.PublicKey,

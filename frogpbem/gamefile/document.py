@@ -6,12 +6,13 @@ import contextlib
 import fcntl
 import hashlib
 import os
+import re
 import stat
 from collections import OrderedDict
 from collections.abc import Iterator, Sequence
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from frogpbem.errors import FileAccessError, GameFileError
 from frogpbem.gamefile import mailsafe, schema, strictyaml
@@ -22,7 +23,18 @@ _RECENT: OrderedDict[bytes, GameFile] = OrderedDict()
 RECENT_FILES = 4
 
 
-def parse_game(data: bytes, name: str) -> GameFile:
+class KnownHistories(Protocol):
+    """Where the history of the game file read last is kept, per game id (see
+    :func:`parse_game`); the store only keeps values, :func:`parse_game` checks them."""
+
+    def read_history(self, game: str) -> Any:
+        """The value kept for ``game``, or ``None``."""
+
+    def write_history(self, game: str, value: dict[str, Any]) -> None:
+        """Keep ``value`` for ``game`` (a failure to write costs time only)."""
+
+
+def parse_game(data: bytes, name: str, known: KnownHistories | None = None) -> GameFile:
     """A game file's bytes, checked and typed: size, strict YAML, version, schema, model.
 
     What mail does to a file and can be undone (quoting, CRLF, trailing spaces,
@@ -30,17 +42,122 @@ def parse_game(data: bytes, name: str) -> GameFile:
     The same bytes parsed again (the judge reads a file it just wrote, the
     referee a copy it just found in a message) are taken from the last
     ``RECENT_FILES`` parsed.
+
+    With ``known``, a store of histories read before (see :func:`parse_known`),
+    only what follows the kept history is read; the whole file is read
+    otherwise, and its history is kept for the next time.
     """
     data = mailsafe.unmail(data)
     digest = hashlib.sha256(data).digest()
     if digest in _RECENT:
         _RECENT.move_to_end(digest)
         return _RECENT[digest]
-    file = _parse(data, name)
+    file = parse_known(data, name, known) if known is not None else None
+    if file is None:
+        file = _parse(data, name)
+        if known is not None:
+            keep_history(file, data, known)
     _RECENT[digest] = file
     while len(_RECENT) > RECENT_FILES:
         _RECENT.popitem(last=False)
     return file
+
+
+_GAME_ID = re.compile(rb"\Afrogpbem: [0-9]+\nheader:\n  game: ([a-z0-9][a-z0-9-]{2,63})\n")
+"""A game file's id, as the schema allows it (so it names no other file)."""
+HISTORY_FORMAT = 1
+"""The form of a kept history; another form is never used (the file is read whole)."""
+
+
+def _history_part(data: bytes) -> tuple[str, int] | None:
+    """The game id and the length of the history part (everything before ``requests:``)."""
+    found = _GAME_ID.match(data)
+    cut = data.find(_PENDING)
+    if found is None or cut < 0:
+        return None
+    return found.group(1).decode("ascii", "replace"), cut + 1
+
+
+def keep_history(file: GameFile, data: bytes, known: KnownHistories) -> None:
+    """Keep the history part of ``data``, read whole as ``file``: its length and hash, its
+    values, and each record's hash (so that the next read needs none of it again)."""
+    part = _history_part(data)
+    if part is None:
+        return
+    game, length = part
+    history = {key: value for key, value in file.to_json().items()
+               if key not in ("requests", "reveal", "notes")}
+    known.write_history(game, {
+        "format": HISTORY_FORMAT, "length": length,
+        "digest": hashlib.sha256(data[:length]).hexdigest(), "history": history,
+        "hashes": [record.hash for record in file.log],
+        "bases": [element.hash if element is not None else None
+                  for element in (file.header, file.deal)],
+    })
+
+
+def parse_known(data: bytes, name: str, known: KnownHistories) -> GameFile | None:
+    """``data`` (unmailed) read from the history kept in ``known``, or ``None``.
+
+    The kept history counts only when this file's history part begins with
+    exactly its bytes (by SHA-256): they were read whole, every check made,
+    into the values kept. What follows them, new records and then the
+    pending part (requests, reveal, notes), is read and checked as
+    :func:`parse_copy` reads a pending part. Anything unexpected gives ``None``
+    and the file is read whole, for the message that says what is wrong.
+    """
+    part = _history_part(data)
+    if part is None:
+        return None
+    game, length = part
+    kept = known.read_history(game)
+    try:
+        if not isinstance(kept, dict) or kept.get("format") != HISTORY_FORMAT:
+            return None
+        start = kept["length"]
+        if not isinstance(start, int) or not 0 < start <= length or \
+                hashlib.sha256(data[:start]).hexdigest() != kept["digest"]:
+            return None
+        history = dict(kept["history"])
+        hashes = list(kept["hashes"])
+        more: list[Any] = []
+        if start < length:
+            more = _read_part(data[start:length], name, "log")
+        entries = _read_part(data[length:], name, "pending")
+        file = GameFile.from_json({**history, "log": [*history["log"], *more], **entries})
+    except (GameFileError, KeyError, TypeError, ValueError):
+        return None
+    bases = kept.get("bases")
+    header_hash, deal_hash = bases if isinstance(bases, list) and len(bases) == 2 else (0, 0)
+    if len(hashes) != len(history["log"]) or not all(isinstance(h, str) for h in hashes) \
+            or not isinstance(header_hash, str) or (file.deal is None) != (deal_hash is None):
+        return None
+    if file.deal is not None:
+        if not isinstance(deal_hash, str):
+            return None
+        file.deal.known_hash(deal_hash)
+    file.header.known_hash(header_hash)
+    for record, known_hash in zip(file.log, hashes, strict=False):
+        record.known_hash(known_hash)
+    if start < length:
+        keep_history(file, data, known)
+    return file
+
+
+def _read_part(data: bytes, name: str, part: str) -> Any:
+    """New log records (``part="log"``), or the pending part, read and checked alone."""
+    if mailsafe.damage(data.decode("utf-8", "replace")) is not None:
+        raise GameFileError("changed in transit")
+    value = strictyaml.loads(data, name)
+    if part == "log":
+        if not isinstance(value, list):
+            raise GameFileError("not records")
+        schema.validate_entries({"log": value}, "game", name)
+        return value
+    if not isinstance(value, dict) or list(value) != ["requests", "reveal", "notes"]:
+        raise GameFileError("not what frogpbem writes after a history")
+    schema.validate_entries(value, "game", name)
+    return value
 
 
 def _parse(data: bytes, name: str) -> GameFile:
@@ -161,8 +278,8 @@ def parse_copy(data: bytes, name: str, base: GameFile) -> GameFile:
     return replace(base, requests=requests, notes=notes)
 
 
-def read_game(path: Path) -> GameFile:
-    return parse_game(read_bytes(path), str(path))
+def read_game(path: Path, known: KnownHistories | None = None) -> GameFile:
+    return parse_game(read_bytes(path), str(path), known)
 
 
 def dump_game(file: GameFile) -> bytes:

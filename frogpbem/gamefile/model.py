@@ -57,6 +57,11 @@ class Element:
         """The hash the next element's ``prev`` names."""
         return crypto.sha256_tag(self.signed_bytes)
 
+    def known_hash(self, value: str) -> None:
+        """Give the element its :attr:`hash`, made before from these very bytes (a history
+        kept by :func:`~frogpbem.gamefile.document.parse_known`), so it is not made again."""
+        self.__dict__["hash"] = value
+
     def yaml_lines(self, lead: str) -> list[str]:
         """The element as written in the file after ``lead`` (``header:``, or ``-`` in a
         list), made once per element and lead: an element never changes."""

@@ -30,8 +30,8 @@ from frogpbem.errors import (
     StaleCopyError,
     UsageError,
 )
-from frogpbem.gamefile import chain
-from frogpbem.gamefile.document import parse_copy, read_bytes, read_game
+from frogpbem.gamefile import chain, mailsafe
+from frogpbem.gamefile.document import parse_copy, parse_known, read_bytes, read_game
 from frogpbem.gamefile.model import (
     JSON,
     GameFile,
@@ -318,8 +318,8 @@ def load(path: Path, memory: HeadMemory | None = None,
     counts only for a prefix identical byte for byte, signatures included.
     ``parsed`` is the file as just read by the caller.
     """
-    file = parsed if parsed is not None else read_game(path)
     histories = histories if histories is not None else VerifiedHistories()
+    file = parsed if parsed is not None else read_game(path, histories)
     try:
         ruleset = ruleset_of(file.header)
         results = typed_results(file, ruleset)
@@ -360,8 +360,10 @@ def check_notes(game: Game) -> None:
 def load_copy(game: Game, other_path: Path) -> Game:
     """A seat's returned copy of ``game``, checked to be a copy of the same game."""
     # what the copy shares with the game was read and checked already: only the rest is
-    other = load(other_path, verified=game.file,
-                 parsed=parse_copy(read_bytes(other_path), str(other_path), game.file))
+    data, histories = mailsafe.unmail(read_bytes(other_path)), VerifiedHistories()
+    parsed = parse_known(data, str(other_path), histories) or \
+        parse_copy(data, str(other_path), game.file)
+    other = load(other_path, verified=game.file, parsed=parsed, histories=histories)
     if other.header.hash != game.header.hash:
         raise StaleCopyError(f"is not a copy of game {game.game_id}", path=other_path)
     return other

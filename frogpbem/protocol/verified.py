@@ -10,8 +10,15 @@ A file whose prefix has exactly that digest has those elements byte for byte
 as they were verified, so their signatures are not checked again; a prefix
 that differs in one byte, a fork or another header, is checked in full.
 
+The same store keeps, per game, the history part of the game file read
+last (``verified/GAME.history.json``): its length and SHA-256, its values
+and each element's hash, so that the next command reads only what follows
+it (see :func:`frogpbem.gamefile.document.parse_known`). A file whose history
+differs in one byte is read whole.
+
 The store lives beside the memory of copies seen (``$FROGPBEM_HOME/verified/``).
-It holds no secret; losing it only costs time.
+It holds no secret (only what every copy of the game shows); losing it only
+costs time.
 """
 
 from __future__ import annotations
@@ -19,6 +26,7 @@ from __future__ import annotations
 import contextlib
 import json
 from pathlib import Path
+from typing import Any
 
 from frogpbem.errors import FrogPbemError
 from frogpbem.gamefile.chain import prefix_digest
@@ -33,8 +41,8 @@ class VerifiedHistories:
     def __init__(self, folder: Path | None = None) -> None:
         self.folder = (folder or default_home()) / "verified"
 
-    def _path(self, game: str) -> Path:
-        return self.folder / f"{game}.json"
+    def _path(self, game: str, kind: str = "") -> Path:
+        return self.folder / f"{game}{kind}.json"
 
     def _read(self, game: str) -> tuple[str, int, str] | None:
         try:
@@ -57,9 +65,29 @@ class VerifiedHistories:
         value = {"header": file.header.hash, "n": n, "digest": prefix_digest(file, n)}
         if self._read(file.game) == (value["header"], n, value["digest"]):
             return
+        self._write(self._path(file.game), value)
+
+    def read_history(self, game: str) -> Any:
+        """The history part of ``game``'s file read last, as kept (checked by its reader)."""
+        try:
+            return json.loads(read_bytes(self._path(game, ".history"), HISTORY_LIMIT))
+        except (FrogPbemError, ValueError):
+            return None  # none yet, or unreadable: the file is read whole
+
+    def write_history(self, game: str, value: dict[str, Any]) -> None:
+        self._write(self._path(game, ".history"), value)
+
+    def _write(self, path: Path, value: dict[str, Any]) -> None:
+        """Write ``value`` (a failure to write costs time only, never the command)."""
         with contextlib.suppress(FrogPbemError, OSError):
             self.folder.mkdir(parents=True, exist_ok=True)
-            write_atomic(self._path(file.game), json.dumps(value).encode(), durable=False)
+            write_atomic(path, json.dumps(value, separators=(",", ":")).encode(),
+                         durable=False)
+
+
+HISTORY_LIMIT = 16 * 1024 * 1024
+"""A kept history is about the size of its game file (at most 4 MiB): a larger one is not
+read."""
 
 
 __all__ = ["VerifiedHistories"]

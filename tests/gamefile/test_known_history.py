@@ -1,0 +1,158 @@
+"""A history kept from the last read: only what follows it is read again, and nothing is
+taken from it unless the file has exactly its bytes."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, event, given, settings
+from hypothesis import strategies as st
+
+from frogpbem.errors import GameFileError, SignatureError
+from frogpbem.gamefile import document, strictyaml
+from frogpbem.gamefile.document import _parse, parse_known
+from frogpbem.gamefile.model import GameFile
+from frogpbem.protocol.game import load
+from frogpbem.protocol.verified import VerifiedHistories
+from tests.conftest import Cli, Keys, Result
+
+
+class Kept:
+    """A store held in memory; once ``frozen``, it ignores writes (so every example sees
+    the same store)."""
+
+    def __init__(self) -> None:
+        self.values: dict[str, Any] = {}
+        self.frozen = False
+
+    def read_history(self, game: str) -> Any:
+        return self.values.get(game)
+
+    def write_history(self, game: str, value: dict[str, Any]) -> None:
+        if not self.frozen:
+            self.values[game] = value
+
+
+def same(a: GameFile, b: GameFile) -> bool:
+    """The same file, to the hash of every element."""
+    return a.to_json() == b.to_json() and a.heads() == b.heads() and \
+        a.header.hash == b.header.hash
+
+
+@pytest.fixture
+def versions(new_game: Callable[..., Path], play: Callable[..., Result], cli: Cli,
+             keys: Keys) -> list[bytes]:
+    """One game's file after two records, after three, and after three with a request."""
+    game = new_game()
+    play(game, "alice", "shoot C3")
+    play(game, "bob", "guess A2")
+    two = game.read_bytes()
+    play(game, "alice", "shoot D4")
+    three = game.read_bytes()
+    assert cli("move", game, "shoot C5", "--key", keys.path("bob")).exit_code == 0
+    return [two, three, game.read_bytes()]
+
+
+def test_only_what_follows_the_kept_history_is_read(
+        versions: list[bytes], monkeypatch: pytest.MonkeyPatch) -> None:
+    two, three, asked = versions
+    store = Kept()
+    document.keep_history(_parse(two, "two"), two, store)
+    read: list[bytes] = []
+    real = strictyaml.loads
+
+    def counting(data: bytes, name: str = "<input>") -> Any:
+        read.append(data)
+        return real(data, name)
+
+    monkeypatch.setattr(strictyaml, "loads", counting)
+    for data, parts in ((three, 2), (asked, 1)):
+        read.clear()
+        quick = parse_known(data, "copy", store)
+        assert quick is not None
+        assert len(read) == parts  # the new record (if any), then the pending part
+        history = data.index(b"\nrequests:")
+        assert all(len(part) < history // 2 for part in read)  # never the history again
+        assert same(quick, _parse(data, "whole"))
+    assert store.values[next(iter(store.values))]["length"] == three.index(b"\nrequests:") + 1
+
+
+def test_a_history_changed_on_disk_is_read_whole_and_refused(
+        new_game: Callable[..., Path], play: Callable[..., Result], tmp_path: Path) -> None:
+    game = new_game()
+    play(game, "alice", "shoot C3")
+    play(game, "bob", "guess A2")
+    store = VerifiedHistories(tmp_path / "mine")
+    load(game, histories=store)
+    assert store.read_history(load(game, histories=store).game_id) is not None
+    doc = strictyaml.loads(game.read_bytes())
+    doc["log"][0]["move"] = "shoot C4"  # valid YAML, valid values: only the signature tells
+    changed = strictyaml.dumps(doc).encode()
+    game.write_bytes(changed)
+    assert parse_known(changed, "changed", store) is None
+    with pytest.raises(SignatureError):
+        load(game, histories=store)
+
+
+def test_a_kept_history_of_another_shape_is_not_used(versions: list[bytes]) -> None:
+    two, three, _ = versions
+    store = Kept()
+    document.keep_history(_parse(two, "two"), two, store)
+    (game,) = store.values
+    for change in ({"format": 0}, {"hashes": []}, {"bases": None}, {"length": "12"},
+                   {"history": []}):
+        store.values[game] = {**store.values[game], **change}
+        assert parse_known(three, "three", store) is None
+        store.values.clear()
+        document.keep_history(_parse(two, "two"), two, store)
+
+
+@given(st.data())
+@settings(max_examples=300, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+def test_a_damaged_file_reads_as_it_does_without_a_kept_history(
+        versions: list[bytes], data: st.DataObject) -> None:
+    """Damage anywhere (most often after the kept history): a file is taken from the kept
+    history only if reading it whole gives exactly the same, and fails where that fails."""
+    two, three, asked = versions
+    store = Kept()
+    document.keep_history(_parse(two, "two"), two, store)
+    store.frozen = True
+    file = bytearray(data.draw(st.sampled_from([three, asked])))
+    kept = two.index(b"\nrequests:") + 1
+    for _ in range(data.draw(st.integers(1, 3))):
+        low = kept - 1 if data.draw(st.booleans()) else 0
+        at = data.draw(st.integers(low, len(file) - 1))
+        how = data.draw(st.sampled_from(["letter", "letter", "set", "insert", "delete",
+                                         "line"]))
+        piece = data.draw(st.sampled_from([b"\n", b" ", b"-", b'"', b":", b"\\", b"a", b"1",
+                                           b"- ", b"\n- ", b"\nnotes: []", b"  x: 1\n"]))
+        if how == "letter":  # a letter or digit for another: most often still a game file
+            if chr(file[at]).isalnum():
+                file[at] = data.draw(st.sampled_from(b"aZ09"))
+        elif how == "set":
+            file[at:at + 1] = piece[:1]
+        elif how == "insert":
+            file[at:at] = piece
+        elif how == "delete":
+            del file[at:at + data.draw(st.integers(1, 40))]
+        else:  # a whole line moved: a record's field in another place
+            start = file.rfind(b"\n", 0, at) + 1
+            end = file.find(b"\n", at) + 1 or len(file)
+            line = bytes(file[start:end])
+            del file[start:end]
+            where = data.draw(st.integers(kept - 1, len(file)))
+            file[where:where] = line
+    damaged = bytes(file)
+    quick = parse_known(damaged, "damaged", store)
+    try:
+        whole = _parse(damaged, "damaged")
+    except GameFileError:
+        event("refused")
+        assert quick is None
+        return
+    event("read whole only" if quick is None else "read from the kept history")
+    assert quick is None or same(quick, whole)
