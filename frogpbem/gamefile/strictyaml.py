@@ -11,6 +11,7 @@ from __future__ import annotations
 import functools
 import json
 import re
+from collections.abc import Iterator
 from typing import Any
 
 import yaml
@@ -30,7 +31,11 @@ MAX_EVENTS = 100_000
 
 
 def loads(data: bytes, name: str = "<input>") -> Any:
-    """Parse strict YAML; raises :class:`GameFileError` naming ``name`` and the line."""
+    """Parse strict YAML; raises :class:`GameFileError` naming ``name`` and the line.
+
+    The value is built from the parser's events as they come: a long file
+    never has all its events in memory at once.
+    """
     if len(data) > MAX_BYTES:
         raise GameFileError(f"file is larger than {MAX_BYTES // (1024 * 1024)} MiB", path=name)
     try:
@@ -38,18 +43,12 @@ def loads(data: bytes, name: str = "<input>") -> Any:
     except UnicodeDecodeError:
         raise GameFileError("not UTF-8 text", path=name) from None
     try:
-        events = []
-        for event in yaml.parse(text, Loader=_Loader):
-            events.append(event)
-            if len(events) > MAX_EVENTS:
-                raise GameFileError(f"more than {MAX_EVENTS} YAML values: not a game file",
-                                    path=name)
+        return _Builder(yaml.parse(text, Loader=_Loader), name).document()
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f" at line {mark.line + 1}" if mark is not None else ""
         problem = getattr(exc, "problem", None) or "syntax error"
         raise GameFileError(f"not valid YAML{where}: {problem}", path=name) from None
-    return _Builder(events, name).document()
 
 
 _Scalar, _Alias = yaml.ScalarEvent, yaml.AliasEvent
@@ -60,10 +59,29 @@ _MapStart, _MapEnd = yaml.MappingStartEvent, yaml.MappingEndEvent
 class _Builder:
     """Builds values from parser events, refusing everything outside the strict subset."""
 
-    def __init__(self, events: list[Any], name: str) -> None:
+    def __init__(self, events: Iterator[Any], name: str) -> None:
         self.events = events
-        self.pos = 0
+        self.count = 0
         self.name = name
+        self.ahead: Any = None
+
+    def next(self) -> Any:
+        """The next event (the one looked at, if any)."""
+        event = self.ahead
+        if event is not None:
+            self.ahead = None
+            return event
+        self.count += 1
+        if self.count > MAX_EVENTS:
+            raise GameFileError(f"more than {MAX_EVENTS} YAML values: not a game file",
+                                path=self.name)
+        return next(self.events)
+
+    def peek(self) -> type:
+        """The kind of the next event, without taking it."""
+        if self.ahead is None:
+            self.ahead = self.next()
+        return type(self.ahead)
 
     def fail(self, event: Any, what: str) -> GameFileError:
         mark = getattr(event, "start_mark", None)
@@ -71,18 +89,18 @@ class _Builder:
         return GameFileError(f"{what}{where} (only plain YAML is accepted)", path=self.name)
 
     def document(self) -> Any:
-        documents = [e for e in self.events if isinstance(e, yaml.DocumentStartEvent)]
-        if len(documents) != 1:
-            raise GameFileError("expected exactly one YAML document", path=self.name)
-        while not isinstance(self.events[self.pos], yaml.DocumentStartEvent):
-            self.pos += 1
-        self.pos += 1
-        return self.node(0)
+        one = GameFileError("expected exactly one YAML document", path=self.name)
+        self.next()  # the start of the stream
+        if not isinstance(self.next(), yaml.DocumentStartEvent):
+            raise one
+        value = self.node(0)
+        self.next()  # the end of the document
+        if not isinstance(self.next(), yaml.StreamEndEvent):
+            raise one
+        return value
 
     def node(self, depth: int) -> Any:
-        events = self.events
-        event = events[self.pos]
-        self.pos += 1
+        event = self.next()
         kind = type(event)
         if kind is _Scalar:
             if event.anchor is not None:
@@ -105,13 +123,14 @@ class _Builder:
             raise self.fail(event, f"YAML tag {event.tag!r} refused")
         if kind is _SeqStart:
             items = []
-            while type(events[self.pos]) is not _SeqEnd:
+            while self.peek() is not _SeqEnd:
                 items.append(self.node(depth + 1))
-            self.pos += 1
+            self.next()
             return items
         if kind is _MapStart:
             mapping: dict[str, Any] = {}
-            while type(key_event := events[self.pos]) is not _MapEnd:
+            while self.peek() is not _MapEnd:
+                key_event = self.ahead
                 key = self.node(depth + 1)
                 if type(key) is not str:
                     raise self.fail(key_event, f"non-string key {key!r} refused")
@@ -120,7 +139,7 @@ class _Builder:
                 if key in mapping:
                     raise self.fail(key_event, f"duplicate key {key!r} refused")
                 mapping[key] = self.node(depth + 1)
-            self.pos += 1
+            self.next()
             return mapping
         raise self.fail(event, "unexpected YAML structure")
 
