@@ -126,8 +126,16 @@ class Resigned:
 
 
 def same_json(a: JSON, b: JSON) -> bool:
-    """Equal as JSON, types included (in Python ``1 == True``; in a file they differ)."""
-    return json.dumps(a, sort_keys=True) == json.dumps(b, sort_keys=True)
+    """Equal as JSON, types included (in Python ``1 == True``; in a file they differ).
+
+    A list and a tuple are the same JSON array; mapping keys are strings.
+    """
+    if isinstance(a, list | tuple):
+        return isinstance(b, list | tuple) and len(a) == len(b) and all(map(same_json, a, b))
+    if isinstance(a, dict):
+        return isinstance(b, dict) and a.keys() == b.keys() and \
+            all(same_json(value, b[key]) for key, value in a.items())
+    return type(a) is type(b) and a == b
 
 
 class HasSeats(Protocol):

@@ -494,19 +494,18 @@ class FrogGame(Ruleset[State, Move, FrogResult]):
                  result: FrogResult) -> State:
         square = move.square
         team = state.teams[seat]
-        points = dict(state.points)
-        revealed = dict(state.revealed)
-        hidden = dict(state.hidden)
-        shots = state.shots
-        misses = state.misses
-        if isinstance(result, Count):
-            shots = {**state.shots, square: result.count}
+        if isinstance(result, Count):  # only what changes is copied
+            state = replace(state, shots={**state.shots, square: result.count},
+                            ply=state.ply + 1)
         elif isinstance(result, Miss):
-            misses = misses | {square}
-            points[team] -= MISS_PENALTY
+            state = replace(state, misses=state.misses | {square}, ply=state.ply + 1,
+                            points={**state.points, team: state.points[team] - MISS_PENALTY})
         elif isinstance(result, Shot | Found):
             owner = result.owner
-            revealed[square] = Revealed(owner, "shot" if isinstance(result, Shot) else "found")
+            points = dict(state.points)
+            revealed = {**state.revealed,
+                        square: Revealed(owner, "shot" if isinstance(result, Shot) else "found")}
+            hidden = dict(state.hidden)
             frogs = hidden[owner]
             if frogs is not None:
                 hidden[owner] = frogs - {square}
@@ -515,10 +514,10 @@ class FrogGame(Ruleset[State, Move, FrogResult]):
                 points[state.teams[owner]] += SHOT_PENALTY
             else:
                 points[team] += GUESS_GAIN
-        state = replace(
-            state, revealed=revealed, hidden=hidden, shots=shots, misses=misses, points=points,
-            ply=state.ply + 1,
-        )
+            state = replace(state, revealed=revealed, hidden=hidden, points=points,
+                            ply=state.ply + 1)
+        else:
+            state = replace(state, ply=state.ply + 1)
         return self._after_move(state, None)
 
     def _after_move(self, state: State, resigner: str | None) -> State:
@@ -529,7 +528,8 @@ class FrogGame(Ruleset[State, Move, FrogResult]):
                 state.hidden_count(s) == 0 for s in state.members(team)
             ):
                 out_at[team] = state.ply
-        state = replace(state, out_at=out_at)
+        if out_at != state.out_at:
+            state = replace(state, out_at=out_at)
         standing = [t for t in state.team_names() if not state.is_out(t)]
         if len(standing) <= 1:
             return self._end(state, standing, resigner)
