@@ -11,9 +11,10 @@ record is a seat's signed request applied by the referee from the seat's
 returned copy. Then, each timed over ROUNDS runs of the real command line:
 
 - seat request: red signs its move into the copy the referee mailed it
-  (red's tool last verified the copy two records earlier, as in play);
-- referee ``move --from``: the referee applies that returned copy;
-- view: blue looks at its copy (its tool last verified it two records earlier);
+  (red's tool last read and verified the game two records earlier, as in play);
+- referee ``move --from``: the referee applies that returned copy (its tool
+  too last read the game two records earlier; it remembers what it signed);
+- view: blue looks at its copy (its tool last read it two records earlier);
 - ``--version``.
 
 F1 is ``python -c "import typer, yaml, cryptography, pyrage, rfc8785"``,
@@ -41,7 +42,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from frogpbem import crypto  # noqa: E402
 from frogpbem.dealing import SeatSpec, create_game, start_game  # noqa: E402
-from frogpbem.gamefile.document import read_game  # noqa: E402
+from frogpbem.gamefile.document import keep_history, read_game  # noqa: E402
 from frogpbem.gamefile.model import ChosenSetup  # noqa: E402
 from frogpbem.protocol.seen import SeenGames  # noqa: E402
 from frogpbem.protocol.verified import VerifiedHistories  # noqa: E402
@@ -179,8 +180,11 @@ def measure(flow: Flow) -> dict[str, Timing]:
     shutil.copy(flow.game, before)
     flow.play()
     flow.play()
-    VerifiedHistories(flow.home("red")).remember(read_game(before))
-    VerifiedHistories(flow.home("blue")).remember(read_game(before))
+    for party in ("red", "blue", "referee"):  # each tool read the game two records ago
+        store = VerifiedHistories(flow.home(party))
+        file = read_game(before)
+        store.remember(file)
+        keep_history(file, before.read_bytes(), store)
     for party in ("red", "blue", "referee"):
         for name in (f"{party}-home", f"{party}-state"):
             if (folder / name).exists():

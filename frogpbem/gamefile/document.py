@@ -57,6 +57,7 @@ def parse_game(data: bytes, name: str, known: KnownHistories | None = None) -> G
         file = _parse(data, name)
         if known is not None:
             keep_history(file, data, known)
+    _remember_source(file, data)
     _RECENT[digest] = file
     while len(_RECENT) > RECENT_FILES:
         _RECENT.popitem(last=False)
@@ -275,7 +276,9 @@ def parse_copy(data: bytes, name: str, base: GameFile) -> GameFile:
         notes = tuple(Note.from_json(n, f"note {i + 1}") for i, n in enumerate(entries["notes"]))
     except GameFileError:
         return parse_game(data, name)  # read whole, for the message that says what is wrong
-    return replace(base, requests=requests, notes=notes)
+    copy = replace(base, requests=requests, notes=notes)
+    _remember_source(copy, data)
+    return copy
 
 
 def read_game(path: Path, known: KnownHistories | None = None) -> GameFile:
@@ -284,16 +287,61 @@ def read_game(path: Path, known: KnownHistories | None = None) -> GameFile:
 
 def dump_game(file: GameFile) -> bytes:
     """The game file's bytes: ``dump_yaml(file.to_json())``, from each element's own lines
-    (made once per element, so a long game is not written out again value by value)."""
-    out = strictyaml.item("frogpbem:", FORMAT_VERSION)
-    out += file.header.yaml_lines("header:")
-    out += _element_list("joins", file.joins)
-    out += _element("deal", file.deal)
-    out += _element_list("log", file.log)
+    (made once per element, so a long game is not written out again value by value).
+
+    The history of a file read (or written) in this process is written as it was read:
+    only the records after it are made into lines. A history is never re-formatted;
+    its values, and so its signatures, are the same either way.
+    """
+    source = _source_of(file)
+    if source is None:
+        head = b""
+        out = strictyaml.item("frogpbem:", FORMAT_VERSION)
+        out += file.header.yaml_lines("header:")
+        out += _element_list("joins", file.joins)
+        out += _element("deal", file.deal)
+        out += _element_list("log", file.log)
+    else:
+        head, written = source
+        out = []
+        for record in file.log[written:]:
+            out += record.yaml_lines("-")
     out += _element_list("requests", file.requests)
     out += _element("reveal", file.reveal)
     out += _element_list("notes", file.notes)
-    return ("\n".join(out) + "\n").encode("utf-8")
+    data = head + ("\n".join(out) + "\n").encode("utf-8")
+    _remember_source(file, data)
+    return data
+
+
+_SOURCES: OrderedDict[int, tuple[GameFile, bytes]] = OrderedDict()
+"""The last files read or written, by their header's identity, each with the bytes of its
+history part (the file value is kept too, so that the identity stays its own)."""
+
+
+def _remember_source(file: GameFile, data: bytes) -> None:
+    part = _history_part(data) if file.log else None
+    if part is None:
+        return
+    _SOURCES[id(file.header)] = (file, data[:part[1]])
+    _SOURCES.move_to_end(id(file.header))
+    while len(_SOURCES) > RECENT_FILES:
+        _SOURCES.popitem(last=False)
+
+
+def _source_of(file: GameFile) -> tuple[bytes, int] | None:
+    """The bytes of a history that ``file`` begins with (the same element values, by
+    identity), and how many records they hold."""
+    kept = _SOURCES.get(id(file.header))
+    if kept is None:
+        return None
+    old, history = kept
+    count = len(old.log)
+    if old.header is not file.header or old.joins is not file.joins or \
+            old.deal is not file.deal or len(file.log) < count or \
+            any(a is not b for a, b in zip(old.log, file.log[:count], strict=True)):
+        return None
+    return history, count
 
 
 def _element(name: str, element: Element | None) -> list[str]:

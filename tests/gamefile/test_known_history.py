@@ -4,16 +4,18 @@ taken from it unless the file has exactly its bytes."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import pytest
+import yaml
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from frogpbem.errors import GameFileError, SignatureError
 from frogpbem.gamefile import document, strictyaml
-from frogpbem.gamefile.document import _parse, parse_known
+from frogpbem.gamefile.document import _parse, dump_game, parse_game, parse_known
 from frogpbem.gamefile.model import GameFile
 from frogpbem.protocol.game import load
 from frogpbem.protocol.verified import VerifiedHistories
@@ -156,3 +158,31 @@ def test_a_damaged_file_reads_as_it_does_without_a_kept_history(
         return
     event("read whole only" if quick is None else "read from the kept history")
     assert quick is None or same(quick, whole)
+
+
+def test_a_history_read_is_written_back_as_a_fresh_write_makes_it(
+        versions: list[bytes]) -> None:
+    """The referee adds a record to a file it read: only the new record is made into lines,
+    and the bytes are those of writing every element afresh."""
+    two, three, _ = versions
+    read = parse_game(two, "two")
+    later = _parse(three, "three")  # record 3, as another process would have it
+    grown = read.with_record(later.log[2])
+    assert document._source_of(grown) == (two[:two.index(b"\nrequests:") + 1], 2)
+    written = dump_game(grown)
+    document._SOURCES.clear()
+    assert written == dump_game(_parse(written, "again")) == three
+    assert dump_game(replace(_parse(three, "three"), requests=())) == three
+
+
+def test_a_history_read_is_not_re_formatted_when_written(versions: list[bytes]) -> None:
+    """The same values written another way (what a hand edit might do) stay as they were
+    read; they read back as the same file."""
+    two, _, _ = versions
+    doc = strictyaml.loads(two)
+    other = yaml.safe_dump(doc, sort_keys=False, width=1000).encode()
+    read = parse_game(other, "other")
+    written = dump_game(read)
+    history = other[:other.index(b"\nrequests:") + 1]
+    assert written.startswith(history)
+    assert same(_parse(written, "written"), _parse(two, "two"))
