@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -24,7 +25,7 @@ SUPPORTED = frozenset({
 })
 """The keywords this validator implements; the schemas may use no other."""
 
-_TYPES = {
+_TYPES: dict[str, Callable[[Any], bool]] = {
     "object": lambda v: isinstance(v, dict),
     "array": lambda v: isinstance(v, list),
     "string": lambda v: isinstance(v, str),
@@ -55,68 +56,199 @@ def _pattern(text: str) -> re.Pattern[str]:
     return re.compile(text)
 
 
+Where = tuple[Any, ...]
+"""Where a value is: ``()`` for the document, else ``(parent's path, key or index)``."""
+Check = Callable[[Any, Where], None]
+"""A schema made into a function: raises :class:`_Invalid` for a value it refuses."""
+
+
 class _Invalid(Exception):
-    def __init__(self, path: list[Any], message: str) -> None:
+    def __init__(self, path: Where, message: str) -> None:
         super().__init__(message)
         self.path = path
         self.message = message
 
+    @property
+    def parts(self) -> list[Any]:
+        """The keys and indexes from the document down to the value."""
+        parts = []
+        path = self.path
+        while path:
+            path, key = path
+            parts.append(key)
+        return parts[::-1]
 
-def _check(value: Any, schema: dict[str, Any], root: dict[str, Any], path: list[Any]) -> None:
+
+_COMPILED: dict[int, tuple[dict[str, Any], Check]] = {}
+"""Each schema node made into a function once, by identity (the node is kept alive)."""
+
+
+def _compiled(schema: dict[str, Any], root: dict[str, Any]) -> Check:
+    """The function checking ``schema`` (a node of ``root``)."""
+    found = _COMPILED.get(id(schema))
+    if found is None:
+        found = _COMPILED[id(schema)] = (schema, _compile(schema, root))
+    return found[1]
+
+
+def _compile(schema: dict[str, Any], root: dict[str, Any]) -> Check:
+    """The keywords of one node, in a fixed order, each made into a step once: a document
+    is then checked without looking the keywords up again at every value."""
+    steps: list[Check] = []
     if "$ref" in schema:
-        ref: str = schema["$ref"]
-        file, _, pointer = ref.partition("#")
-        target_root = load_schema(file) if file else root
-        target = target_root
-        for part in filter(None, pointer.split("/")):
-            target = target[part]
-        _check(value, target, target_root, path)
+        steps.append(_ref(schema["$ref"], root))
     if "type" in schema:
-        types = schema["type"] if isinstance(schema["type"], list) else [schema["type"]]
-        if not any(_TYPES[t](value) for t in types):
-            raise _Invalid(path, f"{value!r} is not of type {' or '.join(types)}")
-    if "const" in schema and not _same(value, schema["const"]):
-        raise _Invalid(path, f"{schema['const']!r} was expected")
-    if "enum" in schema and not any(_same(value, e) for e in schema["enum"]):
-        raise _Invalid(path, f"{value!r} is not one of {schema['enum']!r}")
+        names = schema["type"] if isinstance(schema["type"], list) else [schema["type"]]
+        steps.append(_type(names))
+    if "const" in schema:
+        steps.append(_const(schema["const"]))
+    if "enum" in schema:
+        steps.append(_enum(schema["enum"]))
     if "oneOf" in schema:
+        steps.append(_one_of([_compiled(option, root) for option in schema["oneOf"]]))
+    if {"pattern", "minLength", "maxLength"} & schema.keys():
+        steps.append(_string(schema))
+    if "minimum" in schema:
+        steps.append(_minimum(schema["minimum"]))
+    if {"minItems", "items"} & schema.keys():
+        items = schema.get("items")
+        steps.append(_array(schema.get("minItems", 0),
+                            _compiled(items, root) if items is not None else None))
+    if {"required", "properties", "additionalProperties"} & schema.keys():
+        extra = schema.get("additionalProperties", True)
+        steps.append(_object(tuple(schema.get("required", ())),
+                             {name: _compiled(part, root)
+                              for name, part in schema.get("properties", {}).items()},
+                             extra is False,
+                             _compiled(extra, root) if isinstance(extra, dict) else None))
+    if len(steps) == 1:
+        return steps[0]
+
+    def every(value: Any, path: Where) -> None:
+        for step in steps:
+            step(value, path)
+
+    return every
+
+
+def _ref(ref: str, root: dict[str, Any]) -> Check:
+    file, _, pointer = ref.partition("#")
+    target_root = load_schema(file) if file else root
+    target = target_root
+    for part in filter(None, pointer.split("/")):
+        target = target[part]
+    made: list[Check] = []  # made at first use: a schema may refer to itself
+
+    def referred(value: Any, path: Where) -> None:
+        if not made:
+            made.append(_compiled(target, target_root))
+        made[0](value, path)
+
+    return referred
+
+
+def _type(names: list[str]) -> Check:
+    tests = [_TYPES[name] for name in names]
+    words = " or ".join(names)
+
+    def typed(value: Any, path: Where) -> None:
+        for test in tests:
+            if test(value):
+                return
+        raise _Invalid(path, f"{value!r} is not of type {words}")
+
+    return typed
+
+
+def _const(const: Any) -> Check:
+    def constant(value: Any, path: Where) -> None:
+        if not _same(value, const):
+            raise _Invalid(path, f"{const!r} was expected")
+
+    return constant
+
+
+def _enum(options: list[Any]) -> Check:
+    def one_of_these(value: Any, path: Where) -> None:
+        if not any(_same(value, option) for option in options):
+            raise _Invalid(path, f"{value!r} is not one of {options!r}")
+
+    return one_of_these
+
+
+def _one_of(options: list[Check]) -> Check:
+    def exactly_one(value: Any, path: Where) -> None:
         matches = 0
-        for option in schema["oneOf"]:
+        for option in options:
             try:
-                _check(value, option, root, path)
+                option(value, path)
                 matches += 1
             except _Invalid:
                 pass
         if matches != 1:
             raise _Invalid(path, f"{_short(value)} is not valid under exactly one of the choices")
-    if isinstance(value, str):
-        if "pattern" in schema and not _pattern(schema["pattern"]).search(value):
-            raise _Invalid(path, f"{_short(value)} does not match {schema['pattern']!r}")
-        if len(value) < schema.get("minLength", 0):
+
+    return exactly_one
+
+
+def _string(schema: dict[str, Any]) -> Check:
+    text = schema.get("pattern")
+    pattern = _pattern(text) if text is not None else None
+    shortest = schema.get("minLength", 0)
+    longest = schema.get("maxLength")
+
+    def string(value: Any, path: Where) -> None:
+        if not isinstance(value, str):
+            return
+        if pattern is not None and not pattern.search(value):
+            raise _Invalid(path, f"{_short(value)} does not match {text!r}")
+        if len(value) < shortest:
             raise _Invalid(path, f"{value!r} is too short")
-        if "maxLength" in schema and len(value) > schema["maxLength"]:
+        if longest is not None and len(value) > longest:
             raise _Invalid(path, f"{_short(value)} is too long")
-    if _TYPES["integer"](value) and "minimum" in schema and value < schema["minimum"]:
-        raise _Invalid(path, f"{value} is less than the minimum of {schema['minimum']}")
-    if isinstance(value, list):
-        if len(value) < schema.get("minItems", 0):
+
+    return string
+
+
+def _minimum(least: int) -> Check:
+    def at_least(value: Any, path: Where) -> None:
+        if _TYPES["integer"](value) and value < least:
+            raise _Invalid(path, f"{value} is less than the minimum of {least}")
+
+    return at_least
+
+
+def _array(fewest: int, item: Check | None) -> Check:
+    def array(value: Any, path: Where) -> None:
+        if not isinstance(value, list):
+            return
+        if len(value) < fewest:
             raise _Invalid(path, f"{_short(value)} should be non-empty")
-        if "items" in schema:
-            for index, item in enumerate(value):
-                _check(item, schema["items"], root, [*path, index])
-    if isinstance(value, dict):
-        for name in schema.get("required", ()):
+        if item is not None:
+            for index, element in enumerate(value):
+                item(element, (path, index))
+
+    return array
+
+
+def _object(required: tuple[str, ...], properties: dict[str, Check], closed: bool,
+            extra: Check | None) -> Check:
+    def mapping(value: Any, path: Where) -> None:
+        if not isinstance(value, dict):
+            return
+        for name in required:
             if name not in value:
                 raise _Invalid(path, f"{name!r} is a required property")
-        properties = schema.get("properties", {})
-        extra = schema.get("additionalProperties", True)
         for name, item in value.items():
-            if name in properties:
-                _check(item, properties[name], root, [*path, name])
-            elif extra is False:
+            check = properties.get(name)
+            if check is not None:
+                check(item, (path, name))
+            elif closed:
                 raise _Invalid(path, f"additional property {name!r} is not allowed")
-            elif isinstance(extra, dict):
-                _check(item, extra, root, [*path, name])
+            elif extra is not None:
+                extra(item, (path, name))
+
+    return mapping
 
 
 def _same(a: Any, b: Any) -> bool:
@@ -134,21 +266,21 @@ def validate_entries(entries: dict[str, Any], name: str, where: str) -> None:
     try:
         for key, value in entries.items():
             if key not in root["properties"]:
-                raise _Invalid([], f"additional property {key!r} is not allowed")
-            _check(value, root["properties"][key], root, [key])
+                raise _Invalid((), f"additional property {key!r} is not allowed")
+            _compiled(root["properties"][key], root)(value, ((), key))
     except _Invalid as error:
         raise GameFileError(error.message, path=where,
-                            element=describe_path(error.path)) from None
+                            element=describe_path(error.parts)) from None
 
 
 def validate(document: Any, name: str, where: str) -> None:
     """Check ``document`` against schema ``name``; raises :class:`GameFileError`."""
     root = load_schema(f"{name}.schema.json")
     try:
-        _check(document, root, root, [])
+        _compiled(root, root)(document, ())
     except _Invalid as error:
         raise GameFileError(error.message, path=where,
-                            element=describe_path(error.path)) from None
+                            element=describe_path(error.parts)) from None
 
 
 def describe_path(parts: list[Any]) -> str:

@@ -31,7 +31,7 @@ MALFORMED = {
 def _schema_accepts(rules: str, result: Any) -> bool:
     root = schema.load_schema("results.schema.json")
     try:
-        schema._check(result, root["$defs"][rules], root, [])
+        schema._compiled(root["$defs"][rules], root)(result, ())
     except schema._Invalid:
         return False
     return True
