@@ -88,7 +88,13 @@ class View:
         return ("\n".join(lines) + "\n").encode("utf-8")
 
     def signed(self, key: crypto.PrivateKey) -> View:
-        return replace(self, signature=crypto.sign_element(key, "view", self.to_json()))
+        """The view signed: its list of records from each record's canonical entry, made
+        once (a referee signs a view for every seat at every move)."""
+        data = self.to_json()
+        del data["moves"]
+        moves = b"[" + b",".join(r.view_entry_canonical for r in self.game.file.log) + b"]"
+        return replace(self, signature=crypto.sign_element(key, "view", data,
+                                                           {"moves": moves}))
 
 
 def viewers_of(game: Game, role: str | None) -> frozenset[str]:

@@ -21,6 +21,7 @@ from frogpbem.crypto.digest import (
     new_salt,
     sha256_tag,
     signed_bytes,
+    signed_bytes_of_parts,
 )
 from frogpbem.crypto.fairness import (
     SCHEME,
@@ -85,6 +86,7 @@ __all__ = [
     "sha256_tag",
     "sign_element",
     "signed_bytes",
+    "signed_bytes_of_parts",
     "signer_of",
     "unseal",
     "verify_message",
@@ -106,8 +108,12 @@ def verify_message(key: PublicKey, message: bytes, signature: str) -> None:
     verify_blob(key, message, blob)
 
 
-def sign_element(key: PrivateKey, kind: str, element: dict[str, object]) -> str:
-    """The base64 SSHSIG signature of an element (its ``signature`` field left out)."""
+def sign_element(key: PrivateKey, kind: str, element: dict[str, object],
+                 encoded: dict[str, bytes] | None = None) -> str:
+    """The base64 SSHSIG signature of an element (its ``signature`` field left out), with
+    the members ``encoded`` given as canonical JSON already."""
+    if encoded:
+        return sign_message(key, signed_bytes_of_parts(kind, element, encoded))
     return sign_message(key, signed_bytes(kind, element))
 
 

@@ -464,6 +464,11 @@ class Record(Element):
         return {"n": self.n, "seat": self.seat, "move": self.move, "result": self.result}
 
     @cached_property
+    def view_entry_canonical(self) -> bytes:
+        """:attr:`view_entry` as canonical JSON (made once: every view signed lists it)."""
+        return crypto.canonical_json(self.view_entry)
+
+    @cached_property
     def view_entry_lines(self) -> list[str]:
         """:attr:`view_entry` as an item of a view file's ``moves`` (made once)."""
         return strictyaml.item("-", self.view_entry)

@@ -45,3 +45,17 @@ def test_commitment_depends_on_every_part() -> None:
     assert base != crypto.commitment("ff-a", "blue", "00" * 32, {"frogs": ["A1"]})
     assert base != crypto.commitment("ff-a", "red", "01" * 32, {"frogs": ["A1"]})
     assert base != crypto.commitment("ff-a", "red", "00" * 32, {"frogs": ["A2"]})
+
+
+@given(st.dictionaries(st.text(st.characters(max_codepoint=127), max_size=6), json_values,
+                       max_size=6),
+       st.dictionaries(st.text(st.characters(max_codepoint=127), max_size=6), json_values,
+                       max_size=3))
+def test_signed_bytes_of_parts_are_the_signed_bytes_of_the_whole(
+        element: dict[str, Any], parts: dict[str, Any]) -> None:
+    """Members given as canonical JSON already sign as the whole element does (a view's
+    list of records is made once per record)."""
+    element = {k: v for k, v in element.items() if k not in parts}
+    encoded = {name: crypto.canonical_json(value) for name, value in parts.items()}
+    assert crypto.signed_bytes_of_parts("view", element, encoded) == \
+        crypto.signed_bytes("view", {**element, **parts})
