@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import base64
 import hashlib
+from collections import OrderedDict
 from collections.abc import Sequence
 from typing import Any
 
@@ -29,14 +30,27 @@ def _identity(key: PrivateKey) -> Any:
     return key._age[0]
 
 
+_OPENED: OrderedDict[tuple[str, bytes], bytes] = OrderedDict()
+"""The last sealed data opened in this process, by ciphertext and key (a referee and its
+players' tools open the same setups at every move of a game kept in memory)."""
+RECENT_OPENED = 64
+
+
 def unseal(armored: str, key: PrivateKey) -> bytes:
     """Decrypt an age file with ``key``; raises :class:`KeyError_` if it cannot."""
+    known = (armored, key.public.blob)
+    if known in _OPENED:
+        _OPENED.move_to_end(known)
+        return _OPENED[known]
     try:
         plaintext: bytes = pyrage.decrypt(armored.encode("ascii"), [_identity(key)])
     except (pyrage.DecryptError, UnicodeEncodeError, ValueError):
         raise KeyError_(
             f"key {key.public.fingerprint} cannot open this sealed data"
         ) from None
+    _OPENED[known] = plaintext
+    while len(_OPENED) > RECENT_OPENED:
+        _OPENED.popitem(last=False)
     return plaintext
 
 

@@ -22,7 +22,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from frogpbem.board import Board, Square
+from frogpbem.board import SQUARE_ORDER, Board, Square
 from frogpbem.errors import (
     IllegalMoveError,
     InconsistentResultError,
@@ -630,10 +630,10 @@ class FrogGame(Ruleset[State, Move, FrogResult]):
             "points": dict(state.points),
             "out": sorted((state.out_at or {}).keys() | set(state.resigned)),
             "hidden_left": {s: state.hidden_count(s) for s in state.seats},
-            "shots": {sq.name: n for sq, n in sorted(state.shots.items())},
+            "shots": {sq.name: n for sq, n in sorted(state.shots.items(), key=_by_square)},
             "revealed": {
                 sq.name: {"owner": r.owner, "how": r.how}
-                for sq, r in sorted(state.revealed.items())
+                for sq, r in sorted(state.revealed.items(), key=_by_square)
             },
             "misses": sorted_names(state.misses),
             "own_frogs": own,
@@ -684,5 +684,10 @@ class _Unknown:
 _UNKNOWN = _Unknown()
 
 
+def _by_square(item: tuple[Square, Any]) -> tuple[int, int]:
+    """Sort key of a (square, value) pair: the square's own order."""
+    return SQUARE_ORDER(item[0])
+
+
 def sorted_names(squares: Sequence[Square] | frozenset[Square]) -> list[str]:
-    return [square.name for square in sorted(squares)]
+    return [square.name for square in sorted(squares, key=SQUARE_ORDER)]
