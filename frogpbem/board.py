@@ -42,7 +42,7 @@ class Square:
     @property
     def name(self) -> str:
         """Canonical name, e.g. ``G9``."""
-        return f"{string.ascii_uppercase[self.col]}{self.row + 1}"
+        return _name(self.col, self.row)
 
     def __str__(self) -> str:
         return self.name
@@ -105,6 +105,12 @@ def text_grid(size: int, cell: Callable[[str], str],
         lines.append(f"{row:>3} {cells} {row}")
     lines.append(f"    {letters}")
     return lines
+
+
+@cache
+def _name(col: int, row: int) -> str:
+    """A square's name, made once (a long game's views name every square at every move)."""
+    return f"{string.ascii_uppercase[col]}{row + 1}"
 
 
 @cache

@@ -202,7 +202,10 @@ def _emit(value: Any, indent: str, out: list[str]) -> None:
     """Append the block-style lines of a mapping or sequence (non-empty)."""
     if isinstance(value, dict):
         for key, item in value.items():
-            _item(f"{indent}{_scalar(key)}:", item, indent, out)
+            if type(item) is int:  # the commonest value (a board's numbers): one line, at once
+                out.append(f"{indent}{_scalar(key)}: {item}")
+            else:
+                _item(f"{indent}{_scalar(key)}:", item, indent, out)
     else:
         for item in value:
             _item(f"{indent}-", item, indent, out)
