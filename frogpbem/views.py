@@ -74,27 +74,40 @@ class View:
             data.update(notes=[note.to_json() for note in self.notes])
         return data
 
-    def dumped(self) -> bytes:
+    def dumped(self, shared: Shared | None = None) -> bytes:
         """The view file's bytes: ``dump_yaml(self.to_json())``, with each record's entry
-        made once (a view lists every record, and a long game has many)."""
+        made once (a view lists every record, and a long game has many), and the members
+        of the board in ``shared`` taken from there."""
         lines: list[str] = []
         for name, value in self.to_json().items():
             if name == "moves" and value:
                 lines.append("moves:")
                 for record in self.game.file.log:
                     lines += record.view_entry_lines
+            elif name == "state" and shared and isinstance(value, dict) and value:
+                lines.append("state:")
+                for member, part in value.items():
+                    lines += shared[member][0] if member in shared else \
+                        strictyaml.member(member, part, "  ")
             else:
                 lines += strictyaml.entry(name, value)
         return ("\n".join(lines) + "\n").encode("utf-8")
 
-    def signed(self, key: crypto.PrivateKey) -> View:
+    def signed(self, key: crypto.PrivateKey, shared: Shared | None = None) -> View:
         """The view signed: its list of records from each record's canonical entry, made
-        once (a referee signs a view for every seat at every move)."""
+        once (a referee signs a view for every seat at every move), and the members of
+        the board in ``shared`` taken from there."""
         data = self.to_json()
         del data["moves"]
-        moves = b"[" + b",".join(r.view_entry_canonical for r in self.game.file.log) + b"]"
-        return replace(self, signature=crypto.sign_element(key, "view", data,
-                                                           {"moves": moves}))
+        encoded = {"moves": b"[" + b",".join(r.view_entry_canonical
+                                             for r in self.game.file.log) + b"]"}
+        board = data["state"]
+        if shared and isinstance(board, dict) and all(name.isascii() for name in board):
+            del data["state"]
+            encoded["state"] = crypto.canonical_members(
+                {name: part for name, part in board.items() if name not in shared},
+                {name: shared[name][1] for name in board if name in shared})
+        return replace(self, signature=crypto.sign_element(key, "view", data, encoded))
 
 
 def viewers_of(game: Game, role: str | None) -> frozenset[str]:
@@ -143,14 +156,31 @@ def view_path(game_path: Path, seat: str | None) -> Path:
     return game_path.with_name(f"{stem}.{seat or PUBLIC}.view.yaml")
 
 
+Shared = dict[str, tuple[list[str], bytes]]
+"""Members of the board that every view written at one move has alike (the public part of
+the position), each with its lines and its canonical JSON, made once for all the views."""
+
+
+def shared_members(views: list[View]) -> Shared:
+    """The members of the board equal in every one of ``views``, made once."""
+    boards = [view.board for view in views]
+    if not boards or not all(isinstance(board, dict) for board in boards):
+        return {}
+    return {name: (strictyaml.member(name, part, "  "), crypto.canonical_json(part))
+            for name, part in boards[0].items()
+            if all(name in board and board[name] == part for board in boards[1:])}
+
+
 def write_views(game: Game, state: Any, key: crypto.PrivateKey) -> list[Path]:
     """Sign and write every seat's view and the public view beside the game file."""
     written = []
-    for seat in (*game.seats, None):
-        view = make_view(game, state, seat).signed(key)
-        path = view_path(game.path, seat)
+    views = [make_view(game, state, seat) for seat in (*game.seats, None)]
+    shared = shared_members(views)
+    for view in views:
+        path = view_path(game.path, view.seat)
         # a seat's view holds its hidden pieces: readable by its owner only
-        write_atomic(path, view.dumped(), durable=False, private=seat is not None)
+        write_atomic(path, view.signed(key, shared).dumped(shared), durable=False,
+                     private=view.seat is not None)
         written.append(path)
     return written
 

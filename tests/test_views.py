@@ -115,3 +115,32 @@ def test_a_view_file_written_from_its_records_lines_is_the_view_written_whole(
         for key in (None, keys.key("alice"), keys.key("referee")):
             view = view_for(game, key).signed(keys.key("referee"))
             assert view.dumped() == dump_yaml(view.to_json())
+
+
+def test_views_written_with_their_shared_members_are_the_views_written_alone(
+        finished_game: Path, new_game: Callable[..., Path], keys: Keys, cli: Cli) -> None:
+    """The public part of the board, made once for every view of a move, gives the bytes
+    and the signature each view has when written whole, and the signature verifies."""
+    from frogpbem.gamefile.document import dump_yaml, parse_view
+    from frogpbem.protocol.game import REFEREE, known_secrets, load, replay
+    from frogpbem.views import make_view, shared_members
+
+    running = new_game(name="running.yaml")
+    play_moves(cli, keys, running, [("alice", "shoot C3"), ("bob", "guess A2")])
+    referee = keys.key("referee")
+    for path in (finished_game, running):
+        game = load(path)
+        state = replay(game, known_secrets(game, REFEREE, referee)).final
+        views = [make_view(game, state, seat) for seat in (*game.seats, None)]
+        shared = shared_members(views)
+        assert "shots" in shared
+        assert ("own_frogs" in shared) == (path == finished_game)  # apart until the reveal
+        for view in views:
+            alone = view.signed(referee)
+            together = view.signed(referee, shared)
+            assert together.signature == alone.signature
+            data = together.dumped(shared)
+            assert data == alone.dumped() == dump_yaml(alone.to_json())
+            written = parse_view(data, "view")
+            assert written is not None
+            written.verify(referee.public)

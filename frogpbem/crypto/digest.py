@@ -80,19 +80,23 @@ def signed_bytes(kind: str, element: dict[str, Any]) -> bytes:
 def signed_bytes_of_parts(kind: str, element: dict[str, Any],
                           encoded: dict[str, bytes]) -> bytes:
     """:func:`signed_bytes` of ``element`` with the members ``encoded`` added, each given
-    as its canonical JSON already (a view's list of every record, made once per record).
-
-    The same bytes as :func:`signed_bytes` of the whole element: members in the order of
-    their (ASCII) names, each name and value canonical.
-    """
+    as its canonical JSON already (a view's list of every record, made once per record)."""
     if kind not in KINDS:
         raise ValueError(f"unknown kind {kind!r}")
-    members = {k: canonical_json(v) for k, v in element.items() if k != "signature"}
-    members.update(encoded)
-    if not all(name.isascii() for name in members):
+    members = {k: v for k, v in element.items() if k != "signature"}
+    return f"{PREFIX}{kind}\n".encode() + canonical_members(members, encoded)
+
+
+def canonical_members(members: dict[str, Any], encoded: dict[str, bytes]) -> bytes:
+    """The canonical JSON of an object of ``members`` and of the members ``encoded``,
+    given as canonical JSON already: the same bytes as :func:`canonical_json` of the
+    whole object (members in the order of their names, which must be ASCII)."""
+    parts = {name: canonical_json(value) for name, value in members.items()}
+    parts.update(encoded)
+    if not all(name.isascii() for name in parts):
         raise ValueError("member names must be ASCII")
-    body = b",".join(canonical_json(name) + b":" + members[name] for name in sorted(members))
-    return f"{PREFIX}{kind}\n".encode() + b"{" + body + b"}"
+    return b"{" + b",".join(canonical_json(name) + b":" + parts[name]
+                            for name in sorted(parts)) + b"}"
 
 
 def sha256_tag(data: bytes) -> str:

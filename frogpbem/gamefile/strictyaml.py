@@ -202,13 +202,18 @@ def _emit(value: Any, indent: str, out: list[str]) -> None:
     """Append the block-style lines of a mapping or sequence (non-empty)."""
     if isinstance(value, dict):
         for key, item in value.items():
-            if type(item) is int:  # the commonest value (a board's numbers): one line, at once
-                out.append(f"{indent}{_scalar(key)}: {item}")
-            else:
-                _item(f"{indent}{_scalar(key)}:", item, indent, out)
+            _member(key, item, indent, out)
     else:
         for item in value:
             _item(f"{indent}-", item, indent, out)
+
+
+def _member(key: str, item: Any, indent: str, out: list[str]) -> None:
+    """Append the lines of one member of a mapping written at ``indent``."""
+    if type(item) is int:  # the commonest value (a board's numbers): one line, at once
+        out.append(f"{indent}{_scalar(key)}: {item}")
+    else:
+        _item(f"{indent}{_scalar(key)}:", item, indent, out)
 
 
 def _item(lead: str, item: Any, indent: str, out: list[str]) -> None:
@@ -275,6 +280,13 @@ def item(lead: str, value: Any, indent: str = "") -> list[str]:
     """The lines of one entry of a document: ``lead`` (``key:`` or ``-``) and its value."""
     out: list[str] = []
     _item(lead, value, indent, out)
+    return out
+
+
+def member(key: str, value: Any, indent: str) -> list[str]:
+    """The lines of one member of a mapping that is written at ``indent``."""
+    out: list[str] = []
+    _member(key, value, indent, out)
     return out
 
 
