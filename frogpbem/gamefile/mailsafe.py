@@ -107,13 +107,15 @@ def broken_lines(text: str) -> str | None:
     broken: int | None = None  # a line that ended inside a value without its "\\"
     block: int | None = None  # the indentation of a "|" literal block being read
     for number, line in enumerate(text.split("\n"), 1):
-        indent = len(line) - len(line.lstrip(" "))
-        if block is not None and (not line.strip() or indent > block):
-            continue  # literal text: quotes mean nothing there
-        block = None
+        if block is not None:
+            if not line.strip() or len(line) - len(line.lstrip(" ")) > block:
+                continue  # literal text: quotes mean nothing there
+            block = None
         escaped = False
         if '"' not in line:  # no quote opens or closes: only a trailing "\\" matters
             escaped = inside and (len(line) - len(line.rstrip("\\"))) % 2 == 1
+        elif "\\" not in line:  # no escape: every quote opens or closes a value
+            inside ^= line.count('"') % 2 == 1
         else:
             skip = -1  # the character after an escaping "\\" means nothing here
             for found in _QUOTE_OR_ESCAPE.finditer(line):
@@ -129,7 +131,7 @@ def broken_lines(text: str) -> str | None:
         if not inside and broken is not None:  # the value goes on after the break: re-wrapped
             return f"line {broken} was broken in two by a mail program"
         if not inside and line.endswith(("- |", ": |")):
-            block = indent
+            block = len(line) - len(line.lstrip(" "))
     return None  # a value still open at the end: cut short, which the reader reports
 
 

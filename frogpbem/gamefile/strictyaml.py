@@ -9,6 +9,7 @@ refused. Plain scalars are integers only when written as decimal integers
 from __future__ import annotations
 
 import functools
+import itertools
 import json
 import re
 from collections.abc import Iterator
@@ -44,6 +45,9 @@ def loads(data: bytes, name: str = "<input>") -> Any:
         raise GameFileError("not UTF-8 text", path=name) from None
     try:
         return _Builder(yaml.parse(text, Loader=_Loader), name).document()
+    except StopIteration:  # the events were cut at MAX_EVENTS, before the stream's end
+        raise GameFileError(f"more than {MAX_EVENTS} YAML values: not a game file",
+                            path=name) from None
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f" at line {mark.line + 1}" if mark is not None else ""
@@ -60,28 +64,9 @@ class _Builder:
     """Builds values from parser events, refusing everything outside the strict subset."""
 
     def __init__(self, events: Iterator[Any], name: str) -> None:
-        self.events = events
-        self.count = 0
+        self.pull = itertools.islice(events, MAX_EVENTS).__next__
+        """The next event; ``StopIteration`` after MAX_EVENTS of them."""
         self.name = name
-        self.ahead: Any = None
-
-    def next(self) -> Any:
-        """The next event (the one looked at, if any)."""
-        event = self.ahead
-        if event is not None:
-            self.ahead = None
-            return event
-        self.count += 1
-        if self.count > MAX_EVENTS:
-            raise GameFileError(f"more than {MAX_EVENTS} YAML values: not a game file",
-                                path=self.name)
-        return next(self.events)
-
-    def peek(self) -> type:
-        """The kind of the next event, without taking it."""
-        if self.ahead is None:
-            self.ahead = self.next()
-        return type(self.ahead)
 
     def fail(self, event: Any, what: str) -> GameFileError:
         mark = getattr(event, "start_mark", None)
@@ -89,18 +74,19 @@ class _Builder:
         return GameFileError(f"{what}{where} (only plain YAML is accepted)", path=self.name)
 
     def document(self) -> Any:
+        pull = self.pull
         one = GameFileError("expected exactly one YAML document", path=self.name)
-        self.next()  # the start of the stream
-        if not isinstance(self.next(), yaml.DocumentStartEvent):
+        pull()  # the start of the stream
+        if not isinstance(pull(), yaml.DocumentStartEvent):
             raise one
-        value = self.node(0)
-        self.next()  # the end of the document
-        if not isinstance(self.next(), yaml.StreamEndEvent):
+        value = self.node(pull(), 0)
+        pull()  # the end of the document
+        if not isinstance(pull(), yaml.StreamEndEvent):
             raise one
         return value
 
-    def node(self, depth: int) -> Any:
-        event = self.next()
+    def node(self, event: Any, depth: int) -> Any:
+        """The value that begins with ``event``."""
         kind = type(event)
         if kind is _Scalar:
             if event.anchor is not None:
@@ -123,23 +109,22 @@ class _Builder:
             raise self.fail(event, f"YAML tag {event.tag!r} refused")
         if kind is _SeqStart:
             items = []
-            while self.peek() is not _SeqEnd:
-                items.append(self.node(depth + 1))
-            self.next()
+            pull = self.pull
+            while type(item := pull()) is not _SeqEnd:
+                items.append(self.node(item, depth + 1))
             return items
         if kind is _MapStart:
             mapping: dict[str, Any] = {}
-            while self.peek() is not _MapEnd:
-                key_event = self.ahead
-                key = self.node(depth + 1)
+            pull = self.pull
+            while type(key_event := pull()) is not _MapEnd:
+                key = self.node(key_event, depth + 1)
                 if type(key) is not str:
                     raise self.fail(key_event, f"non-string key {key!r} refused")
                 if key == "<<" and key_event.implicit[0]:
                     raise self.fail(key_event, "YAML merge key refused")
                 if key in mapping:
                     raise self.fail(key_event, f"duplicate key {key!r} refused")
-                mapping[key] = self.node(depth + 1)
-            self.next()
+                mapping[key] = self.node(pull(), depth + 1)
             return mapping
         raise self.fail(event, "unexpected YAML structure")
 
