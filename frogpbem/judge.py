@@ -12,7 +12,6 @@ after a crash as it would have been, and never two results for one record.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import time
@@ -202,7 +201,7 @@ class Judge:
 
     def _deadline(self, path: Path, now: int) -> list[str]:
         data = read_bytes(path)
-        digest = hashlib.sha256(data).hexdigest()
+        digest = crypto.sha256(data).hex()
         known = self._clocks.get(path)
         if known is None or known[0] != digest:  # read only a file that changed
             known = self._clocks[path] = (digest, self._clock_of(path, parse_game(data, str(path))))
@@ -309,7 +308,7 @@ class Judge:
     def _mail(self, path: Path) -> list[str]:
         mailed_dir = self.games / ".mailed"
         data = read_bytes(path)
-        digest = hashlib.sha256(data).hexdigest()
+        digest = crypto.sha256(data).hex()
         quick = mailed_dir / f"{path.name}.sha256"
         if quick.exists() and read_bytes(quick).decode() == digest:
             return []  # unchanged since it was mailed: not even read

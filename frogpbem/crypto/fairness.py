@@ -14,12 +14,17 @@ and the games shuffle with Fisher-Yates over ``randrange`` only.
 
 from __future__ import annotations
 
-import hashlib
-import hmac
 import os
 from collections.abc import Mapping
 
-from frogpbem.crypto.digest import DEAL_KEY_PREFIX, SEED_PREFIX, canonical_json, sha256_tag
+from frogpbem.crypto.digest import (
+    DEAL_KEY_PREFIX,
+    SEED_PREFIX,
+    canonical_json,
+    hmac_sha256,
+    sha256,
+    sha256_tag,
+)
 
 SCHEME = "frogpbem-deal-1"
 """The name of this derivation, written in every header that uses it."""
@@ -40,7 +45,7 @@ def deal_key(game: str, referee_seed: str, player_seeds: Mapping[str, str]) -> b
     body = canonical_json(
         {"game": game, "referee_seed": referee_seed, "player_seeds": dict(player_seeds)}
     )
-    return hashlib.sha256(DEAL_KEY_PREFIX + body).digest()
+    return sha256(DEAL_KEY_PREFIX + body)
 
 
 class DerivedChance:
@@ -53,8 +58,7 @@ class DerivedChance:
 
     def _take(self, count: int) -> bytes:
         while len(self._buffer) < count:
-            block = hmac.new(self._key, self._counter.to_bytes(8, "big"), hashlib.sha256)
-            self._buffer += block.digest()
+            self._buffer += hmac_sha256(self._key, self._counter.to_bytes(8, "big"))
             self._counter += 1
         taken, self._buffer = self._buffer[:count], self._buffer[count:]
         return taken

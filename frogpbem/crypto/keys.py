@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import base64
-import hashlib
 import os
 import stat
 import struct
@@ -17,6 +16,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import (
     Ed25519PublicKey,
 )
 
+from frogpbem.crypto.digest import sha256
 from frogpbem.errors import FileAccessError, KeyError_
 
 if TYPE_CHECKING:
@@ -65,7 +65,7 @@ class PublicKey:
     @property
     def fingerprint(self) -> str:
         """``SHA256:…`` as ssh-keygen prints it."""
-        digest = base64.b64encode(hashlib.sha256(self.blob).digest()).decode().rstrip("=")
+        digest = base64.b64encode(sha256(self.blob)).decode().rstrip("=")
         return f"SHA256:{digest}"
 
     def same_key(self, other: PublicKey) -> bool:

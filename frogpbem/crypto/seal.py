@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import base64
-import hashlib
 from collections import OrderedDict
 from collections.abc import Sequence
 from typing import Any
@@ -11,6 +10,7 @@ from typing import Any
 import pyrage
 from pyrage import ssh as age_ssh
 
+from frogpbem.crypto.digest import sha256
 from frogpbem.crypto.keys import PrivateKey, PublicKey
 from frogpbem.errors import CommitmentError, KeyError_
 
@@ -56,7 +56,7 @@ def unseal(armored: str, key: PrivateKey) -> bytes:
 
 def recipient_tag(key: PublicKey) -> str:
     """The tag age writes in an ``ssh-ed25519`` stanza for ``key``."""
-    return base64.b64encode(hashlib.sha256(key.blob).digest()[:4]).decode().rstrip("=")
+    return base64.b64encode(sha256(key.blob)[:4]).decode().rstrip("=")
 
 
 def _dearmor(armored: str) -> bytes:

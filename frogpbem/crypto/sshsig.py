@@ -7,11 +7,11 @@ See OpenSSH's PROTOCOL.sshsig. The blob is what the armoured
 from __future__ import annotations
 
 import base64
-import hashlib
 import struct
 
 from cryptography.exceptions import InvalidSignature
 
+from frogpbem.crypto.digest import sha256, sha512
 from frogpbem.crypto.keys import KEY_TYPE, PrivateKey, PublicKey, ssh_string
 from frogpbem.errors import SignatureError
 
@@ -19,11 +19,11 @@ MAGIC = b"SSHSIG"
 VERSION = 1
 NAMESPACE = "frogpbem"
 HASH = "sha512"
-_HASHES = {"sha512": hashlib.sha512, "sha256": hashlib.sha256}
+_HASHES = {"sha512": sha512, "sha256": sha256}
 
 
 def _to_be_signed(message: bytes, namespace: str, hash_name: str) -> bytes:
-    digest = _HASHES[hash_name](message).digest()
+    digest = _HASHES[hash_name](message)
     return (
         MAGIC
         + ssh_string(namespace.encode())

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import contextlib
 import fcntl
-import hashlib
 import os
 import re
 import stat
@@ -14,6 +13,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any, Protocol
 
+from frogpbem import crypto
 from frogpbem.errors import FileAccessError, GameFileError
 from frogpbem.gamefile import mailsafe, schema, strictyaml
 from frogpbem.gamefile.model import FORMAT_VERSION, Element, GameFile, Note, Request, ViewFile
@@ -48,7 +48,7 @@ def parse_game(data: bytes, name: str, known: KnownHistories | None = None) -> G
     otherwise, and its history is kept for the next time.
     """
     data = mailsafe.unmail(data)
-    digest = hashlib.sha256(data).digest()
+    digest = crypto.sha256(data)
     if digest in _RECENT:
         _RECENT.move_to_end(digest)
         return _RECENT[digest]
@@ -90,7 +90,7 @@ def keep_history(file: GameFile, data: bytes, known: KnownHistories) -> None:
                if key not in ("requests", "reveal", "notes")}
     known.write_history(game, {
         "format": HISTORY_FORMAT, "length": length,
-        "digest": hashlib.sha256(data[:length]).hexdigest(), "history": history,
+        "digest": crypto.sha256(data[:length]).hex(), "history": history,
         "hashes": [record.hash for record in file.log],
         "bases": [element.hash if element is not None else None
                   for element in (file.header, file.deal)],
@@ -117,7 +117,7 @@ def parse_known(data: bytes, name: str, known: KnownHistories) -> GameFile | Non
             return None
         start = kept["length"]
         if not isinstance(start, int) or not 0 < start <= length or \
-                hashlib.sha256(data[:start]).hexdigest() != kept["digest"]:
+                crypto.sha256(data[:start]).hex() != kept["digest"]:
             return None
         history = dict(kept["history"])
         hashes = list(kept["hashes"])
@@ -162,14 +162,13 @@ def _read_part(data: bytes, name: str, part: str) -> Any:
 
 
 def _parse(data: bytes, name: str) -> GameFile:
-    text = data.decode("utf-8", "replace")
-    harm = mailsafe.damage(text)
+    harm = mailsafe.damage(data.decode("utf-8", "replace"))  # the text is not kept: memory
     if harm is not None:
         raise GameFileError(f"changed in transit: {harm}; {mailsafe.ADVICE}", path=name)
     try:
         doc = strictyaml.loads(data, name)
     except GameFileError as exc:
-        joined = mailsafe.joined_lines(text)
+        joined = mailsafe.joined_lines(data.decode("utf-8", "replace"))
         if joined is not None and "not valid YAML" in exc.message:
             raise GameFileError(f"changed in transit: {joined}; {mailsafe.ADVICE}",
                                 path=name) from None
@@ -314,16 +313,17 @@ def dump_game(file: GameFile) -> bytes:
     return data
 
 
-_SOURCES: OrderedDict[int, tuple[GameFile, bytes]] = OrderedDict()
-"""The last files read or written, by their header's identity, each with the bytes of its
-history part (the file value is kept too, so that the identity stays its own)."""
+_SOURCES: OrderedDict[int, tuple[GameFile, bytes, int]] = OrderedDict()
+"""The last files read or written, by their header's identity, each with its bytes and the
+length of its history part (the file value is kept too, so that the identity stays its
+own; the bytes are kept whole, not copied)."""
 
 
 def _remember_source(file: GameFile, data: bytes) -> None:
     part = _history_part(data) if file.log else None
     if part is None:
         return
-    _SOURCES[id(file.header)] = (file, data[:part[1]])
+    _SOURCES[id(file.header)] = (file, data, part[1])
     _SOURCES.move_to_end(id(file.header))
     while len(_SOURCES) > RECENT_FILES:
         _SOURCES.popitem(last=False)
@@ -335,13 +335,13 @@ def _source_of(file: GameFile) -> tuple[bytes, int] | None:
     kept = _SOURCES.get(id(file.header))
     if kept is None:
         return None
-    old, history = kept
+    old, data, length = kept
     count = len(old.log)
     if old.header is not file.header or old.joins is not file.joins or \
             old.deal is not file.deal or len(file.log) < count or \
             any(a is not b for a, b in zip(old.log, file.log[:count], strict=True)):
         return None
-    return history, count
+    return data[:length], count
 
 
 def _element(name: str, element: Element | None) -> list[str]:
