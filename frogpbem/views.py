@@ -101,7 +101,7 @@ class View:
         del data["moves"]
         encoded = {"moves": b"[" + b",".join(r.view_entry_canonical
                                              for r in self.game.file.log) + b"]"}
-        board = data["state"]
+        board = self.board  # what to_json gives as "state"
         if shared and isinstance(board, dict) and all(name.isascii() for name in board):
             del data["state"]
             encoded["state"] = crypto.canonical_members(
