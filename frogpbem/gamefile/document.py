@@ -79,6 +79,18 @@ def _history_part(data: bytes) -> tuple[str, int] | None:
     return found.group(1).decode("ascii", "replace"), cut + 1
 
 
+_LOG = b"\nlog:\n- "
+_NOT_A_RECORD_LINE = re.compile(rb"\n(?!- |  )")
+
+
+def _ends_in_records(data: bytes, length: int) -> bool:
+    """Whether the history part (the first ``length`` bytes) ends with the log's records,
+    as frogpbem writes it: then records written after it belong to the log. (In a file
+    whose keys come in another order they might not: such a history is never continued.)"""
+    at = data.rfind(_LOG, 0, length)
+    return at >= 0 and _NOT_A_RECORD_LINE.search(data, at + len(_LOG), length - 1) is None
+
+
 def keep_history(file: GameFile, data: bytes, known: KnownHistories) -> None:
     """Keep the history part of ``data``, read whole as ``file``: its length and hash, its
     values, and each record's hash (so that the next read needs none of it again)."""
@@ -94,6 +106,7 @@ def keep_history(file: GameFile, data: bytes, known: KnownHistories) -> None:
         "hashes": [record.hash for record in file.log],
         "bases": [element.hash if element is not None else None
                   for element in (file.header, file.deal)],
+        "continued": _ends_in_records(data, length),
     })
 
 
@@ -123,6 +136,8 @@ def parse_known(data: bytes, name: str, known: KnownHistories) -> GameFile | Non
         hashes = list(kept["hashes"])
         more: list[Any] = []
         if start < length:
+            if kept.get("continued") is not True:
+                return None
             more = _read_part(data[start:length], name, "log")
         entries = _read_part(data[length:], name, "pending")
         file = GameFile.from_json({**history, "log": [*history["log"], *more], **entries})
@@ -321,7 +336,7 @@ own; the bytes are kept whole, not copied)."""
 
 def _remember_source(file: GameFile, data: bytes) -> None:
     part = _history_part(data) if file.log else None
-    if part is None:
+    if part is None or not _ends_in_records(data, part[1]):
         return
     _SOURCES[id(file.header)] = (file, data, part[1])
     _SOURCES.move_to_end(id(file.header))

@@ -186,3 +186,31 @@ def test_a_history_read_is_not_re_formatted_when_written(versions: list[bytes]) 
     history = other[:other.index(b"\nrequests:") + 1]
     assert written.startswith(history)
     assert same(_parse(written, "written"), _parse(two, "two"))
+
+
+def test_a_history_whose_log_is_not_last_is_never_continued(
+        versions: list[bytes], new_game: Callable[..., Path]) -> None:
+    """Records written after a history belong to its log only when the log ends it, as
+    frogpbem writes it; a history without records, or with its keys in another order
+    (after a hand edit), is never continued: the grown file is read whole."""
+    two, three, _ = versions
+    doc = strictyaml.loads(two)
+    reordered = yaml.safe_dump({key: doc[key] for key in (
+        "frogpbem", "header", "log", "deal", "joins", "requests", "reveal", "notes")},
+        sort_keys=False, width=1000).encode()
+    record = ("\n".join(_parse(three, "three").log[2].yaml_lines("-")) + "\n").encode()
+    for kept_from in (reordered, new_game(name="fresh.yaml").read_bytes()):
+        store = Kept()
+        file = parse_game(kept_from, "kept")
+        document.keep_history(file, kept_from, store)
+        (value,) = store.values.values()
+        assert value["continued"] is False
+        cut = kept_from.index(b"\nrequests:") + 1
+        grown = kept_from[:cut] + record + kept_from[cut:]
+        with pytest.raises(GameFileError):  # read whole, the record is no record of the log
+            _parse(grown, "grown")
+        assert parse_known(grown, "grown", store) is None
+        assert document._source_of(file) is None  # never written back by appending to it
+    store = Kept()
+    document.keep_history(_parse(two, "two"), two, store)
+    assert next(iter(store.values.values()))["continued"] is True
