@@ -162,8 +162,8 @@ def load_private_key(path: Path, passphrase: PassphraseSource | None = None) -> 
             comment = ""
     plain = _plain_openssh_ed25519(data)
     if plain is not None:
-        signer, blob = plain
-        return PrivateKey(signer, PublicKey(blob, comment), path, _pem=data)
+        signer, blob, pem = plain
+        return PrivateKey(signer, PublicKey(blob, comment), path, _pem=pem)
     password = None
     if b"bcrypt" in _openssh_header(data):
         password = passphrase(path) if passphrase else None
@@ -208,8 +208,9 @@ def read_key_file(path: Path) -> bytes:
 _OPENSSH_MAGIC = b"openssh-key-v1\0"
 
 
-def _plain_openssh_ed25519(data: bytes) -> tuple[Ed25519PrivateKey, bytes] | None:
-    """The key and public blob of an unencrypted OpenSSH Ed25519 key file, read directly.
+def _plain_openssh_ed25519(data: bytes) -> tuple[Ed25519PrivateKey, bytes, bytes] | None:
+    """The key, its public blob and the file as OpenSSH writes it (lines of 70, for age),
+    of an unencrypted OpenSSH Ed25519 key file, read directly.
 
     This is the common case, and reading it by hand spares every command the import of
     cryptography's key serialization (about 15 ms). Anything else (a passphrase, another
@@ -246,7 +247,10 @@ def _plain_openssh_ed25519(data: bytes) -> tuple[Ed25519PrivateKey, bytes] | Non
     signer = Ed25519PrivateKey.from_private_bytes(secret[:32])
     if signer.public_key().public_bytes_raw() != public:
         return None
-    return signer, blob
+    encoded = base64.b64encode(body)
+    pem = b"\n".join([lines[0], *(encoded[i:i + 70] for i in range(0, len(encoded), 70)),
+                      lines[-1]]) + b"\n"
+    return signer, blob, pem
 
 
 class _SshReader:

@@ -160,7 +160,11 @@ def test_unencrypted_ssh_keygen_key_is_read_directly_as_cryptography_reads_it(
     assert direct[0].sign(message) == reference.sign(message)  # type: ignore[union-attr,call-arg]
     loaded = crypto.load_private_key(path)
     assert loaded.public.line == path.with_name(path.name + ".pub").read_text().strip()
-    assert loaded.unencrypted_pem() == data  # age gets the file itself
+    assert loaded.unencrypted_pem() == data  # age gets the file as ssh-keygen wrote it
+    crlf = tmp_path / "crlf_ed25519"  # the same key, its lines ended the Windows way
+    crlf.write_bytes(data.replace(b"\n", b"\r\n"))
+    crlf.chmod(0o600)
+    assert crypto.load_private_key(crlf).unencrypted_pem() == data
 
 
 def test_reading_an_unencrypted_key_does_not_import_key_serialization(tmp_path: Path) -> None:
