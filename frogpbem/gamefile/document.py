@@ -97,13 +97,19 @@ def keep_history(file: GameFile, data: bytes, known: KnownHistories) -> None:
     part = _history_part(data)
     if part is None:
         return
-    game, length = part
     history = {key: value for key, value in file.to_json().items()
                if key not in ("requests", "reveal", "notes")}
+    _keep(known, part, data, history, file, [record.hash for record in file.log])
+
+
+def _keep(known: KnownHistories, part: tuple[str, int], data: bytes, history: dict[str, Any],
+          file: GameFile, hashes: list[str]) -> None:
+    """Keep ``history`` (the values of the history part ``part`` of ``data``, which ``file``
+    begins with) and its records' ``hashes``."""
+    game, length = part
     known.write_history(game, {
         "format": HISTORY_FORMAT, "length": length,
-        "digest": crypto.sha256(data[:length]).hex(), "history": history,
-        "hashes": [record.hash for record in file.log],
+        "digest": crypto.sha256(data[:length]).hex(), "history": history, "hashes": hashes,
         "bases": [element.hash if element is not None else None
                   for element in (file.header, file.deal)],
         "continued": _ends_in_records(data, length),
@@ -138,8 +144,8 @@ def parse_known(data: bytes, name: str, known: KnownHistories) -> GameFile | Non
         if start < length:
             if kept.get("continued") is not True:
                 return None
-            more = _read_part(data[start:length], name, "log")
-        entries = _read_part(data[length:], name, "pending")
+            more = _read_records(data[start:length], name)
+        entries = _read_pending(data[length:], name)
         file = GameFile.from_json({**history, "log": [*history["log"], *more], **entries})
     except (GameFileError, KeyError, TypeError, ValueError):
         return None
@@ -155,25 +161,36 @@ def parse_known(data: bytes, name: str, known: KnownHistories) -> GameFile | Non
     file.header.known_hash(header_hash)
     for record, known_hash in zip(file.log, hashes, strict=False):
         record.known_hash(known_hash)
-    if start < length:
-        keep_history(file, data, known)
+    if more:  # the kept values and hashes, and only the new records' own
+        _keep(known, part, data, {**history, "log": [*history["log"], *more]}, file,
+              [record.hash for record in file.log])
     return file
 
 
-def _read_part(data: bytes, name: str, part: str) -> Any:
-    """New log records (``part="log"``), or the pending part, read and checked alone."""
+def _read_alone(data: bytes, name: str) -> Any:
+    """A part of a game file read alone: transit damage, then strict YAML."""
     if mailsafe.damage(data.decode("utf-8", "replace")) is not None:
         raise GameFileError("changed in transit")
-    value = strictyaml.loads(data, name)
-    if part == "log":
-        if not isinstance(value, list):
-            raise GameFileError("not records")
-        schema.validate_entries({"log": value}, "game", name)
-        return value
-    if not isinstance(value, dict) or list(value) != ["requests", "reveal", "notes"]:
+    return strictyaml.loads(data, name)
+
+
+def _read_records(data: bytes, name: str) -> list[Any]:
+    """Records that follow a history's log, read and checked alone."""
+    records = _read_alone(data, name)
+    if not isinstance(records, list):
+        raise GameFileError("not records")
+    schema.validate_entries({"log": records}, "game", name)
+    return records
+
+
+def _read_pending(data: bytes, name: str) -> dict[str, Any]:
+    """The pending part (requests, reveal, notes) that follows a history, read and checked
+    alone."""
+    entries = _read_alone(data, name)
+    if not isinstance(entries, dict) or list(entries) != ["requests", "reveal", "notes"]:
         raise GameFileError("not what frogpbem writes after a history")
-    schema.validate_entries(value, "game", name)
-    return value
+    schema.validate_entries(entries, "game", name)
+    return entries
 
 
 def _parse(data: bytes, name: str) -> GameFile:
@@ -277,12 +294,7 @@ def parse_copy(data: bytes, name: str, base: GameFile) -> GameFile:
         return parse_game(data, name)
     pending = data[cut - len(_PENDING) + 1:]
     try:
-        if mailsafe.damage(pending.decode("utf-8", "replace")) is not None:
-            raise GameFileError("changed in transit")
-        entries = strictyaml.loads(pending, name)
-        if not isinstance(entries, dict) or list(entries) != ["requests", "reveal", "notes"]:
-            raise GameFileError("not what frogpbem writes after a history")
-        schema.validate_entries(entries, "game", name)
+        entries = _read_pending(pending, name)
         if entries["reveal"] != (base.reveal.to_json() if base.reveal is not None else None):
             raise GameFileError("another reveal")
         requests = tuple(Request.from_json(r, f"pending request {i + 1}")
