@@ -142,8 +142,8 @@ def parse_known(data: bytes, name: str, known: KnownHistories) -> GameFile | Non
         hashes = list(kept["hashes"])
         more: list[Any] = []
         if start < length:
-            if kept.get("continued") is not True:
-                return None
+            if kept.get("continued") is not True or not data.startswith(b"- ", start):
+                return None  # what follows is not more of the log's records
             more = _read_records(data[start:length], name)
         entries = _read_pending(data[length:], name)
         file = GameFile.from_json({**history, "log": [*history["log"], *more], **entries})

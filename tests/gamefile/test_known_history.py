@@ -214,3 +214,9 @@ def test_a_history_whose_log_is_not_last_is_never_continued(
     store = Kept()
     document.keep_history(_parse(two, "two"), two, store)
     assert next(iter(store.values.values()))["continued"] is True
+    cut = two.index(b"\nrequests:") + 1
+    for after in (b"[]\n", b"  - x\n"):  # no record of the log, read whole: refused
+        grown = two[:cut] + after + two[cut:]
+        with pytest.raises(GameFileError):
+            _parse(grown, "grown")
+        assert parse_known(grown, "grown", store) is None
