@@ -54,7 +54,9 @@ class View:
     def outcome(self) -> Outcome | None:
         return self.game.ruleset.outcome(self.state)
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self, moves: bool = True) -> dict[str, Any]:
+        """The view file's values (``moves`` left ``None`` when not ``moves``: the callers
+        that write or sign a view take them from :attr:`GameFile.view_moves`)."""
         game = self.game
         data: dict[str, Any] = {
             "frogpbem": 1,
@@ -67,7 +69,7 @@ class View:
             "names": game.names,
             "setup": setup_words(game),
             "state": self.board,
-            "moves": [record.view_entry for record in game.file.log],
+            "moves": [record.view_entry for record in game.file.log] if moves else None,
             "signature": self.signature,
         }
         if self.notes is not None:
@@ -79,11 +81,13 @@ class View:
         made once (a view lists every record, and a long game has many), and the members
         of the board in ``shared`` taken from there."""
         lines: list[str] = []
-        for name, value in self.to_json().items():
-            if name == "moves" and value:
-                lines.append("moves:")
-                for record in self.game.file.log:
-                    lines += record.view_entry_lines
+        for name, value in self.to_json(moves=False).items():
+            if name == "moves":
+                if self.game.file.log:
+                    lines.append("moves:")
+                    lines += self.game.file.view_moves[0]
+                else:
+                    lines.append("moves: []")
             elif name == "state" and shared and isinstance(value, dict) and value:
                 lines.append("state:")
                 for member, part in value.items():
@@ -97,10 +101,9 @@ class View:
         """The view signed: its list of records from each record's canonical entry, made
         once (a referee signs a view for every seat at every move), and the members of
         the board in ``shared`` taken from there."""
-        data = self.to_json()
+        data = self.to_json(moves=False)
         del data["moves"]
-        encoded = {"moves": b"[" + b",".join(r.view_entry_canonical
-                                             for r in self.game.file.log) + b"]"}
+        encoded = {"moves": self.game.file.view_moves[1]}
         board = self.board  # what to_json gives as "state"
         if shared and isinstance(board, dict) and all(name.isascii() for name in board):
             del data["state"]

@@ -7,11 +7,15 @@ checked here; ``prev`` links each record to the element before it, so the head
 
 from __future__ import annotations
 
+import itertools
+import operator
 from dataclasses import dataclass, field
 
 from frogpbem import crypto
 from frogpbem.errors import ChainError, SignatureError, VerificationError
 from frogpbem.gamefile.model import Element, GameFile, Join, Record
+
+_HASH_AND_SIGNATURE = operator.attrgetter("hash", "signature")
 
 
 @dataclass
@@ -40,8 +44,7 @@ def prefix_digest(file: GameFile, n: int) -> str:
     parts = [file.header.hash, file.header.signature]
     if file.deal is not None:
         parts += [file.deal.hash, file.deal.signature]
-    for record in file.log[:n]:
-        parts += [record.hash, record.signature]
+    parts += itertools.chain.from_iterable(map(_HASH_AND_SIGNATURE, file.log[:n]))
     return crypto.sha256_tag("\n".join(parts).encode())
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import fcntl
+import operator
 import os
 import re
 import stat
@@ -70,10 +71,11 @@ HISTORY_FORMAT = 1
 """The form of a kept history; another form is never used (the file is read whole)."""
 
 
-def _history_part(data: bytes) -> tuple[str, int] | None:
-    """The game id and the length of the history part (everything before ``requests:``)."""
+def _history_part(data: bytes, known: int = 0) -> tuple[str, int] | None:
+    """The game id and the length of the history part (everything before ``requests:``);
+    the first ``known`` bytes are known to hold no ``requests:`` (they are not searched)."""
     found = _GAME_ID.match(data)
-    cut = data.find(_PENDING)
+    cut = data.find(_PENDING, max(known - 1, 0))
     if found is None or cut < 0:
         return None
     return found.group(1).decode("ascii", "replace"), cut + 1
@@ -83,10 +85,16 @@ _LOG = b"\nlog:\n- "
 _NOT_A_RECORD_LINE = re.compile(rb"\n(?!- |  )")
 
 
-def _ends_in_records(data: bytes, length: int) -> bool:
+def _ends_in_records(data: bytes, length: int, known: int = 0) -> bool:
     """Whether the history part (the first ``length`` bytes) ends with the log's records,
     as frogpbem writes it: then records written after it belong to the log. (In a file
-    whose keys come in another order they might not: such a history is never continued.)"""
+    whose keys come in another order they might not: such a history is never continued.)
+
+    ``known``: the length of a beginning of ``data`` known to be such a history; only the
+    lines after it are looked at.
+    """
+    if known:
+        return _NOT_A_RECORD_LINE.search(data, known - 1, length - 1) is None
     at = data.rfind(_LOG, 0, length)
     return at >= 0 and _NOT_A_RECORD_LINE.search(data, at + len(_LOG), length - 1) is None
 
@@ -336,7 +344,7 @@ def dump_game(file: GameFile) -> bytes:
     out += _element("reveal", file.reveal)
     out += _element_list("notes", file.notes)
     data = head + ("\n".join(out) + "\n").encode("utf-8")
-    _remember_source(file, data)
+    _remember_source(file, data, len(head))
     return data
 
 
@@ -346,9 +354,11 @@ length of its history part (the file value is kept too, so that the identity sta
 own; the bytes are kept whole, not copied)."""
 
 
-def _remember_source(file: GameFile, data: bytes) -> None:
-    part = _history_part(data) if file.log else None
-    if part is None or not _ends_in_records(data, part[1]):
+def _remember_source(file: GameFile, data: bytes, known: int = 0) -> None:
+    """Remember ``data`` as the bytes of ``file`` if its history ends in the log's records;
+    ``known``: the length of a beginning of ``data`` known to be such a history."""
+    part = _history_part(data, known) if file.log else None
+    if part is None or not _ends_in_records(data, part[1], known):
         return
     _SOURCES[id(file.header)] = (file, data, part[1])
     _SOURCES.move_to_end(id(file.header))
@@ -366,7 +376,7 @@ def _source_of(file: GameFile) -> tuple[bytes, int] | None:
     count = len(old.log)
     if old.header is not file.header or old.joins is not file.joins or \
             old.deal is not file.deal or len(file.log) < count or \
-            any(a is not b for a, b in zip(old.log, file.log[:count], strict=True)):
+            not all(map(operator.is_, old.log, file.log)):
         return None
     return data[:length], count
 

@@ -14,6 +14,7 @@ the rules' JSON, carried as they are.
 from __future__ import annotations
 
 import json
+import operator
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from functools import cached_property
@@ -28,6 +29,10 @@ JSON = Any
 
 FORMAT_VERSION = 2
 """Format 2 binds joins and notes to the header's hash."""
+
+hash_of = operator.attrgetter("hash")
+"""An element's hash, as a function: ``map(hash_of, log)`` runs at C speed (a long game's
+records are listed often)."""
 
 
 def _put(data: dict[str, Any], name: str, value: Any) -> None:
@@ -637,9 +642,17 @@ class GameFile:
         return [*([self.deal] if self.deal else []), *self.log,
                 *([self.reveal] if self.reveal else [])]
 
+    @cached_property
+    def view_moves(self) -> tuple[list[str], bytes]:
+        """Every record's view entry as the lines of a view file's ``moves`` and as
+        canonical JSON: made once per file value (a view of every seat is written at
+        every move, and each lists every record)."""
+        lines = [line for record in self.log for line in record.view_entry_lines]
+        return lines, b"[" + b",".join([r.view_entry_canonical for r in self.log]) + b"]"
+
     def heads(self) -> list[str]:
         """The head before each record, then after the last: ``heads()[n]`` is after ``n``."""
-        return [self.base_hash, *(record.hash for record in self.log)]
+        return [self.base_hash, *map(hash_of, self.log)]
 
     @property
     def undealt(self) -> bool:

@@ -20,6 +20,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from frogpbem.board import SQUARE_ORDER, Board, Square
@@ -228,6 +229,13 @@ class State:
     """Teams that resigned, in order."""
     outcome: Outcome | None = None
     """How the game ended, once it has."""
+
+    @cached_property
+    def listed(self) -> tuple[dict[str, int], list[str]]:
+        """The shots (by square name, in the squares' order) and the misses' names, as
+        every view lists them: made once for all the views of this position."""
+        shots = {sq.name: n for sq, n in sorted(self.shots.items(), key=_by_square)}
+        return shots, sorted_names(self.misses)
 
     def hidden_count(self, seat: str) -> int:
         """How many of ``seat``'s frogs are still hidden (public knowledge)."""
@@ -630,12 +638,12 @@ class FrogGame(Ruleset[State, Move, FrogResult]):
             "points": dict(state.points),
             "out": sorted((state.out_at or {}).keys() | set(state.resigned)),
             "hidden_left": {s: state.hidden_count(s) for s in state.seats},
-            "shots": {sq.name: n for sq, n in sorted(state.shots.items(), key=_by_square)},
+            "shots": dict(state.listed[0]),
             "revealed": {
                 sq.name: {"owner": r.owner, "how": r.how}
                 for sq, r in sorted(state.revealed.items(), key=_by_square)
             },
-            "misses": sorted_names(state.misses),
+            "misses": list(state.listed[1]),
             "own_frogs": own,
             "outcome": state.outcome.to_json() if state.outcome else None,
         }

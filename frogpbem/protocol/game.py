@@ -41,6 +41,7 @@ from frogpbem.gamefile.model import (
     OpenedMove,
     Record,
     Sealed,
+    hash_of,
 )
 from frogpbem.games import Ruleset, find_game
 from frogpbem.games.clock import ClockResult, Passed, Paused, Resumed, parse_clock
@@ -531,7 +532,7 @@ def replay(game: Game, secrets: Mapping[str, JSON | None],
     reveal = game.file.reveal
     memo = (game.header.hash, game.file.base_hash, json.dumps(secrets, sort_keys=True),
             str(role), reveal.hash if reveal is not None else "")
-    hashes = [record.hash for record in game.file.log]
+    hashes = list(map(hash_of, game.file.log))
     done, kept = _replayed(memo, hashes)
     state = kept.final if kept is not None else start_state(game, secrets)
     before = dict(kept.before) if kept is not None else {}

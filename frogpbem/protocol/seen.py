@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 from frogpbem.errors import FileAccessError, ForkError, FrogPbemError, StaleCopyError
 from frogpbem.gamefile.document import dump_game, lock_file, parse_game, read_bytes, write_atomic
 from frogpbem.gamefile.forkproof import ForkProof, conflict
-from frogpbem.gamefile.model import GameFile
+from frogpbem.gamefile.model import GameFile, hash_of
 
 if TYPE_CHECKING:
     from frogpbem.protocol.game import Game
@@ -78,7 +78,7 @@ class SeenGames:
         json_path, copy_path, lock_path = self._paths(file.game)
         with lock_file(lock_path):
             seen = self._read(file.game)
-            now = Seen(file.header.hash, tuple(e.hash for e in file.history), len(file.log))
+            now = Seen(file.header.hash, tuple(map(hash_of, file.history)), len(file.log))
             if seen is not None and seen.same(now):
                 return
             if seen is not None and not (seen.header == now.header and

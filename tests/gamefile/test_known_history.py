@@ -170,6 +170,8 @@ def test_a_history_read_is_written_back_as_a_fresh_write_makes_it(
     grown = read.with_record(later.log[2])
     assert document._source_of(grown) == (two[:two.index(b"\nrequests:") + 1], 2)
     written = dump_game(grown)
+    # what was written is the history the next record is added to (its new lines checked)
+    assert document._source_of(grown) == (written[:written.index(b"\nrequests:") + 1], 3)
     document._SOURCES.clear()
     assert written == dump_game(_parse(written, "again")) == three
     assert dump_game(replace(_parse(three, "three"), requests=())) == three
@@ -220,3 +222,29 @@ def test_a_history_whose_log_is_not_last_is_never_continued(
         with pytest.raises(GameFileError):
             _parse(grown, "grown")
         assert parse_known(grown, "grown", store) is None
+
+
+_LINES = st.sampled_from([b"- n: 4", b"  seat: red", b"    - 1", b"", b"x: 1", b" y", b"-x",
+                          b"log:", b"- ", b"  "])
+
+
+@given(st.lists(_LINES, max_size=6))
+@settings(max_examples=300, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+def test_lines_after_a_known_history_are_judged_as_the_whole_history_is(
+        versions: list[bytes], lines: list[bytes]) -> None:
+    """A written-back history is checked only after the part known to end in records. It
+    is never taken as ending in records where checking the whole history would not, and
+    after record lines (all that frogpbem writes there) the two agree."""
+    two = versions[0]
+    cut = two.index(b"\nrequests:") + 1
+    data = two[:cut] + b"".join(line + b"\n" for line in lines) + two[cut:]
+    part = document._history_part(data, cut)
+    assert part == document._history_part(data)
+    assert part is not None
+    expected = document._ends_in_records(data, part[1])
+    event(f"continued: {expected}")
+    quick = document._ends_in_records(data, part[1], cut)
+    assert expected or not quick
+    if all(line.startswith((b"- ", b"  ")) for line in lines):
+        assert quick == expected
