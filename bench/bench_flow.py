@@ -1,11 +1,14 @@
 """Time against game length, in the real by-email flow, against the import floor F1.
 
-Run by hand (``python bench/bench_flow.py [RECORDS...]``, default 10 100 600).
+Run by hand (``python bench/bench_flow.py [RECORDS...]``, default 10 100 1000).
 Nothing here asserts a time.
 
-For each length N a Frog Finder game on a 26x26 board (one frog a seat, so
-that 600 shots fit; 676 squares is the most any Frog Finder game can have)
-is played to N records the way players and referee play by email: each
+For each length N a Frog Finder game on a 26x26 board (one frog a seat) is
+played to N records: the first 600 are shots at every square in turn; from
+then on each seat guesses an empty square that nobody shot, a wrong guess
+(3 points off) that the rules allow again and again, so that a game can
+reach 1,000 records and more on a board of 676 squares. It is played the
+way players and referee play by email: each
 party has its own tool state (``$FROGPBEM_HOME``, ``$FROGPBEM_STATE``), every
 record is a seat's signed request applied by the referee from the seat's
 returned copy. Then, each timed over ROUNDS runs of the real command line:
@@ -24,10 +27,15 @@ command's median CPU time (user + system) and best wall time, each as a
 ratio to F1's over the same rounds; peak memory (maximum resident set) of
 one run (from a small launcher, so that it is the command's own). The audit
 of the finished game is timed the same way.
+
+It prints a table of the commands' median CPU times against the records, one
+of their ratios to F1, and draws the times in ``bench_flow.svg`` (in the
+current folder, or the file ``$BENCH_PLOT`` names).
 """
 
 from __future__ import annotations
 
+import math
 import os
 import shutil
 import statistics
@@ -36,6 +44,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable
+from html import escape
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -49,6 +58,8 @@ from frogpbem.protocol.verified import VerifiedHistories  # noqa: E402
 from frogpbem.referee import move  # noqa: E402
 
 ROUNDS = int(os.environ.get("BENCH_ROUNDS", "7"))
+SHOTS = 600
+"""Records that are shots; the ones after them are wrong guesses at one empty square."""
 F1 = "import typer, yaml, cryptography, pyrage, rfc8785"
 FROGPBEM = [sys.executable, "-m", "frogpbem"]
 ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
@@ -148,6 +159,13 @@ class Flow:
         while self.records < records:
             self.play()
 
+    def move_at(self, index: int) -> str:
+        """Record ``index + 1``'s move: a shot at a new square, or past SHOTS a wrong guess at
+        the last square of ``targets`` (never shot, and no frog's)."""
+        if index < SHOTS:
+            return f"shoot {self.targets[index]}"
+        return f"guess {self.targets[-1]}"
+
     def state(self, party: str) -> Path:
         return self.folder / f"{party}-state"
 
@@ -163,7 +181,7 @@ class Flow:
         seat = ("red", "blue")[self.records % 2]
         copy = self.copy(seat)
         shutil.copy(self.game, copy)
-        move(copy, self.players[seat], f"shoot {self.targets[self.records]}",
+        move(copy, self.players[seat], self.move_at(self.records),
              seen=SeenGames(self.home(seat)))
         move(self.game, self.referee, take_from=(copy,), state_dir=self.state("referee"))
         self.records += 1
@@ -191,7 +209,7 @@ def measure(flow: Flow) -> dict[str, Timing]:
                 shutil.copytree(folder / name, folder / f"{name}.kept")
     mailed = folder / "mailed.yaml"
     shutil.copy(flow.game, mailed)
-    target = flow.targets[flow.records]
+    target = flow.move_at(flow.records)
     red_copy = flow.copy("red")
     blue_copy = flow.copy("blue")
 
@@ -209,7 +227,7 @@ def measure(flow: Flow) -> dict[str, Timing]:
 
     asked = folder / "asked.yaml"
     restore("red")()
-    subprocess.run([*FROGPBEM, "move", str(red_copy), f"shoot {target}", "--key",
+    subprocess.run([*FROGPBEM, "move", str(red_copy), target, "--key",
                     str(flow.keys["alice"])], env=flow.env("red"), check=True,
                    capture_output=True)
     shutil.copy(red_copy, asked)
@@ -219,7 +237,7 @@ def measure(flow: Flow) -> dict[str, Timing]:
         shutil.copy(asked, red_copy)
 
     return {
-        "seat request": timed([*FROGPBEM, "move", str(red_copy), f"shoot {target}", "--key",
+        "seat request": timed([*FROGPBEM, "move", str(red_copy), target, "--key",
                                str(flow.keys["alice"])], flow.env("red"), restore("red")),
         "referee move --from": timed(
             [*FROGPBEM, "move", str(flow.game), "--from", str(red_copy), "--key",
@@ -236,7 +254,7 @@ def ratio(timing: Timing) -> str:
 
 
 def main() -> None:
-    lengths = [int(a) for a in sys.argv[1:]] or [10, 100, 600]
+    lengths = [int(a) for a in sys.argv[1:]] or [10, 100, 1000]
     columns: dict[int, dict[str, Timing]] = {}
     audits: dict[int, Timing] = {}
     built: dict[int, float] = {}
@@ -261,6 +279,15 @@ def main() -> None:
           f"{statistics.median(f1) * 1000:.0f} ms (from {min(f1) * 1000:.0f} to "
           f"{max(f1) * 1000:.0f} ms over the commands' rounds; {ROUNDS} rounds each)\n")
     head = "| command | " + " | ".join(f"{n} records" for n in lengths) + " |"
+    rows = {**{name: [columns[n][name] for n in lengths] for name in columns[lengths[0]]},
+            "audit of the finished game": [audits[n] for n in lengths]}
+    print("Median CPU time against the records (F1's in the same rounds in brackets):\n")
+    print(head)
+    print("|" + " --- |" * (len(lengths) + 1))
+    for name, timings in rows.items():
+        print(f"| {name} | " + " | ".join(f"{t[1] * 1000:.0f} ms ({t[4] * 1000:.0f} ms)"
+                                          for t in timings) + " |")
+    print()
     print("Median CPU time as a ratio to F1's in the same rounds (best wall times' ratio "
           "in brackets), peak memory:\n")
     print(head)
@@ -274,6 +301,57 @@ def main() -> None:
           + " |")
     print("\nbuilding each game in-process: " + ", ".join(
         f"{n} records {built[n]:.1f} s" for n in lengths))
+    plot = Path(os.environ.get("BENCH_PLOT", "bench_flow.svg"))
+    plot.write_text(chart(lengths, rows, statistics.median(f1)))
+    print(f"the times, drawn: {plot}")
+
+
+COLOURS = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b"]
+
+
+def chart(lengths: list[int], rows: dict[str, list[Timing]], floor: float) -> str:
+    """An SVG line chart of each command's median CPU time against the records (records
+    on a log scale), with F1's median as a dashed line."""
+    width, height, left, bottom, top = 640, 360, 60, 40, 20
+    span = max(max(t[1] for t in timings) for timings in rows.values()) * 1.1
+    low, high = math.log10(min(lengths)), math.log10(max(lengths))
+
+    def x(n: int) -> float:
+        share = (math.log10(n) - low) / (high - low) if high > low else 0.5
+        return left + share * (width - left - 20)
+
+    def y(seconds: float) -> float:
+        return height - bottom - seconds / span * (height - bottom - top)
+
+    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+             'font-family="sans-serif" font-size="11">',
+             f'<rect width="{width}" height="{height}" fill="white"/>',
+             f'<line x1="{left}" y1="{y(0):.0f}" x2="{width - 20}" y2="{y(0):.0f}" '
+             'stroke="black"/>',
+             f'<line x1="{left}" y1="{y(0):.0f}" x2="{left}" y2="{top}" stroke="black"/>',
+             f'<text x="{width / 2:.0f}" y="{height - 8}" text-anchor="middle">records '
+             '(log scale)</text>',
+             f'<text x="12" y="{top + 4}">ms</text>',
+             f'<line x1="{left}" y1="{y(floor):.1f}" x2="{width - 20}" y2="{y(floor):.1f}" '
+             'stroke="grey" stroke-dasharray="4 3"/>',
+             f'<text x="{width - 22}" y="{y(floor) - 4:.1f}" text-anchor="end" fill="grey">'
+             f'F1 {floor * 1000:.0f} ms</text>']
+    for n in lengths:
+        parts.append(f'<text x="{x(n):.1f}" y="{y(0) + 14:.0f}" text-anchor="middle">{n}</text>')
+    for step in range(1, 5):
+        value = span * step / 5
+        parts.append(f'<text x="{left - 4}" y="{y(value) + 4:.1f}" text-anchor="end">'
+                     f'{value * 1000:.0f}</text>')
+    for index, (name, timings) in enumerate(rows.items()):
+        colour = COLOURS[index % len(COLOURS)]
+        points = " ".join(f"{x(n):.1f},{y(t[1]):.1f}" for n, t in zip(lengths, timings,
+                                                                     strict=True))
+        parts.append(f'<polyline points="{points}" fill="none" stroke="{colour}" '
+                     'stroke-width="2"/>')
+        parts.append(f'<text x="{left + 8}" y="{top + 14 * index + 4}" fill="{colour}">'
+                     f'{escape(name)}</text>')
+    parts.append("</svg>")
+    return "\n".join(parts) + "\n"
 
 
 if __name__ == "__main__":

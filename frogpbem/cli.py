@@ -524,6 +524,11 @@ def audit(
         Path | None,
         typer.Option("--key", "-k", help="Optional: also decrypt the sealed setups this key can."),
     ] = None,
+    jobs: Annotated[
+        int, typer.Option("--jobs", "-j", min=0,
+                          help="Audit this many files at once, in as many processes "
+                               "(0: one for each processor; not with --key).")
+    ] = 1,
     as_json: JsonOption = False,
 ) -> None:
     """Re-check a finished game: signatures, chain, commitments, every result and point.
@@ -531,11 +536,11 @@ def audit(
     Exit status 0 when everything holds, 1 when something does not, 10 when a
     game has not ended yet (nothing wrong found so far).
     """
-    from frogpbem.audit import audit as do_audit
+    from frogpbem.audit import audit_many
 
     with reported(as_json):
         private = load_key(key) if key is not None else None
-        reports = [do_audit(path, private) for path in games]
+        reports = audit_many(games, private, jobs)
         if as_json:
             typer.echo(json.dumps([r.to_json() for r in reports], indent=2))
         else:

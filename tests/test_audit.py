@@ -10,7 +10,8 @@ from typing import Any
 import pytest
 
 from frogpbem import crypto
-from frogpbem.audit import audit
+from frogpbem.audit import audit, audit_many
+from frogpbem.errors import FileAccessError
 from frogpbem.gamefile import strictyaml
 from tests.conftest import FINISHING_MOVES, Cli, Keys
 
@@ -256,3 +257,27 @@ def test_signed_but_malformed_data_is_refused_without_a_traceback(
         assert "record 1: not a frog-finding result" in result.output
     # a malformed result cannot even be printed as a record
     assert cli("record", referee_game).exit_code == 7
+
+
+def test_many_games_audited_at_once_give_the_reports_of_one_after_the_other(
+        finished_game: Path, new_game: Callable[..., Path], cli: Cli, tmp_path: Path) -> None:
+    """``--jobs``: the files are audited in other processes, each whole; the reports, their
+    order and the exit status are those of auditing them one after the other."""
+    forged = tmp_path / "forged.yaml"
+    forged.write_bytes(finished_game.read_bytes().replace(b"Alice", b"Alicf", 1))
+    running = new_game(name="running.yaml")
+    files = [finished_game, forged, running, finished_game]
+    alone = audit_many(files)
+    assert [r.exit_status() for r in alone] == [0, 1, 10, 0]
+    for jobs in (2, 0):
+        together = audit_many(files, jobs=jobs)
+        assert [r.to_json() for r in together] == [r.to_json() for r in alone]
+    with pytest.raises(FileAccessError, match="no such file"):
+        audit_many([finished_game, tmp_path / "nowhere.yaml"], jobs=2)
+    one_by_one = cli("audit", *files)
+    at_once = cli("audit", "--jobs", "2", *files)
+    assert at_once.exit_code == one_by_one.exit_code == 1
+    assert at_once.stdout == one_by_one.stdout
+    assert "verdict: DOES NOT HOLD" in at_once.stdout
+    missing = cli("audit", "-j", "2", finished_game, tmp_path / "nowhere.yaml")
+    assert missing.exit_code == 9 and "no such file" in missing.stderr

@@ -14,9 +14,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from frogpbem.audit import audit
 from frogpbem.gamefile import strictyaml
+from frogpbem.games.clock import MAX_REASON, Passed, Paused, Resumed, parse_clock
 from tests.conftest import Cli, Keys, write_setup
 from tests.test_audit import resign
 
@@ -333,3 +336,30 @@ def test_one_running_judge_reminds_times_out_and_respects_a_pause(
         assert [r["move"] for r in records(game)] == ["pass", "pause", "resume", "pass"]
     finally:
         controller.stop()
+
+
+def _clock_by_shape(data: Any) -> Any:
+    """What a clock result is, written out case by case (the reference for parse_clock)."""
+    if data == {"passed": True} and data["passed"] is True:
+        return Passed()
+    if data == {"resumed": True} and data["resumed"] is True:
+        return Resumed()
+    if isinstance(data, dict) and list(data) == ["paused"] and isinstance(data["paused"], str) \
+            and len(data["paused"]) <= MAX_REASON:
+        return Paused(data["paused"])
+    return None
+
+
+_JSON = st.recursive(
+    st.none() | st.booleans() | st.integers(-3, 3) | st.sampled_from(["", "why", "x" * 300]),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(
+        st.sampled_from(["passed", "resumed", "paused", "count", "shot"]), inner, max_size=3),
+    max_leaves=6)
+
+
+@given(_JSON)
+@settings(max_examples=500, deadline=None)
+def test_a_clock_result_is_read_from_its_shape_alone(data: Any) -> None:
+    """Every record's result is looked at for a clock result: the quick refusal of other
+    shapes reads exactly what the case-by-case reading does."""
+    assert parse_clock(data) == _clock_by_shape(data)

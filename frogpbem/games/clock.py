@@ -52,13 +52,18 @@ class Resumed:
 ClockResult = Passed | Paused | Resumed
 
 
+_CLOCK_KEYS = frozenset(("passed", "resumed", "paused"))
+
+
 def parse_clock(data: JSON) -> ClockResult | None:
     """A clock record's result, or ``None`` for any other shape (a ruleset's result)."""
+    if not isinstance(data, dict) or len(data) != 1 or next(iter(data)) not in _CLOCK_KEYS:
+        return None  # every other record's result: one look
     if same_json(data, Passed().to_json()):
         return Passed()
     if same_json(data, Resumed().to_json()):
         return Resumed()
-    if isinstance(data, dict) and list(data) == ["paused"] and isinstance(data["paused"], str) \
+    if list(data) == ["paused"] and isinstance(data["paused"], str) \
             and len(data["paused"]) <= MAX_REASON:
         return Paused(data["paused"])
     return None
