@@ -502,13 +502,17 @@ class FrogGame(Ruleset[State, Move, FrogResult]):
                  result: FrogResult) -> State:
         square = move.square
         team = state.teams[seat]
-        if isinstance(result, Count):  # only what changes is copied
-            state = replace(state, shots={**state.shots, square: result.count},
-                            ply=state.ply + 1)
-        elif isinstance(result, Miss):
-            state = replace(state, misses=state.misses | {square}, ply=state.ply + 1,
-                            points={**state.points, team: state.points[team] - MISS_PENALTY})
-        elif isinstance(result, Shot | Found):
+        # A number or a wrong guess reveals no frog: nobody goes out and the game goes on
+        # (it was not over), so only the turn passes, to the seat it would pass to anyway.
+        # Only what changes is copied, in one step.
+        if isinstance(result, Count):
+            return replace(state, shots={**state.shots, square: result.count},
+                           ply=state.ply + 1, turn=self._next_turn(state))
+        if isinstance(result, Miss):
+            return replace(state, misses=state.misses | {square}, ply=state.ply + 1,
+                           points={**state.points, team: state.points[team] - MISS_PENALTY},
+                           turn=self._next_turn(state))
+        if isinstance(result, Shot | Found):
             owner = result.owner
             points = dict(state.points)
             revealed = {**state.revealed,
@@ -541,11 +545,16 @@ class FrogGame(Ruleset[State, Move, FrogResult]):
         standing = [t for t in state.team_names() if not state.is_out(t)]
         if len(standing) <= 1:
             return self._end(state, standing, resigner)
+        return replace(state, turn=self._next_turn(state))
+
+    @staticmethod
+    def _next_turn(state: State) -> int:
+        """The next seat after the one to move that still takes turns."""
         for step in range(1, len(state.seats) + 1):
             index = (state.turn + step) % len(state.seats)
             if state.active(state.seats[index]):
-                return replace(state, turn=index)
-        return state  # unreachable: a standing team has a seat with a hidden frog
+                return index
+        return state.turn  # unreachable: a standing team has a seat with a hidden frog
 
     def _end(self, state: State, standing: list[str], resigner: str | None) -> State:
         points = dict(state.points)

@@ -4,18 +4,19 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
 from frogpbem.audit import audit
 from frogpbem.errors import IllegalMoveError, UsageError
 from frogpbem.gamefile import strictyaml
 from frogpbem.games import find_game, rank_by_points
-from frogpbem.games.frogs import FrogGame, State
+from frogpbem.games.frogs import Count, FrogGame, Miss, State
 from tests.conftest import Cli, Keys, write_setup
 
 COAN: FrogGame = find_game("coan")  # type: ignore[assignment]
@@ -205,3 +206,41 @@ def test_new_game_of_three(new_game: Callable[..., Path]) -> None:
     # frogfinder refuses three seats
     with pytest.raises(UsageError, match="played by 2 seats"):
         FROGFINDER.seats(FROGFINDER.options({}), 3)
+
+
+_TEAMS = {4: ["", "red+black,blue+purple"], 6: ["", "red+black+yellow,blue+purple+green"]}
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 10**6), st.integers(2, 6), st.integers(1, 3), st.booleans())
+def test_a_number_or_a_wrong_guess_moves_on_as_every_other_move_does(
+        seed: int, count: int, frogs: int, teams: bool) -> None:
+    """A number or a wrong guess reveals no frog, so the engine passes the turn at once.
+    At every such move of random games (2 to 6 seats, teams, seats going out), the state
+    is the one the general path makes: the move's change, then who is out, the end or
+    the turn."""
+    rng = random.Random(seed)
+    options = COAN.options({"size": 6, "frogs": frogs,
+                            "teams": rng.choice(_TEAMS.get(count, [""])) if teams else ""})
+    seats = COAN.seats(options, count)
+    _, secrets = COAN.deal(options, seats, rng)
+    state = COAN.start(options, seats, None, secrets)
+    checked = 0
+    while (seat := COAN.to_move(state)) is not None:
+        view = COAN.view(state, frozenset(state.members(state.teams[seat])))
+        taken = set(view["shots"]) | set(view["revealed"]) | {
+            n for own in view["own_frogs"].values() for n in own}
+        target = rng.choice([f"{c}{r}" for c in "ABCDEF" for r in range(1, 7)
+                             if f"{c}{r}" not in taken])
+        move = COAN.parse_move(f"{rng.choice(['shoot', 'guess'])} {target}")
+        after, result = COAN.play(state, seat, move)
+        if isinstance(result, Count | Miss):
+            team = state.teams[seat]
+            changed = replace(state, shots={**state.shots, move.square: result.count},
+                              ply=state.ply + 1) if isinstance(result, Count) else \
+                replace(state, misses=state.misses | {move.square}, ply=state.ply + 1,
+                        points={**state.points, team: state.points[team] - 3})
+            assert after == COAN._after_move(changed, None)
+            checked += 1
+        state = after
+    event(f"numbers and wrong guesses checked: {min(checked, 20) // 5 * 5}+")
