@@ -227,19 +227,21 @@ def _plain_openssh_ed25519(data: bytes) -> tuple[Ed25519PrivateKey, bytes, bytes
         return None
     if not body.startswith(_OPENSSH_MAGIC):
         return None
-    fields = _SshReader(body[len(_OPENSSH_MAGIC):])
-    cipher, kdf, options, count = fields.string(), fields.string(), fields.string(), fields.uint()
-    if (cipher, kdf, options, count) != (b"none", b"none", b"", 1):
+    try:
+        fields = SshReader(body[len(_OPENSSH_MAGIC):])
+        cipher, kdf, options = fields.string(), fields.string(), fields.string()
+        if (cipher, kdf, options, fields.uint()) != (b"none", b"none", b"", 1):
+            return None
+        blob, private = fields.string(), SshReader(fields.string())
+        if fields.rest():
+            return None
+        check, again = private.uint(), private.uint()
+        kind, public, secret = private.string(), private.string(), private.string()
+        private.string()  # the comment: the .pub file's comment is the one shown
+        padding = private.rest()
+    except ValueError:  # a field runs past the end
         return None
-    blob, private = fields.string(), _SshReader(fields.string())
-    if fields.rest or blob is None or private.rest is None:
-        return None
-    check, again = private.uint(), private.uint()
-    kind, public, secret = private.string(), private.string(), private.string()
-    comment = private.string()  # the .pub file's comment is the one shown
-    padding = private.rest
-    if (check is None or check != again or comment is None or padding is None
-            or kind != KEY_TYPE.encode() or public is None or secret is None
+    if (check != again or kind != KEY_TYPE.encode()
             or len(public) != 32 or len(secret) != 64 or secret[32:] != public
             or blob != ssh_string(kind) + ssh_string(public)
             or padding != bytes(range(1, len(padding) + 1))):
@@ -253,27 +255,30 @@ def _plain_openssh_ed25519(data: bytes) -> tuple[Ed25519PrivateKey, bytes, bytes
     return signer, blob, pem
 
 
-class _SshReader:
-    """Reads SSH wire-format fields from bytes; a field that runs past the end gives None."""
+class SshReader:
+    """Reads SSH wire-format fields (key files, signature blobs) from bytes in order;
+    raises ``ValueError`` for a field that runs past the end."""
 
-    def __init__(self, data: bytes | None) -> None:
-        self.rest = data
+    def __init__(self, data: bytes) -> None:
+        self.data = data
+        self.pos = 0
 
-    def uint(self) -> int | None:
-        if self.rest is None or len(self.rest) < 4:
-            self.rest = None
-            return None
-        value = struct.unpack(">I", self.rest[:4])[0]
-        self.rest = self.rest[4:]
-        return int(value)
+    def take(self, count: int) -> bytes:
+        if self.pos + count > len(self.data):
+            raise ValueError("truncated")
+        chunk = self.data[self.pos : self.pos + count]
+        self.pos += count
+        return chunk
 
-    def string(self) -> bytes | None:
-        size = self.uint()
-        if size is None or self.rest is None or len(self.rest) < size:
-            self.rest = None
-            return None
-        value, self.rest = self.rest[:size], self.rest[size:]
-        return value
+    def uint(self) -> int:
+        return int(struct.unpack(">I", self.take(4))[0])
+
+    def string(self) -> bytes:
+        return self.take(self.uint())
+
+    def rest(self) -> bytes:
+        """What is left after the fields read so far."""
+        return self.data[self.pos:]
 
 
 def _openssh_header(data: bytes) -> bytes:

@@ -12,7 +12,7 @@ import struct
 from cryptography.exceptions import InvalidSignature
 
 from frogpbem.crypto.digest import sha256, sha512
-from frogpbem.crypto.keys import KEY_TYPE, PrivateKey, PublicKey, ssh_string
+from frogpbem.crypto.keys import KEY_TYPE, PrivateKey, PublicKey, SshReader, ssh_string
 from frogpbem.errors import SignatureError
 
 MAGIC = b"SSHSIG"
@@ -47,27 +47,10 @@ def sign(key: PrivateKey, message: bytes, namespace: str = NAMESPACE) -> bytes:
     )
 
 
-class _Reader:
-    def __init__(self, data: bytes) -> None:
-        self.data = data
-        self.pos = 0
-
-    def take(self, count: int) -> bytes:
-        if self.pos + count > len(self.data):
-            raise ValueError("truncated")
-        chunk = self.data[self.pos : self.pos + count]
-        self.pos += count
-        return chunk
-
-    def string(self) -> bytes:
-        (length,) = struct.unpack(">I", self.take(4))
-        return self.take(length)
-
-
 def signer_of(blob: bytes) -> PublicKey:
     """The public key a signature blob claims to be made by."""
     try:
-        reader = _Reader(blob)
+        reader = SshReader(blob)
         if reader.take(6) != MAGIC:
             raise ValueError("bad magic")
         reader.take(4)
@@ -79,14 +62,14 @@ def signer_of(blob: bytes) -> PublicKey:
 def verify(key: PublicKey, message: bytes, blob: bytes, namespace: str = NAMESPACE) -> None:
     """Check that ``blob`` is ``key``'s signature of ``message``; raises :class:`SignatureError`."""
     try:
-        reader = _Reader(blob)
+        reader = SshReader(blob)
         if reader.take(6) != MAGIC or struct.unpack(">I", reader.take(4))[0] != VERSION:
             raise ValueError("not an SSHSIG v1 signature")
         signer = reader.string()
         signed_namespace = reader.string().decode()
         reader.string()  # reserved
         hash_name = reader.string().decode()
-        inner = _Reader(reader.string())
+        inner = SshReader(reader.string())
         sig_type = inner.string()
         raw = inner.string()
         if reader.pos != len(blob) or inner.pos != len(inner.data):
