@@ -17,7 +17,15 @@ from typing import Any, Protocol
 from frogpbem import crypto
 from frogpbem.errors import FileAccessError, GameFileError
 from frogpbem.gamefile import mailsafe, schema, strictyaml
-from frogpbem.gamefile.model import FORMAT_VERSION, Element, GameFile, Note, Request, ViewFile
+from frogpbem.gamefile.model import (
+    FORMAT_VERSION,
+    Element,
+    GameFile,
+    Note,
+    Request,
+    ViewFile,
+    hash_of,
+)
 
 _RECENT: OrderedDict[bytes, GameFile] = OrderedDict()
 """The last files parsed, by the hash of their bytes (a file is immutable once parsed)."""
@@ -58,7 +66,7 @@ def parse_game(data: bytes, name: str, known: KnownHistories | None = None) -> G
         file = _parse(data, name)
         if known is not None:
             keep_history(file, data, known)
-    _remember_source(file, data)
+        _remember_source(file, data)
     _RECENT[digest] = file
     while len(_RECENT) > RECENT_FILES:
         _RECENT.popitem(last=False)
@@ -107,20 +115,21 @@ def keep_history(file: GameFile, data: bytes, known: KnownHistories) -> None:
         return
     history = {key: value for key, value in file.to_json().items()
                if key not in ("requests", "reveal", "notes")}
-    _keep(known, part, data, history, file, [record.hash for record in file.log])
+    _keep(known, part, data, history, file, list(map(hash_of, file.log)))
 
 
 def _keep(known: KnownHistories, part: tuple[str, int], data: bytes, history: dict[str, Any],
-          file: GameFile, hashes: list[str]) -> None:
+          file: GameFile, hashes: list[str], checked: int = 0) -> None:
     """Keep ``history`` (the values of the history part ``part`` of ``data``, which ``file``
-    begins with) and its records' ``hashes``."""
+    begins with) and its records' ``hashes``; the first ``checked`` bytes are known to be
+    a history that ends in the log's records."""
     game, length = part
     known.write_history(game, {
         "format": HISTORY_FORMAT, "length": length,
         "digest": crypto.sha256(data[:length]).hex(), "history": history, "hashes": hashes,
         "bases": [element.hash if element is not None else None
                   for element in (file.header, file.deal)],
-        "continued": _ends_in_records(data, length),
+        "continued": _ends_in_records(data, length, checked),
     })
 
 
@@ -133,6 +142,10 @@ def parse_known(data: bytes, name: str, known: KnownHistories) -> GameFile | Non
     pending part (requests, reveal, notes), is read and checked as
     :func:`parse_copy` reads a pending part. Anything unexpected gives ``None``
     and the file is read whole, for the message that says what is wrong.
+
+    A file read this way is remembered as the source of its history (see
+    :func:`dump_game`) when the kept history ends in the log's records: then only
+    the lines after it are looked at.
     """
     part = _history_part(data)
     if part is None:
@@ -169,9 +182,12 @@ def parse_known(data: bytes, name: str, known: KnownHistories) -> GameFile | Non
     file.header.known_hash(header_hash)
     for record, known_hash in zip(file.log, hashes, strict=False):
         record.known_hash(known_hash)
+    if kept.get("continued") is not True:
+        return file  # the same history as kept, which does not end in the log's records
     if more:  # the kept values and hashes, and only the new records' own
         _keep(known, part, data, {**history, "log": [*history["log"], *more]}, file,
-              [record.hash for record in file.log])
+              list(map(hash_of, file.log)), start)
+    _remember_source(file, data, start)
     return file
 
 

@@ -79,7 +79,11 @@ def test_only_what_follows_the_kept_history_is_read(
         history = data.index(b"\nrequests:")
         assert all(len(part) < history // 2 for part in read)  # never the history again
         assert same(quick, _parse(data, "whole"))
-    assert store.values[next(iter(store.values))]["length"] == three.index(b"\nrequests:") + 1
+        # remembered as the source of its history: written back as read, not made again
+        assert document._source_of(quick) == (three[:history + 1], 3)
+        assert dump_game(quick) == data
+    kept = store.values[next(iter(store.values))]
+    assert kept["length"] == three.index(b"\nrequests:") + 1 and kept["continued"] is True
 
 
 def test_a_history_changed_on_disk_is_read_whole_and_refused(
