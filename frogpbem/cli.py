@@ -29,6 +29,7 @@ app = typer.Typer(
     help=HELP,
     no_args_is_help=True,
     pretty_exceptions_enable=False,
+    rich_markup_mode=None,  # plain help and errors: no rich import (~0.15 s) for --help
     context_settings=SETTINGS,
 )
 
@@ -140,7 +141,8 @@ def _emit(data: Any, as_json: bool, text: str) -> None:
 @app.command()
 def keygen(
     path: Annotated[
-        Path, typer.Argument(help="Where to write the private key (PATH.pub beside it).")
+        Path, typer.Argument(metavar="PATH",
+                             help="Where to write the private key (PATH.pub beside it).")
     ],
     comment: Annotated[str, typer.Option(help="Comment for the public key line.")] = "",
     passphrase: Annotated[
@@ -170,7 +172,7 @@ def keygen(
 
 @app.command()
 def new(
-    game: Annotated[Path, typer.Argument(help="The game file to create.")],
+    game: Annotated[Path, typer.Argument(metavar="GAME", help="The game file to create.")],
     rules: Annotated[str, typer.Option(
         help=f"The ruleset: {', '.join(RULES)}.")] = "frogfinder",
     referee: Annotated[
@@ -245,7 +247,7 @@ def new(
 
 @app.command()
 def join(
-    game: Annotated[Path, typer.Argument(help="The game file.")],
+    game: Annotated[Path, typer.Argument(metavar="GAME", help="The game file.")],
     key: KeyOption = None,
     as_json: JsonOption = False,
 ) -> None:
@@ -259,7 +261,7 @@ def join(
 
 @app.command()
 def setup(
-    game: Annotated[Path, typer.Argument(help="The game file.")],
+    game: Annotated[Path, typer.Argument(metavar="GAME", help="The game file.")],
     text: Annotated[
         str | None,
         typer.Argument(metavar="SETUP", help='Your secret, e.g. "cols=0,3,5 rows=1,2,4".'),
@@ -282,7 +284,7 @@ def setup(
 
 @app.command()
 def deal(
-    game: Annotated[Path, typer.Argument(help="The game file.")],
+    game: Annotated[Path, typer.Argument(metavar="GAME", help="The game file.")],
     key: KeyOption = None,
     take_from: Annotated[
         list[Path], typer.Option("--from", help="A seat's returned copy holding its join.")
@@ -300,7 +302,7 @@ def deal(
 
 @app.command()
 def move(
-    game: Annotated[Path, typer.Argument(help="The game file.")],
+    game: Annotated[Path, typer.Argument(metavar="GAME", help="The game file.")],
     words: Annotated[
         list[str] | None,
         typer.Argument(metavar="MOVE", help='The move, e.g. "shoot G9" (quotes optional).'),
@@ -344,8 +346,8 @@ def move(
 
 @app.command()
 def note(
-    game: Annotated[Path, typer.Argument(help="The game file.")],
-    text: Annotated[str, typer.Argument(help="The note, for your team only.")],
+    game: Annotated[Path, typer.Argument(metavar="GAME", help="The game file.")],
+    text: Annotated[str, typer.Argument(metavar="TEXT", help="The note, for your team only.")],
     key: KeyOption = None,
     as_json: JsonOption = False,
 ) -> None:
@@ -359,7 +361,7 @@ def note(
 
 @app.command()
 def view(
-    game: Annotated[Path, typer.Argument(help="The game file.")],
+    game: Annotated[Path, typer.Argument(metavar="GAME", help="The game file.")],
     key: KeyOption = None,
     public: Annotated[bool, typer.Option("--public", help="Show the public view.")] = False,
     as_json: JsonOption = False,
@@ -424,7 +426,7 @@ def view(
 
 @app.command()
 def hint(
-    game: Annotated[Path, typer.Argument(help="The game file.")],
+    game: Annotated[Path, typer.Argument(metavar="GAME", help="The game file.")],
     key: KeyOption = None,
     as_json: JsonOption = False,
     fmt: Annotated[str, typer.Option(
@@ -464,7 +466,7 @@ def hint(
 
 @app.command()
 def verify(
-    game: Annotated[Path | None, typer.Argument(help="The game file.")] = None,
+    game: Annotated[Path | None, typer.Argument(metavar="GAME", help="The game file.")] = None,
     key: KeyOption = None,
     export: Annotated[
         Path | None,
@@ -519,7 +521,7 @@ def verify(
 
 @app.command()
 def audit(
-    games: Annotated[list[Path], typer.Argument(help="Finished game files.")],
+    games: Annotated[list[Path], typer.Argument(metavar="GAME...", help="Finished game files.")],
     key: Annotated[
         Path | None,
         typer.Option("--key", "-k", help="Optional: also decrypt the sealed setups this key can."),
@@ -553,7 +555,7 @@ def audit(
 
 @app.command()
 def mail(
-    game: Annotated[Path, typer.Argument(help="The game file.")],
+    game: Annotated[Path, typer.Argument(metavar="GAME", help="The game file.")],
     to: Annotated[str, typer.Option(help="A seat, all (every seat), or referee.")] = "all",
     out: Annotated[
         Path | None, typer.Option(help="Write one .eml file per recipient into this folder.")
@@ -588,8 +590,8 @@ def mail(
 @app.command()
 def receive(
     messages: Annotated[
-        list[Path], typer.Argument(help="Raw messages or mboxes; - (or none) reads standard "
-                                        "input.")
+        list[Path], typer.Argument(metavar="MESSAGE...", help="Raw messages or mboxes; - (or "
+                                                               "none) reads standard input.")
     ] = [],  # noqa: B006 - typer reads the default
     games: Annotated[Path, typer.Option(help="The folder of your games, one ID.yaml each.")]
     = Path("."),
@@ -614,7 +616,7 @@ def receive(
 
 @app.command()
 def timeout(
-    game: Annotated[Path, typer.Argument(help="The game file.")],
+    game: Annotated[Path, typer.Argument(metavar="GAME", help="The game file.")],
     key: KeyOption = None,
     as_json: JsonOption = False,
 ) -> None:
@@ -627,7 +629,7 @@ def timeout(
 
 @app.command()
 def pause(
-    game: Annotated[Path, typer.Argument(help="The game file.")],
+    game: Annotated[Path, typer.Argument(metavar="GAME", help="The game file.")],
     key: KeyOption = None,
     reason: Annotated[str, typer.Option(help="Why, for every seat to read (holidays...).")]
     = "",
@@ -642,7 +644,7 @@ def pause(
 
 @app.command()
 def resume(
-    game: Annotated[Path, typer.Argument(help="The game file.")],
+    game: Annotated[Path, typer.Argument(metavar="GAME", help="The game file.")],
     key: KeyOption = None,
     as_json: JsonOption = False,
 ) -> None:
@@ -703,7 +705,7 @@ def judge(
 
 @app.command()
 def record(
-    game: Annotated[Path, typer.Argument(help="The game file.")],
+    game: Annotated[Path, typer.Argument(metavar="GAME", help="The game file.")],
     as_json: JsonOption = False,
     fmt: Annotated[str, typer.Option(
         "--format", help="text (PGN-like), json, or html: a page that steps through the moves "
@@ -808,7 +810,7 @@ def play(
 @app.command()
 def demo(
     folder: Annotated[
-        Path, typer.Argument(help="Where to put keys and game files.")
+        Path, typer.Argument(metavar="FOLDER", help="Where to put keys and game files.")
     ] = Path("frogpbem-demo"),
     rules: Annotated[str, typer.Option(
         help=f"The ruleset: {', '.join(RULES)}.")] = "frogfinder",
@@ -852,7 +854,8 @@ def main() -> None:
         app()
         return
     single = typer.Typer(name="frogpbem", help=HELP, add_completion=False,
-                         pretty_exceptions_enable=False, context_settings=SETTINGS)
+                         pretty_exceptions_enable=False, rich_markup_mode=None,
+                         context_settings=SETTINGS)
     single.callback()(main_options)
     single.command(wanted)(callback)
     single()

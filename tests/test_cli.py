@@ -193,3 +193,27 @@ def test_console_script_builds_one_command_or_the_whole_group(tmp_path: Path) ->
     assert run("nosuch").returncode == 2
     missing = run("view", str(tmp_path / "none.yaml"))
     assert missing.returncode == 9 and "no such file" in missing.stderr  # noqa: PT018
+
+
+def test_help_and_usage_errors_are_plain_text_without_rich() -> None:
+    """Help and a usage error are plain text, made without importing rich (its markdown and
+    traceback modules cost more to import than the rest of the command line)."""
+    import subprocess
+    import sys
+
+    probe = ("import sys; from frogpbem import cli; sys.argv = ['frogpbem', *sys.argv[1:]]\n"
+             "try:\n    cli.main()\nexcept SystemExit as done:\n    code = done.code\n"
+             "print('rich loaded' if any(m.split('.')[0] == 'rich' for m in sys.modules) "
+             "else 'no rich', code)")
+
+    def run(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, "-c", probe, *args], capture_output=True,
+                              text=True, timeout=120)
+
+    group, one, wrong = run("--help"), run("audit", "--help"), run("nosuch")
+    assert group.stdout.endswith("no rich 0\n") and one.stdout.endswith("no rich 0\n")
+    assert wrong.stdout == "no rich 2\n"
+    assert "Error: No such command 'nosuch'." in wrong.stderr
+    assert "Usage: frogpbem audit [OPTIONS] {GAME...}" in one.stdout
+    assert not any(box in out for out in (group.stdout, one.stdout, wrong.stderr)
+                   for box in "╭│╰")
