@@ -409,7 +409,8 @@ class FrogGame(Ruleset[State, Move, FrogResult]):
                 raise InconsistentResultError(f"resign: result {claimed!r} is not a resignation")
             return self._resign(state, seat, claimed)
         owner = self._owner(state, seat, move.square)
-        expected = None if owner is _UNKNOWN else self._compute(state, move, owner)
+        expected, bounds = (None, None) if owner is _UNKNOWN else \
+            self._compute(state, move, owner)
         if claimed is None:
             if expected is None:
                 raise InconsistentResultError(
@@ -424,7 +425,7 @@ class FrogGame(Ruleset[State, Move, FrogResult]):
                 )
             result = expected
         else:
-            result = self._check_claim(state, seat, move, claimed)
+            result = self._check_claim(state, seat, move, claimed, bounds)
         return self._advance(state, seat, move, result), result
 
     def pass_turn(self, state: State, seat: str) -> State:
@@ -462,18 +463,21 @@ class FrogGame(Ruleset[State, Move, FrogResult]):
         )
         return known, known + min(candidates, unknown_hidden)
 
-    def _compute(self, state: State, move: Shoot | Guess, owner: object) -> FrogResult | None:
-        """The result when the known frogs decide it, else ``None``."""
+    def _compute(self, state: State, move: Shoot | Guess, owner: object
+                 ) -> tuple[FrogResult | None, tuple[int, int] | None]:
+        """The result when the known frogs decide it, else ``None``; and the bounds of a
+        shot's number where they were counted (for checking a claimed number)."""
         if isinstance(move, Shoot):
             if isinstance(owner, str):
-                return Shot(owner)
-            low, high = self._count_bounds(state, move.square)
-            return Count(low) if low == high else None
-        return Found(owner) if isinstance(owner, str) else Miss()
+                return Shot(owner), None
+            low, high = bounds = self._count_bounds(state, move.square)
+            return (Count(low) if low == high else None), bounds
+        return (Found(owner) if isinstance(owner, str) else Miss()), None
 
     def _check_claim(self, state: State, seat: str, move: Shoot | Guess,
-                     claimed: FrogResult) -> FrogResult:
-        """Check a result the known frogs do not decide against what they allow."""
+                     claimed: FrogResult, bounds: tuple[int, int] | None = None) -> FrogResult:
+        """Check a result the known frogs do not decide against what they allow (``bounds``:
+        the shot's bounds on the number, if counted already)."""
         square = move.square
         hit = Shot if isinstance(move, Shoot) else Found
         if isinstance(claimed, hit):
@@ -487,7 +491,7 @@ class FrogGame(Ruleset[State, Move, FrogResult]):
                 raise InconsistentResultError(f"{move}: {owner} has no frog on {square.name}")
             return claimed
         if isinstance(move, Shoot) and isinstance(claimed, Count):
-            low, high = self._count_bounds(state, square)
+            low, high = bounds or self._count_bounds(state, square)
             if not low <= claimed.count <= high:
                 raise InconsistentResultError(
                     f"{move}: number {claimed.count} is impossible here (must be {low}..{high})"

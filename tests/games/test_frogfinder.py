@@ -171,6 +171,14 @@ def test_a_seat_detects_an_impossible_shot_number() -> None:
     state, _ = RULES.play(state, "red", parse_move("shoot B2"), RULES.parse_result({"count": 4}))
     with pytest.raises(InconsistentResultError):
         RULES.play(state, "blue", parse_move("guess A1"), RULES.parse_result({"miss": True}))
+    # blue sees red shoot B2, next to blue's A2 and B1 and to none of blue's other frogs:
+    # no frog of blue's is hit, and the number is 2 (blue's) to 7 (and all five of red's).
+    seen = start(case, ("blue",))
+    for wrong in (1, 8):
+        with pytest.raises(InconsistentResultError, match=r"impossible here \(must be 2\.\.7\)"):
+            RULES.play(seen, "red", parse_move("shoot B2"), RULES.parse_result({"count": wrong}))
+    assert RULES.scores(RULES.play(seen, "red", parse_move("shoot B2"),
+                                   RULES.parse_result({"count": 7}))[0]) == {"red": 0, "blue": 0}
 
 
 def test_full_knowledge_refuses_any_other_result() -> None:
