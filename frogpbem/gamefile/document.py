@@ -12,7 +12,7 @@ from collections import OrderedDict
 from collections.abc import Iterator, Sequence
 from dataclasses import replace
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, NamedTuple, Protocol
 
 from frogpbem import crypto
 from frogpbem.errors import FileAccessError, GameFileError
@@ -124,13 +124,43 @@ def _keep(known: KnownHistories, part: tuple[str, int], data: bytes, history: di
     begins with) and its records' ``hashes``; the first ``checked`` bytes are known to be
     a history that ends in the log's records."""
     game, length = part
+    digest = crypto.sha256(data[:length]).hex()
+    continued = _ends_in_records(data, length, checked)
     known.write_history(game, {
-        "format": HISTORY_FORMAT, "length": length,
-        "digest": crypto.sha256(data[:length]).hex(), "history": history, "hashes": hashes,
-        "bases": [element.hash if element is not None else None
-                  for element in (file.header, file.deal)],
-        "continued": _ends_in_records(data, length, checked),
+        "format": HISTORY_FORMAT, "length": length, "digest": digest, "history": history,
+        "hashes": hashes, "bases": [element.hash if element is not None else None
+                                    for element in (file.header, file.deal)],
+        "continued": continued,
     })
+    _remember_kept(game, _Kept(length, digest, continued, file, history))
+
+
+class _Kept(NamedTuple):
+    """A history kept by this process, with the file value it was read into."""
+
+    length: int
+    digest: str
+    """SHA-256 (hex) of the history part's bytes."""
+    continued: bool
+    """Whether the history ends in the log's records."""
+    file: GameFile
+    """A file that begins with the history: its header, joins, deal and records are the
+    history's values, read and checked (and their hashes known)."""
+    history: dict[str, Any]
+    """The history's values, as the store keeps them."""
+
+
+_KEPT_HERE: OrderedDict[str, _Kept] = OrderedDict()
+"""Per game id, the history this process kept last: a second read of the game in the same
+process (the referee reads its game, then the copy a seat sent back; the judge reads a game
+at every move) takes its values from here, not from the store."""
+
+
+def _remember_kept(game: str, kept: _Kept) -> None:
+    _KEPT_HERE[game] = kept
+    _KEPT_HERE.move_to_end(game)
+    while len(_KEPT_HERE) > RECENT_FILES:
+        _KEPT_HERE.popitem(last=False)
 
 
 def parse_known(data: bytes, name: str, known: KnownHistories) -> GameFile | None:
@@ -151,7 +181,35 @@ def parse_known(data: bytes, name: str, known: KnownHistories) -> GameFile | Non
     if part is None:
         return None
     game, length = part
-    kept = known.read_history(game)
+    here = _KEPT_HERE.get(game)  # kept by this process: its values as they are
+    if here is None or here.length > length or \
+            crypto.sha256(data[:here.length]).hex() != here.digest:
+        here = _kept_in(known.read_history(game), data, length)
+        if here is None:
+            return None
+        _remember_kept(game, here)
+    start = here.length
+    try:
+        more: list[Any] = []
+        if start < length:
+            if not here.continued or not data.startswith(b"- ", start):
+                return None  # what follows is not more of the log's records
+            more = _read_records(data[start:length], name)
+        file = here.file.continued(more, _read_pending(data[length:], name))
+    except (GameFileError, KeyError, TypeError, ValueError):
+        return None
+    if not here.continued:
+        return file  # the same history as kept, which does not end in the log's records
+    if more:  # the kept values and hashes, and only the new records' own
+        _keep(known, part, data, {**here.history, "log": [*here.history["log"], *more]}, file,
+              list(map(hash_of, file.log)), start)
+    _remember_source(file, data, start)
+    return file
+
+
+def _kept_in(kept: Any, data: bytes, length: int) -> _Kept | None:
+    """The history a store keeps, read into values, if ``data``'s history part (its first
+    ``length`` bytes) begins with exactly its bytes; else ``None``."""
     try:
         if not isinstance(kept, dict) or kept.get("format") != HISTORY_FORMAT:
             return None
@@ -161,18 +219,12 @@ def parse_known(data: bytes, name: str, known: KnownHistories) -> GameFile | Non
             return None
         history = dict(kept["history"])
         hashes = list(kept["hashes"])
-        more: list[Any] = []
-        if start < length:
-            if kept.get("continued") is not True or not data.startswith(b"- ", start):
-                return None  # what follows is not more of the log's records
-            more = _read_records(data[start:length], name)
-        entries = _read_pending(data[length:], name)
-        file = GameFile.from_json({**history, "log": [*history["log"], *more], **entries})
+        file = GameFile.from_json({**history, "requests": [], "reveal": None, "notes": []})
     except (GameFileError, KeyError, TypeError, ValueError):
         return None
     bases = kept.get("bases")
     header_hash, deal_hash = bases if isinstance(bases, list) and len(bases) == 2 else (0, 0)
-    if len(hashes) != len(history["log"]) or not all(isinstance(h, str) for h in hashes) \
+    if len(hashes) != len(file.log) or not all(isinstance(h, str) for h in hashes) \
             or not isinstance(header_hash, str) or (file.deal is None) != (deal_hash is None):
         return None
     if file.deal is not None:
@@ -180,15 +232,9 @@ def parse_known(data: bytes, name: str, known: KnownHistories) -> GameFile | Non
             return None
         file.deal.known_hash(deal_hash)
     file.header.known_hash(header_hash)
-    for record, known_hash in zip(file.log, hashes, strict=False):
+    for record, known_hash in zip(file.log, hashes, strict=True):
         record.known_hash(known_hash)
-    if kept.get("continued") is not True:
-        return file  # the same history as kept, which does not end in the log's records
-    if more:  # the kept values and hashes, and only the new records' own
-        _keep(known, part, data, {**history, "log": [*history["log"], *more]}, file,
-              list(map(hash_of, file.log)), start)
-    _remember_source(file, data, start)
-    return file
+    return _Kept(start, kept["digest"], kept.get("continued") is True, file, history)
 
 
 def _read_alone(data: bytes, name: str) -> Any:
@@ -365,9 +411,9 @@ def dump_game(file: GameFile) -> bytes:
 
 
 _SOURCES: OrderedDict[int, tuple[GameFile, bytes, int]] = OrderedDict()
-"""The last files read or written, by their header's identity, each with its bytes and the
-length of its history part (the file value is kept too, so that the identity stays its
-own; the bytes are kept whole, not copied)."""
+"""The last files read or written, by their identity, each with its bytes and the length of
+its history part (the file value is kept too, so that the identity stays its own; the bytes
+are kept whole, not copied)."""
 
 
 def _remember_source(file: GameFile, data: bytes, known: int = 0) -> None:
@@ -376,25 +422,24 @@ def _remember_source(file: GameFile, data: bytes, known: int = 0) -> None:
     part = _history_part(data, known) if file.log else None
     if part is None or not _ends_in_records(data, part[1], known):
         return
-    _SOURCES[id(file.header)] = (file, data, part[1])
-    _SOURCES.move_to_end(id(file.header))
+    _SOURCES[id(file)] = (file, data, part[1])
+    _SOURCES.move_to_end(id(file))
     while len(_SOURCES) > RECENT_FILES:
         _SOURCES.popitem(last=False)
 
 
 def _source_of(file: GameFile) -> tuple[bytes, int] | None:
-    """The bytes of a history that ``file`` begins with (the same element values, by
-    identity), and how many records they hold."""
-    kept = _SOURCES.get(id(file.header))
-    if kept is None:
-        return None
-    old, data, length = kept
-    count = len(old.log)
-    if old.header is not file.header or old.joins is not file.joins or \
-            old.deal is not file.deal or len(file.log) < count or \
-            not all(map(operator.is_, old.log, file.log)):
-        return None
-    return data[:length], count
+    """The bytes of the longest history that ``file`` begins with (the same element values,
+    by identity), and how many records they hold."""
+    found = None
+    for old, data, length in _SOURCES.values():
+        count = len(old.log)
+        if old.header is file.header and old.joins is file.joins and \
+                old.deal is file.deal and count <= len(file.log) and \
+                (found is None or count > found[1]) and \
+                all(map(operator.is_, old.log, file.log)):
+            found = data[:length], count
+    return found
 
 
 def _element(name: str, element: Element | None) -> list[str]:

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import json
 import operator
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import Any, ClassVar, Self, TypeVar, cast
@@ -685,19 +685,37 @@ class GameFile:
     def from_json(cls, data: Mapping[str, Any]) -> GameFile:
         """A schema-checked document as typed values; raises :class:`GameFileError`."""
         deal = data.get("deal")
-        reveal = data["reveal"]
         return cls(
             header=Header.from_json(data["header"]),
             joins=tuple(Join.from_json(j, f"pending join {i + 1}")
                         for i, j in enumerate(data.get("joins", []))),
             deal=Deal.from_json(deal) if deal is not None else None,
-            log=tuple(Record.from_json(r, f"record {i + 1}") for i, r in enumerate(data["log"])),
-            requests=tuple(Request.from_json(r, f"pending request {i + 1}")
-                           for i, r in enumerate(data["requests"])),
-            reveal=Reveal.from_json(reveal) if reveal is not None else None,
-            notes=tuple(Note.from_json(n, f"note {i + 1}")
-                        for i, n in enumerate(data.get("notes", []))),
+            log=_records(data["log"]),
+            **_pending(data),
         )
+
+    def continued(self, log: Sequence[Any], pending: Mapping[str, Any]) -> GameFile:
+        """This file's history (header, joins, deal, records: the same values) followed by
+        the records ``log`` and the pending part ``pending`` (requests, reveal, notes), both
+        schema-checked documents, typed as :meth:`from_json` types them."""
+        return replace(self, log=(*self.log, *_records(log, len(self.log))), **_pending(pending))
+
+
+def _records(data: Sequence[Any], before: int = 0) -> tuple[Record, ...]:
+    """Records as typed values (``before``: how many records come before them)."""
+    return tuple(Record.from_json(r, f"record {before + i + 1}") for i, r in enumerate(data))
+
+
+def _pending(data: Mapping[str, Any]) -> dict[str, Any]:
+    """A game file's pending part (requests, reveal, notes) as typed values."""
+    reveal = data["reveal"]
+    return {
+        "requests": tuple(Request.from_json(r, f"pending request {i + 1}")
+                          for i, r in enumerate(data["requests"])),
+        "reveal": Reveal.from_json(reveal) if reveal is not None else None,
+        "notes": tuple(Note.from_json(n, f"note {i + 1}")
+                       for i, n in enumerate(data.get("notes", []))),
+    }
 
 
 # --- what sealed blocks and setup files hold -----------------------------------------------

@@ -3,6 +3,7 @@ taken from it unless the file has exactly its bytes."""
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
@@ -103,6 +104,25 @@ def test_a_history_changed_on_disk_is_read_whole_and_refused(
         load(game, histories=store)
 
 
+def test_a_second_read_in_one_process_takes_the_kept_history_from_memory(
+        versions: list[bytes]) -> None:
+    """The referee reads its game, then the copy a seat sent back (the judge reads a game at
+    every move): the second read takes the history as the first one kept it, the same
+    values, without reading the store; it gives what reading the file whole gives."""
+    two, three, asked = versions
+    store = Kept()
+    document.keep_history(_parse(two, "two"), two, store)
+    first = parse_known(three, "three", store)
+    assert first is not None and same(first, _parse(three, "three"))
+    store.values.clear()  # the store is empty now: only this process's memory holds it
+    second = parse_known(asked, "asked", store)
+    assert second is not None and same(second, _parse(asked, "asked"))
+    assert len(second.requests) == 1 and all(map(operator.is_, first.log, second.log))
+    assert store.values == {}  # nothing new to keep: no record was added
+    document._KEPT_HERE.clear()  # as in another process
+    assert parse_known(asked, "asked", store) is None
+
+
 def test_a_kept_history_of_another_shape_is_not_used(versions: list[bytes]) -> None:
     two, three, _ = versions
     store = Kept()
@@ -111,6 +131,7 @@ def test_a_kept_history_of_another_shape_is_not_used(versions: list[bytes]) -> N
     for change in ({"format": 0}, {"hashes": []}, {"bases": None}, {"length": "12"},
                    {"history": []}):
         store.values[game] = {**store.values[game], **change}
+        document._KEPT_HERE.clear()  # as in another process: the store is all there is
         assert parse_known(three, "three", store) is None
         store.values.clear()
         document.keep_history(_parse(two, "two"), two, store)
@@ -127,6 +148,8 @@ def test_a_damaged_file_reads_as_it_does_without_a_kept_history(
     store = Kept()
     document.keep_history(_parse(two, "two"), two, store)
     store.frozen = True
+    if data.draw(st.booleans(), label="read in another process"):
+        document._KEPT_HERE.clear()  # the kept history from the store, not from memory
     file = bytearray(data.draw(st.sampled_from([three, asked])))
     kept = two.index(b"\nrequests:") + 1
     for _ in range(data.draw(st.integers(1, 3))):
