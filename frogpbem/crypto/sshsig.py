@@ -7,9 +7,11 @@ See OpenSSH's PROTOCOL.sshsig. The blob is what the armoured
 from __future__ import annotations
 
 import base64
+import functools
 import struct
 
 from cryptography.exceptions import InvalidSignature
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
 from frogpbem.crypto.digest import sha256, sha512
 from frogpbem.crypto.keys import KEY_TYPE, PrivateKey, PublicKey, SshReader, ssh_string
@@ -33,18 +35,31 @@ def _to_be_signed(message: bytes, namespace: str, hash_name: str) -> bytes:
     )
 
 
-def sign(key: PrivateKey, message: bytes, namespace: str = NAMESPACE) -> bytes:
-    """An SSHSIG blob over ``message``."""
-    raw = key.sign_raw(_to_be_signed(message, namespace, HASH))
+RAW_SIZE = 64
+"""The size of an Ed25519 signature."""
+
+
+@functools.lru_cache(maxsize=64)
+def _lead(key_blob: bytes, namespace: str) -> bytes:
+    """All of a signature blob that :func:`sign` makes with this key and namespace but its
+    last ``RAW_SIZE`` bytes, the Ed25519 signature itself."""
     return (
         MAGIC
         + struct.pack(">I", VERSION)
-        + ssh_string(key.public.blob)
+        + ssh_string(key_blob)
         + ssh_string(namespace.encode())
         + ssh_string(b"")
         + ssh_string(HASH.encode())
-        + ssh_string(ssh_string(KEY_TYPE.encode()) + ssh_string(raw))
+        + struct.pack(">I", 4 + len(KEY_TYPE) + 4 + RAW_SIZE)
+        + ssh_string(KEY_TYPE.encode())
+        + struct.pack(">I", RAW_SIZE)
     )
+
+
+def sign(key: PrivateKey, message: bytes, namespace: str = NAMESPACE) -> bytes:
+    """An SSHSIG blob over ``message``."""
+    raw = key.sign_raw(_to_be_signed(message, namespace, HASH))  # RAW_SIZE bytes: Ed25519
+    return _lead(key.public.blob, namespace) + raw
 
 
 def signer_of(blob: bytes) -> PublicKey:
@@ -60,7 +75,32 @@ def signer_of(blob: bytes) -> PublicKey:
 
 
 def verify(key: PublicKey, message: bytes, blob: bytes, namespace: str = NAMESPACE) -> None:
-    """Check that ``blob`` is ``key``'s signature of ``message``; raises :class:`SignatureError`."""
+    """Check that ``blob`` is ``key``'s signature of ``message``; raises :class:`SignatureError`.
+
+    A blob in the form :func:`sign` writes for this key and namespace (every signature
+    frogpbem makes) is recognised at one look; any other is read field by field, with
+    the same outcome.
+    """
+    lead = _lead(key.blob, namespace)
+    if len(blob) == len(lead) + RAW_SIZE and blob.startswith(lead):
+        raw, hash_name = blob[len(lead):], HASH
+    else:
+        raw, hash_name = _read(key, blob, namespace)
+    try:
+        _verifier(key.blob).verify(raw, _to_be_signed(message, namespace, hash_name))
+    except InvalidSignature:
+        raise SignatureError("invalid signature") from None
+
+
+@functools.lru_cache(maxsize=64)
+def _verifier(key_blob: bytes) -> Ed25519PublicKey:
+    """The key's verifier, made once per key (a game's signatures are mostly the referee's)."""
+    return PublicKey(key_blob).verifier()
+
+
+def _read(key: PublicKey, blob: bytes, namespace: str) -> tuple[bytes, str]:
+    """A signature blob read field by field and checked to be ``key``'s, in ``namespace``:
+    the Ed25519 signature and the name of the hash it signs."""
     try:
         reader = SshReader(blob)
         if reader.take(6) != MAGIC or struct.unpack(">I", reader.take(4))[0] != VERSION:
@@ -82,10 +122,7 @@ def verify(key: PublicKey, message: bytes, blob: bytes, namespace: str = NAMESPA
         raise SignatureError(f"signature is for namespace {signed_namespace!r}")
     if hash_name not in _HASHES or sig_type != KEY_TYPE.encode():
         raise SignatureError("unsupported signature algorithm")
-    try:
-        key.verifier().verify(raw, _to_be_signed(message, namespace, hash_name))
-    except InvalidSignature:
-        raise SignatureError("invalid signature") from None
+    return raw, hash_name
 
 
 def armor(blob: bytes) -> str:

@@ -11,11 +11,18 @@ from __future__ import annotations
 import base64
 import hashlib
 import shutil
+import struct
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from cryptography.exceptions import InvalidSignature
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from frogpbem import crypto
+from frogpbem.crypto import sshsig
+from frogpbem.crypto.keys import ssh_string
 from frogpbem.errors import SignatureError
 from frogpbem.gamefile.model import Plaintext
 
@@ -76,3 +83,66 @@ def test_commitment_is_the_documented_hash() -> None:
     body = b'{"game":"ff-fixed","salt":"00","seat":"red","secret":{"frogs":["A1","B2"]}}'
     expected = "sha256:" + hashlib.sha256(b"frogpbem/1 commit\n" + body).hexdigest()
     assert crypto.commitment("ff-fixed", "red", "00", {"frogs": ["A1", "B2"]}) == expected
+
+
+def _outcome(check: Callable[[], None]) -> str:
+    try:
+        check()
+    except SignatureError as exc:
+        return f"refused: {exc.message}"
+    except ValueError as exc:
+        return f"{type(exc).__name__}: {exc}"
+    return "verified"
+
+
+def _read_field_by_field(key: crypto.PublicKey, message: bytes, blob: bytes,
+                         namespace: str) -> None:
+    """What verifying was before blobs in our own form were recognised at one look."""
+    raw, hash_name = sshsig._read(key, blob, namespace)
+    try:
+        key.verifier().verify(raw, sshsig._to_be_signed(message, namespace, hash_name))
+    except InvalidSignature:
+        raise SignatureError("invalid signature") from None
+
+
+@given(data=st.data())
+@settings(max_examples=400, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+def test_a_signature_in_our_form_verifies_as_read_field_by_field(
+        fixed: crypto.PrivateKey, data: st.DataObject) -> None:
+    """Our own form is recognised at one look; a blob changed anywhere (or another key's,
+    or another namespace's) gives the same outcome as reading every field."""
+    message = (VECTORS / "record.msg").read_bytes()
+    blob = bytearray(crypto.sign_blob(fixed, message))
+    for _ in range(data.draw(st.integers(0, 3))):
+        at = data.draw(st.integers(0, len(blob)))
+        how = data.draw(st.sampled_from(["set", "insert", "delete", "cut"]))
+        if how == "set" and at < len(blob):
+            blob[at] = data.draw(st.integers(0, 255))
+        elif how == "insert":
+            blob[at:at] = data.draw(st.binary(min_size=1, max_size=4))
+        elif how == "delete":
+            del blob[at:at + data.draw(st.integers(1, 4))]
+        else:
+            del blob[at:]
+    namespace = data.draw(st.sampled_from(["frogpbem", "frogpbem", "git"]))
+    signed = data.draw(st.sampled_from([message, message + b" "]))
+    key = fixed.public if data.draw(st.booleans()) else crypto.PublicKey(
+        bytes(fixed.public.blob[:-1]) + b"\x01")
+    assert _outcome(lambda: crypto.verify_blob(key, signed, bytes(blob), namespace)) == \
+        _outcome(lambda: _read_field_by_field(key, signed, bytes(blob), namespace))
+
+
+def test_a_signature_in_another_valid_form_is_still_read_field_by_field(
+        fixed: crypto.PrivateKey) -> None:
+    """ssh-keygen may sign with SHA-256 inside: such a blob is not in our form, and it is
+    read field by field and verified."""
+    message = b"any message"
+    raw = fixed.sign_raw(sshsig._to_be_signed(message, "frogpbem", "sha256"))
+    blob = (sshsig.MAGIC + struct.pack(">I", 1) + ssh_string(fixed.public.blob)
+            + ssh_string(b"frogpbem") + ssh_string(b"") + ssh_string(b"sha256")
+            + ssh_string(ssh_string(b"ssh-ed25519") + ssh_string(raw)))
+    assert not blob.startswith(sshsig._lead(fixed.public.blob, "frogpbem"))
+    crypto.verify_blob(fixed.public, message, blob)
+    with pytest.raises(SignatureError, match="invalid signature"):
+        crypto.verify_blob(fixed.public, message + b".", blob)
