@@ -18,7 +18,7 @@ returned copy. Then, each timed over ROUNDS runs of the real command line:
 - referee ``move --from``: the referee applies that returned copy (its tool
   too last read the game two records earlier; it remembers what it signed);
 - view: blue looks at its copy (its tool last read it two records earlier);
-- ``--version``.
+- ``--version`` and ``--help``.
 
 Each command runs as users run it, the ``frogpbem`` script installed beside
 this Python (``python -m frogpbem`` where there is none).
@@ -249,6 +249,7 @@ def measure(flow: Flow) -> dict[str, Timing]:
         "view (seat)": timed([*FROGPBEM, "view", str(blue_copy), "--key",
                               str(flow.keys["bob"])], flow.env("blue"), restore("blue")),
         "--version": timed([*FROGPBEM, "--version"], flow.env("blue")),
+        "--help": timed([*FROGPBEM, "--help"], flow.env("blue")),
     }
 
 
