@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from functools import cache
 
 from frogpbem.errors import NotationError
+from frogpbem.frozen import frozen
 
 MAX_SIZE = 26
 SQUARE_ORDER = operator.attrgetter("col", "row")
@@ -51,7 +52,7 @@ class Square:
         return f"Square.parse({self.name!r})"
 
 
-@dataclass(frozen=True, slots=True)
+@frozen(slots=True)
 class Board:
     """The geometry of a square board of ``size`` x ``size`` squares."""
 

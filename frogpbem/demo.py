@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +15,7 @@ from frogpbem import crypto
 from frogpbem.audit import Report, audit
 from frogpbem.dealing import SeatSpec, create_game, deal_game, join_game, start_game, submit_setup
 from frogpbem.errors import FileAccessError, UsageError
+from frogpbem.frozen import frozen
 from frogpbem.gamefile.document import write_atomic
 from frogpbem.games import STRENGTHS, Outcome, find_game
 from frogpbem.protocol.game import REFEREE, known_secrets, load, replay
@@ -117,7 +117,7 @@ def play_demo(
     return DemoResult(folder, game_path, record_path, len(final.file.log), outcome, report)
 
 
-@dataclass(frozen=True)
+@frozen
 class DemoResult:
     """What the demonstration played, and the audit's verdict."""
 

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import base64
 import shlex
-from dataclasses import dataclass
 from pathlib import Path
 
 from frogpbem import crypto
 from frogpbem.errors import FileAccessError
+from frogpbem.frozen import frozen
 from frogpbem.gamefile.document import read_game
 from frogpbem.gamefile.model import Element, GameFile
 
@@ -32,7 +32,7 @@ def _elements(file: GameFile) -> list[tuple[str, str, Element]]:
     return items
 
 
-@dataclass(frozen=True)
+@frozen
 class Exported:
     """One exported element: its files, its signer, and the stock command that checks it."""
 

@@ -13,7 +13,6 @@ import configparser
 import os
 import smtplib
 import ssl
-from dataclasses import dataclass
 from email.message import EmailMessage
 from email.utils import formatdate, make_msgid
 from pathlib import Path
@@ -22,13 +21,14 @@ from urllib.parse import unquote, urlsplit
 
 from frogpbem import crypto
 from frogpbem.errors import FileAccessError, UsageError
+from frogpbem.frozen import frozen
 from frogpbem.gamefile.document import dump_game, dump_yaml, write_atomic
 from frogpbem.protocol.game import REFEREE, Game, clock_words, known_secrets, replay
 from frogpbem.safetext import safe
 from frogpbem.views import make_view, render_letter, render_text
 
 
-@dataclass(frozen=True)
+@frozen
 class Letter:
     """One message, and whom it is for."""
 

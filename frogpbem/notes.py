@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from frogpbem import crypto
 from frogpbem.errors import FrogPbemError, UsageError
+from frogpbem.frozen import frozen
 from frogpbem.gamefile.document import dump_game, locked, write_atomic
 from frogpbem.gamefile.model import Note
 from frogpbem.protocol.game import REFEREE, Game, load, now_text
@@ -18,7 +19,7 @@ MAX_NOTE = 2000
 """Longest note, in characters."""
 
 
-@dataclass(frozen=True)
+@frozen
 class NoteText:
     """A note as its readers see it."""
 

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from frogpbem.errors import FrogPbemError, UsageError
+from frogpbem.frozen import frozen
 from frogpbem.gamefile.document import write_atomic
 from frogpbem.games import JSON, STRENGTHS, Outcome, Paint, Ruleset, find_game
 
@@ -128,7 +129,7 @@ class Tally:
         return "\n".join(lines)
 
 
-@dataclass(frozen=True)
+@frozen
 class Share:
     """A count of games, its share of all games, and the 95 % interval of that share."""
 

@@ -8,12 +8,13 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
 from frogpbem import crypto
 from frogpbem.errors import FrogPbemError, KeyError_, SignatureError
+from frogpbem.frozen import frozen
 from frogpbem.gamefile import strictyaml
 from frogpbem.gamefile.document import dump_yaml, write_atomic
 from frogpbem.gamefile.model import JSON, ViewFile
@@ -29,7 +30,7 @@ if TYPE_CHECKING:
 PUBLIC = "public"
 
 
-@dataclass(frozen=True)
+@frozen
 class View:
     """What one seat (``seat``), the referee or the public may know after record ``n``."""
 

@@ -7,7 +7,7 @@ import os
 import stat
 import struct
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -18,6 +18,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import (
 
 from frogpbem.crypto.digest import sha256
 from frogpbem.errors import FileAccessError, KeyError_
+from frogpbem.frozen import frozen
 
 if TYPE_CHECKING:
     from cryptography.hazmat.primitives import serialization
@@ -33,7 +34,7 @@ def ssh_string(data: bytes) -> bytes:
     return struct.pack(">I", len(data)) + data
 
 
-@dataclass(frozen=True)
+@frozen
 class PublicKey:
     """An Ed25519 public key as an OpenSSH key line."""
 
@@ -83,7 +84,7 @@ def _key_bytes(blob: bytes) -> bytes:
     return blob[len(expected) + 4 :]
 
 
-@dataclass(frozen=True)
+@frozen
 class PrivateKey:
     """An Ed25519 private key loaded from an OpenSSH key file."""
 

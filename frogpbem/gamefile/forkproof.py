@@ -15,11 +15,11 @@ from __future__ import annotations
 
 import base64
 import json
-from dataclasses import dataclass
 from typing import Any
 
 from frogpbem import crypto
 from frogpbem.errors import ForkError, GameFileError, SignatureError
+from frogpbem.frozen import frozen
 from frogpbem.gamefile.model import Element, GameFile, Record
 
 MAGIC = "frogpbem-fork-proof 1"
@@ -47,7 +47,7 @@ def where(element: Element) -> str:
     return element.KIND
 
 
-@dataclass(frozen=True)
+@frozen
 class ForkProof:
     """Two conflicting elements signed by one referee key, as checked."""
 

@@ -16,12 +16,13 @@ from __future__ import annotations
 import json
 import operator
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 from functools import cached_property
 from typing import Any, ClassVar, Self, TypeVar, cast
 
 from frogpbem import crypto
 from frogpbem.errors import GameFileError
+from frogpbem.frozen import frozen
 from frogpbem.gamefile import strictyaml
 
 JSON = Any
@@ -99,7 +100,7 @@ def _checked(element: E, data: Mapping[str, Any], where: str) -> E:
 # --- the header -------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@frozen
 class Party:
     """The referee or a seat: a name and an OpenSSH public key line."""
 
@@ -128,7 +129,7 @@ class Party:
         return cls(data["name"], data["key"], data.get("seat"), data.get("email"))
 
 
-@dataclass(frozen=True)
+@frozen
 class Fairness:
     """The referee's committed dealing seed, and who adds a seed of their own."""
 
@@ -155,7 +156,7 @@ class Fairness:
                    data["sealed_seed"], data.get("seed"))
 
 
-@dataclass(frozen=True)
+@frozen
 class Dealt:
     """A dealt setup: public data, and per seat a commitment and a sealed copy."""
 
@@ -178,7 +179,7 @@ class Dealt:
 EMPTY = Dealt(None, {}, {})
 
 
-@dataclass(frozen=True)
+@frozen
 class Setup:
     """How the header sets the game up."""
 
@@ -213,7 +214,7 @@ class Setup:
                    tuple(choosers) if choosers is not None else None)
 
 
-@dataclass(frozen=True)
+@frozen
 class Deadline:
     """How long a seat has for each move, and what happens when the time passes."""
 
@@ -244,7 +245,7 @@ class Deadline:
         return cls(f"{int(text[:-1])}{text[-1]}", on_timeout)
 
 
-@dataclass(frozen=True)
+@frozen
 class Header(Element):
     """The referee's signed description of the game."""
 
@@ -307,7 +308,7 @@ class Header(Element):
 # --- before the first record: joins and the deal ------------------------------------
 
 
-@dataclass(frozen=True)
+@frozen
 class Sealed:
     """A secret kept sealed in the file: the age armour and its commitment."""
 
@@ -330,7 +331,7 @@ class Sealed:
         return cls(data["sealed"], data["commitment"])
 
 
-@dataclass(frozen=True)
+@frozen
 class Join(Element):
     """A seat's contribution before the deal: a fresh seed, or its own sealed secret."""
 
@@ -359,7 +360,7 @@ class Join(Element):
                             Sealed.from_json(data), data["signature"]), data, where)
 
 
-@dataclass(frozen=True)
+@frozen
 class Deal(Element):
     """The referee's deal once every seat has joined: the joins and the sealed setup."""
 
@@ -390,7 +391,7 @@ class Deal(Element):
 # --- the log -------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@frozen
 class Request(Element):
     """A move signed by a seat, bound to the game, the record number and the head it saw."""
 
@@ -425,7 +426,7 @@ class Request(Element):
                             Sealed.from_json(data), data["signature"]), data, where)
 
 
-@dataclass(frozen=True)
+@frozen
 class Asked:
     """Where a request was signed, when it was applied at a later point (a resignation)."""
 
@@ -436,7 +437,7 @@ class Asked:
         return {"n": self.n, "head": self.head}
 
 
-@dataclass(frozen=True)
+@frozen
 class Record(Element):
     """One move, applied and signed by the referee."""
 
@@ -507,7 +508,7 @@ class Record(Element):
                             data["signature"], bool(data.get("timeout", False))), data, where)
 
 
-@dataclass(frozen=True)
+@frozen
 class Note(Element):
     """A private note, signed by its author and sealed to the author's team only."""
 
@@ -537,7 +538,7 @@ class Note(Element):
                             data["sealed"], data["at"], data["signature"]), data, where)
 
 
-@dataclass(frozen=True)
+@frozen
 class Opened:
     """A secret with its salt, as revealed (it must match its commitment)."""
 
@@ -548,7 +549,7 @@ class Opened:
         return {"salt": self.salt, "secret": self.secret}
 
 
-@dataclass(frozen=True)
+@frozen
 class OpenedMove:
     """A sealed move's full notation and salt, as revealed."""
 
@@ -559,7 +560,7 @@ class OpenedMove:
         return {"move": self.move, "salt": self.salt}
 
 
-@dataclass(frozen=True)
+@frozen
 class Reveal(Element):
     """Written by the referee at the end: every secret, the seed, the outcome."""
 
@@ -602,7 +603,7 @@ class Reveal(Element):
 # --- the whole file ---------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@frozen
 class GameFile:
     """A whole game file. Every change makes a new value (``with_*``)."""
 
@@ -721,7 +722,7 @@ def _pending(data: Mapping[str, Any]) -> dict[str, Any]:
 # --- what sealed blocks and setup files hold -----------------------------------------------
 
 
-@dataclass(frozen=True)
+@frozen
 class Plaintext:
     """What every sealed block holds: ``{game, seat, salt, secret}`` (padded with spaces)."""
 
@@ -743,7 +744,7 @@ class Plaintext:
             raise GameFileError("a sealed block does not hold a frogpbem secret") from None
 
 
-@dataclass(frozen=True)
+@frozen
 class MoveSecret:
     """What a sealed move commits to: its record number and full notation."""
 
@@ -761,7 +762,7 @@ class MoveSecret:
         raise GameFileError("a sealed move does not hold a record number and a move")
 
 
-@dataclass(frozen=True)
+@frozen
 class ChosenSetup:
     """A set position given to ``frogpbem new --setup``: public data and each seat's secret."""
 
@@ -775,7 +776,7 @@ class ChosenSetup:
         return cls(data.get("public"), {k: v for k, v in data.items() if k != "public"})
 
 
-@dataclass(frozen=True)
+@frozen
 class ViewFile:
     """A view file (``game.red.view.yaml``) as mailed to a seat: signed by the referee."""
 

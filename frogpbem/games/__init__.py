@@ -17,11 +17,11 @@ from __future__ import annotations
 import json
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, TypeVar
 
 from frogpbem.board import MAX_SIZE, Square
 from frogpbem.errors import GameOverError, IllegalMoveError, NotYourTurnError, UsageError
+from frogpbem.frozen import frozen
 
 if TYPE_CHECKING:
     import random
@@ -35,7 +35,7 @@ STRENGTHS = ("random", "greedy", "strong")
 Paint = Callable[[str, str], str]
 """Dresses a square's text on a text board: (square name, text) to text (colour codes)."""
 
-@dataclass(frozen=True)
+@frozen
 class Place:
     """One line of the final standing."""
 
@@ -50,7 +50,7 @@ class Place:
         return {"rank": self.rank, "seat": self.seat, "points": self.points}
 
 
-@dataclass(frozen=True)
+@frozen
 class Outcome:
     """How a finished game ended."""
 
@@ -106,7 +106,7 @@ class Result(Protocol):
         ...
 
 
-@dataclass(frozen=True)
+@frozen
 class Resign:
     """Give up the game (every ruleset has it; allowed whenever it arrives)."""
 
@@ -117,7 +117,7 @@ class Resign:
         return "Resign()"
 
 
-@dataclass(frozen=True)
+@frozen
 class Resigned:
     """The result of a resignation that reveals nothing."""
 

@@ -8,8 +8,7 @@ log, with a result of its own shape, so every copy and every audit sees it.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
+from frogpbem.frozen import frozen
 from frogpbem.games import JSON, same_json
 from frogpbem.safetext import safe
 
@@ -17,7 +16,7 @@ MAX_REASON = 200
 """The longest reason a pause may give."""
 
 
-@dataclass(frozen=True)
+@frozen
 class Passed:
     """The seat to move let its deadline pass and its turn went by."""
 
@@ -27,7 +26,7 @@ class Passed:
         return {"passed": True}
 
 
-@dataclass(frozen=True)
+@frozen
 class Paused:
     """The referee paused the game (no move and no deadline until it resumes)."""
 
@@ -39,7 +38,7 @@ class Paused:
         return {"paused": self.reason}
 
 
-@dataclass(frozen=True)
+@frozen
 class Resumed:
     """The referee resumed a paused game; the seat to move's time starts again."""
 

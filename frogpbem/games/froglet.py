@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from frogpbem.board import Board, Square, text_grid
@@ -20,6 +20,7 @@ from frogpbem.errors import (
     InconsistentResultError,
     NotationError,
 )
+from frogpbem.frozen import frozen
 from frogpbem.games import (
     JSON,
     Chance,
@@ -57,7 +58,7 @@ def counts_for(size: int) -> dict[str, int]:
     return {c: counts[c] for c in "GYRB"}
 
 
-@dataclass(frozen=True)
+@frozen
 class Remove:
     """White's first move: take a green frog off the full board."""
 
@@ -70,7 +71,7 @@ class Remove:
         return f"Remove({self.square!r})"
 
 
-@dataclass(frozen=True)
+@frozen
 class Jump:
     """A frog's jump along a path of hops, start first."""
 
@@ -106,7 +107,7 @@ def parse_move(text: str) -> Move:
     raise NotationError(f"{EXPECTED}, got {text!r}")
 
 
-@dataclass(frozen=True)
+@frozen
 class Removed:
     """The first move's result: a green frog left the board."""
 
@@ -114,7 +115,7 @@ class Removed:
         return {"removed": "G"}
 
 
-@dataclass(frozen=True)
+@frozen
 class Captured:
     """A jump's result: the colours of the frogs it took, in order, and its points."""
 
@@ -147,7 +148,7 @@ def _squeeze(text: str) -> str:
     return re.sub(r"\s+", "", text)
 
 
-@dataclass(frozen=True)
+@frozen
 class State:
     """A Froglet position (nothing is hidden)."""
 

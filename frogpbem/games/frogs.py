@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 from functools import cached_property
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -30,6 +30,7 @@ from frogpbem.errors import (
     NotationError,
     UsageError,
 )
+from frogpbem.frozen import frozen
 from frogpbem.games import (
     JSON,
     Chance,
@@ -63,7 +64,7 @@ _MOVE_RE = re.compile(r"\s*(shoot|guess)\s+([A-Za-z]\s*[0-9]{1,2})\s*|\s*(resign
 EXPECTED = 'expected "shoot SQUARE", "guess SQUARE" or "resign"'
 
 
-@dataclass(frozen=True)
+@frozen
 class Shoot:
     """Shoot a square: reveal its number, or shoot the frog on it."""
 
@@ -76,7 +77,7 @@ class Shoot:
         return f"Shoot({self.square!r})"
 
 
-@dataclass(frozen=True)
+@frozen
 class Guess:
     """Guess that an opponent's frog sits on a square."""
 
@@ -107,7 +108,7 @@ def parse_move(text: str) -> Move:
     return Shoot(square) if match[1].lower() == "shoot" else Guess(square)
 
 
-@dataclass(frozen=True)
+@frozen
 class Count:
     """A shot at an empty square, and the number of frogs around it."""
 
@@ -117,7 +118,7 @@ class Count:
         return {"count": self.count}
 
 
-@dataclass(frozen=True)
+@frozen
 class Shot:
     """A shot that hit (and revealed) a frog of ``owner``."""
 
@@ -127,7 +128,7 @@ class Shot:
         return {"shot": self.owner}
 
 
-@dataclass(frozen=True)
+@frozen
 class Found:
     """A correct guess that revealed a frog of ``owner``."""
 
@@ -137,7 +138,7 @@ class Found:
         return {"found": self.owner}
 
 
-@dataclass(frozen=True)
+@frozen
 class Miss:
     """A wrong guess: the square is empty."""
 
@@ -145,7 +146,7 @@ class Miss:
         return {"miss": True}
 
 
-@dataclass(frozen=True)
+@frozen
 class FrogsResigned:
     """A resignation, with the resigning seats' hidden frogs where the rules show them."""
 
@@ -187,7 +188,7 @@ def parse_result(data: JSON) -> FrogResult:
     raise NotationError(f"not a frog-finding result: {data!r}")
 
 
-@dataclass(frozen=True)
+@frozen
 class Revealed:
     """A frog that everybody can see."""
 
@@ -197,7 +198,7 @@ class Revealed:
     """``shot``, ``found`` or ``resigned``."""
 
 
-@dataclass(frozen=True)
+@frozen
 class State:
     """A position, as much of it as one observer knows."""
 

@@ -26,18 +26,18 @@ integers, so the odds are exact up to the final division.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from math import comb
 
 from frogpbem.board import Board, Square
 from frogpbem.errors import IllegalMoveError
+from frogpbem.frozen import frozen
 from frogpbem.games import JSON
 
 Poly = list[int]
 """Counts by the number of frogs: ``poly[m]`` placements with ``m`` frogs."""
 
 
-@dataclass(frozen=True)
+@frozen
 class Odds:
     """The chance of an unseen frog on every square a seat cannot see into."""
 

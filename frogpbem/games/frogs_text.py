@@ -5,9 +5,8 @@ Reads only view data (what a seat may know), as ``FrogGame.view`` writes it.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from frogpbem.board import text_grid
+from frogpbem.frozen import frozen
 from frogpbem.games import JSON, Paint
 from frogpbem.games.frogs import (
     GUESS_GAIN,
@@ -23,7 +22,7 @@ from frogpbem.games.frogs import (
 )
 
 
-@dataclass(frozen=True)
+@frozen
 class Cell:
     """What a square shows: ``miss``, ``shot`` (a number), ``own``, ``shot_frog``,
     ``found`` or ``shown`` (a frog), with the frog's seat or the shot's number."""

@@ -19,7 +19,7 @@ import itertools
 import re
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from functools import cache
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -29,6 +29,7 @@ from frogpbem.errors import (
     NotationError,
     UsageError,
 )
+from frogpbem.frozen import frozen
 from frogpbem.games import (
     JSON,
     Chance,
@@ -113,7 +114,7 @@ def adjacent(a: str, b: str) -> bool:
     return max(dc, dr) == 1
 
 
-@dataclass(frozen=True)
+@frozen
 class StoneMove:
     """Move ``count`` stones from ``src`` to ``dst`` on the mover's own board."""
 
@@ -128,7 +129,7 @@ class StoneMove:
         return f"StoneMove({self.src!r}, {self.dst!r}, {self.count})"
 
 
-@dataclass(frozen=True)
+@frozen
 class Pass:
     """Stop moving for the rest of the game."""
 
@@ -139,7 +140,7 @@ class Pass:
         return "Pass()"
 
 
-@dataclass(frozen=True)
+@frozen
 class SealedGuess:
     """The opponent's nine values, row 1 first; ``None`` while the guess is still sealed."""
 
@@ -175,7 +176,7 @@ def parse_move(text: str) -> Move:
     raise NotationError(f"{EXPECTED}, got {text!r}")
 
 
-@dataclass(frozen=True)
+@frozen
 class Quiet:
     """A stone move or a chosen pass: nothing to show."""
 
@@ -183,7 +184,7 @@ class Quiet:
         return {}
 
 
-@dataclass(frozen=True)
+@frozen
 class AutoPass:
     """The pass the referee records for a seat with no legal move."""
 
@@ -191,7 +192,7 @@ class AutoPass:
         return {"auto": True}
 
 
-@dataclass(frozen=True)
+@frozen
 class Guessed:
     """A sealed guess was handed in."""
 
@@ -212,7 +213,7 @@ def parse_result(data: JSON) -> SecretMoveResult:
     raise NotationError(f"not a Secret Move result: {data!r}")
 
 
-@dataclass(frozen=True)
+@frozen
 class State:
     """A Secret Move position, as much of it as one observer knows."""
 

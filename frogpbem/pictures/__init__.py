@@ -10,9 +10,10 @@ fonts, scripts, images or links, and no element ids (a page can hold many).
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
+from frogpbem.frozen import frozen
 from frogpbem.pictures.svg import Picture
 
 JSON = Any
@@ -20,7 +21,7 @@ JSON = Any
 Drawer = Callable[[JSON, "Scene"], Picture]
 
 
-@dataclass(frozen=True)
+@frozen
 class Scene:
     """What a picture of one board shows besides the board: whose it is, names, last move."""
 

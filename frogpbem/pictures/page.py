@@ -13,6 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from html import escape
 
+from frogpbem.frozen import frozen
 from frogpbem.pictures import JSON, Scene, drawer, picture, status
 from frogpbem.pictures.svg import FONT, INK, Picture
 from frogpbem.safetext import safe
@@ -67,7 +68,7 @@ def _page(title: str, svg: str, info: str, script: str = "") -> str:
             f"{info}</div>{script}</body></html>\n")
 
 
-@dataclass(frozen=True)
+@frozen
 class Frame:
     """One step of a record page: the public board after a record, and its caption."""
 

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from functools import cache, lru_cache
 from html import escape
 
+from frogpbem.frozen import frozen
 from frogpbem.safetext import safe
 
 INK = "#263238"
@@ -119,7 +120,7 @@ class Picture:
                 + "".join(self.parts) + "</svg>\n")
 
 
-@dataclass(frozen=True)
+@frozen
 class Grid:
     """Where the squares of a ``size`` x ``size`` board are: ``A1`` bottom-left."""
 

@@ -11,10 +11,10 @@ owner, and that it matches the commitment.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from frogpbem import crypto
 from frogpbem.errors import CommitmentError, FrogPbemError, GameFileError, KeyError_
+from frogpbem.frozen import frozen
 from frogpbem.gamefile.model import JSON, Opened, Plaintext, Sealed
 
 BLOCK = 256
@@ -37,7 +37,7 @@ def setup_length(bound: int) -> int:
     return -(-(bound + BLOCK) // BLOCK) * BLOCK
 
 
-@dataclass(frozen=True)
+@frozen
 class SealedSecret:
     """A secret of ``owner`` in game ``game``, sealed (and usually committed to)."""
 

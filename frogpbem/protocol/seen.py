@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import json
 import os
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from frogpbem.errors import FileAccessError, ForkError, FrogPbemError, StaleCopyError
+from frogpbem.frozen import frozen
 from frogpbem.gamefile.document import dump_game, lock_file, parse_game, read_bytes, write_atomic
 from frogpbem.gamefile.forkproof import ForkProof, conflict
 from frogpbem.gamefile.model import GameFile, hash_of
@@ -32,7 +32,7 @@ def default_home() -> Path:
     return Path(base) / "frogpbem"
 
 
-@dataclass(frozen=True)
+@frozen
 class Seen:
     """What was seen of one game: the header's hash and the history's hashes."""
 
