@@ -8,7 +8,8 @@ are three functions shared by every such class: Python 3.11 compiles six
 methods for each frozen dataclass when its module is imported, and with some
 fifty of them that was over half of the time frogpbem's own modules took to
 import; it now compiles three. A ``__repr__`` that a class defines itself is
-kept. (``order=True`` needs ``dataclass``'s own comparisons: use it there.)
+kept; a class that defines its own equality or hash is refused, and there is
+no ``order=True``: make such a class a ``dataclass``.
 """
 
 from __future__ import annotations
@@ -34,6 +35,9 @@ def frozen(cls: type[T] | None = None, /, *, slots: bool = False) -> Any:
     """``@dataclass(frozen=True)`` (or ``frozen=True, slots=True``), see the module."""
 
     def wrap(cls: type[T]) -> type[T]:
+        if "__eq__" in cls.__dict__ or cls.__dict__.get("__hash__") is not None:
+            raise TypeError(f"@frozen class {cls.__name__} defines its own equality or hash: "
+                            "make it a dataclass")
         made: Any = dataclasses.dataclass(frozen=True, eq=False, repr=False, slots=slots)(cls)
         fields = dataclasses.fields(made)
         made._frozen_compared = staticmethod(_key([f.name for f in fields if f.compare]))

@@ -115,3 +115,24 @@ def test_it_is_a_frozen_dataclass() -> None:
     assert Named("a") == Named("a") and Named("a") != Named("b")
     assert Labelled(1) != Point(1) and Labelled(1) == Labelled(1, label="a")
     assert Empty() == Empty() and hash(Empty()) == hash(Empty())
+
+
+def test_a_class_with_its_own_equality_or_hash_is_refused() -> None:
+    class Own:
+        x: int
+
+        def __eq__(self, other: object) -> bool:
+            return True
+
+        def __hash__(self) -> int:
+            return 0
+
+    class Hashed:
+        x: int
+
+        def __hash__(self) -> int:
+            return 0
+
+    for kind in (Own, Hashed):
+        with pytest.raises(TypeError, match="its own equality or hash"):
+            frozen(kind)
