@@ -35,7 +35,7 @@ def frozen(cls: type[T] | None = None, /, *, slots: bool = False) -> Any:
     """``@dataclass(frozen=True)`` (or ``frozen=True, slots=True``), see the module."""
 
     def wrap(cls: type[T]) -> type[T]:
-        if "__eq__" in cls.__dict__ or cls.__dict__.get("__hash__") is not None:
+        if "__eq__" in cls.__dict__ or "__hash__" in cls.__dict__:
             raise TypeError(f"@frozen class {cls.__name__} defines its own equality or hash: "
                             "make it a dataclass")
         made: Any = dataclasses.dataclass(frozen=True, eq=False, repr=False, slots=slots)(cls)
