@@ -10,9 +10,8 @@ import re
 import stat
 from collections import OrderedDict
 from collections.abc import Iterator, Sequence
-from dataclasses import replace
 from pathlib import Path
-from typing import Any, NamedTuple, Protocol
+from typing import Any, NamedTuple, Protocol, TypeVar
 
 from frogpbem import crypto
 from frogpbem.errors import FileAccessError, GameFileError
@@ -21,8 +20,6 @@ from frogpbem.gamefile.model import (
     FORMAT_VERSION,
     Element,
     GameFile,
-    Note,
-    Request,
     ViewFile,
     hash_of,
 )
@@ -30,6 +27,17 @@ from frogpbem.gamefile.model import (
 _RECENT: OrderedDict[bytes, GameFile] = OrderedDict()
 """The last files parsed, by the hash of their bytes (a file is immutable once parsed)."""
 RECENT_FILES = 4
+
+K = TypeVar("K")
+V = TypeVar("V")
+
+
+def keep_recent(recent: OrderedDict[K, V], key: K, value: V, size: int = RECENT_FILES) -> None:
+    """Keep ``value`` under ``key`` as the newest of ``recent``, which keeps the last ``size``."""
+    recent[key] = value
+    recent.move_to_end(key)
+    while len(recent) > size:
+        recent.popitem(last=False)
 
 
 class KnownHistories(Protocol):
@@ -67,9 +75,7 @@ def parse_game(data: bytes, name: str, known: KnownHistories | None = None) -> G
         if known is not None:
             keep_history(file, data, known)
         _remember_source(file, data)
-    _RECENT[digest] = file
-    while len(_RECENT) > RECENT_FILES:
-        _RECENT.popitem(last=False)
+    keep_recent(_RECENT, digest, file)
     return file
 
 
@@ -132,7 +138,7 @@ def _keep(known: KnownHistories, part: tuple[str, int], data: bytes, history: di
                                     for element in (file.header, file.deal)],
         "continued": continued,
     })
-    _remember_kept(game, _Kept(length, digest, continued, file, history))
+    keep_recent(_KEPT_HERE, game, _Kept(length, digest, continued, file, history))
 
 
 class _Kept(NamedTuple):
@@ -154,13 +160,6 @@ _KEPT_HERE: OrderedDict[str, _Kept] = OrderedDict()
 """Per game id, the history this process kept last: a second read of the game in the same
 process (the referee reads its game, then the copy a seat sent back; the judge reads a game
 at every move) takes its values from here, not from the store."""
-
-
-def _remember_kept(game: str, kept: _Kept) -> None:
-    _KEPT_HERE[game] = kept
-    _KEPT_HERE.move_to_end(game)
-    while len(_KEPT_HERE) > RECENT_FILES:
-        _KEPT_HERE.popitem(last=False)
 
 
 def parse_known(data: bytes, name: str, known: KnownHistories) -> GameFile | None:
@@ -187,7 +186,7 @@ def parse_known(data: bytes, name: str, known: KnownHistories) -> GameFile | Non
         here = _kept_in(known.read_history(game), data, length)
         if here is None:
             return None
-        _remember_kept(game, here)
+        keep_recent(_KEPT_HERE, game, here)
     start = here.length
     try:
         more: list[Any] = []
@@ -367,12 +366,9 @@ def parse_copy(data: bytes, name: str, base: GameFile) -> GameFile:
         entries = _read_pending(pending, name)
         if entries["reveal"] != (base.reveal.to_json() if base.reveal is not None else None):
             raise GameFileError("another reveal")
-        requests = tuple(Request.from_json(r, f"pending request {i + 1}")
-                         for i, r in enumerate(entries["requests"]))
-        notes = tuple(Note.from_json(n, f"note {i + 1}") for i, n in enumerate(entries["notes"]))
+        copy = base.continued([], entries)
     except GameFileError:
         return parse_game(data, name)  # read whole, for the message that says what is wrong
-    copy = replace(base, requests=requests, notes=notes)
     _remember_source(copy, data)
     return copy
 
@@ -422,10 +418,7 @@ def _remember_source(file: GameFile, data: bytes, known: int = 0) -> None:
     part = _history_part(data, known) if file.log else None
     if part is None or not _ends_in_records(data, part[1], known):
         return
-    _SOURCES[id(file)] = (file, data, part[1])
-    _SOURCES.move_to_end(id(file))
-    while len(_SOURCES) > RECENT_FILES:
-        _SOURCES.popitem(last=False)
+    keep_recent(_SOURCES, id(file), (file, data, part[1]))
 
 
 def _source_of(file: GameFile) -> tuple[bytes, int] | None:
@@ -436,10 +429,13 @@ def _source_of(file: GameFile) -> tuple[bytes, int] | None:
         count = len(old.log)
         if old.header is file.header and old.joins is file.joins and \
                 old.deal is file.deal and count <= len(file.log) and \
-                (found is None or count > found[1]) and \
+                (found is None or count > found[2]) and \
                 all(map(operator.is_, old.log, file.log)):
-            found = data[:length], count
-    return found
+            found = data, length, count
+    if found is None:
+        return None
+    data, length, count = found
+    return data[:length], count  # the bytes copied once, for the longest
 
 
 def _element(name: str, element: Element | None) -> list[str]:

@@ -699,7 +699,8 @@ class GameFile:
         """This file's history (header, joins, deal, records: the same values) followed by
         the records ``log`` and the pending part ``pending`` (requests, reveal, notes), both
         schema-checked documents, typed as :meth:`from_json` types them."""
-        return replace(self, log=(*self.log, *_records(log, len(self.log))), **_pending(pending))
+        more = _records(log, len(self.log))
+        return replace(self, log=(*self.log, *more) if more else self.log, **_pending(pending))
 
 
 def _records(data: Sequence[Any], before: int = 0) -> tuple[Record, ...]:

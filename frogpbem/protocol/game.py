@@ -31,7 +31,13 @@ from frogpbem.errors import (
     UsageError,
 )
 from frogpbem.gamefile import chain, mailsafe
-from frogpbem.gamefile.document import parse_copy, parse_known, read_bytes, read_game
+from frogpbem.gamefile.document import (
+    keep_recent,
+    parse_copy,
+    parse_known,
+    read_bytes,
+    read_game,
+)
 from frogpbem.gamefile.model import (
     JSON,
     GameFile,
@@ -541,10 +547,7 @@ def replay(game: Game, secrets: Mapping[str, JSON | None],
             before[record.n] = state
         state = after
     replayed = Replay(state, before)
-    _REPLAYS[memo] = (hashes, replayed)
-    _REPLAYS.move_to_end(memo)
-    while len(_REPLAYS) > RECENT_REPLAYS:
-        _REPLAYS.popitem(last=False)
+    keep_recent(_REPLAYS, memo, (hashes, replayed), RECENT_REPLAYS)
     return replayed
 
 
