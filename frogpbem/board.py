@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import operator
 import re
-import string
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import cache
@@ -17,6 +16,9 @@ from frogpbem.errors import NotationError
 from frogpbem.frozen import frozen
 
 MAX_SIZE = 26
+LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+"""The columns' letters (``string`` is not imported just for them: it costs a command's
+start-up about a millisecond)."""
 SQUARE_ORDER = operator.attrgetter("col", "row")
 """A sort key giving the squares' own order (column, then row), compared without calling
 ``Square.__lt__`` once per comparison: sorting a long game's board costs far less."""
@@ -99,10 +101,10 @@ def text_grid(size: int, cell: Callable[[str], str],
         def cell(name: str) -> str:
             return paint(name, plain(name))
 
-    letters = "".join(f" {string.ascii_uppercase[c]} " for c in range(size))
+    letters = "".join(f" {LETTERS[c]} " for c in range(size))
     lines = [f"    {letters}"]
     for row in range(size, 0, -1):
-        cells = "".join(cell(f"{string.ascii_uppercase[c]}{row}") for c in range(size))
+        cells = "".join(cell(f"{LETTERS[c]}{row}") for c in range(size))
         lines.append(f"{row:>3} {cells} {row}")
     lines.append(f"    {letters}")
     return lines
@@ -111,7 +113,7 @@ def text_grid(size: int, cell: Callable[[str], str],
 @cache
 def _name(col: int, row: int) -> str:
     """A square's name, made once (a long game's views name every square at every move)."""
-    return f"{string.ascii_uppercase[col]}{row + 1}"
+    return f"{LETTERS[col]}{row + 1}"
 
 
 @cache
