@@ -847,18 +847,27 @@ def main() -> None:
     app of that command alone is built with typer's public API (its help and
     errors read the same). Anything else (``--help``, ``--version``,
     completion, a wrong name) goes to the whole app.
+
+    When the command is done, whatever its outcome, the games it replayed
+    are kept for the next command (:mod:`frogpbem.protocol.replays`).
     """
     wanted = sys.argv[1] if len(sys.argv) > 1 else ""
     callback = COMMANDS.get(wanted)
-    if callback is None:
-        app()
-        return
-    single = typer.Typer(name="frogpbem", help=HELP, add_completion=False,
-                         pretty_exceptions_enable=False, rich_markup_mode=None,
-                         context_settings=SETTINGS)
-    single.callback()(main_options)
-    single.command(wanted)(callback)
-    single()
+    try:
+        if callback is None:
+            app()
+            return
+        single = typer.Typer(name="frogpbem", help=HELP, add_completion=False,
+                             pretty_exceptions_enable=False, rich_markup_mode=None,
+                             context_settings=SETTINGS)
+        single.callback()(main_options)
+        single.command(wanted)(callback)
+        single()
+    finally:
+        if "frogpbem.protocol.replays" in sys.modules:  # a game was replayed
+            from frogpbem.protocol import replays
+
+            replays.flush()
 
 
 COMMANDS = {(info.name or info.callback.__name__): info.callback

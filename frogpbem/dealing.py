@@ -259,7 +259,7 @@ def _deal(game: Game, key: crypto.PrivateKey, take_from: Sequence[Path],
     deal = Deal(game.header.hash, tuple(joins), dealing, seed, at).signed(key)
     game.file = replace(game.file, deal=deal, joins=())
     applied.lines.append(done)
-    state = replay(game, known_secrets(game, REFEREE, key), key).final
+    state = replay(game, known_secrets(game, REFEREE, key), key, keeper=key).final
     state = automatic_moves(game, state, key, at, applied.lines)
     return applied, state
 
@@ -298,5 +298,5 @@ def start_game(
         write_atomic(path, data)
         if game.undealt:
             return []  # views once the seats have joined and the referee has dealt
-        state = replay(game, known_secrets(game, REFEREE, key), key).final
+        state = replay(game, known_secrets(game, REFEREE, key), key, keeper=key).final
         return write_views(game, state, key)

@@ -69,7 +69,7 @@ def letters(game: Game, key: crypto.PrivateKey, to: str = "all",
     for role in wanted:
         if role not in (*game.seats, REFEREE):
             raise UsageError(f"--to {role!r}: give a seat of this game, all, or referee")
-    state = replay(game, known_secrets(game, REFEREE, key), key).final
+    state = replay(game, known_secrets(game, REFEREE, key), key, keeper=key).final
     subject = subject_of(game, state)
     parties = {party.seat or REFEREE: party for party in (*game.header.seats,
                                                          game.header.referee)}

@@ -143,7 +143,7 @@ def request_move(game: Game, key: crypto.PrivateKey, text: str) -> Requested:
     seat = game.role(key)
     rules = game.ruleset
     parsed = rules.parse_move(text)
-    state = replay(game, known_secrets(game, seat, key)).final
+    state = replay(game, known_secrets(game, seat, key), keeper=key).final
     game.check_running()
     rules.check(state, seat, parsed)
     canonical = rules.format_move(parsed)
@@ -250,7 +250,7 @@ def _apply(
     take_from: tuple[Path, ...], discard_requests: bool, at: str,
 ) -> tuple[Applied, Any]:
     path = game.path
-    state = replay(game, known_secrets(game, REFEREE, key), key).final
+    state = replay(game, known_secrets(game, REFEREE, key), key, keeper=key).final
     applied = Applied()
     taken = sum(take_requests(game, other) for other in take_from)
     if discard_requests:
@@ -308,7 +308,7 @@ def apply_timeout(game: Game, key: crypto.PrivateKey, memory: HeadMemory | None 
     at = at or now_text()
     with memory.holding(game.game_id):
         memory.check(game)
-        state = replay(game, known_secrets(game, REFEREE, key), key).final
+        state = replay(game, known_secrets(game, REFEREE, key), key, keeper=key).final
         due = deadline_of(game, state)
         if due is None:
             raise UsageError("no deadline to apply: the game has none, is paused or is over",
@@ -355,7 +355,7 @@ def _clock_command(path: Path, key: crypto.PrivateKey, result: Paused | Resumed,
             raise UsageError(f"only the referee may {result.move} a game", path=path)
         with memory.holding(game.game_id):
             memory.check(game)
-            state = replay(game, known_secrets(game, REFEREE, key), key).final
+            state = replay(game, known_secrets(game, REFEREE, key), key, keeper=key).final
             if game.file.requests:
                 raise UsageError("pending requests: apply them first", path=path)
             applied = Applied()

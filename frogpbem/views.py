@@ -149,7 +149,7 @@ def view_for(game: Game, key: crypto.PrivateKey | None, asked: bool = True) -> V
             if asked:
                 raise
             key = None
-    state = replay(game, known_secrets(game, role, key)).final
+    state = replay(game, known_secrets(game, role, key), keeper=key).final
     notes = tuple(read_notes(game, role, key)) if role not in (None, REFEREE) and key else None
     return make_view(game, state, role, notes)
 

@@ -8,12 +8,13 @@ from pathlib import Path
 PACKAGE = Path(__file__).resolve().parent.parent / "frogpbem"
 BELOW = ("gamefile", "games", "crypto")
 ALLOWED = {"protocol/memory.py", "protocol/seen.py", "protocol/verified.py",
-           "pictures/__init__.py", "pictures/frogs.py", "pictures/froglet.py",
-           "pictures/secretmove.py", "pictures/terminal.py", "frozen.py"}
-"""The referee's and the players' own memory files and the store of verified histories
-(JSON of their own), not the game document; and the pictures of a board, drawn from the
-ruleset's own view data (what ``Ruleset.view`` returns and its text board reads); and
-``@frozen``, below the model, whose one dict is the namespace of the ``__init__`` it compiles."""
+           "protocol/replays.py", "pictures/__init__.py", "pictures/frogs.py",
+           "pictures/froglet.py", "pictures/secretmove.py", "pictures/terminal.py", "frozen.py"}
+"""The referee's and the players' own memory files, the stores of verified histories and
+of kept replays (JSON of their own), not the game document; and the pictures of a board,
+drawn from the ruleset's own view data (what ``Ruleset.view`` returns and its text board
+reads); and ``@frozen``, below the model, whose one dict is the namespace of the
+``__init__`` it compiles."""
 
 
 def _above() -> list[Path]:

@@ -88,11 +88,13 @@ __all__ = [
     "secure_random",
     "sha256",
     "sha256_tag",
+    "sign_blob",
     "sign_element",
     "signed_bytes",
     "signed_bytes_of_parts",
     "signer_of",
     "unseal",
+    "verify_blob",
     "verify_message",
     "sign_message",
 ]

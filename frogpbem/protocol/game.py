@@ -51,6 +51,7 @@ from frogpbem.gamefile.model import (
 )
 from frogpbem.games import Ruleset, find_game
 from frogpbem.games.clock import ClockResult, Passed, Paused, Resumed, parse_clock
+from frogpbem.protocol import replays
 from frogpbem.protocol.secrets import SealedSecret
 from frogpbem.protocol.verified import VerifiedHistories
 
@@ -457,6 +458,8 @@ def referee_seed(game: Game, key: crypto.PrivateKey) -> str | None:
 
 def unasked(game: Game, replayed: Replay) -> list[Record]:
     """Records without their seat's signed request that the rules did not make by themselves."""
+    if replayed.since:
+        raise ValueError("unasked() needs a game replayed from its first record")
     rules = game.ruleset
     found = []
     for n in game.unrequested:
@@ -483,7 +486,10 @@ class Replay:
     final: Any
     """The state after the last record."""
     before: dict[int, Any] = field(default_factory=dict)
-    """The state before each record that carries no seat's request."""
+    """The state before each record that carries no seat's request (after ``since``)."""
+    since: int = 0
+    """How many records were replayed by an earlier command (the kept replays of
+    :mod:`frogpbem.protocol.replays`): ``before`` knows nothing of them."""
 
 
 def _play_record(game: Game, record: Record, claimed: Any, state: Any,
@@ -523,7 +529,8 @@ RECENT_REPLAYS = 8
 
 
 def replay(game: Game, secrets: Mapping[str, JSON | None],
-           key: crypto.PrivateKey | None = None) -> Replay:
+           key: crypto.PrivateKey | None = None, *,
+           keeper: crypto.PrivateKey | None = None) -> Replay:
     """Replay every record through the rules, checking each result, score and turn.
 
     Raises :class:`InconsistentResultError` (or another
@@ -533,6 +540,11 @@ def replay(game: Game, secrets: Mapping[str, JSON | None],
     role, is continued from where it stopped: only the records after it are
     played (the referee applying a move, then mailing it; the demo's every
     record). It counts only if every record of it is the same, byte for byte.
+
+    With ``keeper`` (the user's key), a replay kept by an earlier command is
+    continued the same way, and this one is kept for the next
+    (:mod:`frogpbem.protocol.replays`, written when the command is done).
+    Its ``before`` then holds only the records replayed here.
     """
     role = game.role(key) if key is not None else None
     reveal = game.file.reveal
@@ -540,14 +552,23 @@ def replay(game: Game, secrets: Mapping[str, JSON | None],
             str(role), reveal.hash if reveal is not None else "")
     hashes = list(map(hash_of, game.file.log))
     done, kept = _replayed(memo, hashes)
+    stored = None
+    if keeper is not None:
+        stored = replays.memo_digest(memo)
+        if kept is None:
+            found = replays.read(game.game_id, keeper, str(role), stored, hashes)
+            if found is not None:
+                done, kept = found[0], Replay(found[1], since=found[0])
     state = kept.final if kept is not None else start_state(game, secrets)
     before = dict(kept.before) if kept is not None else {}
     for record, after in _played(game, state, done, key, role):
         if record.request is None:  # what unasked() looks at, whoever replays
             before[record.n] = state
         state = after
-    replayed = Replay(state, before)
+    replayed = Replay(state, before, kept.since if kept is not None else 0)
     keep_recent(_REPLAYS, memo, (hashes, replayed), RECENT_REPLAYS)
+    if keeper is not None and stored is not None:
+        replays.keep(game.game_id, keeper, str(role), stored, hashes, state)
     return replayed
 
 
