@@ -14,7 +14,8 @@ record is a seat's signed request applied by the referee from the seat's
 returned copy. Then, each timed over ROUNDS runs of the real command line:
 
 - seat request: red signs its move into the copy the referee mailed it
-  (red's tool last read and verified the game two records earlier, as in play);
+  (red's tool last read and verified the game two records earlier, as in play,
+  and kept the state it replayed to then, as every command with a key does);
 - referee ``move --from``: the referee applies that returned copy (its tool
   too last read the game two records earlier; it remembers what it signed);
 - view: blue looks at its copy (its tool last read it two records earlier);
@@ -55,6 +56,8 @@ from frogpbem import crypto  # noqa: E402
 from frogpbem.dealing import SeatSpec, create_game, start_game  # noqa: E402
 from frogpbem.gamefile.document import keep_history, read_game  # noqa: E402
 from frogpbem.gamefile.model import ChosenSetup  # noqa: E402
+from frogpbem.protocol import replays  # noqa: E402
+from frogpbem.protocol.game import REFEREE, known_secrets, load, replay  # noqa: E402
 from frogpbem.protocol.seen import SeenGames  # noqa: E402
 from frogpbem.protocol.verified import VerifiedHistories  # noqa: E402
 from frogpbem.referee import move  # noqa: E402
@@ -195,6 +198,20 @@ class Flow:
                 "FROGPBEM_STATE": str(self.state(party))}
 
 
+def keep_replay(game_file: Path, key: crypto.PrivateKey, role: str, state: Path) -> None:
+    """The replay a party's last command kept in its tool state (``state``), as that command
+    made it: a seat's without its key's role, the referee's with it."""
+    build_state = os.environ["FROGPBEM_STATE"]
+    os.environ["FROGPBEM_STATE"] = str(state)
+    try:
+        game = load(game_file)
+        replay(game, known_secrets(game, role, key), key if role == REFEREE else None,
+               keeper=key)
+        replays.flush()
+    finally:
+        os.environ["FROGPBEM_STATE"] = build_state
+
+
 def measure(flow: Flow) -> dict[str, Timing]:
     """The commands of one move, in the flow, on a game of ``flow.records`` records."""
     folder = flow.folder
@@ -207,6 +224,10 @@ def measure(flow: Flow) -> dict[str, Timing]:
         file = read_game(before)
         store.remember(file)
         keep_history(file, before.read_bytes(), store)
+    for party, key, role in (("red", flow.players["red"], "red"),
+                             ("blue", flow.players["blue"], "blue"),
+                             ("referee", flow.referee, REFEREE)):
+        keep_replay(before, key, role, flow.state(party))
     for party in ("red", "blue", "referee"):
         for name in (f"{party}-home", f"{party}-state"):
             if (folder / name).exists():
