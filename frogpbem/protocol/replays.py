@@ -120,9 +120,10 @@ def decode(data: Any) -> Any:
 
 # --- the store -----------------------------------------------------------------------------
 
-_PENDING: OrderedDict[Path, tuple[crypto.PrivateKey, str, int, str, Any]] = OrderedDict()
-"""Replays to write when the command is done: by file, the key, memo, count, records' digest
-and state."""
+_PENDING: OrderedDict[Path, tuple[crypto.PrivateKey, str, list[str], Any]] = OrderedDict()
+"""Replays to write when the command is done: by file, the key, memo, the records' hashes
+and the state (digested only when written: a process that replays at every move, as the
+demo does, writes once)."""
 RECENT = 8
 
 
@@ -164,17 +165,16 @@ def keep(game: str, key: crypto.PrivateKey, role: str, memo: str, hashes: list[s
          state: Any) -> None:
     """Remember a replay, to be written by :func:`flush` when the command is done."""
     if hashes:
-        keep_recent(_PENDING, kept_path(game, key, role),
-                    (key, memo, len(hashes), _digest(hashes), state), RECENT)
+        keep_recent(_PENDING, kept_path(game, key, role), (key, memo, hashes, state), RECENT)
 
 
 def flush() -> None:
     """Write the replays kept since the last flush (a state that cannot be kept is not)."""
     while _PENDING:
-        path, (key, memo, n, records, state) = _PENDING.popitem()
+        path, (key, memo, hashes, state) = _PENDING.popitem()
         try:
-            value = {"version": VERSION, "memo": memo, "n": n, "records": records,
-                     "state": encode(state)}
+            value = {"version": VERSION, "memo": memo, "n": len(hashes),
+                     "records": _digest(hashes), "state": encode(state)}
             sealed = crypto.seal(json.dumps(value, separators=(",", ":")).encode(),
                                  [key.public])
             signature = crypto.b64encode(crypto.sign_blob(key, sealed.encode(), NAMESPACE))
