@@ -241,7 +241,10 @@ def test_froglet_board_is_checked_right_after_the_deal(joined_game: Callable[...
     assert "deal: re-derived" in verified.stdout and "white, black added" in verified.stdout
     doc = strictyaml.loads(game.read_bytes())
     rows = doc["deal"]["public"]["rows"]
-    rows[0] = rows[0][::-1] if rows[0] != rows[0][::-1] else rows[0][1:] + rows[0][0]
+    flat = "".join(rows)  # one frog another colour, the green ones (the first move's) kept:
+    at = next(i for i, letter in enumerate(flat) if letter != "G")  # always a change
+    flat = flat[:at] + {"Y": "R", "R": "B", "B": "Y"}[flat[at]] + flat[at + 1:]
+    doc["deal"]["public"]["rows"] = [flat[i:i + len(rows)] for i in range(0, len(flat), len(rows))]
     doc["deal"]["signature"] = crypto.sign_element(keys.key("referee"), "deal", doc["deal"])
     game.write_text(strictyaml.dumps(doc))
     tampered = cli("verify", game)
