@@ -1,3 +1,3 @@
-from frogpbem.cli import main
+from frogpbem.console import main
 
 main()

@@ -2,22 +2,19 @@
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 import sys
-from collections.abc import Iterator
 from pathlib import Path
-from typing import IO, TYPE_CHECKING, Annotated, Any
+from typing import Annotated, Any
 
 import typer
 
-from frogpbem.errors import FrogPbemError, GameFileError, KeyError_, UsageError
+from frogpbem import console
+from frogpbem.console import colour as _colour
+from frogpbem.console import emit, emit_applied, load_key, reported
+from frogpbem.errors import GameFileError, UsageError
 from frogpbem.safetext import safe
-
-if TYPE_CHECKING:
-    from frogpbem import crypto
-    from frogpbem.referee import Applied
 
 HELP = "Play hidden-information board games by email with a signed, auditable referee."
 SETTINGS: dict[str, Any] = {"help_option_names": ["-h", "--help"]}
@@ -43,53 +40,9 @@ KeyOption = Annotated[
 JsonOption = Annotated[bool, typer.Option("--json", help="Print the report as JSON.")]
 
 
-@contextlib.contextmanager
-def reported(as_json: bool = False) -> Iterator[None]:
-    """Turn a :class:`FrogPbemError` into one line on stderr (JSON with ``--json``)."""
-    try:
-        yield
-    except FrogPbemError as exc:
-        # the message may quote a file: escaped onto one line, no control characters
-        typer.echo(json.dumps(exc.to_json()) if as_json else f"frogpbem: {safe(str(exc))}",
-                   err=True)
-        raise typer.Exit(exc.exit_code) from None
-    except KeyboardInterrupt:
-        typer.echo("frogpbem: interrupted", err=True)
-        raise typer.Exit(130) from None
-
-
-def _passphrase(path: Path) -> bytes | None:
-    if "FROGPBEM_PASSPHRASE" in os.environ:
-        return os.environ["FROGPBEM_PASSPHRASE"].encode()
-    if sys.stdin.isatty():
-        import getpass
-
-        return getpass.getpass(f"Passphrase for {path}: ").encode()
-    return None
-
-
 def _interactive() -> bool:
     """Whether a person can be asked (standard input is a terminal)."""
     return sys.stdin.isatty()
-
-
-def key_path(explicit: Path | None) -> tuple[Path | None, bool]:
-    """The key to use, and whether it was asked for (option or environment)."""
-    if explicit is not None:
-        return explicit, True
-    if os.environ.get("FROGPBEM_KEY"):
-        return Path(os.environ["FROGPBEM_KEY"]), True
-    default = Path.home() / ".ssh" / "id_ed25519"
-    return (default, False) if default.exists() else (None, False)
-
-
-def load_key(explicit: Path | None) -> crypto.PrivateKey:
-    from frogpbem import crypto
-
-    path, _ = key_path(explicit)
-    if path is None:
-        raise KeyError_("no key: give --key, set FROGPBEM_KEY, or create ~/.ssh/id_ed25519")
-    return crypto.load_private_key(path.expanduser(), _passphrase)
 
 
 def _pairs(values: list[str], what: str) -> dict[str, str]:
@@ -119,23 +72,10 @@ def main_options(
     """Play hidden-information board games by email with a signed, auditable referee."""
 
 
-def _colour() -> IO[str] | None:
-    """The terminal text is shown on in colour, if it is one (and NO_COLOR is not set)."""
-    if not sys.stdout.isatty():  # never colour: spare the pictures' import
-        return None
-    from frogpbem.pictures.terminal import colour_wanted
-
-    return sys.stdout if colour_wanted(sys.stdout) else None
-
-
 def _stderr_console() -> Any:
     from rich.console import Console
 
     return Console(stderr=True)
-
-
-def _emit(data: Any, as_json: bool, text: str) -> None:
-    typer.echo(json.dumps(data, indent=2) if as_json else text)
 
 
 @app.command()
@@ -167,7 +107,7 @@ def keygen(
                 raise UsageError("--passphrase needs $FROGPBEM_PASSPHRASE or a terminal")
         key = crypto.generate_key(path, comment or path.name, secret)
         data = {"key": str(path), "public": key.public.line, "fingerprint": key.public.fingerprint}
-        _emit(data, as_json, f"wrote {path} and {path}.pub\n{key.public.fingerprint}")
+        emit(data, as_json, f"wrote {path} and {path}.pub\n{key.public.fingerprint}")
 
 
 @app.command()
@@ -242,7 +182,7 @@ def new(
             "views: " + ", ".join(str(v) for v in views) if views else
             f"now each seat joins (frogpbem join {game.name}), then you deal (frogpbem deal)"
         )
-        _emit(data, as_json, text)
+        emit(data, as_json, text)
 
 
 @app.command()
@@ -256,7 +196,7 @@ def join(
 
     with reported(as_json):
         line = join_game(game, load_key(key))
-        _emit({"join": line}, as_json, line)
+        emit({"join": line}, as_json, line)
 
 
 @app.command()
@@ -279,7 +219,7 @@ def setup(
         if (text is None) == (not random_setup):
             raise UsageError("give your setup, or --random (not both)")
         line = submit_setup(game, load_key(key), None if random_setup else text)
-        _emit({"setup": line}, as_json, line)
+        emit({"setup": line}, as_json, line)
 
 
 @app.command()
@@ -296,7 +236,7 @@ def deal(
 
     with reported(as_json):
         applied = deal_game(game, load_key(key), take_from)
-        _emit({"dealt": not applied.lines[-1].startswith("waiting"), "lines": applied.lines,
+        emit({"dealt": not applied.lines[-1].startswith("waiting"), "lines": applied.lines,
                "views": [str(v) for v in applied.views]}, as_json, "\n".join(applied.lines))
 
 
@@ -324,24 +264,7 @@ def move(
     as_json: JsonOption = False,
 ) -> None:
     """Referee: apply MOVE or the pending signed requests. Seat: sign MOVE as a request."""
-    from frogpbem.referee import Applied
-    from frogpbem.referee import move as do_move
-
-    with reported(as_json):
-        text = " ".join(words) if words else None
-        result = do_move(game, load_key(key), text, seat, tuple(take_from), discard_requests,
-                         withdraw)
-        if not isinstance(result, Applied):
-            words_out = result.line
-            if result.block:
-                words_out += ("\nor paste this block into your reply to the referee:\n"
-                              + result.block.rstrip("\n"))
-            _emit({"request": result.line, "seat": result.seat, "move": result.move,
-                   "n": result.n, "sealed": result.sealed, "replaced": result.replaced,
-                   "withdrawn": result.withdrawn, "block": result.block or None}, as_json,
-                  words_out)
-            return
-        _emit_applied(result, as_json)
+    console.move(game, words, key, seat, take_from, discard_requests, withdraw, as_json)
 
 
 @app.command()
@@ -356,7 +279,7 @@ def note(
 
     with reported(as_json):
         line = add_note(game, load_key(key), text)
-        _emit({"note": line}, as_json, line)
+        emit({"note": line}, as_json, line)
 
 
 @app.command()
@@ -373,55 +296,7 @@ def view(
 
     Text is in colour on a terminal, unless NO_COLOR is set.
     """
-    from frogpbem.protocol.game import load
-    from frogpbem.protocol.seen import SeenGames
-    from frogpbem.views import RENDERERS, view_for
-
-    with reported(as_json):
-        if fmt not in RENDERERS:
-            raise UsageError(f"--format must be {', '.join(RENDERERS)}, got {fmt!r}")
-        if as_json and fmt not in ("text", "json"):
-            raise UsageError(f"--json and --format {fmt} ask for two formats: give one")
-        colour = _colour() if fmt == "text" and not as_json else None
-        from frogpbem.gamefile.document import parse_view, read_bytes
-
-        mailed = parse_view(read_bytes(game), str(game))
-        if mailed is not None:  # a view file, as the referee mails it to a seat
-            from frogpbem.views import show_view_file
-
-            if fmt in ("json", "yaml") or as_json:
-                raise UsageError("a view file is YAML already; --format json/yaml and --json "
-                                 "show game files")
-            try:
-                shown_file = show_view_file(mailed, SeenGames(), fmt, colour,
-                                            lambda words: typer.echo(f"note: {words}", err=True))
-            except FrogPbemError as exc:
-                raise exc.within(path=game) from None
-            typer.echo(shown_file, color=colour is not None or None)
-            return
-        loaded = load(game)
-        SeenGames().see(loaded)
-        if loaded.undealt:
-            waiting = ", ".join(loaded.waiting_for) or "the referee to deal"
-            line = (f"{loaded.ruleset.title} - game {loaded.game_id}: not dealt yet, "
-                    f"waiting for {waiting}")
-            _emit({"game": loaded.game_id, "dealt": False, "waiting_for": loaded.waiting_for},
-                  as_json or fmt == "json", line)
-            return
-        private = None
-        path, asked = key_path(key)
-        if not public and path is not None:
-            private = load_key(path)
-        shown = view_for(loaded, private, asked)
-        if private is not None and shown.role is None:
-            typer.echo(f"note: {path} is not part of this game; showing the public view",
-                       err=True)
-        if colour is not None:
-            from frogpbem.views import render_text
-
-            typer.echo(render_text(shown, colour), color=True)
-            return
-        typer.echo(RENDERERS["json" if as_json else fmt](shown), nl=fmt in ("text", "json"))
+    console.view(game, key, public, as_json, fmt)
 
 
 @app.command()
@@ -461,7 +336,7 @@ def hint(
                                  "use text or json")
             typer.echo((render_svg if fmt == "svg" else render_html)(shown, data), nl=False)
             return
-        _emit(data, as_json or fmt == "json", rules.hint_text(shown.board, data))
+        emit(data, as_json or fmt == "json", rules.hint_text(shown.board, data))
 
 
 @app.command()
@@ -500,7 +375,7 @@ def verify(
             if key is not None or export is not None or against is not None:
                 raise UsageError("--proof checks a proof alone: no --key, --export or --against")
             report = check_proof(proof)
-            _emit(report.to_json(), as_json, report.text())
+            emit(report.to_json(), as_json, report.text())
             if not report.ok:
                 raise typer.Exit(1)
             return
@@ -514,7 +389,7 @@ def verify(
             data.update(exported=[w.to_json() for w in written])
             text += f"\nexported {len(written)} signed elements to {export}; check one with:\n"
             text += f"  {written[0].command}" if written else ""
-        _emit(data, as_json, text)
+        emit(data, as_json, text)
         if not report.ok:
             raise typer.Exit(1)
 
@@ -579,12 +454,12 @@ def mail(
         found = letters(load(game), load_key(key), to)
         if out is not None:
             paths = write_letters(found, out)
-            _emit({"written": [str(p) for p in paths]}, as_json,
+            emit({"written": [str(p) for p in paths]}, as_json,
                   "\n".join(f"wrote {p}" for p in paths))
         else:
             assert smtp is not None
             sent = send_letters(found, smtp, default_config())
-            _emit({"sent": sent}, as_json, "\n".join(f"sent to {line}" for line in sent))
+            emit({"sent": sent}, as_json, "\n".join(f"sent to {line}" for line in sent))
 
 
 @app.command()
@@ -609,7 +484,7 @@ def receive(
         paths = messages or [Path("-")]
         stdin = sys.stdin.buffer.read() if any(str(p) == "-" for p in paths) else None
         lines = do_receive(read_sources(paths, stdin), games, load_key(key))
-        _emit({"messages": lines}, as_json, "\n".join(lines))
+        emit({"messages": lines}, as_json, "\n".join(lines))
         if any(": refused: " in line for line in lines):
             raise typer.Exit(1)
 
@@ -624,7 +499,7 @@ def timeout(
     from frogpbem.referee import timeout_game
 
     with reported(as_json):
-        _emit_applied(timeout_game(game, load_key(key)), as_json)
+        emit_applied(timeout_game(game, load_key(key)), as_json)
 
 
 @app.command()
@@ -639,7 +514,7 @@ def pause(
     from frogpbem.referee import pause_game
 
     with reported(as_json):
-        _emit_applied(pause_game(game, load_key(key), reason), as_json)
+        emit_applied(pause_game(game, load_key(key), reason), as_json)
 
 
 @app.command()
@@ -652,17 +527,7 @@ def resume(
     from frogpbem.referee import resume_game
 
     with reported(as_json):
-        _emit_applied(resume_game(game, load_key(key)), as_json)
-
-
-def _emit_applied(result: Applied, as_json: bool) -> None:
-    """What the referee applied: the records in words, the outcome, the views written."""
-    outcome = result.outcome
-    text_out = "\n".join(result.lines)
-    if outcome:
-        text_out += f"\ngame over: {outcome.termination}; {outcome.standing_text()}"
-    _emit({"applied": result.lines, "outcome": outcome.to_json() if outcome else None,
-           "views": [str(v) for v in result.views]}, as_json, text_out)
+        emit_applied(resume_game(game, load_key(key)), as_json)
 
 
 @app.command()
@@ -767,7 +632,7 @@ def simulate(
         finally:
             if progress is not None:
                 bar.stop()
-        _emit(tally.to_json(), as_json, tally.table())
+        emit(tally.to_json(), as_json, tally.table())
 
 
 @app.command()
@@ -840,34 +705,26 @@ def demo(
 
 
 def main() -> None:
-    """The console script.
+    """Typer's reading of the command line (the console script, :func:`frogpbem.console.main`,
+    reads the commonest commands itself and leaves the rest to this).
 
     Building the whole typer app inspects every command's signature, a good
     part of each run's start-up; when the first argument names a command, an
     app of that command alone is built with typer's public API (its help and
     errors read the same). Anything else (``--help``, ``--version``,
     completion, a wrong name) goes to the whole app.
-
-    When the command is done, whatever its outcome, the games it replayed
-    are kept for the next command (:mod:`frogpbem.protocol.replays`).
     """
     wanted = sys.argv[1] if len(sys.argv) > 1 else ""
     callback = COMMANDS.get(wanted)
-    try:
-        if callback is None:
-            app()
-            return
-        single = typer.Typer(name="frogpbem", help=HELP, add_completion=False,
-                             pretty_exceptions_enable=False, rich_markup_mode=None,
-                             context_settings=SETTINGS)
-        single.callback()(main_options)
-        single.command(wanted)(callback)
-        single()
-    finally:
-        if "frogpbem.protocol.replays" in sys.modules:  # a game was replayed
-            from frogpbem.protocol import replays
-
-            replays.flush()
+    if callback is None:
+        app()
+        return
+    single = typer.Typer(name="frogpbem", help=HELP, add_completion=False,
+                         pretty_exceptions_enable=False, rich_markup_mode=None,
+                         context_settings=SETTINGS)
+    single.callback()(main_options)
+    single.command(wanted)(callback)
+    single()
 
 
 COMMANDS = {(info.name or info.callback.__name__): info.callback
