@@ -20,6 +20,7 @@ The helpers here (reporting an error, printing, finding the key) serve both.
 from __future__ import annotations
 
 import contextlib
+import gc
 import json
 import os
 import sys
@@ -300,6 +301,10 @@ def main() -> None:
             cli.main()
             return
         run, arguments = found
+        # Such a command lives a fraction of a second, and what it makes is freed as it
+        # goes (reference counting): the cyclic collector would only scan, again and
+        # again, the objects that imports and a long game's values leave (a few ms).
+        gc.disable()
         try:
             run(**arguments)
         except BrokenPipeError:  # the reader went away (``| head``): as typer does
