@@ -174,13 +174,23 @@ class Judge:
     """What was said of files the judge cannot use (each said once)."""
 
     def round(self) -> list[str]:
-        """Take every waiting message, apply deadlines, then mail what changed."""
-        log = []
+        """Finish a write a stopped round left undone, take every waiting message, apply
+        deadlines, then mail what changed."""
+        log = self.finish_writes()
         for message in self.box.waiting():
             log.append(self.take(message))
         log += self.deadlines()
         log += self.mail_changes()
         return log
+
+    def finish_writes(self) -> list[str]:
+        """Each game file that a round stopped (killed) between keeping what it signed and
+        writing it is written now, as it would have been (:meth:`HeadMemory.finish`): the
+        move it holds is mailed by this round, and the message that asked for it, still
+        waiting, is found taken already."""
+        memory = HeadMemory(self.state_dir)
+        return [f"{path.name}: finished writing what the last round signed"
+                for path in game_files(self.games) if memory.finish(path)]
 
     def deadlines(self) -> list[str]:
         """Remind a seat once before its deadline; record its forfeit (or passed turn) once

@@ -17,9 +17,10 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from frogpbem.errors import FileAccessError, StaleCopyError
+from frogpbem.errors import FileAccessError, FrogPbemError, StaleCopyError
 from frogpbem.gamefile import chain
-from frogpbem.gamefile.document import lock_file, read_bytes, write_atomic
+from frogpbem.gamefile.document import lock_file, locked, parse_game, read_bytes, write_atomic
+from frogpbem.gamefile.model import hash_of
 
 if TYPE_CHECKING:
     from frogpbem.protocol.game import Game
@@ -96,6 +97,44 @@ class HeadMemory:
                 f"refusing to sign a second history (the latest copy you signed is kept in "
                 f"{kept})", path=game.path,
             )
+
+    def finish(self, path: Path) -> bool:
+        """Write into ``path`` the copy signed last, if a command was stopped after keeping
+        it and before writing the game file (as SIGKILL or a power cut may stop one).
+
+        That is so when the memory is ahead of the file and the kept copy is exactly
+        what the memory says was signed (its records, hashes and signatures, by their
+        digest), and the file's history is a strict beginning of the copy's: the same
+        header, deal and records, fewer of them. Then nothing the file holds is lost,
+        and the file becomes what the stopped command would have written. Anything else
+        is left as it is (the next command refuses it and says why). Whether it wrote.
+
+        The judge does this before each round: it alone writes its games folder, and a
+        move it signed is then mailed instead of a refusal. A person's ``move`` does not:
+        it refuses and names the kept copy, for them to look at.
+        """
+        try:
+            with locked(path):
+                file = parse_game(read_bytes(path), str(path))
+                with self.holding(file.game):
+                    memory = self._read(file.game)
+                    if memory is None or memory["head"] == file.head:
+                        return False
+                    kept_path = self._path(file.game, ".yaml")
+                    data = read_bytes(kept_path)
+                    kept = parse_game(data, str(kept_path))
+                    n = int(memory["n"])
+                    signed = (len(kept.log), kept.head, chain.prefix_digest(kept, n)) == \
+                        (n, memory["head"], memory["digest"])
+                    ours, theirs = list(map(hash_of, kept.history)), \
+                        list(map(hash_of, file.history))
+                    if not signed or kept.header.hash != file.header.hash or \
+                            len(theirs) >= len(ours) or ours[:len(theirs)] != theirs:
+                        return False
+                    write_atomic(path, data)
+                    return True
+        except FrogPbemError:
+            return False
 
     def remember(self, game: Game, data: bytes) -> None:
         """Remember ``game`` as signed, ``data`` being the file about to be written.
