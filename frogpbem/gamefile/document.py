@@ -125,20 +125,34 @@ def keep_history(file: GameFile, data: bytes, known: KnownHistories) -> None:
 
 
 def _keep(known: KnownHistories, part: tuple[str, int], data: bytes, history: dict[str, Any],
-          file: GameFile, hashes: list[str], checked: int = 0) -> None:
+          file: GameFile, hashes: list[str], checked: int = 0,
+          stored: int | None = None) -> None:
     """Keep ``history`` (the values of the history part ``part`` of ``data``, which ``file``
-    begins with) and its records' ``hashes``; the first ``checked`` bytes are known to be
-    a history that ends in the log's records."""
+    begins with) and its records' ``hashes``, in this process and in ``known``; the first
+    ``checked`` bytes are known to be a history that ends in the log's records.
+
+    ``stored``: how many records the history that ``known`` holds has, when this one
+    continues it; it is written again only when :data:`KEEP_EVERY` records or more follow.
+    """
     game, length = part
     digest = crypto.sha256(data[:length]).hex()
     continued = _ends_in_records(data, length, checked)
-    known.write_history(game, {
-        "format": HISTORY_FORMAT, "length": length, "digest": digest, "history": history,
-        "hashes": hashes, "bases": [element.hash if element is not None else None
-                                    for element in (file.header, file.deal)],
-        "continued": continued,
-    })
+    store = stored is None or len(file.log) - stored >= KEEP_EVERY
+    if store:
+        known.write_history(game, {
+            "format": HISTORY_FORMAT, "length": length, "digest": digest, "history": history,
+            "hashes": hashes, "bases": [element.hash if element is not None else None
+                                        for element in (file.header, file.deal)],
+            "continued": continued,
+        })
     keep_recent(_KEPT_HERE, game, _Kept(length, digest, continued, file, history))
+
+
+KEEP_EVERY = 16
+"""A history continued from the store is written back to it when at least this many records
+followed what the store held. Between two commands a game grows by a record or two: reading
+up to this many records again costs a command less than writing the whole history (its
+values as JSON, about the size of the game file) at every command."""
 
 
 class _Kept(NamedTuple):
@@ -181,12 +195,14 @@ def parse_known(data: bytes, name: str, known: KnownHistories) -> GameFile | Non
         return None
     game, length = part
     here = _KEPT_HERE.get(game)  # kept by this process: its values as they are
+    stored = False  # whether ``here`` is what ``known`` holds
     if here is None or here.length > length or \
             crypto.sha256(data[:here.length]).hex() != here.digest:
         here = _kept_in(known.read_history(game), data, length)
         if here is None:
             return None
         keep_recent(_KEPT_HERE, game, here)
+        stored = True
     start = here.length
     try:
         more: list[Any] = []
@@ -201,7 +217,7 @@ def parse_known(data: bytes, name: str, known: KnownHistories) -> GameFile | Non
         return file  # the same history as kept, which does not end in the log's records
     if more:  # the kept values and hashes, and only the new records' own
         _keep(known, part, data, {**here.history, "log": [*here.history["log"], *more]}, file,
-              list(map(hash_of, file.log)), start)
+              list(map(hash_of, file.log)), start, len(here.file.log) if stored else None)
     _remember_source(file, data, start)
     return file
 

@@ -87,6 +87,32 @@ def test_only_what_follows_the_kept_history_is_read(
     assert kept["length"] == three.index(b"\nrequests:") + 1 and kept["continued"] is True
 
 
+def test_the_store_is_written_again_every_keep_every_records(
+        new_game: Callable[..., Path], play: Callable[..., Result],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Between two commands a game grows by a record or two: the history in the store is
+    written again only when KEEP_EVERY records or more follow it. In between, each read
+    continues from it, reading the records after it again, with the values a whole read
+    gives."""
+    monkeypatch.setattr(document, "KEEP_EVERY", 2)
+    game = new_game()
+    files = []
+    for player, move in (("alice", "shoot C3"), ("bob", "guess A2"), ("alice", "shoot D4"),
+                         ("bob", "shoot C5")):
+        play(game, player, move)
+        files.append(game.read_bytes())
+    one, two, three, four = files
+    store = Kept()
+    document.keep_history(_parse(one, "one"), one, store)
+    for data, stored in ((two, one), (three, three), (four, three)):
+        document._KEPT_HERE.clear()  # each read in a process of its own: the store is all
+        quick = parse_known(data, "next", store)
+        assert quick is not None and same(quick, _parse(data, "whole"))
+        (kept,) = store.values.values()
+        assert kept["length"] == stored.index(b"\nrequests:") + 1
+        assert len(kept["hashes"]) == len(_parse(stored, "stored").log)
+
+
 def test_a_history_changed_on_disk_is_read_whole_and_refused(
         new_game: Callable[..., Path], play: Callable[..., Result], tmp_path: Path) -> None:
     game = new_game()
