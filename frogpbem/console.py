@@ -278,11 +278,14 @@ def quick(argv: list[str]) -> tuple[Callable[..., None], dict[str, Any]] | None:
 
 
 def _readable(path: str) -> bool:
-    """Whether typer takes ``path``: a path that exists must be readable."""
+    """Whether typer takes ``path``: a path that exists must be readable (and a name with
+    a NUL character is left to typer, which refuses it)."""
     try:
         os.stat(path)
-    except (OSError, ValueError):
+    except OSError:
         return True
+    except ValueError:
+        return False
     return os.access(path, os.R_OK)
 
 

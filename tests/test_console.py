@@ -69,6 +69,7 @@ def typer_reading(argv: list[str]) -> tuple[str, dict[str, Any]] | None:
 @example("move", ["game.yaml", "--from", "a.yaml", "--from", "b.yaml", "-k", "k",
                   "--no-discard-requests", "--json"])
 @example("view", ["--public", "game.yaml", "--format", "svg"])
+@example("move", ["\x00"])  # typer refuses a path with a NUL character
 def test_what_is_read_quickly_is_what_typer_reads(name: str, tokens: list[str]) -> None:
     """For any arguments, the quick reading either steps aside, or gives the same command
     function the same values as typer (and typer takes them without a usage error)."""
