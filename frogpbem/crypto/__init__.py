@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 from frogpbem.crypto.digest import (
     KINDS,
+    MAX_SAFE_INTEGER,
     PREFIX,
     b64decode_strict,
     b64encode,
@@ -59,6 +60,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "KINDS",
+    "MAX_SAFE_INTEGER",
     "PREFIX",
     "SCHEME",
     "DerivedChance",

@@ -23,7 +23,9 @@ DEAL_KEY_PREFIX = b"frogpbem/1 deal-key\n"
 """The dealer's key derived from every seed (not a signing kind: its own tag)."""
 
 
-_MAX_SAFE = 2**53 - 1
+MAX_SAFE_INTEGER = 2**53 - 1
+"""Integers up to this size (either sign) are written by canonical JSON as they are."""
+_MAX_SAFE = MAX_SAFE_INTEGER
 _encoder = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), sort_keys=True)
 
 

@@ -470,14 +470,13 @@ class Record(Element):
         return {"n": self.n, "seat": self.seat, "move": self.move, "result": self.result}
 
     @cached_property
-    def view_entry_canonical(self) -> bytes:
-        """:attr:`view_entry` as canonical JSON (made once: every view signed lists it)."""
-        return crypto.canonical_json(self.view_entry)
-
-    @cached_property
-    def view_entry_lines(self) -> list[str]:
-        """:attr:`view_entry` as an item of a view file's ``moves`` (made once)."""
-        return strictyaml.item("-", self.view_entry)
+    def view_entry_written(self) -> tuple[list[str], bytes]:
+        """:attr:`view_entry` as an item of a view file's ``moves`` (its lines) and as
+        canonical JSON, made once (every view written and signed lists it): at once for
+        the entries of nearly every record (:func:`_plain_view_entry`), by the general
+        writers else."""
+        return _plain_view_entry(self.n, self.seat, self.move, self.result) or \
+            (strictyaml.item("-", self.view_entry), crypto.canonical_json(self.view_entry))
 
     def request_element(self, game: str) -> Request | None:
         """The request this record carries the seat's signature of, rebuilt."""
@@ -506,6 +505,47 @@ class Record(Element):
                             data.get("request"),
                             Asked(asked["n"], asked["head"]) if asked is not None else None,
                             data["signature"], bool(data.get("timeout", False))), data, where)
+
+
+def _plain_view_entry(n: Any, seat: Any, move: Any,
+                      result: Any) -> tuple[list[str], bytes] | None:
+    """``strictyaml.item("-", entry)`` and ``crypto.canonical_json(entry)`` of the view
+    entry ``{"n", "seat", "move", "result"}``, made directly when its seat and move are
+    written plain and its result is a mapping of plain keys to integers, booleans, nulls
+    and plain strings (a view lists every record: a long game's referee makes a thousand
+    of them at every move); ``None`` for any other entry. A test checks both against
+    the general writers."""
+    if type(n) is not int or not -crypto.MAX_SAFE_INTEGER <= n <= crypto.MAX_SAFE_INTEGER \
+            or type(seat) is not str or type(move) is not str or type(result) is not dict \
+            or not strictyaml.written_plain(seat) or not strictyaml.written_plain(move):
+        return None
+    lines = [f'- "n": {n}', f"  seat: {seat}", f"  move: {move}", "  result: {}"]
+    if len(lines[1]) > strictyaml.WIDTH or len(lines[2]) > strictyaml.WIDTH:
+        return None  # a string this long is folded over lines
+    members: list[tuple[str, str]] = []
+    if result:
+        del lines[-1]
+        lines.append("  result:")
+        for name, value in result.items():
+            if type(name) is not str or not strictyaml.written_plain(name):
+                return None
+            kind = type(value)
+            if kind is str and strictyaml.written_plain(value):
+                text, encoded = value, f'"{value}"'
+            elif kind is int and -crypto.MAX_SAFE_INTEGER <= value <= crypto.MAX_SAFE_INTEGER:
+                text = encoded = str(value)
+            elif kind is bool or value is None:
+                text = encoded = "null" if value is None else "true" if value else "false"
+            else:
+                return None
+            line = f"    {name}: {text}"
+            if kind is str and len(line) > strictyaml.WIDTH:
+                return None
+            lines.append(line)
+            members.append((name, encoded))
+        members.sort()  # by name: no two alike (a mapping), ASCII (plain)
+    body = ",".join(f'"{name}":{encoded}' for name, encoded in members)
+    return lines, f'{{"move":"{move}","n":{n},"result":{{{body}}},"seat":"{seat}"}}'.encode()
 
 
 @frozen
@@ -648,8 +688,9 @@ class GameFile:
         """Every record's view entry as the lines of a view file's ``moves`` and as
         canonical JSON: made once per file value (a view of every seat is written at
         every move, and each lists every record)."""
-        lines = [line for record in self.log for line in record.view_entry_lines]
-        return lines, b"[" + b",".join([r.view_entry_canonical for r in self.log]) + b"]"
+        written = [record.view_entry_written for record in self.log]
+        return ([line for lines, _ in written for line in lines],
+                b"[" + b",".join([canonical for _, canonical in written]) + b"]")
 
     def heads(self) -> list[str]:
         """The head before each record, then after the last: ``heads()[n]`` is after ``n``."""

@@ -161,6 +161,12 @@ def _string(value: str) -> str:
     return _string_quoted(value)
 
 
+def written_plain(value: str) -> bool:
+    """Whether ``value`` is written as it is, unquoted (then it holds only ASCII letters,
+    digits, spaces and ``_./:@+=,()'-``)."""
+    return _string(value) == value
+
+
 def _string_quoted(value: str) -> str:
     # A JSON string is a valid YAML double-quoted scalar with the same meaning;
     # characters YAML will not carry raw (DEL, NEL, line separators, BOM...) are escaped.

@@ -3,17 +3,20 @@
 from __future__ import annotations
 
 import copy
+import string
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import event, example, given, settings
+from hypothesis import strategies as st
 
 from frogpbem import crypto
 from frogpbem.errors import GameFileError
 from frogpbem.gamefile import strictyaml
 from frogpbem.gamefile.document import parse_game
-from frogpbem.gamefile.model import GameFile, Record
+from frogpbem.gamefile.model import GameFile, Record, _plain_view_entry
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "finished-frogfinder" / "game.yaml"
 
@@ -101,3 +104,64 @@ def test_records_append_without_changing_the_file() -> None:
     longer = file.with_record(extra)
     assert len(longer.log) == len(file.log) + 1 and longer.log[-1] is extra
     assert file.head != longer.head
+
+
+_PLAIN_TEXT = st.one_of(
+    st.text(alphabet=string.ascii_letters + string.digits + " _./:@+=,()'-", max_size=90),
+    st.text(alphabet=string.ascii_letters + " :#'\"\\é\n-", max_size=12))
+"""Strings mostly of what is written plain, long and short, and some that are not."""
+_SCALARS = st.one_of(st.integers(-2**60, 2**60), st.booleans(), st.none(), _PLAIN_TEXT,
+                     st.sampled_from(["count", "yes", "No", "true", "a b", "a: b", "x #y", "9"]))
+_TYPICAL = st.dictionaries(
+    st.sampled_from(["count", "miss", "frog", "owner", "how", "a b", "a", "ab", "a(", "n"]),
+    st.one_of(st.integers(-10, 2**54), st.booleans(), st.none(),
+              st.sampled_from(["red", "blue", "guess", "a b", "yes", "x" * 70])), max_size=3)
+"""Results like the rulesets' (mostly written at once)."""
+_RESULTS = st.one_of(
+    st.dictionaries(st.one_of(_PLAIN_TEXT, st.sampled_from(["a", "a b", "ab", "a(", "n"])),
+                    _SCALARS, max_size=4),
+    st.dictionaries(_PLAIN_TEXT, st.one_of(_SCALARS, st.lists(_SCALARS, max_size=2),
+                                           st.floats(allow_nan=False)), max_size=3),
+    _SCALARS, st.lists(_SCALARS, max_size=2))
+
+
+def mostly(common: st.SearchStrategy[Any], rare: st.SearchStrategy[Any]) -> st.SearchStrategy[Any]:
+    """``common`` four times in five, else ``rare``."""
+    return st.integers(0, 4).flatmap(lambda k: common if k else rare)
+
+
+@settings(max_examples=500, deadline=None)
+@given(mostly(st.integers(0, 2000), st.one_of(st.integers(-2**60, 2**60), st.booleans())),
+       mostly(st.sampled_from(["red", "blue", "green"]),
+              st.one_of(st.sampled_from(["n", "no", "a" * 80]), _PLAIN_TEXT)),
+       mostly(st.sampled_from(["shoot G9", "guess A1", "resign", "jump B2-D4"]), _PLAIN_TEXT),
+       mostly(_TYPICAL, _RESULTS))
+@example(1, "red", "shoot G9", {"a b": 1, "a": 2, "ab": 3})  # sorted by name
+@example(2, "a" * 70, "shoot G9", {})  # folded over lines
+@example(3, "red", "b" * 70, {"count": 1})
+@example(4, "red", "shoot G9", {"how": "c" * 70})
+def test_a_view_entry_made_at_once_is_what_the_general_writers_make(
+        n: int, seat: str, move: str, result: Any) -> None:
+    """The lines and canonical JSON of a view entry made directly are the general YAML
+    writer's and canonical JSON's, or left to them (``None``) for what they alone write."""
+    entry = {"n": n, "seat": seat, "move": move, "result": result}
+    made = _plain_view_entry(n, seat, move, result)
+    try:
+        general: tuple[list[str], bytes] | None = (strictyaml.item("-", entry),
+                                                   crypto.canonical_json(entry))
+    except (GameFileError, TypeError):  # not strict YAML or canonical JSON (a float)
+        general = None
+    if made is not None:
+        assert made == general
+    event("made at once" if made is not None else "left to the general writers")
+
+
+def test_the_view_entries_of_a_whole_game_are_made_at_once(finished_game: Path) -> None:
+    file = parse_game(finished_game.read_bytes(), "game")
+    for record in file.log:
+        made = _plain_view_entry(record.n, record.seat, record.move, record.result)
+        assert made == (strictyaml.item("-", record.view_entry),
+                        crypto.canonical_json(record.view_entry))
+    lines, canonical = file.view_moves
+    assert lines == strictyaml.item("moves:", [r.view_entry for r in file.log])[1:]
+    assert canonical == crypto.canonical_json([r.view_entry for r in file.log])
