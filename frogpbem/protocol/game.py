@@ -543,8 +543,9 @@ def replay(game: Game, secrets: Mapping[str, JSON | None],
 
     With ``keeper`` (the user's key), a replay kept by an earlier command is
     continued the same way, and this one is kept for the next
-    (:mod:`frogpbem.protocol.replays`, written when the command is done).
-    Its ``before`` then holds only the records replayed here.
+    (:mod:`frogpbem.protocol.replays`, written when the command is done) unless
+    fewer than :data:`~frogpbem.protocol.replays.KEEP_EVERY` records followed the
+    one read. Its ``before`` then holds only the records replayed here.
     """
     role = game.role(key) if key is not None else None
     reveal = game.file.reveal
@@ -553,12 +554,14 @@ def replay(game: Game, secrets: Mapping[str, JSON | None],
     hashes = list(map(hash_of, game.file.log))
     done, kept = _replayed(memo, hashes)
     stored = None
+    from_store = -replays.KEEP_EVERY  # records of the replay read from the store, if one was
     if keeper is not None:
         stored = replays.memo_digest(memo)
         if kept is None:
             found = replays.read(game.game_id, keeper, str(role), stored, hashes)
             if found is not None:
                 done, kept = found[0], Replay(found[1], since=found[0])
+                from_store = done
     state = kept.final if kept is not None else start_state(game, secrets)
     before = dict(kept.before) if kept is not None else {}
     for record, after in _played(game, state, done, key, role):
@@ -567,7 +570,8 @@ def replay(game: Game, secrets: Mapping[str, JSON | None],
         state = after
     replayed = Replay(state, before, kept.since if kept is not None else 0)
     keep_recent(_REPLAYS, memo, (hashes, replayed), RECENT_REPLAYS)
-    if keeper is not None and stored is not None:
+    if keeper is not None and stored is not None and \
+            len(hashes) - from_store >= replays.KEEP_EVERY:  # else the one read stays
         replays.keep(game.game_id, keeper, str(role), stored, hashes, state)
     return replayed
 

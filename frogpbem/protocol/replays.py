@@ -125,6 +125,10 @@ _PENDING: OrderedDict[Path, tuple[crypto.PrivateKey, str, list[str], Any]] = Ord
 and the state (digested only when written: a process that replays at every move, as the
 demo does, writes once)."""
 RECENT = 8
+KEEP_EVERY = 16
+"""A replay continued from a kept one is kept in its place only when at least this many
+records followed it: in between, each command replays those few records again (well under
+a millisecond) rather than seal, sign and write the state every time (a few ms)."""
 
 
 def kept_path(game: str, key: crypto.PrivateKey, role: str) -> Path:

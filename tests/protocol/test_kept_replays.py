@@ -269,3 +269,35 @@ def test_a_store_that_cannot_be_written_or_read_costs_only_time(
     path.parent.mkdir(parents=True)
     path.write_text("[" * 100_000 + "]" * 100_000)  # nested past any parser's depth
     assert replays.read("g-1", referee, "referee", "memo", ["h1"]) is None
+
+
+def test_a_replay_continued_from_the_store_is_kept_again_every_few_records(
+        new_game: Callable[..., Path], play: Callable[..., Result], keys: Keys,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The kept replay stays as it is until KEEP_EVERY records follow it; each command in
+    between continues from it, and the one that reaches KEEP_EVERY keeps its own."""
+    monkeypatch.setattr(replays, "KEEP_EVERY", 2)
+    game = new_game()
+    play(game, "alice", "shoot C3")
+    referee = keys.key("referee")
+    _fresh_process(monkeypatch)
+    loaded = load(game)
+    secrets = known_secrets(loaded, REFEREE, referee)
+    replay(loaded, secrets, referee, keeper=referee)
+    replays.flush()
+    kept = replays.kept_path(loaded.game_id, referee, REFEREE)
+    first = kept.read_bytes()
+    for move, player, since, written in (("guess A2", "bob", 1, False),
+                                         ("shoot D4", "alice", 1, True),
+                                         ("shoot C5", "bob", 3, False)):
+        play(game, player, move)
+        replays._PENDING.clear()  # (what the commands of play() kept: not written)
+        _fresh_process(monkeypatch)
+        longer = load(game)
+        again = replay(longer, secrets, referee, keeper=referee)
+        assert again.since == since
+        _fresh_process(monkeypatch)
+        assert again.final == replay(longer, secrets, referee).final  # as from the start
+        assert bool(replays._PENDING) == written
+        replays.flush()
+        assert (kept.read_bytes() != first) == (written or since == 3)
