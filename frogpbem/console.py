@@ -2,17 +2,19 @@
 
 A seat's ``move`` (a signed request), the referee's ``move`` (``--from`` a
 returned copy) and ``view`` run at every turn of every game. Importing typer
-and building its command line costs about 40 ms of each, a fifth of a
-command. :func:`main` reads these commands' arguments itself when they are
-written plainly: the command's name first, then its arguments, and its
-options each as a token of its own (``--key PATH``, ``--json``). It calls
-the same function that typer calls, with the same values.
+(and the standard modules it pulls in) and building its command line cost 40
+to 70 ms of each, a quarter or more of such a command. :func:`main` reads
+these commands' arguments itself when they are written plainly: the
+command's name first, then its arguments, and its options each as a token of
+its own (``--key PATH``, ``--json``). It calls the same function that typer
+calls, with the same values.
 
 Anything else goes to typer (:mod:`frogpbem.cli`), whose command line is the
 one definition of every command, its help and its errors: ``--help``, an
 unknown or repeated option, ``--key=PATH``, ``--``, a value that begins with
-``-``, an empty value, a missing or an extra argument. A test checks that for
-any arguments the quick reading either steps aside or gives typer's values.
+``-``, an empty value or a name with a NUL character, a missing or an extra
+argument. A test checks that for any arguments the quick reading either steps
+aside or gives typer's values.
 
 The helpers here (reporting an error, printing, finding the key) serve both.
 """
