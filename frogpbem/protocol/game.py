@@ -554,7 +554,7 @@ def replay(game: Game, secrets: Mapping[str, JSON | None],
     hashes = list(map(hash_of, game.file.log))
     done, kept = _replayed(memo, hashes)
     stored = None
-    from_store = -replays.KEEP_EVERY  # records of the replay read from the store, if one was
+    from_store = None  # how many records the replay read from the store had, if one was
     if keeper is not None:
         stored = replays.memo_digest(memo)
         if kept is None:
@@ -571,7 +571,7 @@ def replay(game: Game, secrets: Mapping[str, JSON | None],
     replayed = Replay(state, before, kept.since if kept is not None else 0)
     keep_recent(_REPLAYS, memo, (hashes, replayed), RECENT_REPLAYS)
     if keeper is not None and stored is not None and \
-            len(hashes) - from_store >= replays.KEEP_EVERY:  # else the one read stays
+            (from_store is None or len(hashes) - from_store >= replays.KEEP_EVERY):
         replays.keep(game.game_id, keeper, str(role), stored, hashes, state)
     return replayed
 
