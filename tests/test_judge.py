@@ -291,6 +291,44 @@ def test_an_unusable_message_is_answered_and_filed_never_deleted(
     assert servers.inbox("bob") == []
 
 
+def test_a_round_stopped_before_it_wrote_the_game_file_is_finished_by_the_next(
+        servers: Servers, cli: Cli, keys: Keys, tmp_path: Path) -> None:
+    """Killed after the referee's memory kept the record it signed and before the game file
+    was written (so before the message was filed and the record mailed), a round leaves the
+    file behind its memory. The next round writes the kept copy in its place, finds the
+    waiting message applied already, and mails the record: nothing lost, nothing refused.
+    (The kill test below reaches that moment by chance; this one by construction.)"""
+    games = tmp_path / "judge-games"
+    game_id, game = mail_game(cli, keys, tmp_path, games)
+    judge(servers, games, keys)
+    for name in ("alice", "bob"):
+        box = tmp_path / f"{name}.eml"
+        box.write_bytes(servers.inbox(name)[0])
+        assert cli("receive", box, "--games", tmp_path / f"{name}-games", "--key",
+                   keys.path(name)).exit_code == 0
+    player, move = FINISHING_MOVES[0]
+    copy = tmp_path / f"{player}-games" / f"{game_id}.yaml"
+    assert cli("move", copy, move, "--key", keys.path(player)).exit_code == 0
+    before = game.read_bytes()
+    marks = {path: path.read_bytes() for path in (games / ".mailed").iterdir()}
+    send(servers, reply_with(copy, player))
+    judge(servers, games, keys)
+    assert len(strictyaml.loads(game.read_bytes())["log"]) == 1
+    # as if that round had been killed between its memory and the game file
+    game.write_bytes(before)
+    for path, data in marks.items():
+        path.write_bytes(data)
+    assert all(servers.inbox(name) for name in ("alice", "bob"))  # (never sent, then)
+    send(servers, reply_with(copy, player))  # (never filed, then)
+    again = judge(servers, games, keys)
+    assert f"{game.name}: finished writing what the last round signed" in again.stdout
+    assert "taken already" in again.stdout and "refused" not in again.stdout, again.stdout
+    assert f"game {game_id}: mailed record 1" in again.stdout
+    assert len(strictyaml.loads(game.read_bytes())["log"]) == 1
+    assert servers.count("judge", "frogpbem-refused") == 0
+    assert all(len(servers.inbox(name)) == 1 for name in ("alice", "bob"))  # the record, once
+
+
 def judge_killed(servers: Servers, games: Path, keys: Keys, step: int) -> int:
     """The judge's round, killed (SIGKILL) at its ``step``-th file-system step."""
     env = {**os.environ, "FROGPBEM_IMAP_PASSWORD": PASSWORD, "CRASH_AT": str(step),
