@@ -85,14 +85,21 @@ HISTORY_FORMAT = 1
 """The form of a kept history; another form is never used (the file is read whole)."""
 
 
+def game_id_of(data: bytes) -> str | None:
+    """The id of the game file ``data`` (unmailed), read from its first lines as frogpbem
+    writes them, without parsing it; ``None`` if they are not written so."""
+    found = _GAME_ID.match(data)
+    return found.group(1).decode("ascii", "replace") if found is not None else None
+
+
 def _history_part(data: bytes, known: int = 0) -> tuple[str, int] | None:
     """The game id and the length of the history part (everything before ``requests:``);
     the first ``known`` bytes are known to hold no ``requests:`` (they are not searched)."""
-    found = _GAME_ID.match(data)
+    game = game_id_of(data)
     cut = data.find(_PENDING, max(known - 1, 0))
-    if found is None or cut < 0:
+    if game is None or cut < 0:
         return None
-    return found.group(1).decode("ascii", "replace"), cut + 1
+    return game, cut + 1
 
 
 _LOG = b"\nlog:\n- "

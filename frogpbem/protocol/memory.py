@@ -19,7 +19,14 @@ from typing import TYPE_CHECKING, Any
 
 from frogpbem.errors import FileAccessError, FrogPbemError, StaleCopyError
 from frogpbem.gamefile import chain
-from frogpbem.gamefile.document import lock_file, locked, parse_game, read_bytes, write_atomic
+from frogpbem.gamefile.document import (
+    game_id_of,
+    lock_file,
+    locked,
+    parse_game,
+    read_bytes,
+    write_atomic,
+)
 from frogpbem.gamefile.model import hash_of
 
 if TYPE_CHECKING:
@@ -115,13 +122,19 @@ class HeadMemory:
         """
         try:
             with locked(path):
-                file = parse_game(read_bytes(path), str(path))
-                with self.holding(file.game):
-                    memory = self._read(file.game)
-                    if memory is None or memory["head"] == file.head:
+                written = read_bytes(path)
+                game = game_id_of(written) or parse_game(written, str(path)).game
+                with self.holding(game):
+                    memory = self._read(game)
+                    kept_path = self._path(game, ".yaml")
+                    if memory is None:
                         return False
-                    kept_path = self._path(file.game, ".yaml")
                     data = read_bytes(kept_path)
+                    if data == written:  # nearly always: the file is the copy signed last,
+                        return False     # not parsed (the judge asks at every round)
+                    file = parse_game(written, str(path))
+                    if file.game != game or memory["head"] == file.head:
+                        return False
                     kept = parse_game(data, str(kept_path))
                     n = int(memory["n"])
                     signed = (len(kept.log), kept.head, chain.prefix_digest(kept, n)) == \

@@ -11,6 +11,7 @@ import pytest
 
 from frogpbem.errors import StaleCopyError
 from frogpbem.gamefile import chain
+from frogpbem.protocol import memory as memory_module
 from frogpbem.protocol.game import load
 from frogpbem.protocol.memory import HeadMemory
 from tests.conftest import Result
@@ -71,6 +72,11 @@ def test_a_write_a_stopped_command_left_undone_is_finished(
     assert game.read_bytes() == signed
     memory.check(load(game))
     assert not memory.finish(game)  # nothing left to finish
+    parsed: list[str] = []
+    with monkeypatch.context() as patched:
+        patched.setattr(memory_module, "parse_game", lambda data, name: parsed.append(name))
+        assert not memory.finish(game)  # the copy signed last, byte for byte: not parsed
+    assert parsed == []
 
     remembered = heads.with_suffix(".json").read_bytes()
     other = tmp_path / "other.yaml"  # the same game, another second record
