@@ -524,8 +524,7 @@ def _plain_view_entry(n: Any, seat: Any, move: Any,
         return None  # a string this long is folded over lines
     members: list[tuple[str, str]] = []
     if result:
-        del lines[-1]
-        lines.append("  result:")
+        lines[-1] = "  result:"
         for name, value in result.items():
             if type(name) is not str or not strictyaml.written_plain(name):
                 return None
