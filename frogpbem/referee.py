@@ -182,12 +182,12 @@ def take_requests(game: Game, other_path: Path) -> int:
     replies. Returns how many requests and notes were new.
     """
     data = read_bytes(other_path)
-    blocks = [] if mailsafe.unmail(data).startswith(b"frogpbem:") else \
-        mailsafe.request_blocks(data)
+    copy = mailsafe.unmail(data)
+    blocks = [] if copy.startswith(b"frogpbem:") else mailsafe.request_blocks(data)
     if blocks:
         requests, notes = _requests_from_blocks(game, other_path, blocks), []
     else:
-        other = load_copy(game, other_path)
+        other = load_copy(game, other_path, copy)
         requests, notes = list(other.file.requests), list(other.file.notes)
     # pending already, or applied already (a copy or message taken twice): not again
     present = {r.signature for r in game.file.requests}

@@ -29,7 +29,7 @@ ARMOR_END = "-----END AGE ENCRYPTED FILE-----"
 def unmail(data: bytes) -> bytes:
     """``data`` with mail's reversible changes undone (unchanged if there are none)."""
     if data.startswith(b"frogpbem:") and b"\r" not in data and b" \n" not in data \
-            and b"\t\n" not in data:
+            and (b"\t" not in data or b"\t\n" not in data):  # a tab is found much faster
         return data  # the usual case: a file as frogpbem wrote it
     try:
         text = data.decode("utf-8")

@@ -290,10 +290,21 @@ def ruleset_of(header: Header) -> Ruleset[Any, Any, Any]:
     return ruleset
 
 
-def typed_results(file: GameFile, ruleset: Ruleset[Any, Any, Any]) -> list[Any]:
-    """Every record's result as the ruleset's type; a malformed one is refused here."""
+def typed_results(file: GameFile, ruleset: Ruleset[Any, Any, Any],
+                  known: Game | None = None) -> list[Any]:
+    """Every record's result as the ruleset's type; a malformed one is refused here.
+
+    ``known``: a game under the same header. The records this file shares with it as the
+    very same values (a copy read against the game it copies) take their results from
+    it: they were typed, and checked, when it was read.
+    """
     results = []
-    for record in file.log:
+    if known is not None:
+        for record, own, result in zip(file.log, known.file.log, known.results, strict=False):
+            if record is not own:
+                break
+            results.append(result)
+    for record in file.log[len(results):]:
         clock = parse_clock(record.result)
         if clock is not None:
             if (clock.move, isinstance(clock, Passed)) != (record.move, record.timeout):
@@ -315,27 +326,29 @@ def typed_results(file: GameFile, ruleset: Ruleset[Any, Any, Any]) -> list[Any]:
 
 
 def load(path: Path, memory: HeadMemory | None = None,
-         verified: GameFile | None = None, parsed: GameFile | None = None,
+         verified: Game | None = None, parsed: GameFile | None = None,
          histories: VerifiedHistories | None = None) -> Game:
     """Read a game file and check its format, schema, model, signatures and chain.
 
     Signatures already checked are not checked again: those of the history
     this user's tool verified before (``histories``, by default the store in
     ``$FROGPBEM_HOME``), those the referee's ``memory`` remembers signing, and
-    those of a prefix this file shares exactly with a ``verified`` one. Each
+    those of a prefix this file shares exactly with a ``verified`` game. Each
     counts only for a prefix identical byte for byte, signatures included.
     ``parsed`` is the file as just read by the caller.
     """
     histories = histories if histories is not None else VerifiedHistories()
     file = parsed if parsed is not None else read_game(path, histories)
+    if verified is not None and verified.header.hash != file.header.hash:
+        verified = None
     try:
         ruleset = ruleset_of(file.header)
-        results = typed_results(file, ruleset)
+        results = typed_results(file, ruleset, verified)
         candidates = [memory.remembered(file.game) if memory else None,
                       histories.trusted(file)]
-        if verified is not None and verified.header.hash == file.header.hash:
-            shared = min(len(file.log), len(verified.log))
-            candidates.append((shared, chain.prefix_digest(verified, shared)))
+        if verified is not None:
+            shared = min(len(file.log), len(verified.file.log))
+            candidates.append((shared, chain.prefix_digest(verified.file, shared)))
         report = chain.check_chain(file, _longest_trusted(file, candidates))
         report.raise_first()
         game = Game(path, file, ruleset, results, report.unrequested)
@@ -365,13 +378,16 @@ def check_notes(game: Game) -> None:
                              element=f"note {index + 1} (by {note.seat})")
 
 
-def load_copy(game: Game, other_path: Path) -> Game:
-    """A seat's returned copy of ``game``, checked to be a copy of the same game."""
+def load_copy(game: Game, other_path: Path, data: bytes | None = None) -> Game:
+    """A seat's returned copy of ``game``, checked to be a copy of the same game; ``data``:
+    the copy's bytes, read and unmailed already."""
     # what the copy shares with the game was read and checked already: only the rest is
-    data, histories = mailsafe.unmail(read_bytes(other_path)), VerifiedHistories()
+    if data is None:
+        data = mailsafe.unmail(read_bytes(other_path))
+    histories = VerifiedHistories()
     parsed = parse_known(data, str(other_path), histories) or \
         parse_copy(data, str(other_path), game.file)
-    other = load(other_path, verified=game.file, parsed=parsed, histories=histories)
+    other = load(other_path, verified=game, parsed=parsed, histories=histories)
     if other.header.hash != game.header.hash:
         raise StaleCopyError(f"is not a copy of game {game.game_id}", path=other_path)
     return other
