@@ -106,31 +106,32 @@ def test_everything_else_is_left_to_typer() -> None:
 PROBE = ("import sys; from frogpbem import console; sys.argv = ['frogpbem', *sys.argv[1:]]\n"
          "try:\n    console.main()\nexcept SystemExit as done:\n    code = done.code\n"
          "else:\n    code = 0\n"
-         "print('typer' in sys.modules, code, file=sys.stderr)")
+         "print('typer' in sys.modules, 'yaml' in sys.modules, code, file=sys.stderr)")
 
 
 def run_script(*args: str | Path) -> subprocess.CompletedProcess[str]:
     """The console script in a process of its own; its last line on stderr says whether typer
-    was imported, and the exit status."""
+    and PyYAML were imported, and the exit status."""
     return subprocess.run([sys.executable, "-c", PROBE, *map(str, args)], capture_output=True,
                           text=True, timeout=120, env=os.environ)
 
 
-def test_a_turn_by_mail_never_imports_typer(new_game: Callable[..., Path], keys: Keys,
-                                            tmp_path: Path, cli: Cli) -> None:
+def test_a_turn_by_mail_imports_neither_typer_nor_pyyaml(
+        new_game: Callable[..., Path], keys: Keys, tmp_path: Path, cli: Cli) -> None:
     """A seat's request, the referee's move from the returned copy and each view: the same
-    output as typer's command line gives, without importing typer."""
+    output as typer's command line gives, without importing typer, nor PyYAML (every file
+    read is as frogpbem writes it, and small)."""
     game = new_game()
     copy = tmp_path / "alice-copy.yaml"
     copy.write_bytes(game.read_bytes())
     asked = run_script("move", copy, "shoot", "D4", "--key", keys.path("alice"), "--json")
-    assert asked.stderr == "False 0\n", asked.stderr
+    assert asked.stderr == "False False 0\n", asked.stderr
     assert json.loads(asked.stdout)["request"].startswith("red asks: shoot D4")
     applied = run_script("move", game, "--from", copy, "--key", keys.path("referee"))
-    assert applied.stderr == "False 0\n", applied.stderr
+    assert applied.stderr == "False False 0\n", applied.stderr
     assert applied.stdout == "red shoots D4: 1\n"  # blue's frog on E5 is next to D4
     shown = run_script("view", game, "--key", keys.path("bob"))
-    assert shown.stderr == "False 0\n", shown.stderr
+    assert shown.stderr == "False False 0\n", shown.stderr
     assert shown.stdout == cli("view", game, "--key", keys.path("bob")).stdout
     assert "View of: blue (Bob)" in shown.stdout
 
@@ -140,15 +141,15 @@ def test_errors_read_quickly_say_one_sentence_with_the_status(
     game = new_game()
     missing = run_script("view", tmp_path / "none.yaml", "--key", keys.path("bob"))
     typer_missing = cli("view", tmp_path / "none.yaml", "--key", keys.path("bob"))
-    assert missing.stderr.splitlines() == [typer_missing.stderr.rstrip("\n"), "False 9"]
+    assert missing.stderr.splitlines() == [typer_missing.stderr.rstrip("\n"), "False False 9"]
     before = game.read_bytes()
     garbage = run_script("move", game, "fly", "D4", "--key", keys.path("alice"), "--json")
     typer_garbage = cli("move", game, "fly", "D4", "--key", keys.path("alice"), "--json")
-    assert garbage.stderr.splitlines() == [typer_garbage.stderr.rstrip("\n"), "False 3"]
+    assert garbage.stderr.splitlines() == [typer_garbage.stderr.rstrip("\n"), "False False 3"]
     assert json.loads(typer_garbage.stderr)["error"] == "NotationError"
     assert game.read_bytes() == before
     unknown = run_script("view", game, "--bogus")
-    assert unknown.stderr.splitlines()[-1] == "True 2"  # typer's own usage error
+    assert unknown.stderr.splitlines()[-1] == "True False 2"  # typer's own usage error
     assert "No such option: --bogus" in unknown.stderr
 
 

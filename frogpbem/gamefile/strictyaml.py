@@ -4,31 +4,37 @@ Anchors, aliases, tags, merge keys, duplicate keys and non-string keys are
 refused. Plain scalars are integers only when written as decimal integers
 (``010`` stays a string), booleans only as ``true``/``false``, null only as
 ``null``, ``~`` or nothing; everything else is a string (``NO`` stays ``NO``).
+
+A small text exactly as :func:`dumps` writes it (nearly every part a command
+reads: the records and requests that follow a history it kept) is read
+line by line, without PyYAML (see :func:`_as_written`); PyYAML's parser reads
+every other text (see :mod:`frogpbem.gamefile.yamlevents`), and is imported
+only then.
 """
 
 from __future__ import annotations
 
 import functools
-import itertools
 import json
 import re
-from collections.abc import Iterator
 from typing import Any
-
-import yaml
 
 from frogpbem.errors import GameFileError
 
 MAX_BYTES = 4 * 1024 * 1024
 """Files larger than this are refused before parsing."""
 
-_Loader: type[Any] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 _INT = re.compile(r"[-+]?(0|[1-9][0-9]{0,17})")
 """Integers of at most 18 digits; a longer run of digits stays a string (and fails the schema)."""
-_PLAIN = {"true": True, "false": False, "null": None, "~": None, "": None}
+PLAIN = {"true": True, "false": False, "null": None, "~": None, "": None}
+"""The plain scalars that are not strings."""
 MAX_DEPTH = 32
 MAX_EVENTS = 100_000
 """Parser events (about two per value) in one file: far above any real game, far below a bomb."""
+QUICK_BYTES = 64 * 1024
+"""Texts up to this size may be read by :func:`_as_written` (such a text holds far fewer
+than :data:`MAX_EVENTS` values). A larger one goes to PyYAML: on a whole long game file
+its C parser is faster than reading line by line in Python."""
 
 
 def loads(data: bytes, name: str = "<input>") -> Any:
@@ -43,90 +49,207 @@ def loads(data: bytes, name: str = "<input>") -> Any:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
         raise GameFileError("not UTF-8 text", path=name) from None
-    try:
-        return _Builder(yaml.parse(text, Loader=_Loader), name).document()
-    except StopIteration:  # the events were cut at MAX_EVENTS, before the stream's end
-        raise GameFileError(f"more than {MAX_EVENTS} YAML values: not a game file",
-                            path=name) from None
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        where = f" at line {mark.line + 1}" if mark is not None else ""
-        problem = getattr(exc, "problem", None) or "syntax error"
-        raise GameFileError(f"not valid YAML{where}: {problem}", path=name) from None
+    if len(data) <= QUICK_BYTES:
+        try:
+            return _as_written(text)
+        except (_Unlike, IndexError):
+            pass  # not as frogpbem writes it: PyYAML reads it, and says what is wrong
+    from frogpbem.gamefile import yamlevents
+
+    return yamlevents.loads(text, name)
 
 
-_Scalar, _Alias = yaml.ScalarEvent, yaml.AliasEvent
-_SeqStart, _SeqEnd = yaml.SequenceStartEvent, yaml.SequenceEndEvent
-_MapStart, _MapEnd = yaml.MappingStartEvent, yaml.MappingEndEvent
+def int_or_text(value: str) -> Any:
+    """A plain scalar's value (written without quotes)."""
+    if value in PLAIN:
+        return PLAIN[value]
+    return int(value) if _INT.fullmatch(value) else value
 
 
-class _Builder:
-    """Builds values from parser events, refusing everything outside the strict subset."""
+# --- reading a text as the writer writes it -------------------------------------------------
 
-    def __init__(self, events: Iterator[Any], name: str) -> None:
-        self.pull = itertools.islice(events, MAX_EVENTS).__next__
-        """The next event; ``StopIteration`` after MAX_EVENTS of them."""
-        self.name = name
 
-    def fail(self, event: Any, what: str) -> GameFileError:
-        mark = getattr(event, "start_mark", None)
-        where = f" at line {mark.line + 1}" if mark is not None else ""
-        return GameFileError(f"{what}{where} (only plain YAML is accepted)", path=self.name)
+class _Unlike(Exception):
+    """The text is not written as :func:`dumps` writes its value."""
 
-    def document(self) -> Any:
-        pull = self.pull
-        one = GameFileError("expected exactly one YAML document", path=self.name)
-        pull()  # the start of the stream
-        if not isinstance(pull(), yaml.DocumentStartEvent):
-            raise one
-        value = self.node(pull(), 0)
-        pull()  # the end of the document
-        if not isinstance(pull(), yaml.StreamEndEvent):
-            raise one
-        return value
 
-    def node(self, event: Any, depth: int) -> Any:
-        """The value that begins with ``event``."""
-        kind = type(event)
-        if kind is _Scalar:
-            if event.anchor is not None:
-                raise self.fail(event, "YAML anchor refused")
-            if event.tag is not None:
-                raise self.fail(event, f"YAML tag {event.tag!r} refused")
-            value: str = event.value
-            if not event.implicit[0]:  # quoted or block: always a string
-                return value
-            if value in _PLAIN:
-                return _PLAIN[value]
-            return int(value) if _INT.fullmatch(value) else value
+def _as_written(text: str) -> Any:
+    """The value of ``text`` when ``text`` is exactly what the writer writes for that value;
+    raises :class:`_Unlike` (or ``IndexError``) otherwise.
+
+    The lines are read as the writer makes them, then the value read is written again
+    and must give ``text`` byte for byte. So this never reads a text otherwise than
+    PyYAML does: it reads only what the writer writes, and PyYAML reads that back as
+    the value written (a property test checks both). The nesting is held within
+    :data:`MAX_DEPTH`, as the events reader holds it.
+    """
+    lines = text.split("\n")
+    if lines.pop() != "" or not lines:
+        raise _Unlike
+    reader = _Lines(lines)
+    value = reader.block("", 0)
+    if reader.at != len(lines) or _written(value) != text:
+        raise _Unlike
+    return value
+
+
+_QUOTED = re.compile(r'"(?:[^"\\]|\\.)*"')
+_ESCAPE = re.compile(r'\\(x20|u[0-9a-f]{4}|U[0-9a-f]{8}|["\\bfnrt])|["\\]')
+_ESCAPED = {'"': '"', "\\": "\\", "b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t",
+            "x20": " "}
+
+
+def _unquoted(body: str) -> str:
+    """The string a double-quoted scalar's ``body`` (within the quotes) stands for, with
+    the escapes the writer writes; any other escape, or a bare quote, is :class:`_Unlike`."""
+    if "\\" not in body and '"' not in body:
+        return body
+    return _ESCAPE.sub(_escaped, body)
+
+
+def _escaped(found: re.Match[str]) -> str:
+    escape = found.group(1)
+    if escape is None:
+        raise _Unlike  # a bare quote or backslash
+    if escape[0] in "uU":
+        code = int(escape[1:], 16)
+        if 0xD800 <= code <= 0xDFFF or code > 0x10FFFF:
+            raise _Unlike
+        return chr(code)
+    return _ESCAPED[escape]
+
+
+class _Lines:
+    """The lines of a text read as the writer makes them; ``at``: the next line."""
+
+    def __init__(self, lines: list[str]) -> None:
+        self.lines = lines
+        self.at = 0
+
+    def block(self, indent: str, depth: int) -> Any:
+        """The mapping or sequence whose lines begin at the next line, at ``indent``."""
+        if self.lines[self.at].startswith(indent + "-"):
+            return self.sequence(indent, depth)
+        return self.mapping(indent, depth)
+
+    def sequence(self, indent: str, depth: int) -> list[Any]:
         if depth >= MAX_DEPTH:
-            raise self.fail(event, "nesting too deep")
-        if kind is _Alias:
-            raise self.fail(event, "YAML alias refused")
-        if getattr(event, "anchor", None) is not None:
-            raise self.fail(event, "YAML anchor refused")
-        if getattr(event, "tag", None) is not None:
-            raise self.fail(event, f"YAML tag {event.tag!r} refused")
-        if kind is _SeqStart:
-            items = []
-            pull = self.pull
-            while type(item := pull()) is not _SeqEnd:
-                items.append(self.node(item, depth + 1))
-            return items
-        if kind is _MapStart:
-            mapping: dict[str, Any] = {}
-            pull = self.pull
-            while type(key_event := pull()) is not _MapEnd:
-                key = self.node(key_event, depth + 1)
-                if type(key) is not str:
-                    raise self.fail(key_event, f"non-string key {key!r} refused")
-                if key == "<<" and key_event.implicit[0]:
-                    raise self.fail(key_event, "YAML merge key refused")
-                if key in mapping:
-                    raise self.fail(key_event, f"duplicate key {key!r} refused")
-                mapping[key] = self.node(pull(), depth + 1)
-            return mapping
-        raise self.fail(event, "unexpected YAML structure")
+            raise _Unlike
+        lines, dash, pad = self.lines, indent + "-", indent + "  "
+        items: list[Any] = []
+        while self.at < len(lines) and lines[self.at].startswith(dash):
+            rest = lines[self.at][len(dash):]
+            if not rest:  # a sequence in a sequence, on the lines below
+                self.at += 1
+                items.append(self.block(pad, depth + 1))
+            elif rest[0] != " ":
+                raise _Unlike
+            elif _is_member(rest[1:]):  # a mapping, its first member on the item's line
+                lines[self.at] = pad + rest[1:]
+                items.append(self.mapping(pad, depth + 1))
+            else:
+                items.append(self.value(rest[1:], pad, depth + 1))
+        return items
+
+    def mapping(self, indent: str, depth: int) -> dict[str, Any]:
+        if depth >= MAX_DEPTH:
+            raise _Unlike
+        lines, start = self.lines, len(indent)
+        mapping: dict[str, Any] = {}
+        while self.at < len(lines):
+            line = lines[self.at]
+            if not line.startswith(indent) or line.startswith((" ", "-"), start):
+                break
+            key, rest = _key_and_rest(line, start)
+            if key in mapping:
+                raise _Unlike
+            if rest is not None:
+                mapping[key] = self.value(rest, indent + "  ", depth + 1)
+                continue
+            self.at += 1  # a mapping or sequence on the lines below
+            if lines[self.at].startswith(indent + "-"):  # a sequence stays at the key's indent
+                mapping[key] = self.sequence(indent, depth + 1)
+            else:
+                mapping[key] = self.mapping(indent + "  ", depth + 1)
+        if not mapping:
+            raise _Unlike  # an empty one is written {}
+        return mapping
+
+    def value(self, text: str, pad: str, depth: int) -> Any:
+        """The value written ``text`` after its key or dash (and on the lines below, at
+        ``pad``, for a folded string or a ``|`` block)."""
+        self.at += 1
+        if text.startswith('"'):
+            if _QUOTED.fullmatch(text):
+                return _unquoted(text[1:-1])
+            return self.folded(text[1:], pad)
+        if text == "|":
+            return self.literal(pad)
+        if text == "{}":
+            return {}
+        if text == "[]":
+            return []
+        return int_or_text(text)
+
+    def folded(self, first: str, pad: str) -> str:
+        """A double-quoted string over several lines, each but the last ending in an
+        escaped line break (YAML drops it and the next line's indentation)."""
+        parts, line = [], first
+        while True:
+            ending = len(line) - len(line.rstrip("\\"))
+            if ending % 2 == 1:  # an escaped line break
+                parts.append(line[:-1])
+                line = self.lines[self.at]
+                if not line.startswith(pad) or line.startswith((" ", "\t"), len(pad)):
+                    raise _Unlike
+                line = line[len(pad):]
+                self.at += 1
+                continue
+            if not line.endswith('"') or (len(line) - 1 - len(line[:-1].rstrip("\\"))) % 2:
+                raise _Unlike
+            parts.append(line[:-1])
+            return _unquoted("".join(parts))
+
+    def literal(self, pad: str) -> str:
+        """A ``|`` block: its lines at ``pad`` (an empty line is empty), then a line break."""
+        lines, body = self.lines, []
+        while self.at < len(lines) and (not lines[self.at] or lines[self.at].startswith(pad)):
+            body.append(lines[self.at][len(pad):])
+            self.at += 1
+        return "\n".join(body) + "\n"
+
+
+def _key_and_rest(line: str, start: int) -> tuple[str, str | None]:
+    """A mapping's member written on ``line`` from ``start``: its key, and the text of its
+    value (``None``: the value is on the lines below)."""
+    if line.startswith('"', start):
+        found = _QUOTED.match(line, start)
+        if found is None:
+            raise _Unlike
+        key, after = _unquoted(found.group()[1:-1]), line[found.end():]
+    else:
+        cut = line.find(": ", start)
+        if cut < 0:
+            if not line.endswith(":"):
+                raise _Unlike
+            cut = len(line) - 1
+        key, after = line[start:cut], line[cut:]
+    if after == ":":
+        return key, None
+    if after.startswith(": "):
+        return key, after[2:]
+    raise _Unlike
+
+
+def _is_member(text: str) -> bool:
+    """Whether a sequence item written ``- text`` is a mapping (``text`` its first member)."""
+    if text.startswith('"'):
+        found = _QUOTED.match(text)
+        return found is not None and text.startswith(":", found.end())
+    return ": " in text or text.endswith(":")
+
+
+# --- writing --------------------------------------------------------------------------------
 
 
 _SAFE_PLAIN = re.compile(r"[A-Za-z][A-Za-z0-9 _./:@+=,()'-]*")
@@ -290,6 +413,13 @@ def dumps(value: Any) -> str:
     """Strict YAML text for a mapping (keys in the order given)."""
     if not isinstance(value, dict) or not value:
         raise TypeError("strict YAML documents are non-empty mappings")
+    out: list[str] = []
+    _emit(value, "", out)
+    return "\n".join(out) + "\n"
+
+
+def _written(value: Any) -> str:
+    """A non-empty mapping or sequence written as a document."""
     out: list[str] = []
     _emit(value, "", out)
     return "\n".join(out) + "\n"

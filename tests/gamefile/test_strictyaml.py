@@ -1,16 +1,19 @@
-"""Strict YAML: round trips, what other readers see, and what is refused."""
+"""Strict YAML: round trips, what other readers see, what is refused, and the reader that
+reads what frogpbem writes without PyYAML."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
 import yaml
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from frogpbem.errors import GameFileError
-from frogpbem.gamefile.strictyaml import MAX_BYTES, dumps, loads
+from frogpbem.gamefile import strictyaml, yamlevents
+from frogpbem.gamefile.strictyaml import MAX_BYTES, dumps, item, loads
 
 scalars = st.one_of(
     st.none(), st.booleans(), st.integers(-(2**53), 2**53),
@@ -94,3 +97,95 @@ def test_size_limit_before_parsing() -> None:
 def test_not_utf8() -> None:
     with pytest.raises(GameFileError, match="not UTF-8"):
         loads(b"a: \xff\n")
+
+
+# --- the reader of what the writer writes ---------------------------------------------------
+
+
+def read_at_once(text: str) -> Any:
+    """What the reader without PyYAML gives for ``text``; ``None`` when it leaves the text to
+    PyYAML (no document is ``None``)."""
+    try:
+        return strictyaml._as_written(text)
+    except (strictyaml._Unlike, IndexError):
+        return None
+
+
+values = st.recursive(scalars, lambda inner: st.lists(inner, max_size=4)
+                      | st.dictionaries(st.text(max_size=8), inner, max_size=4), max_leaves=20)
+
+
+@given(documents | long_documents)
+def test_what_the_writer_writes_is_read_at_once_as_pyyaml_reads_it(doc: dict[str, Any]) -> None:
+    text = dumps(doc)
+    assert read_at_once(text) == doc
+    assert yamlevents.loads(text, "x.yaml") == doc
+
+
+@given(st.lists(values, min_size=1, max_size=5))
+def test_a_list_written_as_a_document_too(items: list[Any]) -> None:
+    """The records that follow a kept history are such a list."""
+    text = "\n".join(line for value in items for line in item("-", value)) + "\n"
+    assert read_at_once(text) == items
+    assert yamlevents.loads(text, "x.yaml") == items
+
+
+EDITS = st.sampled_from([" ", "  ", "-", "- ", ":", ": ", '"', "\\", "\\\n", "\n", "\n  ", "#",
+                         "|", "'", "&", "!", "*", "{", "}", "[", "]", ",", "~", "a", "B", "1",
+                         "\t", "\r", "\u0085", "\\x20", "\\u00e9", "null", "yes"])
+
+
+@settings(max_examples=400)
+@given(documents | long_documents, st.data())
+def test_a_changed_text_is_read_as_pyyaml_reads_it_or_left_to_pyyaml(
+        doc: dict[str, Any], data: st.DataObject) -> None:
+    """Mail or a person changed a written text: it is read exactly as PyYAML reads it (and
+    refuses it), or not read at once at all."""
+    text = dumps(doc)
+    at = data.draw(st.integers(0, len(text)))
+    changed = text[:at] + data.draw(EDITS) + text[at + data.draw(st.integers(0, 3)):]
+    fast = read_at_once(changed)
+    if fast is not None:
+        assert fast == yamlevents.loads(changed, "x.yaml")
+
+
+@pytest.mark.parametrize("text", [
+    "a: ~\n", "a: 'x'\n", "a:  1\n", "a: 1 # note\n", "a: 1\n\n", "a: 1", "a: 1\r\n",
+    "a: {b: 1}\n", "a: [1]\n", "a:\n  - 1\n", "- - 1\n", "a: 010\n", "a: True\n",
+    'a: "x\\\n   y"\n', 'a: "\\ud800"\n', "a: |\n  x\n\n", "a: 1\na: 2\n", "&x a: 1\n",
+    "---\na: 1\n", "a:\n", "{}\n", "a: b: c\n",
+])
+def test_what_the_writer_would_not_write_is_left_to_pyyaml(text: str) -> None:
+    assert read_at_once(text) is None
+
+
+@pytest.mark.parametrize(("text", "value"), [
+    ("a: 1\nb:\n  c: x y\nd:\n- 2\n- e: []\n  f: {}\n", {
+        "a": 1, "b": {"c": "x y"}, "d": [2, {"e": [], "f": {}}]}),
+    ('a: "x\\"y\\u0085"\nb: |\n  one\n\n  two\n', {"a": 'x"y\u0085', "b": "one\n\ntwo\n"}),
+    ("-\n  - 1\n- null\n- true\n", [[1], None, True]),
+])
+def test_forms_the_writer_writes_are_read_at_once(text: str, value: Any) -> None:
+    assert read_at_once(text) == value == yamlevents.loads(text, "x.yaml")
+
+
+def test_every_file_of_a_finished_game_is_read_at_once_as_pyyaml_reads_it(
+        finished_game: Path) -> None:
+    files = [finished_game, *finished_game.parent.glob("*.view.yaml")]
+    assert len(files) > 1
+    for path in files:
+        text = path.read_text()
+        assert read_at_once(text) == yamlevents.loads(text, str(path)), path
+
+
+def test_only_a_large_text_goes_to_pyyaml_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Past QUICK_BYTES the reader at once is slower than PyYAML's C parser: PyYAML reads."""
+    read = []
+    real = yamlevents.loads
+    monkeypatch.setattr(yamlevents, "loads", lambda text, name: read.append(name) or
+                        real(text, name))
+    small = dumps({"a": ["x" * 70] * 10})
+    large = dumps({"a": ["x" * 70] * (strictyaml.QUICK_BYTES // 70)})
+    assert loads(small.encode(), "small") == {"a": ["x" * 70] * 10}
+    assert loads(large.encode(), "large") == real(large, "large")
+    assert read == ["large"]
