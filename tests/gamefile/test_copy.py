@@ -10,7 +10,7 @@ import pytest
 from frogpbem.errors import GameFileError, SignatureError
 from frogpbem.gamefile import strictyaml
 from frogpbem.gamefile.document import _parse, parse_copy, read_game
-from frogpbem.protocol.game import load, load_copy
+from frogpbem.protocol.game import load, load_copy, typed_results
 from tests.conftest import Cli, Keys, Result
 
 
@@ -38,6 +38,25 @@ def test_a_returned_copy_reads_as_the_whole_file_does(returned: tuple[Path, Path
     assert len(quick.requests) == 1 and len(quick.notes) == 1
     quoted = b"> " + data.replace(b"\n", b"\n> ")  # as quoted in a reply
     assert parse_copy(quoted, "quoted", base).log is base.log
+
+
+def test_a_copy_takes_the_results_of_the_records_it_shares_from_the_game(
+        returned: tuple[Path, Path]) -> None:
+    """Records that are the game's very values keep the game's typed results; a record read
+    again, or changed, is typed on its own."""
+    game, copy = returned
+    loaded = load(game)
+    other = load_copy(loaded, copy)
+    assert len(other.results) == 2
+    assert all(mine is theirs for mine, theirs in zip(other.results, loaded.results,
+                                                      strict=True))
+    doc = strictyaml.loads(copy.read_bytes())
+    result = doc["log"][0]["result"]
+    doc["log"][0]["result"] = {**result, "count": result["count"] + 1}
+    changed = _parse(strictyaml.dumps(doc).encode(), "changed")
+    typed = typed_results(changed, loaded.ruleset, loaded)
+    assert typed[0] == loaded.ruleset.parse_result(doc["log"][0]["result"]) != loaded.results[0]
+    assert typed[1] == loaded.results[1] and typed[1] is not loaded.results[1]
 
 
 def test_a_copy_whose_history_differs_is_read_whole(returned: tuple[Path, Path]) -> None:
