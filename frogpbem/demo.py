@@ -1,7 +1,9 @@
 """The demonstration: two bots play a whole game through the real flow, then it is audited.
 
 Keys are made, the game is created, every move is a request signed by the
-bot's key and applied by the referee's key, exactly as by email.
+bot's key and applied by the referee's key, exactly as by email. The game, the
+players' and the referee's memories stay in memory while the bots play, and
+their files (and the views) are written when the game stops.
 """
 
 from __future__ import annotations
@@ -16,14 +18,14 @@ from frogpbem.audit import Report, audit
 from frogpbem.dealing import SeatSpec, create_game, deal_game, join_game, start_game, submit_setup
 from frogpbem.errors import FileAccessError, UsageError
 from frogpbem.frozen import frozen
-from frogpbem.gamefile.document import write_atomic
+from frogpbem.gamefile.document import write_atomic, writes_held
 from frogpbem.games import STRENGTHS, Outcome, find_game
 from frogpbem.protocol.game import REFEREE, known_secrets, load, replay
 from frogpbem.protocol.memory import HeadMemory
 from frogpbem.protocol.seen import SeenGames
 from frogpbem.record import game_record, outcome_of, record_html
 from frogpbem.referee import apply_moves, request_move
-from frogpbem.views import make_view
+from frogpbem.views import make_view, write_views
 
 PLAYERS = ("Alice", "Bob", "Chloe", "Dmitri", "Emeka", "Fatima")
 MAX_RECORDS = 2000
@@ -84,23 +86,25 @@ def play_demo(
     say("  " + deal_game(game_path, referee, state_dir=state_dir).lines[-1])
     rng = random.Random(seed)
     memory = HeadMemory(state_dir)
-    game = load(game_path, memory)  # read once, then kept in memory: each record costs
-    for _ in range(MAX_RECORDS if moves is None else moves):  # the same whatever the length
-        state = replay(game, known_secrets(game, REFEREE, referee)).final
-        seat = ruleset.to_move(state)
-        if seat is None:
-            break
-        # The bot sees only its own view, computed with its own key.
-        mine = known_secrets(game, seat, players[seat])
-        own_state = replay(game, mine).final
-        board = make_view(game, own_state, seat).board
-        text = ruleset.bot_move(board, seat, rng, bot)
-        before = len(game.file.log)
-        seen.see(game)  # the player's tool checks its copy against what it saw
-        request_move(game, players[seat], text)  # the player signs a request into the file
-        applied = apply_moves(game, referee, memory=memory)  # the referee applies it
-        for index, line in enumerate(applied.lines):
-            say(f"  {before + 1 + index:>3}. {line}")
+    game = load(game_path, memory)  # read once, then kept in memory
+    with writes_held():  # the files, written once at the end: each record costs the same
+        for _ in range(MAX_RECORDS if moves is None else moves):  # whatever the length
+            state = replay(game, known_secrets(game, REFEREE, referee)).final
+            seat = ruleset.to_move(state)
+            if seat is None:
+                break
+            # The bot sees only its own view, computed with its own key.
+            mine = known_secrets(game, seat, players[seat])
+            own_state = replay(game, mine).final
+            board = make_view(game, own_state, seat).board
+            text = ruleset.bot_move(board, seat, rng, bot)
+            before = len(game.file.log)
+            seen.see(game)  # the player's tool checks its copy against what it saw
+            request_move(game, players[seat], text)  # the player signs a request into the file
+            applied = apply_moves(game, referee, memory=memory, views=False)  # the referee
+            for index, line in enumerate(applied.lines):                     # applies it
+                say(f"  {before + 1 + index:>3}. {line}")
+        write_views(game, replay(game, known_secrets(game, REFEREE, referee)).final, referee)
     report = audit(game_path)
     final = load(game_path)
     record_path = folder / "game.pgn"

@@ -227,11 +227,12 @@ def _requests_from_blocks(game: Game, path: Path, blocks: list[object]) -> list[
 def apply_moves(
     game: Game, key: crypto.PrivateKey, text: str | None = None, seat: str | None = None,
     take_from: tuple[Path, ...] = (), discard_requests: bool = False,
-    memory: HeadMemory | None = None, at: str | None = None,
+    memory: HeadMemory | None = None, at: str | None = None, views: bool = True,
 ) -> Applied:
     """The referee applies ``text`` for ``seat`` (or the seat to move), or the pending requests.
 
-    Then it records automatic moves, reveals at the end, writes the file and the views.
+    Then it records automatic moves, reveals at the end, writes the file and (unless not
+    ``views``: the demonstration writes them once, at the end) the views.
     """
     memory = memory or HeadMemory()
     with memory.holding(game.game_id):
@@ -241,7 +242,8 @@ def apply_moves(
         data = dump_game(game.file)
         memory.remember(game, data)
         write_atomic(game.path, data)
-    applied.views = write_views(game, state, key)
+    if views:
+        applied.views = write_views(game, state, key)
     return applied
 
 

@@ -7,6 +7,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from frogpbem.gamefile import strictyaml
+from frogpbem.gamefile.document import read_game
 from tests.conftest import FINISHING_MOVES, Cli, Keys, Result
 
 
@@ -127,6 +128,18 @@ def test_demo_plays_and_audits(tmp_path: Path, cli: Cli) -> None:
     assert summary["outcome"]["standing"]
     audited = cli("audit", tmp_path / "demo" / "game.yaml")
     assert audited.exit_code == 0, audited.output
+    # the files held while the bots played are the final ones: the views, the memories
+    game = read_game(tmp_path / "demo" / "game.yaml")
+    assert len(game.log) == summary["records"]
+    for seat in (*game.header.seat_names, "public"):
+        view = strictyaml.loads((tmp_path / "demo" / f"game.{seat}.view.yaml").read_bytes())
+        assert (view["n"], view["head"]) == (summary["records"], game.head), seat
+    memory = json.loads((tmp_path / "demo" / ".referee-state" / "heads" /
+                         f"{game.game}.json").read_text())
+    assert (memory["n"], memory["head"]) == (summary["records"], game.head)
+    seen = json.loads((tmp_path / "demo" / ".players-memory" / "seen" /
+                       f"{game.game}.json").read_text())
+    assert seen["records"] == summary["records"] - 1  # each seat's copy before its move
 
 
 def test_keygen_writes_private_0600_and_pub(tmp_path: Path, cli: Cli) -> None:

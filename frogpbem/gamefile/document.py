@@ -335,11 +335,17 @@ def parse_view(data: bytes, name: str) -> ViewFile | None:
 
 
 def read_bytes(path: Path, limit: int = strictyaml.MAX_BYTES) -> bytes:
-    """A regular file's bytes, at most ``limit`` of them.
+    """A regular file's bytes, at most ``limit`` of them (a file held by
+    :func:`writes_held`: the bytes held).
 
     A FIFO, device or folder is refused without blocking on it; the size is
     checked on the open file, and no more than ``limit`` bytes are ever read.
     """
+    if _HELD is not None and path in _HELD:
+        data = _HELD[path][0]
+        if len(data) > limit:
+            raise GameFileError(f"file is larger than {_size(limit)}", path=path)
+        return data
     try:
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY)
     except FileNotFoundError:
@@ -486,8 +492,11 @@ def write_atomic(path: Path, data: bytes, durable: bool = True, private: bool = 
     be made again (views) skip it. ``private`` files (holding a seat's secrets)
     get mode 0600; others keep the mode of the file they replace, or follow
     the umask. The rename replaces a symbolic link at ``path`` itself, never
-    the file it points to.
+    the file it points to. Within :func:`writes_held`, the bytes are held.
     """
+    if _HELD is not None:
+        _HELD[path] = (data, durable, private)
+        return
     tmp = path.with_name(f".{path.name}.{os.getpid()}.{os.urandom(4).hex()}.tmp")
     mode = 0o600 if private else 0o666
     try:
@@ -510,6 +519,34 @@ def write_atomic(path: Path, data: bytes, durable: bool = True, private: bool = 
         with contextlib.suppress(OSError):
             os.unlink(tmp)
         raise FileAccessError(f"cannot write: {exc.strerror}", path=path) from None
+
+
+_HELD: dict[Path, tuple[bytes, bool, bool]] | None = None
+"""Within :func:`writes_held`: per path, the bytes written last (and how to write them)."""
+
+
+@contextlib.contextmanager
+def writes_held() -> Iterator[None]:
+    """Hold every file written within it in memory (the bytes written last; reading it
+    gives them) and write each once at the end, in the order first written, as
+    :func:`write_atomic` writes it.
+
+    The demonstration plays a whole game in one process: each record would rewrite
+    whole files (the game file, the players' and the referee's memories and their
+    copies), so that a long game cost the square of its length. Nothing else reads
+    them while it plays.
+    """
+    global _HELD
+    if _HELD is not None:
+        raise RuntimeError("writes are held already")
+    held: dict[Path, tuple[bytes, bool, bool]] = {}
+    _HELD = held
+    try:
+        yield
+    finally:
+        _HELD = None
+        for path, (data, durable, private) in held.items():
+            write_atomic(path, data, durable, private)
 
 
 @contextlib.contextmanager

@@ -1,0 +1,44 @@
+"""Writes held in memory while the demonstration plays, and written once at the end."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from frogpbem.errors import GameFileError
+from frogpbem.gamefile.document import read_bytes, write_atomic, writes_held
+
+
+def test_files_written_within_are_held_read_from_memory_then_written_once(
+        tmp_path: Path) -> None:
+    game, secret = tmp_path / "game.yaml", tmp_path / "secret.json"
+    game.write_bytes(b"before")
+    with writes_held():
+        write_atomic(game, b"first")
+        write_atomic(secret, b"mine", private=True)
+        write_atomic(game, b"second")
+        assert game.read_bytes() == b"before" and not secret.exists()  # nothing on disk yet
+        assert read_bytes(game) == b"second" and read_bytes(secret) == b"mine"
+        with pytest.raises(GameFileError, match="larger than 4 bytes"):
+            read_bytes(game, 4)
+    assert game.read_bytes() == b"second" and secret.read_bytes() == b"mine"
+    assert secret.stat().st_mode & 0o777 == 0o600
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["game.yaml", "secret.json"]
+    write_atomic(game, b"after")  # not held any more
+    assert game.read_bytes() == b"after"
+
+
+def test_what_was_held_is_written_when_the_block_fails(tmp_path: Path) -> None:
+    path = tmp_path / "game.yaml"
+    with pytest.raises(KeyError), writes_held():
+        write_atomic(path, b"kept")
+        raise KeyError("stopped")
+    assert path.read_bytes() == b"kept"
+
+
+def test_writes_are_held_once_at_a_time(tmp_path: Path) -> None:
+    with writes_held(), pytest.raises(RuntimeError), writes_held():
+        pass
+    write_atomic(tmp_path / "x", b"x")
+    assert (tmp_path / "x").read_bytes() == b"x"
