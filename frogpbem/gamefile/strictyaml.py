@@ -46,8 +46,9 @@ _quick = {"left": QUICK_BUDGET}
 def loads(data: bytes, name: str = "<input>") -> Any:
     """Parse strict YAML; raises :class:`GameFileError` naming ``name`` and the line.
 
-    The value is built from the parser's events as they come: a long file
-    never has all its events in memory at once.
+    A small text as the writer writes it is read line by line (:func:`_as_written`);
+    any other is built from PyYAML's parser events as they come, so a long file never
+    has all its events in memory at once.
     """
     if len(data) > MAX_BYTES:
         raise GameFileError(f"file is larger than {MAX_BYTES // (1024 * 1024)} MiB", path=name)
