@@ -87,8 +87,8 @@ def play_demo(
     rng = random.Random(seed)
     memory = HeadMemory(state_dir)
     game = load(game_path, memory)  # read once, then kept in memory
-    with writes_held():  # the files, written once at the end: each record costs the same
-        for _ in range(MAX_RECORDS if moves is None else moves):  # whatever the length
+    with writes_held():  # the files, written once at the end: no record rewrites them
+        for _ in range(MAX_RECORDS if moves is None else moves):
             state = replay(game, known_secrets(game, REFEREE, referee)).final
             seat = ruleset.to_move(state)
             if seat is None:
