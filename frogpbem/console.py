@@ -291,14 +291,21 @@ def _readable(path: str) -> bool:
     return os.access(path, os.R_OK)
 
 
+def version() -> None:
+    """``frogpbem --version``: as typer's callback says it, without typer."""
+    from frogpbem import __version__
+
+    echo(f"frogpbem {__version__}")
+
+
 def main() -> None:
-    """The console script: a command of :data:`QUICK` written plainly runs here; anything
-    else goes to :func:`frogpbem.cli.main`.
+    """The console script: a command of :data:`QUICK` written plainly, and ``--version``,
+    run here; anything else goes to :func:`frogpbem.cli.main`.
 
     When the command is done, whatever its outcome, the games it replayed are kept for
     the next command (:mod:`frogpbem.protocol.replays`).
     """
-    found = quick(sys.argv[1:])
+    found = (version, {}) if sys.argv[1:] == ["--version"] else quick(sys.argv[1:])
     try:
         if found is None:
             from frogpbem import cli

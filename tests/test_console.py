@@ -136,6 +136,13 @@ def test_a_turn_by_mail_imports_neither_typer_nor_pyyaml(
     assert "View of: blue (Bob)" in shown.stdout
 
 
+def test_the_version_is_said_as_typer_says_it_without_typer(cli: Cli) -> None:
+    said = run_script("--version")
+    assert said.stderr == "False False 0\n", said.stderr
+    assert said.stdout == cli("--version").stdout
+    assert run_script("--version", "--help").stderr.splitlines()[-1].startswith("True")
+
+
 def test_errors_read_quickly_say_one_sentence_with_the_status(
         new_game: Callable[..., Path], keys: Keys, tmp_path: Path, cli: Cli) -> None:
     game = new_game()
