@@ -85,8 +85,7 @@ class View:
         for name, value in self.to_json(moves=False).items():
             if name == "moves":
                 if self.game.file.log:
-                    lines.append("moves:")
-                    lines += self.game.file.view_moves[0]
+                    lines += ["moves:", self.game.file.view_moves[0]]
                 else:
                     lines.append("moves: []")
             elif name == "state" and shared and isinstance(value, dict) and value:

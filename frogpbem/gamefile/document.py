@@ -22,6 +22,7 @@ from frogpbem.gamefile.model import (
     GameFile,
     ViewFile,
     hash_of,
+    know_view_moves,
 )
 
 _RECENT: OrderedDict[bytes, GameFile] = OrderedDict()
@@ -146,11 +147,12 @@ def _keep(known: KnownHistories, part: tuple[str, int], data: bytes, history: di
     continued = _ends_in_records(data, length, checked)
     store = stored is None or len(file.log) - stored >= KEEP_EVERY
     if store:
+        text, canonical = file.view_moves
         known.write_history(game, {
             "format": HISTORY_FORMAT, "length": length, "digest": digest, "history": history,
             "hashes": hashes, "bases": [element.hash if element is not None else None
                                         for element in (file.header, file.deal)],
-            "continued": continued,
+            "continued": continued, "views": [text, canonical[1:-1].decode()],
         })
     keep_recent(_KEPT_HERE, game, _Kept(length, digest, continued, file, history))
 
@@ -256,6 +258,11 @@ def _kept_in(kept: Any, data: bytes, length: int) -> _Kept | None:
     file.header.known_hash(header_hash)
     for record, known_hash in zip(file.log, hashes, strict=True):
         record.known_hash(known_hash)
+    views = kept.get("views")  # the views' list of these records, if it lists each once
+    if isinstance(views, list) and len(views) == 2 and all(isinstance(v, str) for v in views) \
+            and ("\n" + views[0]).count("\n- ") == len(file.log) == \
+            views[1].count('{"move":'):
+        know_view_moves(file.log, views[0], views[1].encode())
     return _Kept(start, kept["digest"], kept.get("continued") is True, file, history)
 
 

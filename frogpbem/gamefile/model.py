@@ -683,13 +683,26 @@ class GameFile:
                 *([self.reveal] if self.reveal else [])]
 
     @cached_property
-    def view_moves(self) -> tuple[list[str], bytes]:
-        """Every record's view entry as the lines of a view file's ``moves`` and as
-        canonical JSON: made once per file value (a view of every seat is written at
-        every move, and each lists every record)."""
-        written = [record.view_entry_written for record in self.log]
-        return ([line for lines, _ in written for line in lines],
-                b"[" + b",".join([canonical for _, canonical in written]) + b"]")
+    def view_moves(self) -> tuple[str, bytes]:
+        """Every record's view entry as the lines of a view file's ``moves`` (joined by line
+        breaks) and as canonical JSON: made once per file value (a view of every seat is
+        written at every move, and each lists every record), and only for the records
+        after the longest list known for records these very values begin with (see
+        :func:`know_view_moves`)."""
+        start, text, inner = 0, "", b""
+        for records, known_text, known_inner in _VIEW_MOVES.values():
+            if start < len(records) <= len(self.log) and \
+                    all(map(operator.is_, records, self.log)):
+                start, text, inner = len(records), known_text, known_inner
+        written = [record.view_entry_written for record in self.log[start:]]
+        lines = [line for entry, _ in written for line in entry]
+        canonicals = [canonical for _, canonical in written]
+        if start:
+            lines.insert(0, text)
+            canonicals.insert(0, inner)
+        text, inner = "\n".join(lines), b",".join(canonicals)
+        know_view_moves(self.log, text, inner)
+        return text, b"[" + inner + b"]"
 
     def heads(self) -> list[str]:
         """The head before each record, then after the last: ``heads()[n]`` is after ``n``."""
@@ -741,6 +754,24 @@ class GameFile:
         schema-checked documents, typed as :meth:`from_json` types them."""
         more = _records(log, len(self.log))
         return replace(self, log=(*self.log, *more) if more else self.log, **_pending(pending))
+
+
+_VIEW_MOVES: dict[int, tuple[tuple[Record, ...], str, bytes]] = {}
+"""The lists of view entries known, by the identity of their records' tuple (a few)."""
+KNOWN_VIEW_MOVES = 4
+
+
+def know_view_moves(records: tuple[Record, ...], text: str, inner: bytes) -> None:
+    """Know ``text`` and ``inner`` as the view entries of ``records`` (their lines joined
+    by line breaks, and their canonical JSON joined by commas, within no brackets): a
+    later file whose log begins with these very values makes only its newer entries (a
+    history kept by :func:`~frogpbem.gamefile.document.parse_known` brings the list it
+    kept; the referee, the judge and the demo make each list from the one before)."""
+    if records:
+        _VIEW_MOVES.pop(id(records), None)
+        _VIEW_MOVES[id(records)] = (records, text, inner)
+        while len(_VIEW_MOVES) > KNOWN_VIEW_MOVES:
+            del _VIEW_MOVES[next(iter(_VIEW_MOVES))]
 
 
 def _records(data: Sequence[Any], before: int = 0) -> tuple[Record, ...]:

@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from frogpbem.errors import GameFileError, SignatureError
-from frogpbem.gamefile import document, strictyaml
+from frogpbem.gamefile import document, model, strictyaml
 from frogpbem.gamefile.document import _parse, dump_game, parse_game, parse_known
 from frogpbem.gamefile.model import GameFile
 from frogpbem.protocol.game import load
@@ -111,6 +111,33 @@ def test_the_store_is_written_again_every_keep_every_records(
         (kept,) = store.values.values()
         assert kept["length"] == stored.index(b"\nrequests:") + 1
         assert len(kept["hashes"]) == len(_parse(stored, "stored").log)
+
+
+def test_a_history_from_the_store_brings_the_views_list_of_its_records(
+        versions: list[bytes], monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each view lists every record: a read continued from the store makes only the new
+    records' entries, and the list is the one a whole read makes."""
+    two, three, asked = versions
+    store = Kept()
+    document.keep_history(_parse(two, "two"), two, store)
+    (kept,) = store.values.values()
+    whole = _parse(two, "whole").view_moves
+    assert kept["views"] == [whole[0], whole[1][1:-1].decode()]
+    for data in (three, asked):
+        document._KEPT_HERE.clear()  # each read in a process of its own: the store is all
+        monkeypatch.setattr(model, "_VIEW_MOVES", {})
+        quick = parse_known(data, "next", store)
+        assert quick is not None
+        made = [r.n for r in quick.log if "view_entry_written" in r.__dict__]
+        assert quick.view_moves == _parse(data, "whole").view_moves
+        assert [r.n for r in quick.log if "view_entry_written" in r.__dict__] == \
+            made + [3] * (data != two)  # only the record after the kept history's two
+    document._KEPT_HERE.clear()
+    monkeypatch.setattr(model, "_VIEW_MOVES", {})
+    kept["views"][0] = kept["views"][0].rsplit("\n- ", 1)[0]  # one entry short: not used
+    quick = parse_known(three, "short", store)
+    assert quick is not None and quick.view_moves == _parse(three, "whole").view_moves
+    assert [r.n for r in quick.log if "view_entry_written" in r.__dict__] == [1, 2, 3]
 
 
 def test_a_history_changed_on_disk_is_read_whole_and_refused(

@@ -5,6 +5,7 @@ from __future__ import annotations
 import copy
 import string
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -14,8 +15,8 @@ from hypothesis import strategies as st
 
 from frogpbem import crypto
 from frogpbem.errors import GameFileError
-from frogpbem.gamefile import strictyaml
-from frogpbem.gamefile.document import parse_game
+from frogpbem.gamefile import model, strictyaml
+from frogpbem.gamefile.document import _parse, parse_game
 from frogpbem.gamefile.model import GameFile, Record, _plain_view_entry
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "finished-frogfinder" / "game.yaml"
@@ -162,6 +163,23 @@ def test_the_view_entries_of_a_whole_game_are_made_at_once(finished_game: Path) 
         made = _plain_view_entry(record.n, record.seat, record.move, record.result)
         assert made == (strictyaml.item("-", record.view_entry),
                         crypto.canonical_json(record.view_entry))
-    lines, canonical = file.view_moves
-    assert lines == strictyaml.item("moves:", [r.view_entry for r in file.log])[1:]
+    text, canonical = file.view_moves
+    assert text == "\n".join(strictyaml.item("moves:", [r.view_entry for r in file.log])[1:])
     assert canonical == crypto.canonical_json([r.view_entry for r in file.log])
+
+
+def test_a_known_list_of_view_entries_is_taken_only_for_these_very_records(
+        finished_game: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A file whose log begins with records whose list is known makes only the entries
+    after them; records equal in value but read again are not these."""
+    monkeypatch.setattr(model, "_VIEW_MOVES", {})
+    file = parse_game(finished_game.read_bytes(), "game")
+    assert len(file.log) > 2
+    again = _parse(finished_game.read_bytes(), "again")
+    model.know_view_moves(file.log[:1], "- mine", b'{"move":"mine"}')
+    model.know_view_moves(again.log[:2], "- other", b'{"move":"other"}')  # longer, not these
+    rest = [r.view_entry for r in file.log[1:]]
+    assert file.view_moves == (
+        "\n".join(["- mine", *strictyaml.item("moves:", rest)[1:]]),
+        b'[{"move":"mine"},' + crypto.canonical_json(rest)[1:])
+    assert replace(file, notes=()).view_moves == file.view_moves  # now known whole
