@@ -259,6 +259,7 @@ def _kept_in(kept: Any, data: bytes, length: int) -> _Kept | None:
     for record, known_hash in zip(file.log, hashes, strict=True):
         record.known_hash(known_hash)
     views = kept.get("views")  # the views' list of these records, if it lists each once
+    # (each entry's lines begin with "- ", and its canonical JSON with its first key, move)
     if isinstance(views, list) and len(views) == 2 and all(isinstance(v, str) for v in views) \
             and ("\n" + views[0]).count("\n- ") == len(file.log) == \
             views[1].count('{"move":'):

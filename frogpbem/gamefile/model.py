@@ -759,6 +759,7 @@ class GameFile:
 _VIEW_MOVES: dict[int, tuple[tuple[Record, ...], str, bytes]] = {}
 """The lists of view entries known, by the identity of their records' tuple (a few)."""
 KNOWN_VIEW_MOVES = 4
+"""How many such lists are known at once (the game's, and those of a few copies of it)."""
 
 
 def know_view_moves(records: tuple[Record, ...], text: str, inner: bytes) -> None:
@@ -766,7 +767,7 @@ def know_view_moves(records: tuple[Record, ...], text: str, inner: bytes) -> Non
     by line breaks, and their canonical JSON joined by commas, within no brackets): a
     later file whose log begins with these very values makes only its newer entries (a
     history kept by :func:`~frogpbem.gamefile.document.parse_known` brings the list it
-    kept; the referee, the judge and the demo make each list from the one before)."""
+    kept; the referee and the judge make each list from the one before)."""
     if records:
         _VIEW_MOVES.pop(id(records), None)
         _VIEW_MOVES[id(records)] = (records, text, inner)

@@ -157,7 +157,7 @@ class _Lines:
                 lines[self.at] = pad + rest[1:]
                 items.append(self.mapping(pad, depth + 1))
             else:
-                items.append(self.value(rest[1:], pad, depth + 1))
+                items.append(self.value(rest[1:], pad))
         return items
 
     def mapping(self, indent: str, depth: int) -> dict[str, Any]:
@@ -173,7 +173,7 @@ class _Lines:
             if key in mapping:
                 raise _Unlike
             if rest is not None:
-                mapping[key] = self.value(rest, indent + "  ", depth + 1)
+                mapping[key] = self.value(rest, indent + "  ")
                 continue
             self.at += 1  # a mapping or sequence on the lines below
             if lines[self.at].startswith(indent + "-"):  # a sequence stays at the key's indent
@@ -184,7 +184,7 @@ class _Lines:
             raise _Unlike  # an empty one is written {}
         return mapping
 
-    def value(self, text: str, pad: str, depth: int) -> Any:
+    def value(self, text: str, pad: str) -> Any:
         """The value written ``text`` after its key or dash (and on the lines below, at
         ``pad``, for a folded string or a ``|`` block)."""
         self.at += 1
