@@ -25,7 +25,6 @@ DEAL_KEY_PREFIX = b"frogpbem/1 deal-key\n"
 
 MAX_SAFE_INTEGER = 2**53 - 1
 """Integers up to this size (either sign) are written by canonical JSON as they are."""
-_MAX_SAFE = MAX_SAFE_INTEGER
 _encoder = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), sort_keys=True)
 
 
@@ -64,7 +63,7 @@ def _simple(value: Any) -> bool:
         elif kind is list:
             stack.extend(item)
         elif kind is int:
-            if not -_MAX_SAFE <= item <= _MAX_SAFE:
+            if not -MAX_SAFE_INTEGER <= item <= MAX_SAFE_INTEGER:
                 return False
         elif item is not None and kind is not bool:
             return False

@@ -11,7 +11,7 @@ import stat
 from collections import OrderedDict
 from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import Any, NamedTuple, Protocol, TypeVar
+from typing import Any, NamedTuple, Protocol
 
 from frogpbem import crypto
 from frogpbem.errors import FileAccessError, GameFileError
@@ -22,6 +22,7 @@ from frogpbem.gamefile.model import (
     GameFile,
     ViewFile,
     hash_of,
+    keep_recent,
     know_view_moves,
 )
 
@@ -29,16 +30,6 @@ _RECENT: OrderedDict[bytes, GameFile] = OrderedDict()
 """The last files parsed, by the hash of their bytes (a file is immutable once parsed)."""
 RECENT_FILES = 4
 
-K = TypeVar("K")
-V = TypeVar("V")
-
-
-def keep_recent(recent: OrderedDict[K, V], key: K, value: V, size: int = RECENT_FILES) -> None:
-    """Keep ``value`` under ``key`` as the newest of ``recent``, which keeps the last ``size``."""
-    recent[key] = value
-    recent.move_to_end(key)
-    while len(recent) > size:
-        recent.popitem(last=False)
 
 
 class KnownHistories(Protocol):
@@ -76,7 +67,7 @@ def parse_game(data: bytes, name: str, known: KnownHistories | None = None) -> G
         if known is not None:
             keep_history(file, data, known)
         _remember_source(file, data)
-    keep_recent(_RECENT, digest, file)
+    keep_recent(_RECENT, digest, file, RECENT_FILES)
     return file
 
 
@@ -154,7 +145,7 @@ def _keep(known: KnownHistories, part: tuple[str, int], data: bytes, history: di
                                         for element in (file.header, file.deal)],
             "continued": continued, "views": [text, canonical[1:-1].decode()],
         })
-    keep_recent(_KEPT_HERE, game, _Kept(length, digest, continued, file, history))
+    keep_recent(_KEPT_HERE, game, _Kept(length, digest, continued, file, history), RECENT_FILES)
 
 
 KEEP_EVERY = 16
@@ -210,7 +201,7 @@ def parse_known(data: bytes, name: str, known: KnownHistories) -> GameFile | Non
         here = _kept_in(known.read_history(game), data, length)
         if here is None:
             return None
-        keep_recent(_KEPT_HERE, game, here)
+        keep_recent(_KEPT_HERE, game, here, RECENT_FILES)
         stored = True
     start = here.length
     try:
@@ -455,7 +446,7 @@ def _remember_source(file: GameFile, data: bytes, known: int = 0) -> None:
     part = _history_part(data, known) if file.log else None
     if part is None or not _ends_in_records(data, part[1], known):
         return
-    keep_recent(_SOURCES, id(file), (file, data, part[1]))
+    keep_recent(_SOURCES, id(file), (file, data, part[1]), RECENT_FILES)
 
 
 def _source_of(file: GameFile) -> tuple[bytes, int] | None:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import operator
+from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from dataclasses import field, replace
 from functools import cached_property
@@ -756,7 +757,19 @@ class GameFile:
         return replace(self, log=(*self.log, *more) if more else self.log, **_pending(pending))
 
 
-_VIEW_MOVES: dict[int, tuple[tuple[Record, ...], str, bytes]] = {}
+K = TypeVar("K")
+V = TypeVar("V")
+
+
+def keep_recent(recent: OrderedDict[K, V], key: K, value: V, size: int) -> None:
+    """Keep ``value`` under ``key`` as the newest of ``recent``, which keeps the last ``size``."""
+    recent[key] = value
+    recent.move_to_end(key)
+    while len(recent) > size:
+        recent.popitem(last=False)
+
+
+_VIEW_MOVES: OrderedDict[int, tuple[tuple[Record, ...], str, bytes]] = OrderedDict()
 """The lists of view entries known, by the identity of their records' tuple (a few)."""
 KNOWN_VIEW_MOVES = 4
 """How many such lists are known at once (the game's, and those of a few copies of it)."""
@@ -769,10 +782,7 @@ def know_view_moves(records: tuple[Record, ...], text: str, inner: bytes) -> Non
     history kept by :func:`~frogpbem.gamefile.document.parse_known` brings the list it
     kept; the referee and the judge make each list from the one before)."""
     if records:
-        _VIEW_MOVES.pop(id(records), None)
-        _VIEW_MOVES[id(records)] = (records, text, inner)
-        while len(_VIEW_MOVES) > KNOWN_VIEW_MOVES:
-            del _VIEW_MOVES[next(iter(_VIEW_MOVES))]
+        keep_recent(_VIEW_MOVES, id(records), (records, text, inner), KNOWN_VIEW_MOVES)
 
 
 def _records(data: Sequence[Any], before: int = 0) -> tuple[Record, ...]:

@@ -422,9 +422,7 @@ def dumps(value: Any) -> str:
     """Strict YAML text for a mapping (keys in the order given)."""
     if not isinstance(value, dict) or not value:
         raise TypeError("strict YAML documents are non-empty mappings")
-    out: list[str] = []
-    _emit(value, "", out)
-    return "\n".join(out) + "\n"
+    return _written(value)
 
 
 def _written(value: Any) -> str:

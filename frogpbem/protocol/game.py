@@ -32,7 +32,6 @@ from frogpbem.errors import (
 )
 from frogpbem.gamefile import chain, mailsafe
 from frogpbem.gamefile.document import (
-    keep_recent,
     parse_copy,
     parse_known,
     read_bytes,
@@ -48,6 +47,7 @@ from frogpbem.gamefile.model import (
     Record,
     Sealed,
     hash_of,
+    keep_recent,
 )
 from frogpbem.games import Ruleset, find_game
 from frogpbem.games.clock import ClockResult, Passed, Paused, Resumed, parse_clock

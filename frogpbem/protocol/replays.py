@@ -35,7 +35,8 @@ from typing import Any
 
 from frogpbem import crypto
 from frogpbem.errors import FrogPbemError
-from frogpbem.gamefile.document import keep_recent, read_bytes, write_atomic
+from frogpbem.gamefile.document import read_bytes, write_atomic
+from frogpbem.gamefile.model import keep_recent
 from frogpbem.protocol.memory import default_state_dir
 
 NAMESPACE = "frogpbem-replay"

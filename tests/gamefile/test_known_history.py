@@ -4,6 +4,7 @@ taken from it unless the file has exactly its bytes."""
 from __future__ import annotations
 
 import operator
+from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
@@ -125,7 +126,7 @@ def test_a_history_from_the_store_brings_the_views_list_of_its_records(
     assert kept["views"] == [whole[0], whole[1][1:-1].decode()]
     for data in (three, asked):
         document._KEPT_HERE.clear()  # each read in a process of its own: the store is all
-        monkeypatch.setattr(model, "_VIEW_MOVES", {})
+        monkeypatch.setattr(model, "_VIEW_MOVES", OrderedDict())
         quick = parse_known(data, "next", store)
         assert quick is not None
         made = [r.n for r in quick.log if "view_entry_written" in r.__dict__]
@@ -133,7 +134,7 @@ def test_a_history_from_the_store_brings_the_views_list_of_its_records(
         assert [r.n for r in quick.log if "view_entry_written" in r.__dict__] == \
             made + [3] * (data != two)  # only the record after the kept history's two
     document._KEPT_HERE.clear()
-    monkeypatch.setattr(model, "_VIEW_MOVES", {})
+    monkeypatch.setattr(model, "_VIEW_MOVES", OrderedDict())
     kept["views"][0] = kept["views"][0].rsplit("\n- ", 1)[0]  # one entry short: not used
     quick = parse_known(three, "short", store)
     assert quick is not None and quick.view_moves == _parse(three, "whole").view_moves

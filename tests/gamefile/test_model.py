@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import string
+from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
@@ -172,7 +173,7 @@ def test_a_known_list_of_view_entries_is_taken_only_for_these_very_records(
         finished_game: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A file whose log begins with records whose list is known makes only the entries
     after them; records equal in value but read again are not these."""
-    monkeypatch.setattr(model, "_VIEW_MOVES", {})
+    monkeypatch.setattr(model, "_VIEW_MOVES", OrderedDict())
     file = parse_game(finished_game.read_bytes(), "game")
     assert len(file.log) > 2
     again = _parse(finished_game.read_bytes(), "again")
