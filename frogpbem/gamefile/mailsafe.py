@@ -68,12 +68,31 @@ def _document(lines: list[str], prefix: str) -> list[str]:
     return [*out, ""]
 
 
+_WHOLE_ARMOR = re.compile(  # a sealed block's lines as age writes them (64 columns)
+    r"[ \t]*" + re.escape(ARMOR_BEGIN) + r"[ \t]*\n(?:[ \t]*[A-Za-z0-9+/=]{64}[ \t]*\n)*"
+    r"[ \t]*[A-Za-z0-9+/=]{1,64}[ \t]*\n[ \t]*" + re.escape(ARMOR_END) + r"[ \t]*(?:\n|\Z)")
+
+
 def armor_damage(text: str) -> str | None:
     """A sealed block that mail changed (re-wrapped, spaces added), in words, or ``None``.
 
     Checked before anything else: a changed sealed block breaks the signature
     over it, and the signer is not to blame.
+
+    Each block is first matched whole, as age writes it (no line to name then);
+    only a text with another kind of block is read line by line.
     """
+    at = text.find(ARMOR_BEGIN)
+    while at >= 0:
+        whole = _WHOLE_ARMOR.match(text, text.rfind("\n", 0, at) + 1)
+        if whole is None:
+            return _armor_damage(text)
+        at = text.find(ARMOR_BEGIN, whole.end())
+    return None
+
+
+def _armor_damage(text: str) -> str | None:
+    """:func:`armor_damage`, line by line."""
     armored = False
     body: list[str] = []
     for number, raw in enumerate(text.split("\n"), 1):
@@ -96,13 +115,30 @@ def armor_damage(text: str) -> str | None:
 _QUOTE_OR_ESCAPE = re.compile(r'["\\]')
 
 
+_UNBROKEN = re.compile(r"""(?:
+    [^"\\\n]*+(?:"(?:[^"\\\n]++|\\[\s\S])*+"[^"\\\n]*+)*+(?<!\|)\n
+                     # a line whose quoted values are whole (over escaped line breaks)
+  | (?P<indent>\ *+)(?=[^\ \n])[^"\\\n]*(?:-\ |:\ )\|\n  # a "|" block's first line
+    (?:(?P=indent)\ +[^\n]*+\n|[^\S\n]*+\n)*+            # its lines (deeper, or blank)
+)*+\Z""", re.VERBOSE)
+"""A text in which no double-quoted value is broken, matched whole: every line is a
+``|`` block's (with its block), or holds only whole quoted values, each line break
+inside one escaped. It says less than :func:`broken_lines` reads (no quote or
+backslash outside a value, none on a block's first line), never more."""
+
+
 def broken_lines(text: str) -> str | None:
     """A double-quoted value broken across lines without ``\\`` (mail re-wrapped it), or ``None``.
 
     frogpbem ends every line inside a double-quoted value with ``\\``; a line
     that ends inside one without it was broken by a mail program, and the
     break reads as a space that was never signed.
+
+    A text as frogpbem writes it is matched whole (:data:`_UNBROKEN`); any
+    other is read line by line, which names the line.
     """
+    if _UNBROKEN.match(text):
+        return None
     inside = False
     broken: int | None = None  # a line that ended inside a value without its "\\"
     block: int | None = None  # the indentation of a "|" literal block being read

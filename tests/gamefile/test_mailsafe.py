@@ -141,6 +141,56 @@ def test_the_quick_reading_of_quoteless_lines_finds_what_the_slow_one_finds(
     assert mailsafe.broken_lines(text) == slow_broken_lines(text)
 
 
+# Lines that put the whole-text match and the line-by-line reading to the test: quotes,
+# escapes, "|" blocks and their deeper or blank lines, tabs, a block's last line escaped.
+_LINE_PARTS = ['"', "\\", "\\\\", "a", " ", "  ", "\t", "- |", ": |", "x: ", "|", '"a"']
+
+
+@settings(max_examples=1500, deadline=None)
+@given(st.lists(st.lists(st.sampled_from(_LINE_PARTS), max_size=6).map("".join),
+                max_size=10), st.booleans())
+@example(["a: |", '  "x\\', 'b: y"', 'c: "', ""], True)  # a block's quote is no quote
+@example(["- |", "   ", '  " a', "z", ""], False)
+def test_a_text_matched_whole_has_no_broken_line(lines: list[str], end: bool) -> None:
+    """The whole-text match (the quick path) only ever passes a text that the line-by-line
+    reading finds unbroken."""
+    text = "\n".join(lines) + ("\n" if end else "")
+    if mailsafe._UNBROKEN.match(text):
+        assert slow_broken_lines(text) is None
+    assert mailsafe.broken_lines(text) == slow_broken_lines(text)
+
+
+def test_a_written_file_takes_the_quick_paths(mailed: Path) -> None:
+    """Every file frogpbem writes (a game, a view) is matched whole, not read line by
+    line, in both checks of mail damage."""
+    files = [mailed, *mailed.parent.glob(f"{mailed.stem}.*.view.yaml")]
+    assert len(files) > 2
+    for path in files:
+        text = path.read_text()
+        assert "BEGIN AGE ENCRYPTED FILE" in text or path != mailed
+        assert mailsafe._UNBROKEN.match(text), path
+        start = text.find(mailsafe.ARMOR_BEGIN)
+        while start >= 0:
+            whole = mailsafe._WHOLE_ARMOR.match(text, text.rfind("\n", 0, start) + 1)
+            assert whole is not None, path
+            start = text.find(mailsafe.ARMOR_BEGIN, whole.end())
+
+
+_ARMOR_PARTS = [mailsafe.ARMOR_BEGIN, mailsafe.ARMOR_END, "A" * 64, "B" * 63, "C" * 65, "D=",
+                "", " ", "  ", "\t", "> ", "x: ", "-", "E F"]
+
+
+@settings(max_examples=1500, deadline=None)
+@given(st.lists(st.lists(st.sampled_from(_ARMOR_PARTS), max_size=3).map("".join),
+                max_size=12), st.booleans())
+@example([f"  {mailsafe.ARMOR_BEGIN}", "  " + "A" * 64, "  D=", f"  {mailsafe.ARMOR_END}"],
+         True)
+def test_sealed_blocks_matched_whole_are_read_as_line_by_line(lines: list[str],
+                                                             end: bool) -> None:
+    text = "\n".join(lines) + ("\n" if end else "")
+    assert mailsafe.armor_damage(text) == mailsafe._armor_damage(text)
+
+
 def test_a_file_parsed_again_is_the_same_and_a_changed_one_is_read_anew(
         mailed: Path) -> None:
     """Parses are kept by the hash of the bytes: a change of one byte is never served old."""
