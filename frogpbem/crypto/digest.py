@@ -112,6 +112,24 @@ def sha256(data: bytes) -> bytes:
     return digest.finalize()
 
 
+class Sha256Stream:
+    """SHA-256 of bytes given piece by piece; :meth:`copy` forks it, so that a digest of
+    a longer text can go on from one of its beginning."""
+
+    def __init__(self, state: hashes.Hash | None = None) -> None:
+        self._state = state if state is not None else hashes.Hash(hashes.SHA256())
+
+    def update(self, data: bytes) -> None:
+        self._state.update(data)
+
+    def copy(self) -> Sha256Stream:
+        return Sha256Stream(self._state.copy())
+
+    def tag(self) -> str:
+        """``sha256:`` and the hex digest of everything given so far (it can go on)."""
+        return "sha256:" + self._state.copy().finalize().hex()
+
+
 def sha512(data: bytes) -> bytes:
     """The SHA-512 digest of ``data`` (SSH signatures hash their message with it)."""
     digest = hashes.Hash(hashes.SHA512())
