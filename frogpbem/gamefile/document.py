@@ -411,11 +411,15 @@ def dump_game(file: GameFile) -> bytes:
 
     The history of a file read (or written) in this process is written as it was read:
     only the records after it are made into lines. A history is never re-formatted;
-    its values, and so its signatures, are the same either way.
+    its values, and so its signatures, are the same either way. A file value written
+    already is written as it was then: its values cannot change.
     """
+    known = _SOURCES.get(id(file))
+    if known is not None and known[0] is file and known[3]:
+        return known[1]
     source = _source_of(file)
     if source is None:
-        head = b""
+        head: bytes | memoryview = b""
         out = strictyaml.item("frogpbem:", FORMAT_VERSION)
         out += file.header.yaml_lines("header:")
         out += _element_list("joins", file.joins)
@@ -429,41 +433,39 @@ def dump_game(file: GameFile) -> bytes:
     out += _element_list("requests", file.requests)
     out += _element("reveal", file.reveal)
     out += _element_list("notes", file.notes)
-    data = head + ("\n".join(out) + "\n").encode("utf-8")
-    _remember_source(file, data, len(head))
+    data = b"".join((head, ("\n".join(out) + "\n").encode("utf-8")))  # one copy of the history
+    _remember_source(file, data, len(head), written=True)
     return data
 
 
-_SOURCES: OrderedDict[int, tuple[GameFile, bytes, int]] = OrderedDict()
-"""The last files read or written, by their identity, each with its bytes and the length of
-its history part (the file value is kept too, so that the identity stays its own; the bytes
-are kept whole, not copied)."""
+_SOURCES: OrderedDict[int, tuple[GameFile, bytes, int, bool]] = OrderedDict()
+"""The last files read or written, by their identity, each with its bytes, the length of
+its history part, and whether :func:`dump_game` wrote those bytes (the file value is kept
+too, so that the identity stays its own; the bytes are kept whole, not copied)."""
 
 
-def _remember_source(file: GameFile, data: bytes, known: int = 0) -> None:
+def _remember_source(file: GameFile, data: bytes, known: int = 0,
+                     written: bool = False) -> None:
     """Remember ``data`` as the bytes of ``file`` if its history ends in the log's records;
-    ``known``: the length of a beginning of ``data`` known to be such a history."""
+    ``known``: the length of a beginning of ``data`` known to be such a history;
+    ``written``: whether :func:`dump_game` made them."""
     part = _history_part(data, known) if file.log else None
     if part is None or not _ends_in_records(data, part[1], known):
         return
-    keep_recent(_SOURCES, id(file), (file, data, part[1]), RECENT_FILES)
+    keep_recent(_SOURCES, id(file), (file, data, part[1], written), RECENT_FILES)
 
 
-def _source_of(file: GameFile) -> tuple[bytes, int] | None:
+def _source_of(file: GameFile) -> tuple[memoryview, int] | None:
     """The bytes of the longest history that ``file`` begins with (the same element values,
     by identity), and how many records they hold."""
-    found = None
-    for old, data, length in _SOURCES.values():
+    longest_first = sorted(_SOURCES.values(), key=lambda known: -len(known[0].log))
+    for old, data, length, _written in longest_first:
         count = len(old.log)
         if old.header is file.header and old.joins is file.joins and \
                 old.deal is file.deal and count <= len(file.log) and \
-                (found is None or count > found[2]) and \
                 all(map(operator.is_, old.log, file.log)):
-            found = data, length, count
-    if found is None:
-        return None
-    data, length, count = found
-    return data[:length], count  # the bytes copied once, for the longest
+            return memoryview(data)[:length], count  # not copied: the bytes are made at once
+    return None
 
 
 def _element(name: str, element: Element | None) -> list[str]:

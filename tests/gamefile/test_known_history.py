@@ -271,6 +271,19 @@ def test_a_history_read_is_not_re_formatted_when_written(versions: list[bytes]) 
     assert same(_parse(written, "written"), _parse(two, "two"))
 
 
+def test_a_file_written_again_is_its_bytes_and_a_file_read_is_written_afresh(
+        versions: list[bytes]) -> None:
+    """A file value written once is written again as the same bytes (values never change);
+    a file only read is not: its pending part is made anew, as frogpbem writes it."""
+    two, _, _ = versions
+    assert b"\nrequests: []\n" in two
+    other = two.replace(b"\nrequests: []\n", b"\nrequests: [ ]\n")
+    read = parse_game(other, "other")
+    assert dump_game(read) == two  # not the bytes read
+    written = dump_game(read)
+    assert dump_game(read) is written
+
+
 def test_a_history_whose_log_is_not_last_is_never_continued(
         versions: list[bytes], new_game: Callable[..., Path]) -> None:
     """Records written after a history belong to its log only when the log ends it, as
