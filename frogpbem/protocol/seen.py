@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+from collections import OrderedDict
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -18,7 +19,7 @@ from frogpbem.errors import FileAccessError, ForkError, FrogPbemError, StaleCopy
 from frogpbem.frozen import frozen
 from frogpbem.gamefile.document import dump_game, lock_file, parse_game, read_bytes, write_atomic
 from frogpbem.gamefile.forkproof import ForkProof, conflict
-from frogpbem.gamefile.model import GameFile, hash_of
+from frogpbem.gamefile.model import GameFile, hash_of, keep_recent
 
 if TYPE_CHECKING:
     from frogpbem.protocol.game import Game
@@ -48,6 +49,12 @@ class Seen:
         return (self.header, self.history) == (other.header, other.history)
 
 
+_KNOWN: OrderedDict[Path, tuple[bytes, Seen]] = OrderedDict()
+"""The memories read or written last in this process, by path, with their bytes: the same
+bytes read again are not parsed again (the demonstration's players see every record)."""
+KNOWN_MEMORIES = 4
+
+
 class SeenGames:
     """The store: ``seen/GAME.json`` (hashes) and ``seen/GAME.yaml`` (the latest copy)."""
 
@@ -61,8 +68,12 @@ class SeenGames:
     def _read(self, game: str) -> Seen | None:
         path = self._paths(game)[0]
         try:
-            value = json.loads(read_bytes(path, 1 << 24))
-            return Seen(str(value["header"]), tuple(str(h) for h in value["history"]),
+            data = read_bytes(path, 1 << 24)
+            known = _KNOWN.get(path)
+            if known is not None and known[0] == data:
+                return known[1]
+            value = json.loads(data)
+            seen = Seen(str(value["header"]), tuple(str(h) for h in value["history"]),
                         int(value.get("records", 0)))
         except FileAccessError:
             if not os.path.lexists(path):
@@ -71,6 +82,8 @@ class SeenGames:
         except (ValueError, KeyError, TypeError):
             raise StaleCopyError(f"the memory of game {game} at {path} is unreadable; "
                                  "move it away to start afresh") from None
+        keep_recent(_KNOWN, path, (data, seen), KNOWN_MEMORIES)
+        return seen
 
     def see(self, game: Game) -> None:
         """Refuse a copy that forks from or rolls back what was seen; remember a newer one."""
@@ -86,7 +99,9 @@ class SeenGames:
                 self._refuse(game, seen, now)
             self.folder.mkdir(parents=True, exist_ok=True, mode=0o700)
             write_atomic(copy_path, dump_game(file), private=True)
-            write_atomic(json_path, json.dumps(now.to_json()).encode(), private=True)
+            data = json.dumps(now.to_json()).encode()
+            write_atomic(json_path, data, private=True)
+            keep_recent(_KNOWN, json_path, (data, now), KNOWN_MEMORIES)
 
     def _refuse(self, game: Game, seen: Seen, now: Seen) -> None:
         if seen.header == now.header and seen.history[:len(now.history)] == now.history:
