@@ -53,6 +53,7 @@ _KNOWN: OrderedDict[Path, tuple[bytes, Seen]] = OrderedDict()
 """The memories read or written last in this process, by path, with their bytes: the same
 bytes read again are not parsed again (the demonstration's players see every record)."""
 KNOWN_MEMORIES = 4
+"""How many of them are known at once (a game's, and a few more)."""
 
 
 class SeenGames:
