@@ -42,3 +42,22 @@ def test_writes_are_held_once_at_a_time(tmp_path: Path) -> None:
         pass
     write_atomic(tmp_path / "x", b"x")
     assert (tmp_path / "x").read_bytes() == b"x"
+
+
+def test_a_file_is_read_to_its_limit_and_no_further(tmp_path: Path) -> None:
+    path = tmp_path / "game.yaml"
+    path.write_bytes(b"x" * 100)
+    assert read_bytes(path, 100) == b"x" * 100
+    with pytest.raises(GameFileError, match="larger than 99 bytes"):
+        read_bytes(path, 99)
+
+
+def test_a_file_longer_than_its_size_says_is_read_to_its_end() -> None:
+    """A file that grew after its size was looked at reads whole, within the limit, as one
+    whose size says 0 bytes does (as /proc's files do)."""
+    status = Path("/proc/self/status")
+    assert status.stat().st_size == 0
+    data = read_bytes(status, 1 << 20)
+    assert data.startswith(b"Name:") and data.endswith(b"\n") and len(data) > 100
+    with pytest.raises(GameFileError, match="larger than 10 bytes"):
+        read_bytes(status, 10)
