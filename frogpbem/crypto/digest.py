@@ -5,6 +5,7 @@ from __future__ import annotations
 import base64
 import json
 import os
+import re
 from typing import Any
 
 import rfc8785
@@ -47,27 +48,37 @@ def canonical_json(value: Any) -> bytes:
 
 
 def _simple(value: Any) -> bool:
-    """Whether ``value`` holds only what the standard encoder writes canonically."""
-    stack = [value]
-    while stack:
-        item = stack.pop()
-        kind = type(item)
-        if kind is str:
-            if not item.isascii() and any(0xD800 <= ord(ch) <= 0xDFFF for ch in item):
+    """Whether ``value`` holds only what the standard encoder writes canonically (a value
+    nested too deeply to look through is not)."""
+    try:
+        return _plain(value)
+    except RecursionError:
+        return False
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _plain(value: Any) -> bool:
+    kind = type(value)
+    if kind is dict:
+        for key, item in value.items():  # most members are strings: looked at here
+            if type(key) is not str or not key.isascii():
                 return False
-        elif kind is dict:
-            for key in item:
-                if type(key) is not str or not key.isascii():
+            if type(item) is str:
+                if not item.isascii() and _SURROGATE.search(item):
                     return False
-            stack.extend(item.values())
-        elif kind is list:
-            stack.extend(item)
-        elif kind is int:
-            if not -MAX_SAFE_INTEGER <= item <= MAX_SAFE_INTEGER:
+            elif not _plain(item):
                 return False
-        elif item is not None and kind is not bool:
-            return False
-    return True
+        return True
+    if kind is str:
+        return value.isascii() or not _SURROGATE.search(value)
+    if kind is list:
+        return all(map(_plain, value))
+    if kind is int:
+        number: int = value
+        return -MAX_SAFE_INTEGER <= number <= MAX_SAFE_INTEGER
+    return value is None or kind is bool
 
 
 def signed_bytes(kind: str, element: dict[str, Any]) -> bytes:

@@ -25,6 +25,38 @@ def test_canonical_json_is_rfc8785(value: Any) -> None:
     assert crypto.canonical_json(value) == rfc8785.dumps(value)
 
 
+any_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False)
+    | st.text(st.characters(blacklist_categories=())),
+    lambda inner: st.lists(inner, max_size=4)
+    | st.dictionaries(st.text(st.characters(blacklist_categories=())), inner, max_size=4),
+    max_leaves=25,
+)
+
+
+@given(any_values | st.tuples(json_values))
+def test_any_value_is_written_as_rfc8785_writes_it_or_refused(value: Any) -> None:
+    """Floats, integers past 2**53, lone surrogates, keys beyond ASCII, tuples: whatever
+    the quick check lets through to the standard encoder is written as RFC 8785 writes it."""
+    try:
+        expected = rfc8785.dumps(value)
+    except (rfc8785.CanonicalizationError, TypeError, ValueError):
+        with pytest.raises(GameFileError, match="cannot be canonicalised"):
+            crypto.canonical_json(value)
+        return
+    assert crypto.canonical_json(value) == expected
+
+
+def test_a_value_too_deep_to_look_through_is_not_taken_for_simple() -> None:
+    from frogpbem.crypto import digest
+
+    deep: list[Any] = []
+    for _ in range(5000):
+        deep = [deep]
+    assert not digest._simple(deep)
+    assert digest._simple([[[["a", 1, None, True, {"k": "\u00e9"}]]]])
+
+
 def test_unsafe_integer_refused() -> None:
     with pytest.raises(GameFileError, match="cannot be canonicalised"):
         crypto.canonical_json({"n": 2**60})
