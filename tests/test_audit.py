@@ -241,11 +241,16 @@ def test_signed_but_malformed_data_is_refused_without_a_traceback(
         resign(doc, keys.key("referee"))
         referee_game.write_text(strictyaml.dumps(doc))
 
-    signed(lambda doc: doc["header"]["options"].update(size="x"))
-    result = cli("view", referee_game, "--public")
-    assert result.exit_code == 7
-    assert "header: option size must be a whole number" in result.stderr
-    assert not audit(referee_game).ok
+    for size in ("x", None, True, [8], {"n": 8}, "9" * 5000, "\u0668"):  # "\u0668": an Arabic 8
+        signed(lambda doc, size=size: doc["header"]["options"].update(size=size))
+        result = cli("view", referee_game, "--public")
+        assert result.exit_code == 7, result.output
+        assert "header: option size must be a whole number" in result.stderr
+        for args in (["audit", referee_game], ["verify", referee_game]):
+            result = cli(*args)
+            assert result.exit_code == 1 and "Traceback" not in result.output, result.output
+            assert "option size must be a whole number" in result.output
+        assert not audit(referee_game).ok
 
     signed(lambda doc: doc["log"][0].update(result={"count": [1]}))
     for args in (["view", referee_game, "--public"], ["audit", referee_game],

@@ -15,6 +15,7 @@ auditor therefore share one code path.
 from __future__ import annotations
 
 import json
+import re
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, TypeVar
@@ -458,12 +459,20 @@ def sample(chance: Chance, items: Sequence[Any], count: int) -> list[Any]:
     return pool[:count]
 
 
-def parse_int_option(name: str, value: str | int, low: int, high: int) -> int:
-    """An integer option within ``low..high``; raises :class:`UsageError`."""
-    try:
+_WHOLE_NUMBER = re.compile(r"\s*[-+]?[0-9]{1,18}\s*")
+"""An option's digits, as given on the command line (``--option size=8``)."""
+
+
+def parse_int_option(name: str, value: object, low: int, high: int) -> int:
+    """An integer option within ``low..high``: an integer, or its digits as given on the
+    command line; raises :class:`UsageError` for anything else (a game file's header may
+    hold any value there: null, ``true``, a list)."""
+    if type(value) is int:
+        number = value
+    elif isinstance(value, str) and _WHOLE_NUMBER.fullmatch(value):
         number = int(value)
-    except ValueError:
-        raise UsageError(f"option {name} must be a whole number, got {value!r}") from None
+    else:
+        raise UsageError(f"option {name} must be a whole number, got {value!r}")
     if not low <= number <= high:
         raise UsageError(f"option {name} must be {low}..{high}, got {number}")
     return number
