@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 import rfc8785
-from hypothesis import given
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from frogpbem import crypto
@@ -34,7 +34,13 @@ any_values = st.recursive(
 )
 
 
+@settings(max_examples=300)
 @given(any_values | st.tuples(json_values))
+@example(0.0)  # floats: the standard encoder writes 0.0, 1e+21 and 1e-07, RFC 8785 not
+@example({"a": [1.0, 1e21, 1e-7]})
+@example({"\ue000": 1, "\U0001f600": 2})  # keys sorted by UTF-16 units: the emoji first
+@example({"a": "\ud800"})  # a lone surrogate: no UTF-8 for it
+@example([2**53])
 def test_any_value_is_written_as_rfc8785_writes_it_or_refused(value: Any) -> None:
     """Floats, integers past 2**53, lone surrogates, keys beyond ASCII, tuples: whatever
     the quick check lets through to the standard encoder is written as RFC 8785 writes it."""
