@@ -40,7 +40,14 @@ from frogpbem.protocol.game import (
     seconds_of,
 )
 from frogpbem.protocol.memory import HeadMemory
-from frogpbem.receive import contents, game_files, messages_in, subject, take_found
+from frogpbem.receive import (
+    contents,
+    game_files,
+    header_text,
+    messages_in,
+    subject,
+    take_found,
+)
 from frogpbem.referee import apply_timeout
 
 DONE = "frogpbem-done"
@@ -289,7 +296,7 @@ class Judge:
 
     def _answer(self, parsed: list[Message], reason: str) -> None:
         """Tell the sender why its message was not used (nothing hidden is in the reason)."""
-        sender = parseaddr(str((parsed[0].get_all("from") or [""])[0]))[1] if parsed else ""
+        sender = parseaddr(header_text(parsed[0], "from"))[1] if parsed else ""
         if not sender:
             return
         reply = EmailMessage()

@@ -76,19 +76,38 @@ def html_text(html: str) -> str:
 
 
 def messages_in(data: bytes) -> list[Message]:
-    """The messages of a file: an mbox (``From `` lines) or one message."""
+    """The messages of a file: an mbox (``From `` lines) or one message.
+
+    An mbox's messages are taken as the bytes it holds (not written out again by the
+    email package, which fails on a header that is not ASCII).
+    """
     if data.startswith(b"From "):
         with tempfile.NamedTemporaryFile(suffix=".mbox") as box:
             box.write(data)
             box.flush()
-            return [email.message_from_bytes(bytes(m), policy=email.policy.default)
-                    for m in mailbox.mbox(box.name)]
+            folder = mailbox.mbox(box.name)
+            return [email.message_from_bytes(folder.get_bytes(key), policy=email.policy.default)
+                    for key in folder.keys()]
     return [email.message_from_bytes(data, policy=email.policy.default)]
+
+
+def header_text(message: Message, name: str) -> str:
+    """The first ``name`` header of ``message`` as text; ``""`` when there is none, or when
+    the email package cannot read it.
+
+    The package parses a header when it is read, and some malformed ones (``From: "x" <``
+    after certain others) make its parser raise ``IndexError`` or the like: a message
+    from anyone must not stop the judge, and a header is only ever shown or answered.
+    """
+    try:
+        return str((message.get_all(name) or [""])[0])
+    except Exception:  # noqa: BLE001 - whatever the email package's header parser raises
+        return ""
 
 
 def subject(messages: list[Message]) -> str:
     """The subject of ``messages``, shortened, for a log line."""
-    return " ".join(str((m.get_all("subject") or [""])[0]) for m in messages)[:60]
+    return " ".join(header_text(m, "subject") for m in messages)[:60]
 
 
 def contents(*messages: Message) -> Found:
@@ -101,10 +120,18 @@ def contents(*messages: Message) -> Found:
         if not isinstance(payload, bytes):
             continue
         if part.get_content_type() == "text/html":
-            charset = part.get_content_charset() or "utf-8"
-            payload = html_text(payload.decode(charset, "replace")).encode()
+            payload = html_text(_decoded(payload, part.get_content_charset())).encode()
         _look_at(payload, found)
     return found
+
+
+def _decoded(payload: bytes, charset: str | None) -> str:
+    """A part's text in its charset; as UTF-8 when Python knows no such text encoding
+    (``x-no-such``, ``zlib``) or the codec refuses the bytes outright (``idna``)."""
+    try:
+        return payload.decode(charset or "utf-8", "replace")
+    except (LookupError, ValueError):
+        return payload.decode("utf-8", "replace")
 
 
 def _look_at(payload: bytes, found: Found) -> None:

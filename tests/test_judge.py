@@ -291,6 +291,35 @@ def test_an_unusable_message_is_answered_and_filed_never_deleted(
     assert servers.inbox("bob") == []
 
 
+def test_a_message_the_email_package_cannot_read_is_refused_and_the_round_goes_on(
+        servers: Servers, keys: Keys, tmp_path: Path) -> None:
+    """From ``"x" <`` (a From: header the email package's parser fails on), with an HTML
+    part in a charset Python does not know: such a message once ended every round in a
+    traceback, and as it stayed waiting, it stopped every game of the mailbox."""
+    import smtplib
+
+    games = tmp_path / "judge-games"
+    games.mkdir()
+    odd = (b'From: "x" <\r\nTo: judge@' + DOMAIN.encode() + b"\r\nSubject: odd\r\n"
+           b'MIME-Version: 1.0\r\nContent-Type: text/html; charset="x-no-such"\r\n\r\n'
+           b"<p>hello judge</p>\r\n")
+    with smtplib.SMTP("127.0.0.1", servers.smtp_port) as client:
+        client.sendmail(f"x@{DOMAIN}", [f"judge@{DOMAIN}"], odd)
+    junk = EmailMessage()  # and after it, a message the judge answers
+    junk["From"] = f"bob@{DOMAIN}"
+    junk["To"] = f"judge@{DOMAIN}"
+    junk["Subject"] = "hello judge"
+    junk.set_content("nothing for the judge")
+    send(servers, junk)
+    took = judge(servers, games, keys)
+    assert "('odd'): nothing taken" in took.stdout, took.stdout
+    assert "('hello judge'): nothing taken" in took.stdout, took.stdout
+    assert servers.count("judge", "frogpbem-refused") == 2
+    assert servers.count("judge", "INBOX") == 0
+    answer = servers.inbox("bob")  # the odd sender has no address to answer
+    assert len(answer) == 1 and "not used" in str(parse(answer[0])["Subject"])
+
+
 def test_a_round_stopped_before_it_wrote_the_game_file_is_finished_by_the_next(
         servers: Servers, cli: Cli, keys: Keys, tmp_path: Path) -> None:
     """Killed after the referee's memory kept the record it signed and before the game file

@@ -16,6 +16,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from frogpbem.gamefile import strictyaml
 from tests.conftest import SETUP, Cli, Keys, write_setup
@@ -158,6 +160,83 @@ def test_an_mbox_of_messages(mailed_game: Callable[[], Path], cli: Cli, keys: Ke
     assert taken.exit_code == 0, taken.output
     assert "message 1" in taken.stdout and "red shoots C3: 1" in taken.stdout
     assert "message 2 ('hello'): nothing taken" in taken.stdout
+
+
+def test_a_reply_in_an_unknown_charset_from_a_broken_address_is_taken(
+    mailed_game: Callable[[], Path], cli: Cli, keys: Keys, tmp_path: Path
+) -> None:
+    """An HTML reply whose charset Python does not know, from ``"x" <`` (a From: header
+    the email package's parser fails on), in an mbox with a header that is not ASCII:
+    each once ended ``receive`` (and the judge's round) in a traceback."""
+    game = mailed_game()
+    assert cli("mail", game, "--out", tmp_path / "out", "--key",
+               keys.path("referee")).exit_code == 0
+    reply = reply_from_alice(cli, keys, tmp_path, next((tmp_path / "out").glob("*-red.eml")),
+                           "html-only")
+    data = reply.read_bytes()
+    assert b'charset="utf-8"' in data and b"From: alice@example.org" in data
+    data = data.replace(b'charset="utf-8"', b'charset="x-no-such"').replace(
+        b"From: alice@example.org", 'From: "x" <\nX-Note: caf\u00e9'.encode())
+    box = tmp_path / "odd.mbox"
+    box.write_bytes(b"From alice Mon Nov 30 12:00:00 2026\n" + data)
+    taken = cli("receive", box, "--games", game.parent, "--key", keys.path("referee"))
+    assert taken.exit_code == 0, taken.output
+    assert "red shoots C3: 1" in taken.stdout
+
+
+def test_a_header_the_email_package_cannot_read_is_empty_text() -> None:
+    import email
+
+    from frogpbem.receive import header_text, subject
+
+    broken = email.message_from_bytes(b'From: "x" <\r\nSubject: hi\r\n\r\n',
+                                      policy=policy.default)
+    with pytest.raises(IndexError):  # the package's own parser, as of Python 3.11
+        str(broken["From"])
+    assert header_text(broken, "from") == "" and subject([broken]) == "hi"
+    fine = email.message_from_bytes(b"From: Alice <alice@example.org>\r\n\r\n",
+                                    policy=policy.default)
+    assert header_text(fine, "from") == "Alice <alice@example.org>"
+    assert header_text(fine, "subject") == ""
+
+
+HEADERS = [b"From: a@b", b'From: "x" <', b"From: <<@>>", b"From: =?utf-8?q?=E2=82?= <a@b>",
+           b"Subject: =?utf-8?b?////?=", b"Subject: =?unknown?q?x?=", b"Subject: \xff\xfe",
+           b'Content-Type: text/html; charset="x-no-such"',
+           b"Content-Type: text/html; charset=idna",
+           b"Content-Type: text/html; charset=zlib", b'Content-Type: text/plain; charset=""',
+           b'Content-Type: multipart/mixed; boundary="b"', b"Content-Type: multipart/mixed",
+           b"Content-Type: message/rfc822", b"Content-Type: ;;;", b"MIME-Version: 1.0",
+           b"Content-Transfer-Encoding: base64", b"Content-Transfer-Encoding: quoted-printable",
+           b"Content-Transfer-Encoding: x-uuencode", b"To: ,,,@",
+           b"Content-Disposition: attachment; filename*=x''%FF"]
+BODIES = [b"frogpbem: 2\n", b"<p>frogpbem: 2</p>", b"=FF=FE=\r\n", b"!!!!", b"\xff\xfe\x00f",
+          b'--b\r\nContent-Type: text/html; charset=nope\r\n\r\n<p>x</p>\r\n--b--\r\n',
+          b"begin 644 x\n#0V%T\n`\nend\n", b"-----BEGIN FROGPBEM REQUEST-----\nx\n"]
+
+
+@settings(max_examples=300)
+@given(st.booleans(), st.lists(st.sampled_from(HEADERS), max_size=6),
+       st.lists(st.sampled_from(BODIES), max_size=3), st.booleans())
+def test_any_message_is_read_without_a_traceback(
+        mbox: bool, headers: list[bytes], bodies: list[bytes], crlf: bool) -> None:
+    """What a mail reader takes of any message ends in what it found, or a FrogPbemError:
+    a message from anyone must not stop ``receive`` or the judge."""
+    from frogpbem.errors import FrogPbemError
+    from frogpbem.receive import contents, header_text, messages_in, subject
+
+    data = (b"From x Mon Nov 30 12:00:00 2026\n" if mbox else b"") + b"\n".join(headers) \
+        + b"\n\n" + b"".join(bodies)
+    if crlf:
+        data = data.replace(b"\n", b"\r\n")
+    try:
+        messages = messages_in(data)
+        contents(*messages)
+    except FrogPbemError:
+        return
+    subject(messages)
+    for message in messages:
+        header_text(message, "from")
 
 
 @pytest.fixture
