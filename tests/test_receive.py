@@ -400,3 +400,20 @@ def test_a_block_naming_a_hostile_game_id_is_refused_in_a_sentence(
     said = receive([message], tmp_path, keys.key("referee"))
     assert len(said) == 1 and "refused" in said[0] and "is not a game id" in said[0]
     assert list(tmp_path.iterdir()) == []
+
+
+def test_a_block_of_json_nested_too_deeply_is_refused_in_a_sentence(
+        keys: Keys, tmp_path: Path) -> None:
+    """``[[[[…`` a hundred thousand deep made the JSON reader raise RecursionError out of
+    ``receive`` (and the judge's round)."""
+    import base64
+
+    from frogpbem.receive import receive
+
+    block = base64.b64encode(b"[" * 100_000).decode()
+    lines = "\n".join(block[i:i + 64] for i in range(0, len(block), 64))
+    message = (f"Subject: x\n\n-----BEGIN FROGPBEM REQUEST-----\n{lines}\n"
+               "-----END FROGPBEM REQUEST-----\n").encode()
+    said = receive([message], tmp_path, keys.key("referee"))
+    assert len(said) == 1 and "refused" in said[0] and "changed in transit" in said[0]
+    assert list(tmp_path.iterdir()) == []

@@ -174,7 +174,7 @@ def _body(message: bytes) -> tuple[str, dict[str, Any]]:
         raise GameFileError("a signed message of the proof has no frogpbem kind")
     try:
         value = json.loads(body)
-    except ValueError:
+    except (ValueError, RecursionError):  # RecursionError: JSON nested too deeply
         raise GameFileError("a signed message of the proof is not JSON") from None
     if not isinstance(value, dict) or crypto.canonical_json(value) != body:
         raise GameFileError("a signed message of the proof is not canonical JSON")

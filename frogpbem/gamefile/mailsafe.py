@@ -224,7 +224,7 @@ def request_blocks(data: bytes) -> list[object]:
             raise GameFileError(f"the request block at line {index + 1} has no end line")
         try:
             found.append(json.loads(base64.b64decode("".join(body), validate=True)))
-        except ValueError:
+        except (ValueError, RecursionError):  # RecursionError: JSON nested too deeply
             raise GameFileError(f"the request block at line {index + 1} was changed in "
                                 f"transit; {ADVICE}") from None
     return found

@@ -823,7 +823,7 @@ class Plaintext:
                 raise ValueError("wrong fields")
             return cls(str(value["game"]), str(value["seat"]), str(value["salt"]),
                        value["secret"])
-        except ValueError:
+        except (ValueError, RecursionError):  # RecursionError: JSON nested too deeply
             raise GameFileError("a sealed block does not hold a frogpbem secret") from None
 
 

@@ -66,7 +66,7 @@ class HeadMemory:
                 return None
             raise StaleCopyError(f"referee memory {path} is unreadable; check it by hand") \
                 from None
-        except (ValueError, KeyError, TypeError):
+        except (ValueError, KeyError, TypeError, RecursionError):
             raise StaleCopyError(f"referee memory {path} is unreadable; check it by hand") from None
         return memory  # type: ignore[no-any-return]
 

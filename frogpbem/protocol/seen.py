@@ -80,7 +80,7 @@ class SeenGames:
             if not os.path.lexists(path):
                 return None
             raise
-        except (ValueError, KeyError, TypeError):
+        except (ValueError, KeyError, TypeError, RecursionError):
             raise StaleCopyError(f"the memory of game {game} at {path} is unreadable; "
                                  "move it away to start afresh") from None
         keep_recent(_KNOWN, path, (data, seen), KNOWN_MEMORIES)

@@ -48,7 +48,7 @@ class VerifiedHistories:
         try:
             value = json.loads(read_bytes(self._path(game), 4096))
             return str(value["header"]), int(value["n"]), str(value["digest"])
-        except (FrogPbemError, ValueError, KeyError, TypeError):
+        except (FrogPbemError, ValueError, KeyError, TypeError, RecursionError):
             return None  # none yet, or unreadable: verify everything
 
     def trusted(self, file: GameFile) -> tuple[int, str] | None:
@@ -71,7 +71,7 @@ class VerifiedHistories:
         """The history part of ``game``'s file read last, as kept (checked by its reader)."""
         try:
             return json.loads(read_bytes(self._path(game, ".history"), HISTORY_LIMIT))
-        except (FrogPbemError, ValueError):
+        except (FrogPbemError, ValueError, RecursionError):
             return None  # none yet, or unreadable: the file is read whole
 
     def write_history(self, game: str, value: dict[str, Any]) -> None:
