@@ -12,12 +12,14 @@ after a crash as it would have been, and never two results for one record.
 
 from __future__ import annotations
 
+import email.policy
 import json
 import os
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from email.message import EmailMessage, Message
+from email.parser import BytesHeaderParser
 from email.utils import parseaddr
 from pathlib import Path
 from typing import Protocol
@@ -41,6 +43,7 @@ from frogpbem.protocol.game import (
 )
 from frogpbem.protocol.memory import HeadMemory
 from frogpbem.receive import (
+    MAX_MESSAGE,
     contents,
     game_files,
     header_text,
@@ -278,21 +281,29 @@ class Judge:
         send_messages([reminder], self.smtp, self.config)
 
     def take(self, message: Incoming) -> str:
-        parsed = messages_in(message.data)
-        usable = True
-        try:
-            said = take_found(contents(*parsed), self.games, self.key, self.state_dir)
-            usable = not said.startswith("nothing taken")
-        except NothingToApplyError:  # taken before (a crash came before it was filed)
-            said = "taken already: nothing new in it"
-        except FrogPbemError as exc:
-            said, usable = f"refused: {exc.message}", False
+        if len(message.data) > MAX_MESSAGE:  # not read: only its headers, to answer it
+            parsed: list[Message] = [
+                BytesHeaderParser(policy=email.policy.default).parsebytes(message.data)]
+            said, usable = f"refused: larger than {MAX_MESSAGE // (1024 * 1024)} MiB", False
+        else:
+            parsed = messages_in(message.data)
+            said, usable = self._taken(parsed)
         if usable:
             self.box.file(message, DONE)
         else:
             self._answer(parsed, said)
             self.box.file(message, REFUSED)
         return f"message {message.ident} ({subject(parsed)!r}): {said}"
+
+    def _taken(self, parsed: list[Message]) -> tuple[str, bool]:
+        """What taking one message's contents did, and whether the message was of use."""
+        try:
+            said = take_found(contents(*parsed), self.games, self.key, self.state_dir)
+        except NothingToApplyError:  # taken before (a crash came before it was filed)
+            return "taken already: nothing new in it", True
+        except FrogPbemError as exc:
+            return f"refused: {exc.message}", False
+        return said, not said.startswith("nothing taken")
 
     def _answer(self, parsed: list[Message], reason: str) -> None:
         """Tell the sender why its message was not used (nothing hidden is in the reason)."""

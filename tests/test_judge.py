@@ -320,6 +320,26 @@ def test_a_message_the_email_package_cannot_read_is_refused_and_the_round_goes_o
     assert len(answer) == 1 and "not used" in str(parse(answer[0])["Subject"])
 
 
+def test_a_message_over_the_size_limit_is_answered_and_filed_unread(
+        servers: Servers, keys: Keys, tmp_path: Path) -> None:
+    """As ``frogpbem receive`` refuses one: a message of 16 MiB or more is not parsed."""
+    from frogpbem.receive import MAX_MESSAGE
+
+    games = tmp_path / "judge-games"
+    games.mkdir()
+    big = EmailMessage()
+    big["From"] = f"bob@{DOMAIN}"
+    big["To"] = f"judge@{DOMAIN}"
+    big["Subject"] = "a large file"
+    big.set_content("frogpbem: 2\n" + ("x" * 75 + "\n") * (MAX_MESSAGE // 76 + 1))
+    send(servers, big)
+    took = judge(servers, games, keys)
+    assert "('a large file'): refused: larger than 16 MiB" in took.stdout, took.stdout
+    assert servers.count("judge", "frogpbem-refused") == 1
+    answer = servers.inbox("bob")
+    assert len(answer) == 1 and "larger than 16 MiB" in parse(answer[0]).get_content()
+
+
 def test_a_round_stopped_before_it_wrote_the_game_file_is_finished_by_the_next(
         servers: Servers, cli: Cli, keys: Keys, tmp_path: Path) -> None:
     """Killed after the referee's memory kept the record it signed and before the game file
