@@ -291,7 +291,11 @@ class Judge:
         if usable:
             self.box.file(message, DONE)
         else:
-            self._answer(parsed, said)
+            try:
+                self._answer(parsed, said)
+            except FileAccessError as exc:  # the mail server is away: answered next round
+                return (f"message {message.ident} ({subject(parsed)!r}): {said}; not "
+                        f"answered ({exc.message}): it waits for the next round")
             self.box.file(message, REFUSED)
         return f"message {message.ident} ({subject(parsed)!r}): {said}"
 

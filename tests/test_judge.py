@@ -320,6 +320,30 @@ def test_a_message_the_email_package_cannot_read_is_refused_and_the_round_goes_o
     assert len(answer) == 1 and "not used" in str(parse(answer[0])["Subject"])
 
 
+def test_an_answer_the_mail_server_cannot_take_waits_for_the_next_round(
+        servers: Servers, keys: Keys, tmp_path: Path) -> None:
+    """The SMTP server is away: the round goes on (it once ended there, and every message
+    after it waited), the unusable message stays waiting, and is answered once it is back."""
+    games = tmp_path / "judge-games"
+    games.mkdir()
+    for subject in ("first", "second"):
+        junk = EmailMessage()
+        junk["From"] = f"bob@{DOMAIN}"
+        junk["To"] = f"judge@{DOMAIN}"
+        junk["Subject"] = subject
+        junk.set_content("nothing for the judge")
+        send(servers, junk)
+    away = Servers(servers.folder, servers.imap_port, free_port())  # nobody listens there
+    took = judge(away, games, keys)
+    assert took.stdout.count("not answered (cannot send mail through") == 2, took.stdout
+    assert servers.count("judge", "INBOX") == 2
+    assert servers.count("judge", "frogpbem-refused") == 0
+    again = judge(servers, games, keys)
+    assert again.stdout.count("nothing taken") == 2 and "not answered" not in again.stdout
+    assert servers.count("judge", "frogpbem-refused") == 2
+    assert len(servers.inbox("bob")) == 2
+
+
 def test_a_message_over_the_size_limit_is_answered_and_filed_unread(
         servers: Servers, keys: Keys, tmp_path: Path) -> None:
     """As ``frogpbem receive`` refuses one: a message of 16 MiB or more is not parsed."""
