@@ -275,6 +275,7 @@ def _chosen_by_seats(game: Game, joins: list[Join], key: crypto.PrivateKey) -> D
         sealed = SealedSecret.of(game.game_id, join.seat, join.chosen,
                                  f"chosen setup of {join.seat}")
         secrets[join.seat] = sealed.open(key).secret
+        game.check_secret(join.seat, secrets[join.seat])  # refused, naming the seat
     try:
         game.ruleset.check_setup(game.options, game.seats, None, secrets)
     except NotationError as exc:

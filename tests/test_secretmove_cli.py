@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -117,3 +118,31 @@ def test_demo_plays_secret_move(tmp_path: Path, cli: Cli) -> None:
     result = cli("demo", tmp_path / "d", "--rules", "secretmove", "--seed", "2")
     assert result.exit_code == 0, result.output
     assert "verdict: everything holds" in result.stdout
+
+
+@pytest.mark.parametrize("secret", [
+    {"cols": [0, 1, 2, 3, 4, 5], "rows": []},  # was taken: the game broke at its first move
+    {"cols": [0, 1, 2], "rows": [3, 4, True]},
+    {"cols": 5, "rows": [0, 1, 2]},  # these ended the referee's deal in a TypeError
+    {"cols": [0, 1, 2], "rows": [3, 4, "5"]},
+    {"cols": [[0], 1, 2], "rows": [3, 4, 5]},
+])
+def test_a_seat_that_seals_a_secret_of_another_shape_is_refused_at_the_deal(
+        secret: dict[str, Any], tmp_path: Path, cli: Cli, keys: Keys,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A seat's own tool seals whatever it likes (here: the notation's check skipped); the
+    referee opens it at the deal and refuses it in a sentence, naming the seat."""
+    from frogpbem.games import secretmove
+
+    game = tmp_path / "sm.yaml"
+    referee = keys.path("referee")
+    assert cli("new", game, "--rules", "secretmove", "--referee", referee, "--seat",
+               f"red={keys.pub('alice')}", "--seat", f"blue={keys.pub('bob')}").exit_code == 0
+    with monkeypatch.context() as patch:
+        patch.setattr(secretmove.SecretMove, "parse_secret", lambda self, text: secret)
+        assert cli("setup", game, "anything", "--key", keys.path("alice")).exit_code == 0
+    assert cli("setup", game, "cols=0,1,2 rows=3,4,5", "--key", keys.path("bob")).exit_code == 0
+    dealt = cli("deal", game, "--key", referee)
+    assert dealt.exit_code != 0 and "Traceback" not in dealt.output, dealt.output
+    assert "red's setup is not a valid setup: setup: 'cols' and 'rows' take three whole " \
+        "numbers each" in dealt.stderr, dealt.output

@@ -73,10 +73,19 @@ def parse_setup(text: str) -> dict[str, list[int]]:
 
 
 def check_secret(secret: Any) -> None:
-    """Each of 0..5 on exactly one header."""
+    """Three headers on the columns and three on the rows, each of 0..5 on exactly one.
+
+    A secret may come from anyone (a seat seals its own): anything else, of any shape
+    or type, is refused in a sentence.
+    """
     if not isinstance(secret, dict) or set(secret) != {"cols", "rows"}:
         raise NotationError("setup: expected 'cols' and 'rows'")
-    numbers = list(secret["cols"]) + list(secret["rows"])
+    cols, rows = secret["cols"], secret["rows"]
+    if not all(isinstance(part, list | tuple) and len(part) == 3 and
+               all(type(number) is int for number in part) for part in (cols, rows)):
+        raise NotationError(f"setup: 'cols' and 'rows' take three whole numbers each, got "
+                            f"{cols!r} and {rows!r}")
+    numbers = [*cols, *rows]
     if sorted(numbers) != [0, 1, 2, 3, 4, 5]:
         raise NotationError(
             f"setup: the six headers take 0, 1, 2, 3, 4, 5 once each, got {numbers}"

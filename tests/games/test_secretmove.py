@@ -21,8 +21,10 @@ from frogpbem.games.secretmove import (
     SecretMove,
     State,
     all_grids,
+    check_secret,
     parse_move,
     parse_setup,
+    values_of,
 )
 
 RULES: SecretMove = find_game("secretmove")  # type: ignore[assignment]
@@ -166,6 +168,27 @@ def test_setup_notation(text: str) -> None:
 def test_setup_notation_refused(text: str) -> None:
     with pytest.raises(NotationError):
         parse_setup(text)
+
+
+numbers = st.one_of(st.integers(-1, 6), st.booleans(), st.none(), st.floats(0, 5),
+                    st.text(max_size=2), st.lists(st.integers(0, 5), max_size=2))
+
+
+@given(st.dictionaries(st.sampled_from(["cols", "rows", "x"]), st.one_of(
+    numbers, st.lists(numbers, max_size=7), st.tuples(numbers, numbers, numbers)), max_size=3))
+def test_a_secret_of_any_shape_is_refused_in_a_sentence_or_is_one_the_rules_can_play(
+        secret: dict[str, Any]) -> None:
+    """A seat seals its own secret: whatever it holds is refused (NotationError), or it is
+    three whole numbers on the columns and three on the rows, 0 to 5 once each, and the
+    rules deal its grid too."""
+    try:
+        check_secret(secret)
+    except NotationError:
+        return
+    assert all(len(secret[part]) == 3 for part in ("cols", "rows"))
+    assert sorted(map(int, [*secret["cols"], *secret["rows"]])) == [0, 1, 2, 3, 4, 5]
+    assert all(type(n) is int for n in [*secret["cols"], *secret["rows"]])
+    assert values_of(secret) in all_grids()  # a grid the rules deal too
 
 
 @pytest.mark.parametrize(("text", "canonical"), [
