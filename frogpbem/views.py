@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
 from frogpbem import crypto
-from frogpbem.errors import FrogPbemError, KeyError_, SignatureError
+from frogpbem.errors import FrogPbemError, GameFileError, KeyError_, SignatureError
 from frogpbem.frozen import frozen
 from frogpbem.gamefile import strictyaml
 from frogpbem.gamefile.document import dump_yaml, write_atomic
@@ -350,6 +350,12 @@ def check_view_file(view: ViewFile, seen: SeenGames) -> str:
     return check
 
 
+_UNDRAWABLE = (TypeError, KeyError, AttributeError, IndexError, ValueError)
+"""What drawing a board or a result of another shape raises: a view file's board and
+results are each ruleset's own mappings, and whoever mailed the file (or mail itself)
+may have put anything there; the rules draw them only as frogpbem writes them."""
+
+
 def show_view_file(view: ViewFile, seen: SeenGames, fmt: str = "text",
                    colour: IO[str] | None = None,
                    warn: Callable[[str], None] = lambda words: None) -> str:
@@ -368,7 +374,7 @@ def show_view_file(view: ViewFile, seen: SeenGames, fmt: str = "text",
     for n, who, move, result in moves:
         try:
             words = rules.describe_record(who, move, rules.parse_record_result(result))
-        except FrogPbemError:
+        except _UNDRAWABLE:  # FrogPbemError among them: anything a mailed file may hold
             words = f"{safe(who)} {safe(move)} (a result this frogpbem cannot read)"
         in_words.append((n, words))
 
@@ -377,6 +383,21 @@ def show_view_file(view: ViewFile, seen: SeenGames, fmt: str = "text",
 
     who = label(seat) if seat else "the public"
     facts = [f"View of: {who}", f"Setup: {safe(view.setup)}", f"Check: {check}"]
+    try:
+        return _drawn(view, rules, scene, fmt, who, facts, in_words, check, colour, warn)
+    except FrogPbemError:
+        raise
+    except _UNDRAWABLE:
+        raise GameFileError("the board in this view file is not as frogpbem writes it, and "
+                            "cannot be drawn (the file was changed, or written by another "
+                            "tool)") from None
+
+
+def _drawn(view: ViewFile, rules: Ruleset[Any, Any, Any], scene: Scene, fmt: str, who: str,
+           facts: list[str], in_words: list[tuple[int, str]], check: str,
+           colour: IO[str] | None, warn: Callable[[str], None]) -> str:
+    """:func:`show_view_file`'s drawing of the board, in ``fmt``."""
+    seat = view.seat
     if fmt == "svg":
         from frogpbem.pictures import picture
 

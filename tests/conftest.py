@@ -144,3 +144,22 @@ def finished_game(new_game: Callable[..., Path], play: Callable[..., Result]) ->
     for player, move in FINISHING_MOVES:
         play(game, player, move)
     return game
+
+
+DEMO_RULES = {"frogfinder": {"size": "5", "frogs": "2"}, "coan": {"size": "5", "frogs": "1"},
+              "froglet": {"size": "4"}, "secretmove": {}}
+"""Small boards: a finished game of each ruleset in a fraction of a second."""
+
+
+@pytest.fixture(scope="session")
+def finished_demos(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """A finished demonstration game of each ruleset (its views and keys beside it), made
+    once for the session: tests copy what they change."""
+    from frogpbem.demo import play_demo
+
+    root = tmp_path_factory.mktemp("demos")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("FROGPBEM_HOME", str(root / "home"))
+        patch.setenv("FROGPBEM_STATE", str(root / "state"))
+        return {rules: play_demo(root / rules, rules, seed=3, options=options).game
+                for rules, options in DEMO_RULES.items()}

@@ -15,28 +15,14 @@ import copy
 from pathlib import Path
 from typing import Any
 
-import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from frogpbem import crypto
 from frogpbem.audit import audit, verify
-from frogpbem.demo import play_demo, players_of
+from frogpbem.demo import players_of
 from frogpbem.gamefile import strictyaml
-
-RULES = {"frogfinder": {"size": "5", "frogs": "2"}, "coan": {"size": "5", "frogs": "1"},
-         "froglet": {"size": "4"}, "secretmove": {}}
-
-
-@pytest.fixture(scope="session")
-def finished(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
-    """A finished demonstration game of each ruleset, with its keys beside it."""
-    root = tmp_path_factory.mktemp("hostile")
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv("FROGPBEM_HOME", str(root / "home"))
-        patch.setenv("FROGPBEM_STATE", str(root / "state"))
-        return {rules: play_demo(root / rules, rules, seed=3, options=options).game
-                for rules, options in RULES.items()}
+from tests.conftest import DEMO_RULES
 
 
 def resigned(doc: dict[str, Any], folder: Path) -> str:
@@ -84,10 +70,10 @@ def verdicts(path: Path) -> list[str]:
 
 
 def test_a_game_signed_again_unchanged_holds_and_a_changed_result_does_not(
-        finished: dict[str, Path]) -> None:
+        finished_demos: dict[str, Path]) -> None:
     """The re-signing reaches the rules: without it the checks below would stop at the
     signatures."""
-    for game in finished.values():
+    for game in finished_demos.values():
         doc = strictyaml.loads(game.read_bytes())
         changed = game.parent / "hostile.yaml"
         changed.write_text(resigned(copy.deepcopy(doc), game.parent))
@@ -111,11 +97,11 @@ values = st.recursive(  # integers within what canonical JSON, and so a signatur
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.sampled_from(sorted(RULES)), st.sampled_from(SPOTS), values, st.data())
+@given(st.sampled_from(sorted(DEMO_RULES)), st.sampled_from(SPOTS), values, st.data())
 def test_any_value_signed_into_a_free_field_ends_in_a_verdict(
-        finished: dict[str, Path], rules: str, spot: str, value: Any,
+        finished_demos: dict[str, Path], rules: str, spot: str, value: Any,
         data: st.DataObject) -> None:
-    game = finished[rules]
+    game = finished_demos[rules]
     doc = strictyaml.loads(game.read_bytes())
     if spot == "option":
         name = data.draw(st.sampled_from([*doc["header"]["options"], "teams", "size"]))

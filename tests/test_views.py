@@ -144,3 +144,58 @@ def test_views_written_with_their_shared_members_are_the_views_written_alone(
             written = parse_view(data, "view")
             assert written is not None
             written.verify(referee.public)
+
+
+# --- a mailed view file holding anything ------------------------------------------------------
+
+odd_values = st.recursive(
+    st.none() | st.booleans() | st.integers(-2, 2**40) | st.text(max_size=3)
+    | st.sampled_from(["A1", "B2", "Z99", "red", "blue", "x"]),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(
+        st.sampled_from(["A1", "B2", "Z99", "red", "owner", "count", "frogs"])
+        | st.text(max_size=2), inner, max_size=3),
+    max_leaves=6,
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.sampled_from(["frogfinder", "coan", "froglet", "secretmove"]), st.data(), odd_values,
+       st.sampled_from(["text", "svg", "html"]))
+def test_a_view_file_holding_anything_is_drawn_or_refused_in_a_sentence(
+        finished_demos: dict[str, Path], rules: str, data: st.DataObject, value: object,
+        fmt: str) -> None:
+    """Anyone can mail a view file, and ``frogpbem view`` draws it (saying when it is not
+    verified): a board or a result of another shape once ended it in a traceback (a
+    KeyError, a TypeError...). It is drawn, or refused with GameFileError."""
+    from frogpbem.errors import GameFileError
+    from frogpbem.gamefile.document import parse_view
+    from frogpbem.protocol.seen import SeenGames
+    from frogpbem.views import show_view_file
+
+    folder = finished_demos[rules].parent
+    path = data.draw(st.sampled_from(sorted(folder.glob("*.view.yaml"))))
+    doc = strictyaml.loads(path.read_bytes())
+    if data.draw(st.booleans()) or not doc["moves"]:
+        doc["state"][data.draw(st.sampled_from([*doc["state"], "x"]))] = value
+    else:
+        doc["moves"][data.draw(st.integers(0, len(doc["moves"]) - 1))]["result"] = value
+    try:
+        view = parse_view(strictyaml.dumps(doc).encode(), "mailed.view.yaml")
+        assert view is not None
+        shown = show_view_file(view, SeenGames(folder / "nobody"), fmt)
+    except GameFileError:
+        return
+    assert shown
+
+
+def test_a_view_file_whose_board_cannot_be_drawn_gets_one_sentence(
+        finished_demos: dict[str, Path], cli: Cli, tmp_path: Path) -> None:
+    view = strictyaml.loads(
+        (finished_demos["froglet"].parent / "game.public.view.yaml").read_bytes())
+    view["state"]["rows"] = ["Z"]
+    mailed = tmp_path / "mailed.view.yaml"
+    mailed.write_text(strictyaml.dumps(view))
+    shown = cli("view", mailed)
+    assert shown.exit_code == 7, shown.output
+    assert "the board in this view file is not as frogpbem writes it" in shown.stderr
+    assert "Traceback" not in shown.output
