@@ -374,7 +374,7 @@ def show_view_file(view: ViewFile, seen: SeenGames, fmt: str = "text",
     for n, who, move, result in moves:
         try:
             words = rules.describe_record(who, move, rules.parse_record_result(result))
-        except _UNDRAWABLE:  # FrogPbemError among them: anything a mailed file may hold
+        except (FrogPbemError, *_UNDRAWABLE):
             words = f"{safe(who)} {safe(move)} (a result this frogpbem cannot read)"
         in_words.append((n, words))
 
