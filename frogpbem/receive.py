@@ -95,9 +95,9 @@ def header_text(message: Message, name: str) -> str:
     """The first ``name`` header of ``message`` as text; ``""`` when there is none, or when
     the email package cannot read it.
 
-    The package parses a header when it is read, and some malformed ones (``From: "x" <``
-    after certain others) make its parser raise ``IndexError`` or the like: a message
-    from anyone must not stop the judge, and a header is only ever shown or answered.
+    The package parses a header when it is read, and some malformed ones make its parser
+    raise (``From: "x" <``: ``IndexError``, as of Python 3.11): a message from anyone must
+    not stop the judge, and a header is only ever shown or answered.
     """
     try:
         return str((message.get_all(name) or [""])[0])
