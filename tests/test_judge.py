@@ -210,6 +210,16 @@ def parse(data: bytes) -> EmailMessage:
     return message
 
 
+def from_bob(subject: str, body: str) -> EmailMessage:
+    """A plain message from Bob to the judge."""
+    message = EmailMessage()
+    message["From"] = f"bob@{DOMAIN}"
+    message["To"] = f"judge@{DOMAIN}"
+    message["Subject"] = subject
+    message.set_content(body)
+    return message
+
+
 def reply_with(copy: Path, player: str, subject: str = "my move") -> EmailMessage:
     """A player's reply to the judge with its copy of the game attached."""
     reply = EmailMessage()
@@ -274,13 +284,8 @@ def test_an_unusable_message_is_answered_and_filed_never_deleted(
         servers: Servers, cli: Cli, keys: Keys, tmp_path: Path) -> None:
     games = tmp_path / "judge-games"
     games.mkdir()
-    junk = EmailMessage()
-    junk["From"] = f"bob@{DOMAIN}"
-    junk["To"] = f"judge@{DOMAIN}"
-    junk["Subject"] = "hello judge"
-    junk.set_content("-----BEGIN FROGPBEM REQUEST-----\nbm90IGEgcmVxdWVzdA==\n"
-                     "-----END FROGPBEM REQUEST-----\n")
-    send(servers, junk)
+    send(servers, from_bob("hello judge", "-----BEGIN FROGPBEM REQUEST-----\n"
+                           "bm90IGEgcmVxdWVzdA==\n-----END FROGPBEM REQUEST-----\n"))
     took = judge(servers, games, keys)
     assert "refused" in took.stdout or "nothing taken" in took.stdout, took.stdout
     assert servers.count("judge", "frogpbem-refused") == 1
@@ -305,12 +310,7 @@ def test_a_message_the_email_package_cannot_read_is_refused_and_the_round_goes_o
            b"<p>hello judge</p>\r\n")
     with smtplib.SMTP("127.0.0.1", servers.smtp_port) as client:
         client.sendmail(f"x@{DOMAIN}", [f"judge@{DOMAIN}"], odd)
-    junk = EmailMessage()  # and after it, a message the judge answers
-    junk["From"] = f"bob@{DOMAIN}"
-    junk["To"] = f"judge@{DOMAIN}"
-    junk["Subject"] = "hello judge"
-    junk.set_content("nothing for the judge")
-    send(servers, junk)
+    send(servers, from_bob("hello judge", "nothing for the judge"))  # one it answers
     took = judge(servers, games, keys)
     assert "('odd'): nothing taken" in took.stdout, took.stdout
     assert "('hello judge'): nothing taken" in took.stdout, took.stdout
@@ -327,12 +327,7 @@ def test_an_answer_the_mail_server_cannot_take_waits_for_the_next_round(
     games = tmp_path / "judge-games"
     games.mkdir()
     for subject in ("first", "second"):
-        junk = EmailMessage()
-        junk["From"] = f"bob@{DOMAIN}"
-        junk["To"] = f"judge@{DOMAIN}"
-        junk["Subject"] = subject
-        junk.set_content("nothing for the judge")
-        send(servers, junk)
+        send(servers, from_bob(subject, "nothing for the judge"))
     away = Servers(servers.folder, servers.imap_port, free_port())  # nobody listens there
     took = judge(away, games, keys)
     assert took.stdout.count("not answered (cannot send mail through") == 2, took.stdout
@@ -351,12 +346,8 @@ def test_a_message_over_the_size_limit_is_answered_and_filed_unread(
 
     games = tmp_path / "judge-games"
     games.mkdir()
-    big = EmailMessage()
-    big["From"] = f"bob@{DOMAIN}"
-    big["To"] = f"judge@{DOMAIN}"
-    big["Subject"] = "a large file"
-    big.set_content("frogpbem: 2\n" + ("x" * 75 + "\n") * (MAX_MESSAGE // 76 + 1))
-    send(servers, big)
+    send(servers, from_bob("a large file",
+                           "frogpbem: 2\n" + ("x" * 75 + "\n") * (MAX_MESSAGE // 76 + 1)))
     took = judge(servers, games, keys)
     assert "('a large file'): refused: larger than 16 MiB" in took.stdout, took.stdout
     assert servers.count("judge", "frogpbem-refused") == 1
