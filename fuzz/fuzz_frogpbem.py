@@ -1,4 +1,5 @@
-"""A bounded atheris (libFuzzer) run over the loader, the notation parsers, proofs and verify.
+"""A bounded atheris (libFuzzer) run over the loader, the notation parsers, proofs, verify,
+the mail readers and the drawing of mailed view files.
 
     ./run fuzz [RUNS]        (default 20000 executions per target)
 
@@ -16,16 +17,20 @@ with atheris.instrument_imports():
     from fuzz.targets import (
         RULESETS,
         SAMPLE,
+        SAMPLE_MAIL,
+        SAMPLE_VIEW,
         load_bytes,
         parse_notation,
         parse_proof,
+        read_mail,
+        show_view,
         verify_bytes,
     )
 
 
 def one_input(data: bytes) -> None:
     provider = atheris.FuzzedDataProvider(data)
-    target = provider.ConsumeIntInRange(0, 4)
+    target = provider.ConsumeIntInRange(0, 6)
     if target == 0:
         load_bytes(provider.ConsumeBytes(provider.remaining_bytes()))
     elif target == 1:  # a valid file with a few bytes changed
@@ -42,6 +47,12 @@ def one_input(data: bytes) -> None:
         parse_notation(rules, provider.ConsumeUnicodeNoSurrogates(60))
     elif target == 3:
         parse_proof("frogpbem-fork-proof 1\n" + provider.ConsumeUnicodeNoSurrogates(600))
+    elif target in (5, 6):  # a mailed reply or view file, a few bytes changed
+        damaged = bytearray(SAMPLE_MAIL if target == 5 else SAMPLE_VIEW)
+        for _ in range(provider.ConsumeIntInRange(1, 4)):
+            where = provider.ConsumeIntInRange(0, len(damaged) - 1)
+            damaged[where] = provider.ConsumeIntInRange(0, 255)
+        (read_mail if target == 5 else show_view)(bytes(damaged))
     else:
         load_bytes(b"frogpbem: 2\n" + provider.ConsumeBytes(provider.remaining_bytes()))
 

@@ -15,9 +15,17 @@ from frogpbem.gamefile.document import parse_game
 from frogpbem.gamefile.forkproof import ForkProof
 from frogpbem.games import find_game
 
-SAMPLE = (Path(__file__).resolve().parent.parent / "examples" / "finished-frogfinder"
-          / "game.yaml").read_bytes()
+_EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "finished-frogfinder"
+SAMPLE = (_EXAMPLE / "game.yaml").read_bytes()
 """A finished, valid game file to damage."""
+SAMPLE_VIEW = (_EXAMPLE / "game.red.view.yaml").read_bytes()
+"""A seat's view file, as the referee mails it, to damage."""
+SAMPLE_MAIL = (b"From: alice@example.org\r\nSubject: Re: your move\r\nMIME-Version: 1.0\r\n"
+               b'Content-Type: multipart/mixed; boundary="b"\r\n\r\n--b\r\n'
+               b'Content-Type: text/html; charset="utf-8"\r\n\r\n<p>my move</p>\r\n--b\r\n'
+               b"Content-Type: application/yaml\r\nContent-Transfer-Encoding: 8bit\r\n\r\n"
+               + SAMPLE + b"\r\n--b--\r\n")
+"""A reply with the game file attached, to damage."""
 RULESETS = ("frogfinder", "coan", "froglet", "secretmove")
 
 
@@ -61,3 +69,36 @@ def parse_proof(text: str) -> Any:
         return ForkProof.parse(text)
     except FrogPbemError:
         return None
+
+
+def read_mail(data: bytes) -> Any:
+    """What ``receive`` and the judge read of a message (or an mbox): its messages, their
+    subjects and senders, the game files and request blocks in them."""
+    from frogpbem.gamefile import mailsafe
+    from frogpbem.receive import contents, header_text, messages_in, subject
+
+    try:
+        messages = messages_in(data)
+        found = contents(*messages)
+        for text in found.blocks:
+            mailsafe.request_blocks(text)
+    except FrogPbemError:
+        return None
+    return subject(messages), [header_text(m, "from") for m in messages], found
+
+
+def show_view(data: bytes) -> Any:
+    """``frogpbem view`` of a mailed view file, in each format."""
+    from frogpbem.gamefile.document import parse_view
+    from frogpbem.protocol.seen import SeenGames
+    from frogpbem.views import show_view_file
+
+    with tempfile.TemporaryDirectory() as folder:
+        try:
+            view = parse_view(data, "<fuzz>")
+            if view is None:
+                return None
+            return [show_view_file(view, SeenGames(Path(folder)), fmt)
+                    for fmt in ("text", "svg", "html")]
+        except FrogPbemError:
+            return None

@@ -2,7 +2,8 @@
 
 Property tests over the loader (arbitrary bytes, and valid files with bytes
 changed, cut or inserted), the notation parsers of every ruleset, fork
-proofs, and ``verify``. ``fuzz/fuzz_frogpbem.py`` runs the same targets under
+proofs, ``verify``, what ``receive`` and the judge read of a damaged reply, and
+``view`` of a damaged view file. ``fuzz/fuzz_frogpbem.py`` runs the same targets under
 atheris, by hand.
 """
 
@@ -12,7 +13,18 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from frogpbem.games import find_game
-from fuzz.targets import RULESETS, SAMPLE, load_bytes, parse_notation, parse_proof, verify_bytes
+from fuzz.targets import (
+    RULESETS,
+    SAMPLE,
+    SAMPLE_MAIL,
+    SAMPLE_VIEW,
+    load_bytes,
+    parse_notation,
+    parse_proof,
+    read_mail,
+    show_view,
+    verify_bytes,
+)
 
 FUZZ = settings(max_examples=300, deadline=None,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
@@ -79,7 +91,23 @@ def test_a_fork_proof_reader_takes_any_text(text: str) -> None:
     parse_proof("frogpbem-fork-proof 1\n" + text)
 
 
-def test_the_undamaged_sample_loads_and_every_ruleset_is_fuzzed() -> None:
+@FUZZ
+@given(mutated(SAMPLE_MAIL) | st.binary(max_size=600))
+def test_mail_readers_take_a_damaged_reply(data: bytes) -> None:
+    read_mail(data)
+    read_mail(b"From x Mon Nov 30 12:00:00 2026\n" + data)  # as an mbox
+
+
+@settings(max_examples=100, deadline=None)
+@given(mutated(SAMPLE_VIEW))
+def test_the_view_of_a_damaged_view_file(data: bytes) -> None:
+    show_view(data)
+
+
+def test_the_undamaged_samples_read_and_every_ruleset_is_fuzzed() -> None:
     assert load_bytes(SAMPLE) is not None
+    found = read_mail(SAMPLE_MAIL)[2]
+    assert len(found.copies) == 1 and not found.problems
+    assert all(show_view(SAMPLE_VIEW))
     assert {find_game(r).name for r in RULESETS} == {"frogfinder", "coan", "froglet",
                                                      "secretmove"}
