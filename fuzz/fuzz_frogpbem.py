@@ -28,31 +28,35 @@ with atheris.instrument_imports():
     )
 
 
+def _damaged(provider: atheris.FuzzedDataProvider, sample: bytes) -> bytes:
+    """``sample`` with one to four bytes set to what the fuzzer chooses."""
+    damaged = bytearray(sample)
+    for _ in range(provider.ConsumeIntInRange(1, 4)):
+        where = provider.ConsumeIntInRange(0, len(damaged) - 1)
+        damaged[where] = provider.ConsumeIntInRange(0, 255)
+    return bytes(damaged)
+
+
 def one_input(data: bytes) -> None:
     provider = atheris.FuzzedDataProvider(data)
     target = provider.ConsumeIntInRange(0, 6)
     if target == 0:
         load_bytes(provider.ConsumeBytes(provider.remaining_bytes()))
     elif target == 1:  # a valid file with a few bytes changed
-        damaged = bytearray(SAMPLE)
-        for _ in range(provider.ConsumeIntInRange(1, 4)):
-            where = provider.ConsumeIntInRange(0, len(damaged) - 1)
-            damaged[where] = provider.ConsumeIntInRange(0, 255)
+        damaged = _damaged(provider, SAMPLE)
         if provider.ConsumeBool():
-            verify_bytes(bytes(damaged))
+            verify_bytes(damaged)
         else:
-            load_bytes(bytes(damaged))
+            load_bytes(damaged)
     elif target == 2:
         rules = RULESETS[provider.ConsumeIntInRange(0, len(RULESETS) - 1)]
         parse_notation(rules, provider.ConsumeUnicodeNoSurrogates(60))
     elif target == 3:
         parse_proof("frogpbem-fork-proof 1\n" + provider.ConsumeUnicodeNoSurrogates(600))
-    elif target in (5, 6):  # a mailed reply or view file, a few bytes changed
-        damaged = bytearray(SAMPLE_MAIL if target == 5 else SAMPLE_VIEW)
-        for _ in range(provider.ConsumeIntInRange(1, 4)):
-            where = provider.ConsumeIntInRange(0, len(damaged) - 1)
-            damaged[where] = provider.ConsumeIntInRange(0, 255)
-        (read_mail if target == 5 else show_view)(bytes(damaged))
+    elif target == 5:  # a mailed reply, a few bytes changed
+        read_mail(_damaged(provider, SAMPLE_MAIL))
+    elif target == 6:  # a mailed view file, a few bytes changed
+        show_view(_damaged(provider, SAMPLE_VIEW))
     else:
         load_bytes(b"frogpbem: 2\n" + provider.ConsumeBytes(provider.remaining_bytes()))
 
