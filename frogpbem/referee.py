@@ -21,7 +21,7 @@ from frogpbem.errors import (
     UsageError,
 )
 from frogpbem.gamefile import mailsafe, schema
-from frogpbem.gamefile.document import dump_game, locked, read_bytes, write_atomic
+from frogpbem.gamefile.document import game_bytes, locked, read_bytes, write_atomic
 from frogpbem.gamefile.model import Asked, Record, Request, Reveal
 from frogpbem.games import Outcome
 from frogpbem.games.clock import MAX_REASON, ClockResult, Passed, Paused, Resumed
@@ -157,7 +157,7 @@ def request_move(game: Game, key: crypto.PrivateKey, text: str) -> Requested:
                       sealed).signed(key)
     others = tuple(r for r in game.file.requests if r.seat != seat)
     game.file = replace(game.file, requests=(*others, request))
-    write_atomic(game.path, dump_game(game.file))
+    write_atomic(game.path, game_bytes(game.file))
     return Requested(seat, canonical, n, sealed is not None,
                      mine[-1].move if mine else None, game.path,
                      block=mailsafe.request_block(request.to_json()))
@@ -170,7 +170,7 @@ def withdraw_request(game: Game, seat: str) -> Requested:
         raise UsageError(f"{seat} has no pending request to withdraw", path=game.path)
     game.file = replace(game.file, requests=tuple(r for r in game.file.requests
                                                   if r.seat != seat))
-    write_atomic(game.path, dump_game(game.file))
+    write_atomic(game.path, game_bytes(game.file))
     return Requested(seat, "", mine[-1].n, False, mine[-1].move, game.path, withdrawn=True)
 
 
@@ -239,7 +239,7 @@ def apply_moves(
         memory.check(game)
         applied, state = _apply(game, key, text, seat, take_from, discard_requests,
                                 at or now_text())
-        data = dump_game(game.file)
+        data = game_bytes(game.file)
         memory.remember(game, data)
         write_atomic(game.path, data)
     if views:
@@ -372,7 +372,7 @@ def _clock_command(path: Path, key: crypto.PrivateKey, result: Paused | Resumed,
 def _write(game: Game, state: Any, key: crypto.PrivateKey, memory: HeadMemory,
            applied: Applied) -> Applied:
     """Remember and write the game (its memory first), then the views."""
-    data = dump_game(game.file)
+    data = game_bytes(game.file)
     memory.remember(game, data)
     write_atomic(game.path, data)
     applied.views = write_views(game, state, key)

@@ -140,6 +140,12 @@ def test_demo_plays_and_audits(tmp_path: Path, cli: Cli) -> None:
     seen = json.loads((tmp_path / "demo" / ".players-memory" / "seen" /
                        f"{game.game}.json").read_text())
     assert seen["records"] == summary["records"] - 1  # each seat's copy before its move
+    hashes = [e.hash for e in game.history]
+    assert seen["history"] == hashes[:-2]  # without the last record, and the reveal
+    kept = tmp_path / "demo" / ".referee-state" / "heads" / f"{game.game}.yaml"
+    assert kept.read_bytes() == (tmp_path / "demo" / "game.yaml").read_bytes()
+    copy = read_game(tmp_path / "demo" / ".players-memory" / "seen" / f"{game.game}.yaml")
+    assert [e.hash for e in copy.history] == seen["history"]
 
 
 def test_keygen_writes_private_0600_and_pub(tmp_path: Path, cli: Cli) -> None:

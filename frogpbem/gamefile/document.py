@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import contextlib
 import fcntl
+import functools
 import operator
 import os
 import re
 import stat
 from collections import OrderedDict
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, NamedTuple, Protocol
 
@@ -341,7 +342,7 @@ def read_bytes(path: Path, limit: int = strictyaml.MAX_BYTES) -> bytes:
     checked on the open file, and no more than ``limit`` bytes are ever read.
     """
     if _HELD is not None and path in _HELD:
-        data = _HELD[path][0]
+        data = made(_HELD[path][0])
         if len(data) > limit:
             raise GameFileError(f"file is larger than {_size(limit)}", path=path)
         return data
@@ -442,6 +443,12 @@ def dump_game(file: GameFile) -> bytes:
     return data
 
 
+def game_bytes(file: GameFile) -> Later:
+    """The bytes :func:`dump_game` makes of ``file``, made only when they are needed (see
+    :func:`write_atomic`)."""
+    return Later(functools.partial(dump_game, file))
+
+
 _SOURCES: OrderedDict[int, tuple[GameFile, bytes, int, bool]] = OrderedDict()
 """The last files read or written, by their identity, each with its bytes, the length of
 its history part, and whether :func:`dump_game` wrote those bytes (the file value is kept
@@ -490,18 +497,49 @@ def dump_yaml(data: Any) -> bytes:
     return strictyaml.dumps(data).encode("utf-8")
 
 
-def write_atomic(path: Path, data: bytes, durable: bool = True, private: bool = False) -> None:
+class Later:
+    """Bytes to be made only when they are needed (see :func:`writes_held`): a file that is
+    written again before anything reads it is then never made at all."""
+
+    __slots__ = ("_make", "_data")
+
+    def __init__(self, make: Callable[[], bytes]) -> None:
+        self._make: Callable[[], bytes] | None = make
+        self._data = b""
+
+    def made(self) -> bytes:
+        if self._make is not None:
+            self._data, self._make = self._make(), None
+        return self._data
+
+
+def made(data: bytes | Later) -> bytes:
+    """The bytes themselves."""
+    return data if isinstance(data, bytes) else data.made()
+
+
+def held(path: Path) -> bytes | Later | None:
+    """Within :func:`writes_held`, what was written last to ``path`` (as it was given to
+    :func:`write_atomic`), if anything was; ``None`` otherwise."""
+    return _HELD[path][0] if _HELD is not None and path in _HELD else None
+
+
+def write_atomic(path: Path, data: bytes | Later, durable: bool = True,
+                 private: bool = False) -> None:
     """Write via a temporary file in the same folder, flushed and renamed into place.
 
     ``durable`` also syncs the data to disk before the rename; files that can
     be made again (views) skip it. ``private`` files (holding a seat's secrets)
     get mode 0600; others keep the mode of the file they replace, or follow
     the umask. The rename replaces a symbolic link at ``path`` itself, never
-    the file it points to. Within :func:`writes_held`, the bytes are held.
+    the file it points to. Within :func:`writes_held`, the bytes are held (``Later``
+    bytes made only when the file is read, or written at the end); otherwise they are
+    made now.
     """
     if _HELD is not None:
         _HELD[path] = (data, durable, private)
         return
+    data = made(data)
     tmp = path.with_name(f".{path.name}.{os.getpid()}.{os.urandom(4).hex()}.tmp")
     mode = 0o600 if private else 0o666
     try:
@@ -526,7 +564,7 @@ def write_atomic(path: Path, data: bytes, durable: bool = True, private: bool = 
         raise FileAccessError(f"cannot write: {exc.strerror}", path=path) from None
 
 
-_HELD: dict[Path, tuple[bytes, bool, bool]] | None = None
+_HELD: dict[Path, tuple[bytes | Later, bool, bool]] | None = None
 """Within :func:`writes_held`: per path, the bytes written last (and how to write them)."""
 
 
@@ -539,18 +577,20 @@ def writes_held() -> Iterator[None]:
     The demonstration plays a whole game in one process: each record would rewrite
     whole files (the game file, the players' and the referee's memories and their
     copies), so that a long game cost the square of its length. Nothing else reads
-    them while it plays.
+    them while it plays. Bytes given as :class:`Later` are made only if the file is read
+    before it is written again, or at the end: a game file is then made once, not at
+    every record.
     """
     global _HELD
     if _HELD is not None:
         raise RuntimeError("writes are held already")
-    held: dict[Path, tuple[bytes, bool, bool]] = {}
-    _HELD = held
+    files: dict[Path, tuple[bytes | Later, bool, bool]] = {}
+    _HELD = files
     try:
         yield
     finally:
         _HELD = None
-        for path, (data, durable, private) in held.items():
+        for path, (data, durable, private) in files.items():
             write_atomic(path, data, durable, private)
 
 

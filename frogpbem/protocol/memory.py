@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 from frogpbem.errors import FileAccessError, FrogPbemError, StaleCopyError
 from frogpbem.gamefile import chain
 from frogpbem.gamefile.document import (
+    Later,
     game_id_of,
     lock_file,
     locked,
@@ -149,7 +150,7 @@ class HeadMemory:
         except FrogPbemError:
             return False
 
-    def remember(self, game: Game, data: bytes) -> None:
+    def remember(self, game: Game, data: bytes | Later) -> None:
         """Remember ``game`` as signed, ``data`` being the file about to be written.
 
         Call it holding the lock, before the game file is renamed into place.

@@ -17,7 +17,15 @@ from typing import TYPE_CHECKING, Any
 
 from frogpbem.errors import FileAccessError, ForkError, FrogPbemError, StaleCopyError
 from frogpbem.frozen import frozen
-from frogpbem.gamefile.document import dump_game, lock_file, parse_game, read_bytes, write_atomic
+from frogpbem.gamefile.document import (
+    Later,
+    game_bytes,
+    held,
+    lock_file,
+    parse_game,
+    read_bytes,
+    write_atomic,
+)
 from frogpbem.gamefile.forkproof import ForkProof, conflict
 from frogpbem.gamefile.model import GameFile, hash_of, keep_recent
 
@@ -49,7 +57,7 @@ class Seen:
         return (self.header, self.history) == (other.header, other.history)
 
 
-_KNOWN: OrderedDict[Path, tuple[bytes, Seen]] = OrderedDict()
+_KNOWN: OrderedDict[Path, tuple[bytes | Later, Seen]] = OrderedDict()
 """The memories read or written last in this process, by path, with their bytes: the same
 bytes read again are not parsed again (the demonstration's players see every record)."""
 KNOWN_MEMORIES = 4
@@ -68,9 +76,11 @@ class SeenGames:
 
     def _read(self, game: str) -> Seen | None:
         path = self._paths(game)[0]
+        known = _KNOWN.get(path)
+        if known is not None and known[0] is held(path):  # written last, and not made yet
+            return known[1]
         try:
             data = read_bytes(path, 1 << 24)
-            known = _KNOWN.get(path)
             if known is not None and known[0] == data:
                 return known[1]
             value = json.loads(data)
@@ -99,8 +109,8 @@ class SeenGames:
                                          now.history[:len(seen.history)] == seen.history):
                 self._refuse(game, seen, now)
             self.folder.mkdir(parents=True, exist_ok=True, mode=0o700)
-            write_atomic(copy_path, dump_game(file), private=True)
-            data = json.dumps(now.to_json()).encode()
+            write_atomic(copy_path, game_bytes(file), private=True)
+            data = Later(lambda: json.dumps(now.to_json()).encode())
             write_atomic(json_path, data, private=True)
             keep_recent(_KNOWN, json_path, (data, now), KNOWN_MEMORIES)
 

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from frogpbem.errors import GameFileError
-from frogpbem.gamefile.document import read_bytes, write_atomic, writes_held
+from frogpbem.gamefile.document import Later, held, read_bytes, write_atomic, writes_held
 
 
 def test_files_written_within_are_held_read_from_memory_then_written_once(
@@ -61,3 +61,26 @@ def test_a_file_longer_than_its_size_says_is_read_to_its_end() -> None:
     assert data.startswith(b"Name:") and data.endswith(b"\n") and len(data) > 100
     with pytest.raises(GameFileError, match="larger than 10 bytes"):
         read_bytes(status, 10)
+
+
+def test_bytes_given_for_later_are_made_only_if_read_or_at_the_end(tmp_path: Path) -> None:
+    """Within writes_held, bytes given as Later are made when the file is read (once), or
+    when it is written at the end; never when it is written again first. Outside, at once."""
+    made: list[bytes] = []
+
+    def later(data: bytes) -> Later:
+        return Later(lambda: made.append(data) or data)
+
+    game = tmp_path / "game.yaml"
+    with writes_held():
+        write_atomic(game, later(b"first"))
+        second = later(b"second")
+        write_atomic(game, second)
+        assert made == [] and held(game) is second and held(tmp_path / "other") is None
+        assert read_bytes(game) == b"second" == read_bytes(game) and made == [b"second"]
+        write_atomic(game, later(b"third"))
+        assert made == [b"second"] and not game.exists()
+    assert made == [b"second", b"third"] and game.read_bytes() == b"third"
+    assert held(game) is None
+    write_atomic(game, later(b"now"))
+    assert made[-1] == b"now" and game.read_bytes() == b"now"
