@@ -707,7 +707,12 @@ class GameFile:
 
     def heads(self) -> list[str]:
         """The head before each record, then after the last: ``heads()[n]`` is after ``n``."""
-        return [self.base_hash, *map(hash_of, self.log)]
+        return [self.base_hash, *log_hashes(self.log)]
+
+    def history_hashes(self) -> tuple[str, ...]:
+        """The hash of each element of :attr:`history`, in order."""
+        return (*([self.deal.hash] if self.deal else []), *log_hashes(self.log),
+                *([self.reveal.hash] if self.reveal else []))
 
     @property
     def undealt(self) -> bool:
@@ -722,7 +727,11 @@ class GameFile:
         return [seat for seat in self.header.setup.joiners if seat not in joined]
 
     def with_record(self, record: Record) -> GameFile:
-        return replace(self, log=(*self.log, record))
+        log = (*self.log, record)
+        known = _LOG_HASHES.get(id(self.log))
+        if known is not None and known[0] is self.log:  # listed already: one more hash
+            keep_recent(_LOG_HASHES, id(log), (log, (*known[1], record.hash)), KNOWN_LOGS)
+        return replace(self, log=log)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -755,6 +764,25 @@ class GameFile:
         schema-checked documents, typed as :meth:`from_json` types them."""
         more = _records(log, len(self.log))
         return replace(self, log=(*self.log, *more) if more else self.log, **_pending(pending))
+
+
+_LOG_HASHES: OrderedDict[int, tuple[tuple[Record, ...], tuple[str, ...]]] = OrderedDict()
+"""The hashes of the logs listed last, by the identity of the log (kept with it, so that
+the identity stays its own)."""
+KNOWN_LOGS = 8
+
+
+def log_hashes(log: tuple[Record, ...]) -> tuple[str, ...]:
+    """Each record's hash, in order. A log listed before in this process is not listed
+    again, nor one that :meth:`GameFile.with_record` made from it: it lists one more
+    (a game played in one process lists its log at every record, several times)."""
+    known = _LOG_HASHES.get(id(log))
+    if known is not None and known[0] is log:
+        _LOG_HASHES.move_to_end(id(log))
+        return known[1]
+    hashes = tuple(map(hash_of, log))
+    keep_recent(_LOG_HASHES, id(log), (log, hashes), KNOWN_LOGS)
+    return hashes
 
 
 K = TypeVar("K")

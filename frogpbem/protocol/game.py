@@ -46,8 +46,8 @@ from frogpbem.gamefile.model import (
     OpenedMove,
     Record,
     Sealed,
-    hash_of,
     keep_recent,
+    log_hashes,
 )
 from frogpbem.games import Ruleset, find_game
 from frogpbem.games.clock import ClockResult, Passed, Paused, Resumed, parse_clock
@@ -538,7 +538,7 @@ def start_state(game: Game, secrets: Mapping[str, JSON | None]) -> Any:
     return game.ruleset.start(game.options, game.seats, game.file.dealing.public, secrets)
 
 
-_REPLAYS: OrderedDict[tuple[str, ...], tuple[list[str], Replay]] = OrderedDict()
+_REPLAYS: OrderedDict[tuple[str, ...], tuple[tuple[str, ...], Replay]] = OrderedDict()
 """The last replays made in this process: the hashes of the records replayed, and the replay."""
 RECENT_REPLAYS = 8
 """Enough for every role of a six-seat game, the referee and the public."""
@@ -567,7 +567,7 @@ def replay(game: Game, secrets: Mapping[str, JSON | None],
     reveal = game.file.reveal
     memo = (game.header.hash, game.file.base_hash, json.dumps(secrets, sort_keys=True),
             str(role), reveal.hash if reveal is not None else "")
-    hashes = list(map(hash_of, game.file.log))
+    hashes = log_hashes(game.file.log)
     done, kept = _replayed(memo, hashes)
     stored = None
     from_store = None  # how many records the replay read from the store had, if one was
@@ -623,7 +623,7 @@ def _played(game: Game, state: Any, done: int, key: crypto.PrivateKey | None,
         yield record, state
 
 
-def _replayed(memo: tuple[str, ...], hashes: list[str]) -> tuple[int, Replay | None]:
+def _replayed(memo: tuple[str, ...], hashes: tuple[str, ...]) -> tuple[int, Replay | None]:
     """The replay kept whose records begin this history, and how many they are."""
     kept = _REPLAYS.get(memo)
     if kept is None or len(kept[0]) > len(hashes) or hashes[:len(kept[0])] != kept[0]:

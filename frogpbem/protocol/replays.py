@@ -30,6 +30,7 @@ import dataclasses
 import json
 import sys
 from collections import OrderedDict
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -121,7 +122,7 @@ def decode(data: Any) -> Any:
 
 # --- the store -----------------------------------------------------------------------------
 
-_PENDING: OrderedDict[Path, tuple[crypto.PrivateKey, str, list[str], Any]] = OrderedDict()
+_PENDING: OrderedDict[Path, tuple[crypto.PrivateKey, str, Sequence[str], Any]] = OrderedDict()
 """Replays to write when the command is done: by file, the key, memo, the records' hashes
 and the state (digested only when written: a process that replays at every move, as the
 demo does, writes once)."""
@@ -138,7 +139,7 @@ def kept_path(game: str, key: crypto.PrivateKey, role: str) -> Path:
     return default_state_dir() / "replays" / f"{game}.{tag}.replay"
 
 
-def _digest(hashes: list[str]) -> str:
+def _digest(hashes: Sequence[str]) -> str:
     return crypto.sha256("\n".join(hashes).encode()).hex()
 
 
@@ -148,7 +149,7 @@ def memo_digest(memo: tuple[str, ...]) -> str:
 
 
 def read(game: str, key: crypto.PrivateKey, role: str, memo: str,
-         hashes: list[str]) -> tuple[int, Any] | None:
+         hashes: Sequence[str]) -> tuple[int, Any] | None:
     """``(n, state)`` kept for this game, key, role and memo, if the records begin with the
     ``n`` replayed then; else ``None``."""
     try:
@@ -166,7 +167,7 @@ def read(game: str, key: crypto.PrivateKey, role: str, memo: str,
         return None  # none, or not ours, changed, another history: replay from the start
 
 
-def keep(game: str, key: crypto.PrivateKey, role: str, memo: str, hashes: list[str],
+def keep(game: str, key: crypto.PrivateKey, role: str, memo: str, hashes: Sequence[str],
          state: Any) -> None:
     """Remember a replay, to be written by :func:`flush` when the command is done."""
     if hashes:

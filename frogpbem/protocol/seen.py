@@ -27,7 +27,7 @@ from frogpbem.gamefile.document import (
     write_atomic,
 )
 from frogpbem.gamefile.forkproof import ForkProof, conflict
-from frogpbem.gamefile.model import GameFile, hash_of, keep_recent
+from frogpbem.gamefile.model import GameFile, keep_recent
 
 if TYPE_CHECKING:
     from frogpbem.protocol.game import Game
@@ -102,7 +102,7 @@ class SeenGames:
         json_path, copy_path, lock_path = self._paths(file.game)
         with lock_file(lock_path):
             seen = self._read(file.game)
-            now = Seen(file.header.hash, tuple(map(hash_of, file.history)), len(file.log))
+            now = Seen(file.header.hash, file.history_hashes(), len(file.log))
             if seen is not None and seen.same(now):
                 return
             if seen is not None and not (seen.header == now.header and

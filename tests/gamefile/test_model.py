@@ -184,3 +184,28 @@ def test_a_known_list_of_view_entries_is_taken_only_for_these_very_records(
         "\n".join(["- mine", *strictyaml.item("moves:", rest)[1:]]),
         b'[{"move":"mine"},' + crypto.canonical_json(rest)[1:])
     assert replace(file, notes=()).view_moves == file.view_moves  # now known whole
+
+
+def test_a_log_lists_each_records_hash_however_it_was_made(
+        finished_demos: dict[str, Path], monkeypatch: pytest.MonkeyPatch) -> None:
+    """A log grown record by record lists one more hash each time; a log made otherwise
+    (the same records in a new tuple, one record changed, records read again) lists its
+    own records' hashes, never those of a log listed before."""
+    monkeypatch.setattr(model, "_LOG_HASHES", OrderedDict())
+    file = parse_game(finished_demos["coan"].read_bytes(), "game")
+    again = _parse(finished_demos["coan"].read_bytes(), "again")
+    hashes = tuple(record.hash for record in file.log)
+    assert len(hashes) > 3
+    grown = replace(file, log=())
+    assert model.log_hashes(grown.log) == ()
+    for n, record in enumerate(file.log, 1):
+        grown = grown.with_record(record)
+        assert model.log_hashes(grown.log) == hashes[:n]
+    assert model.log_hashes(tuple(file.log)) == hashes
+    other = replace(file.log[1], move="guess A1", signature="AAAA")
+    changed = (file.log[0], other, *file.log[2:])
+    assert model.log_hashes(changed) == (hashes[0], other.hash, *hashes[2:])
+    assert other.hash != hashes[1]
+    assert model.log_hashes(again.log) == hashes
+    assert grown.heads() == [file.base_hash, *hashes]
+    assert file.history_hashes() == tuple(e.hash for e in file.history)
