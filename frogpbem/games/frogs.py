@@ -17,7 +17,9 @@ frozen; a seat whose own frogs are all revealed takes no more turns.
 
 from __future__ import annotations
 
+import bisect
 import re
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import field, replace
 from functools import cached_property
@@ -232,15 +234,36 @@ class State:
     """How the game ended, once it has."""
 
     @cached_property
-    def listed(self) -> tuple[dict[str, int], list[str]]:
+    def listed(self) -> tuple[dict[str, int], tuple[str, ...]]:
         """The shots (by square name, in the squares' order) and the misses' names, as
         every view lists them: made once for all the views of this position."""
-        shots = {sq.name: n for sq, n in sorted(self.shots.items(), key=_by_square)}
-        return shots, sorted_names(self.misses)
+        order = self.in_order
+        return dict(zip(order.shot_names, order.counts, strict=True)), order.miss_names
+
+    @cached_property
+    def in_order(self) -> InOrder:
+        """The shots and the misses in the squares' order, with their names.
+
+        A position that :func:`_followed` an earlier one whose order was made (or could be
+        made so) takes that order and puts in the few squares added since; any other
+        sorts its squares afresh. (A long game's views list a board that fills up.)
+        """
+        after: _After | None = self.__dict__.get("_after")
+        if after is None:
+            shot = tuple(sorted(self.shots, key=SQUARE_ORDER))
+            missed = tuple(sorted(self.misses, key=SQUARE_ORDER))
+            return InOrder(shot, tuple(s.name for s in shot), tuple(map(self.shots.__getitem__,
+                           shot)), missed, tuple(s.name for s in missed))
+        earlier, shots, misses = after
+        return earlier.adding(shots, tuple(self.shots[s] for s in shots), misses)
+
+    @cached_property
+    def _revealed_of(self) -> Counter[str]:
+        return Counter(r.owner for r in self.revealed.values())
 
     def hidden_count(self, seat: str) -> int:
         """How many of ``seat``'s frogs are still hidden (public knowledge)."""
-        return self.frogs - sum(1 for r in self.revealed.values() if r.owner == seat)
+        return self.frogs - self._revealed_of[seat]
 
     def members(self, team: str) -> tuple[str, ...]:
         return tuple(s for s in self.seats if self.teams[s] == team)
@@ -254,6 +277,69 @@ class State:
     def active(self, seat: str) -> bool:
         """Whether ``seat`` still takes turns."""
         return not self.is_out(self.teams[seat]) and self.hidden_count(seat) > 0
+
+
+@frozen
+class InOrder:
+    """The shots and misses of a position in the squares' own order (see
+    :attr:`State.in_order`)."""
+
+    shots: tuple[Square, ...]
+    shot_names: tuple[str, ...]
+    counts: tuple[int, ...]
+    """Each shot's number."""
+    misses: tuple[Square, ...]
+    miss_names: tuple[str, ...]
+
+    def adding(self, shots: tuple[Square, ...], counts: tuple[int, ...],
+               misses: tuple[Square, ...]) -> InOrder:
+        """This order with ``shots`` (numbered ``counts``) and ``misses`` put in, none of
+        them here already."""
+        shot_squares, names, numbers = list(self.shots), list(self.shot_names), \
+            list(self.counts)
+        for square, count in zip(shots, counts, strict=True):
+            at = bisect.bisect(shot_squares, SQUARE_ORDER(square), key=SQUARE_ORDER)
+            shot_squares.insert(at, square)
+            names.insert(at, square.name)
+            numbers.insert(at, count)
+        miss_squares, miss_names = list(self.misses), list(self.miss_names)
+        for square in misses:
+            at = bisect.bisect(miss_squares, SQUARE_ORDER(square), key=SQUARE_ORDER)
+            miss_squares.insert(at, square)
+            miss_names.insert(at, square.name)
+        return InOrder(tuple(shot_squares), tuple(names), tuple(numbers), tuple(miss_squares),
+                       tuple(miss_names))
+
+
+_After = tuple[InOrder, tuple[Square, ...], tuple[Square, ...]]
+"""How a position's squares are put in order from an earlier one's: its order, and the
+shots and misses added since."""
+FOLLOW_AT_MOST = 64
+"""Squares added since the order was made, at most, before one sorts afresh."""
+
+
+def _followed(earlier: State, later: State, shot: Square | None = None,
+              miss: Square | None = None) -> State:
+    """``later``, made from ``earlier`` by adding the one ``shot`` or ``miss`` (or neither)
+    and nothing else to its shots and misses: told so, it puts its squares in order from
+    ``earlier``'s (see :attr:`State.in_order`)."""
+    made = earlier.__dict__
+    if "in_order" in made:
+        after: _After = (made["in_order"], (), ())
+    elif "_after" in made:
+        after = made["_after"]
+    else:
+        return later
+    order, shots, misses = after
+    if shot is not None:
+        if shot in earlier.shots:  # a number changed: not a square added
+            return later
+        shots = (*shots, shot)
+    if miss is not None and miss not in earlier.misses:
+        misses = (*misses, miss)
+    if len(shots) + len(misses) <= FOLLOW_AT_MOST:
+        later.__dict__["_after"] = (order, shots, misses)
+    return later
 
 
 class FrogGame(Ruleset[State, Move, FrogResult]):
@@ -511,12 +597,14 @@ class FrogGame(Ruleset[State, Move, FrogResult]):
         # (it was not over), so only the turn passes, to the seat it would pass to anyway.
         # Only what changes is copied, in one step.
         if isinstance(result, Count):
-            return replace(state, shots={**state.shots, square: result.count},
-                           ply=state.ply + 1, turn=self._next_turn(state))
+            return _followed(state, replace(state, shots={**state.shots, square: result.count},
+                                            ply=state.ply + 1, turn=self._next_turn(state)),
+                             shot=square)
         if isinstance(result, Miss):
-            return replace(state, misses=state.misses | {square}, ply=state.ply + 1,
-                           points={**state.points, team: state.points[team] - MISS_PENALTY},
-                           turn=self._next_turn(state))
+            points = {**state.points, team: state.points[team] - MISS_PENALTY}
+            return _followed(state, replace(state, misses=state.misses | {square},
+                                            ply=state.ply + 1, points=points,
+                                            turn=self._next_turn(state)), miss=square)
         if isinstance(result, Shot | Found):
             owner = result.owner
             points = dict(state.points)
