@@ -46,11 +46,11 @@ def test_every_position_lists_its_squares_as_sorting_them_does(
                 assert COAN.view(state, frozenset([viewer])) == \
                     COAN.view(afresh, frozenset([viewer]))
         followed += "_after" in state.__dict__
-        taken = set(state.listed[0]) | {sq.name for sq in state.revealed} | {
-            sq.name for sq in state.hidden[seat] or ()}
+        taken = {sq.name for sq in (*state.shots, *state.revealed, *(state.hidden[seat] or ()))}
         target = rng.choice([name for name in squares if name not in taken])
         state, _ = COAN.play(state, seat, COAN.parse_move(
             f"{rng.choice(['shoot', 'guess'])} {target}"))
+    assert "in_order" not in state.__dict__ or state.ply == 0  # not looked at last
     assert state.listed == sorted_afresh(state)
     assert followed or looking < 0.2 or state.ply < 3  # the quick path was taken
 
