@@ -14,12 +14,12 @@ gives the first signed message, ``sed -n 's/^first_signature //p'`` its
 from __future__ import annotations
 
 import base64
-import json
 from typing import Any
 
 from frogpbem import crypto
 from frogpbem.errors import ForkError, GameFileError, SignatureError
 from frogpbem.frozen import frozen
+from frogpbem.gamefile import jsontext
 from frogpbem.gamefile.model import Element, GameFile, Record
 
 MAGIC = "frogpbem-fork-proof 1"
@@ -173,8 +173,8 @@ def _body(message: bytes) -> tuple[str, dict[str, Any]]:
     if kind not in crypto.KINDS:
         raise GameFileError("a signed message of the proof has no frogpbem kind")
     try:
-        value = json.loads(body)
-    except (ValueError, RecursionError):  # RecursionError: JSON nested too deeply
+        value = jsontext.loads(body)
+    except ValueError:
         raise GameFileError("a signed message of the proof is not JSON") from None
     if not isinstance(value, dict) or crypto.canonical_json(value) != body:
         raise GameFileError("a signed message of the proof is not canonical JSON")

@@ -18,6 +18,7 @@ import json
 import re
 
 from frogpbem.errors import GameFileError
+from frogpbem.gamefile import jsontext
 
 _START = re.compile(r"^(?P<prefix>(?:> ?)*|[ \t]*)frogpbem: ?\d+\s*$")
 _TOP_KEY = re.compile(r"^[a-z_]+:(?: |$)")
@@ -223,8 +224,8 @@ def request_blocks(data: bytes) -> list[object]:
         else:
             raise GameFileError(f"the request block at line {index + 1} has no end line")
         try:
-            found.append(json.loads(base64.b64decode("".join(body), validate=True)))
-        except (ValueError, RecursionError):  # RecursionError: JSON nested too deeply
+            found.append(jsontext.loads(base64.b64decode("".join(body), validate=True)))
+        except ValueError:
             raise GameFileError(f"the request block at line {index + 1} was changed in "
                                 f"transit; {ADVICE}") from None
     return found

@@ -13,7 +13,6 @@ the rules' JSON, carried as they are.
 
 from __future__ import annotations
 
-import json
 import operator
 from collections import OrderedDict
 from collections.abc import Mapping, Sequence
@@ -24,7 +23,7 @@ from typing import Any, ClassVar, Self, TypeVar, cast
 from frogpbem import crypto
 from frogpbem.errors import GameFileError
 from frogpbem.frozen import frozen
-from frogpbem.gamefile import strictyaml
+from frogpbem.gamefile import jsontext, strictyaml
 
 JSON = Any
 """A JSON-compatible value (dict, list, str, int, bool, None)."""
@@ -846,12 +845,12 @@ class Plaintext:
     def parse(cls, data: bytes) -> Plaintext:
         """Decrypted bytes as a plaintext; raises :class:`GameFileError`."""
         try:
-            value = json.loads(data)
+            value = jsontext.loads(data)
             if not isinstance(value, dict) or set(value) != {"game", "seat", "salt", "secret"}:
                 raise ValueError("wrong fields")
             return cls(str(value["game"]), str(value["seat"]), str(value["salt"]),
                        value["secret"])
-        except (ValueError, RecursionError):  # RecursionError: JSON nested too deeply
+        except ValueError:
             raise GameFileError("a sealed block does not hold a frogpbem secret") from None
 
 

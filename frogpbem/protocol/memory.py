@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from frogpbem.errors import FileAccessError, FrogPbemError, StaleCopyError
-from frogpbem.gamefile import chain
+from frogpbem.gamefile import chain, jsontext
 from frogpbem.gamefile.document import (
     Later,
     game_id_of,
@@ -60,14 +60,14 @@ class HeadMemory:
     def _read(self, game: str) -> dict[str, Any] | None:
         path = self._path(game)
         try:
-            memory = json.loads(read_bytes(path, 1 << 16))
+            memory = jsontext.loads(read_bytes(path, 1 << 16))
             int(memory["n"]), str(memory["head"]), str(memory["digest"])
         except FileAccessError:
             if not os.path.lexists(path):
                 return None
             raise StaleCopyError(f"referee memory {path} is unreadable; check it by hand") \
                 from None
-        except (ValueError, KeyError, TypeError, RecursionError):
+        except (ValueError, KeyError, TypeError):
             raise StaleCopyError(f"referee memory {path} is unreadable; check it by hand") from None
         return memory  # type: ignore[no-any-return]
 

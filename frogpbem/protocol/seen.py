@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from frogpbem.errors import FileAccessError, ForkError, FrogPbemError, StaleCopyError
 from frogpbem.frozen import frozen
+from frogpbem.gamefile import jsontext
 from frogpbem.gamefile.document import (
     Later,
     game_bytes,
@@ -83,14 +84,14 @@ class SeenGames:
             data = read_bytes(path, 1 << 24)
             if known is not None and known[0] == data:
                 return known[1]
-            value = json.loads(data)
+            value = jsontext.loads(data)
             seen = Seen(str(value["header"]), tuple(str(h) for h in value["history"]),
                         int(value.get("records", 0)))
         except FileAccessError:
             if not os.path.lexists(path):
                 return None
             raise
-        except (ValueError, KeyError, TypeError, RecursionError):
+        except (ValueError, KeyError, TypeError):
             raise StaleCopyError(f"the memory of game {game} at {path} is unreadable; "
                                  "move it away to start afresh") from None
         keep_recent(_KNOWN, path, (data, seen), KNOWN_MEMORIES)

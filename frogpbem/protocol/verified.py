@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from frogpbem.errors import FrogPbemError
+from frogpbem.gamefile import jsontext
 from frogpbem.gamefile.chain import prefix_digest
 from frogpbem.gamefile.document import read_bytes, write_atomic
 from frogpbem.gamefile.model import GameFile
@@ -46,9 +47,9 @@ class VerifiedHistories:
 
     def _read(self, game: str) -> tuple[str, int, str] | None:
         try:
-            value = json.loads(read_bytes(self._path(game), 4096))
+            value = jsontext.loads(read_bytes(self._path(game), 4096))
             return str(value["header"]), int(value["n"]), str(value["digest"])
-        except (FrogPbemError, ValueError, KeyError, TypeError, RecursionError):
+        except (FrogPbemError, ValueError, KeyError, TypeError):
             return None  # none yet, or unreadable: verify everything
 
     def trusted(self, file: GameFile) -> tuple[int, str] | None:
@@ -70,8 +71,8 @@ class VerifiedHistories:
     def read_history(self, game: str) -> Any:
         """The history part of ``game``'s file read last, as kept (checked by its reader)."""
         try:
-            return json.loads(read_bytes(self._path(game, ".history"), HISTORY_LIMIT))
-        except (FrogPbemError, ValueError, RecursionError):
+            return jsontext.loads(read_bytes(self._path(game, ".history"), HISTORY_LIMIT))
+        except (FrogPbemError, ValueError):
             return None  # none yet, or unreadable: the file is read whole
 
     def write_history(self, game: str, value: dict[str, Any]) -> None:
