@@ -27,6 +27,7 @@ from urllib.parse import unquote, urlsplit
 
 from frogpbem import crypto
 from frogpbem.errors import FileAccessError, FrogPbemError, NothingToApplyError, UsageError
+from frogpbem.gamefile import jsontext
 from frogpbem.gamefile.document import locked, parse_game, read_bytes, write_atomic
 from frogpbem.gamefile.model import GameFile
 from frogpbem.mail import letters, send_letters, send_messages
@@ -230,8 +231,7 @@ class Judge:
             return []  # no clock runs (no deadline, paused or over)
         game_id, head, until, seconds = clock
         mark = self.games / ".reminded" / f"{game_id}.json"
-        if now < until and (now < until - seconds // 4 or (
-                mark.exists() and json.loads(read_bytes(mark)) == head)):
+        if now < until and (now < until - seconds // 4 or _marked(mark) == head):
             return []  # not due, and not yet time for the reminder (or reminded)
         with locked(path):
             game = load(path, HeadMemory(self.state_dir))
@@ -342,13 +342,12 @@ class Judge:
         data = read_bytes(path)
         digest = crypto.sha256(data).hex()
         quick = mailed_dir / f"{path.name}.sha256"
-        if quick.exists() and read_bytes(quick).decode() == digest:
+        if quick.exists() and read_bytes(quick) == digest.encode():
             return []  # unchanged since it was mailed: not even read
         game = load(path, HeadMemory(self.state_dir), parsed=parse_game(data, str(path)))
         mark = mailed_dir / f"{game.game_id}.json"
-        last = json.loads(read_bytes(mark)) if mark.exists() else None
         log = []
-        if last != game.head:
+        if _marked(mark) != game.head:
             sent = send_letters(letters(game, self.key, sender=self.address), self.smtp,
                                 self.config)
             mailed_dir.mkdir(exist_ok=True)
@@ -358,6 +357,19 @@ class Judge:
         mailed_dir.mkdir(exist_ok=True)
         write_atomic(quick, digest.encode(), durable=False)  # after the mail went out
         return log
+
+
+def _marked(mark: Path) -> str | None:
+    """The head named by one of the judge's marks (the record it last mailed, or reminded a
+    seat of), or ``None`` when there is none. A damaged mark names nothing: the judge then
+    mails (or reminds) once more and writes the mark anew, rather than stop every round."""
+    if not mark.exists():
+        return None
+    try:
+        head = jsontext.loads(read_bytes(mark))
+    except ValueError:  # not JSON, or not UTF-8
+        return None
+    return head if isinstance(head, str) else None
 
 
 def run(judge: Judge, once: bool, every: float = 30.0) -> Iterator[str]:

@@ -355,6 +355,26 @@ def test_a_message_over_the_size_limit_is_answered_and_filed_unread(
     assert len(answer) == 1 and "larger than 16 MiB" in parse(answer[0]).get_content()
 
 
+def test_damaged_marks_make_the_judge_mail_again_not_stop(
+        servers: Servers, cli: Cli, keys: Keys, tmp_path: Path) -> None:
+    """The judge's marks of what it mailed (the head, and the file's hash) damaged on disk:
+    the next round mails the game once more and writes them anew; it neither ends in a
+    traceback nor goes silent, and the round after it mails nothing."""
+    games = tmp_path / "judge-games"
+    game_id, _ = mail_game(cli, keys, tmp_path, games)
+    assert f"game {game_id}: mailed record 0" in judge(servers, games, keys).stdout
+    marks = sorted((games / ".mailed").iterdir())
+    assert len(marks) == 2
+    for mark in marks:
+        mark.write_bytes(b"\xff[[[ not a mark")
+    again = judge(servers, games, keys)
+    assert f"game {game_id}: mailed record 0" in again.stdout, again.stdout
+    assert "skipped" not in again.stdout
+    assert all(len(servers.inbox(name)) == 2 for name in ("alice", "bob"))  # both rounds'
+    assert judge(servers, games, keys).stdout == ""
+    assert not any(servers.inbox(name) for name in ("alice", "bob"))  # nothing more
+
+
 def test_a_round_stopped_before_it_wrote_the_game_file_is_finished_by_the_next(
         servers: Servers, cli: Cli, keys: Keys, tmp_path: Path) -> None:
     """Killed after the referee's memory kept the record it signed and before the game file
@@ -534,12 +554,16 @@ def test_a_deadline_reminds_once_then_forfeits_once_and_audits(
         reminder = sent[-1]
         assert reminder["To"] == f"alice@{DOMAIN}" and "reminder" in str(reminder["Subject"])
         assert at("2026-12-01T03:45:00Z") == ""  # one reminder only
+        mark = games / ".reminded" / f"{game_id}.json"
+        mark.write_bytes(b"\xff{ damaged")  # a damaged mark names no reminder:
+        assert "reminded red" in at("2026-12-01T03:50:00Z")  # once more, no traceback
+        assert at("2026-12-01T03:55:00Z") == ""  # and the mark is written anew
         late = at("2026-12-01T04:00:01Z")
         assert "red resigns" in late and "deadline passed" in late and "mailed record 1" in late
         assert at("2026-12-01T09:00:00Z") == ""  # applied once
         record = strictyaml.loads(game.read_bytes())["log"][0]
         assert record["timeout"] is True and record["at"] == "2026-12-01T04:00:01Z"
-        assert len(sent) == 5  # the start to both, one reminder, the end to both
+        assert len(sent) == 6  # the start to both, two reminders, the end to both
         report = audit(game)
         assert report.ok, report.text()
         assert cli("verify", game, "--key", keys.path("alice")).exit_code == 0
