@@ -19,6 +19,12 @@ import. Here none is compiled then:
 A ``__repr__`` that a class defines itself is kept. A class that defines its
 own equality or hash is refused, and there is no ``order=True``,
 ``kw_only`` or ``InitVar``: make such a class a ``dataclass``.
+
+``@cached`` is :func:`functools.cached_property` without its lock: Python 3.11
+takes a lock at every first look at such a value (3.12 dropped it), and an
+audit looks first at some twenty thousand of them (a hash, signed bytes, a
+key). The values cached are made from the frozen fields alone, so two
+threads making one at once make the same.
 """
 
 from __future__ import annotations
@@ -26,9 +32,10 @@ from __future__ import annotations
 import dataclasses
 import operator
 from collections.abc import Callable
-from typing import Any, TypeVar, dataclass_transform, overload
+from typing import Any, Generic, Self, TypeVar, dataclass_transform, overload
 
 T = TypeVar("T")
+R = TypeVar("R")
 
 _MISSING = dataclasses.MISSING
 
@@ -179,3 +186,28 @@ def _getstate(self: Any) -> list[Any]:
 def _setstate(self: Any, state: list[Any]) -> None:
     for f, value in zip(dataclasses.fields(self), state, strict=True):
         object.__setattr__(self, f.name, value)
+
+
+class cached(Generic[T, R]):
+    """A value made from the instance at its first look, then kept in the instance's
+    ``__dict__``, where every later look finds it at once (see the module)."""
+
+    def __init__(self, make: Callable[[T], R]) -> None:
+        self.make = make
+        self.name = make.__name__
+        self.__doc__ = make.__doc__
+
+    def __set_name__(self, owner: type[T], name: str) -> None:
+        self.name = name
+
+    @overload
+    def __get__(self, instance: None, owner: type[T] | None = None) -> Self: ...
+
+    @overload
+    def __get__(self, instance: T, owner: type[T] | None = None) -> R: ...
+
+    def __get__(self, instance: T | None, owner: type[T] | None = None) -> Self | R:
+        if instance is None:
+            return self
+        value = instance.__dict__[self.name] = self.make(instance)
+        return value

@@ -14,7 +14,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from frogpbem.frozen import frozen
+from frogpbem.frozen import cached, frozen
 
 
 @frozen
@@ -267,3 +267,30 @@ def test_what_frozen_does_not_do_is_refused() -> None:
                       (Order, "non-default argument 'y' follows default argument")):
         with pytest.raises(TypeError, match=why):
             frozen(kind)
+
+
+@frozen
+class Counted:
+    x: int
+
+    @cached
+    def doubled(self) -> int:
+        """Twice x."""
+        made.append(self.x)
+        return 2 * self.x
+
+
+made: list[int] = []
+
+
+def test_a_cached_value_is_made_once_per_instance_and_kept_apart() -> None:
+    made.clear()
+    one, other = Counted(3), Counted(3)
+    assert (one.doubled, one.doubled, other.doubled) == (6, 6, 6)
+    assert made == [3, 3]  # once for each instance, never again
+    assert one.__dict__["doubled"] == 6 and one == other and hash(one) == hash(other)
+    assert Counted.__dict__["doubled"].__doc__ == "Twice x."
+    assert isinstance(Counted.doubled, cached)  # looked up on the class: the descriptor
+    assert copy.copy(one).doubled == 6 and pickle.loads(pickle.dumps(one)).doubled == 6
+    assert made == [3, 3]  # a copy keeps the value: it is made from the same fields
+    assert replace(one, x=4).doubled == 8 and made == [3, 3, 4]  # a changed one makes its own

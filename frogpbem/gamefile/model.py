@@ -17,12 +17,11 @@ import operator
 from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from dataclasses import field, replace
-from functools import cached_property
 from typing import Any, ClassVar, Self, TypeVar, cast
 
 from frogpbem import crypto
 from frogpbem.errors import GameFileError
-from frogpbem.frozen import frozen
+from frogpbem.frozen import cached, frozen
 from frogpbem.gamefile import jsontext, strictyaml
 
 JSON = Any
@@ -53,12 +52,12 @@ class Element:
         """The element as it stands in the file."""
         raise NotImplementedError
 
-    @cached_property
+    @cached
     def signed_bytes(self) -> bytes:
         """What its signature covers: ``frogpbem/1 KIND\\n`` + canonical JSON, no signature."""
         return crypto.signed_bytes(self.KIND, self.to_json())
 
-    @cached_property
+    @cached
     def hash(self) -> str:
         """The hash the next element's ``prev`` names."""
         return crypto.sha256_tag(self.signed_bytes)
@@ -113,7 +112,7 @@ class Party:
     email: str | None = None
     """Where mail for them goes, if given."""
 
-    @cached_property
+    @cached
     def public_key(self) -> crypto.PublicKey:
         return crypto.PublicKey.parse(self.key)
 
@@ -272,7 +271,7 @@ class Header(Element):
     def seat_names(self) -> tuple[str, ...]:
         return tuple(party.seat or "" for party in self.seats)
 
-    @cached_property
+    @cached
     def seat_keys(self) -> dict[str, crypto.PublicKey]:
         """Each seat's public key, by seat name."""
         return {party.seat or "": party.public_key for party in self.seats}
@@ -464,12 +463,12 @@ class Record(Element):
     timeout: bool = False
     """The referee recorded this move because the seat let its deadline pass."""
 
-    @cached_property
+    @cached
     def view_entry(self) -> dict[str, Any]:
         """What a view file lists of this record: number, seat, public move and result."""
         return {"n": self.n, "seat": self.seat, "move": self.move, "result": self.result}
 
-    @cached_property
+    @cached
     def view_entry_written(self) -> tuple[list[str], bytes]:
         """:attr:`view_entry` as an item of a view file's ``moves`` (its lines) and as
         canonical JSON, made once (every view written and signed lists it): at once for
@@ -682,7 +681,7 @@ class GameFile:
         return [*([self.deal] if self.deal else []), *self.log,
                 *([self.reveal] if self.reveal else [])]
 
-    @cached_property
+    @cached
     def view_moves(self) -> tuple[str, bytes]:
         """Every record's view entry as the lines of a view file's ``moves`` (joined by line
         breaks) and as canonical JSON: made once per file value (a view of every seat is

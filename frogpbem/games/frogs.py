@@ -22,7 +22,6 @@ import re
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import field, replace
-from functools import cached_property
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from frogpbem.board import SQUARE_ORDER, Board, Square
@@ -32,7 +31,7 @@ from frogpbem.errors import (
     NotationError,
     UsageError,
 )
-from frogpbem.frozen import frozen
+from frogpbem.frozen import cached, frozen
 from frogpbem.games import (
     JSON,
     Chance,
@@ -233,14 +232,14 @@ class State:
     outcome: Outcome | None = None
     """How the game ended, once it has."""
 
-    @cached_property
+    @cached
     def listed(self) -> tuple[dict[str, int], tuple[str, ...]]:
         """The shots (by square name, in the squares' order) and the misses' names, as
         every view lists them: made once for all the views of this position."""
         order = self.in_order
         return dict(zip(order.shot_names, order.counts, strict=True)), order.miss_names
 
-    @cached_property
+    @cached
     def in_order(self) -> InOrder:
         """The shots and the misses in the squares' order, with their names.
 
@@ -257,7 +256,7 @@ class State:
         earlier, shots, misses = after
         return earlier.adding(shots, tuple(self.shots[s] for s in shots), misses)
 
-    @cached_property
+    @cached
     def _revealed_of(self) -> Counter[str]:
         return Counter(r.owner for r in self.revealed.values())
 
