@@ -61,6 +61,9 @@ class Report:
     checks: list[Check] = field(default_factory=list)
     unfinished: bool = False
     """The game has not ended: an audit cannot judge it (nothing is wrong so far)."""
+    finished: bool | None = None
+    """Whether the file holds the end of the game (its reveal); ``None`` while the report
+    cannot say (a file that could not be read, a fork proof)."""
     unasked: list[int] = field(default_factory=list)
     """Records entered by the referee without their seat's request (nor made by the rules)."""
     holds: str = "everything holds"
@@ -88,7 +91,7 @@ class Report:
         self.checks.append(Check(False, what))
 
     def to_json(self) -> dict[str, Any]:
-        return {"file": self.path, "ok": self.ok, "finished": not self.unfinished,
+        return {"file": self.path, "ok": self.ok, "finished": self.finished,
                 "verdict": self.verdict, "checks": [c.to_json() for c in self.checks]}
 
     def text(self) -> str:
@@ -118,6 +121,7 @@ def _read(path: Path, report: Report) -> Game | None:
     except FrogPbemError as exc:
         report.failed(str(exc))
         return None
+    report.finished = file.reveal is not None
     try:
         ruleset = ruleset_of(file.header)
         results = typed_results(file, ruleset)

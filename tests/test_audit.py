@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import json
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -188,6 +189,24 @@ def test_unfinished_game_gets_its_own_verdict(new_game: Callable[..., Path], cli
     assert "verdict" not in missing.stdout
     verified = cli("verify", game)
     assert verified.exit_code == 0, verified.output
+
+
+def test_the_json_reports_say_whether_the_game_has_ended(
+        new_game: Callable[..., Path], finished_game: Path, cli: Cli, tmp_path: Path) -> None:
+    """``finished`` is what the file says: false for a game still running (``verify`` and
+    ``audit`` alike), true for one that has ended, null for a file that could not be read."""
+    running = new_game(name="running.yaml")
+    garbage = tmp_path / "garbage.yaml"
+    garbage.write_bytes(b"frogpbem: 2\nheader: [\n")
+    for command, game, finished in (("verify", running, False), ("audit", running, False),
+                                    ("verify", finished_game, True),
+                                    ("audit", finished_game, True), ("audit", garbage, None)):
+        result = cli(command, game, "--json")
+        data = json.loads(result.stdout)
+        report = data[0] if command == "audit" else data
+        assert report["finished"] is finished, (command, game, result.stdout)
+    both = json.loads(cli("audit", garbage, finished_game, "--json").stdout)
+    assert [(r["ok"], r["finished"]) for r in both] == [(False, None), (True, True)]
 
 
 def test_audit_with_key_decrypts_sealed_copies(finished_game: Path, cli: Cli, keys: Keys) -> None:
