@@ -98,7 +98,7 @@ def main() -> None:
 def read_for_free(games: list[Path], checked: list[tuple[crypto.PublicKey, bytes, str]]
                   ) -> tuple[list[float], list[float]]:
     """The audits (and the bound, in turn) with each file's YAML value read beforehand and
-    handed over as it was read: the audit's cost were reading YAML free."""
+    handed over as it was read: what the audit would cost if reading YAML were free."""
     real = strictyaml.loads
     values = {}
     for game in games:
