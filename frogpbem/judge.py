@@ -244,8 +244,7 @@ class Judge:
                 applied = apply_timeout(game, self.key, HeadMemory(self.state_dir))
                 return [f"game {game.game_id}: " + "; ".join(applied.lines)]
             self._remind(game, seat, clock_words(game, state))
-            mark.parent.mkdir(exist_ok=True)
-            write_atomic(mark, json.dumps(game.head).encode())
+            _mark(mark, game.head)
             return [f"game {game.game_id}: reminded {seat} of its deadline"]
 
     def _skipped(self, path: Path, exc: FrogPbemError) -> list[str]:
@@ -350,13 +349,18 @@ class Judge:
         if _marked(mark) != game.head:
             sent = send_letters(letters(game, self.key, sender=self.address), self.smtp,
                                 self.config)
-            mailed_dir.mkdir(exist_ok=True)
-            write_atomic(mark, json.dumps(game.head).encode())
+            _mark(mark, game.head)
             log.append(f"game {game.game_id}: mailed record {len(game.file.log)} to "
                        f"{', '.join(sent)}")
         mailed_dir.mkdir(exist_ok=True)
         write_atomic(quick, digest.encode(), durable=False)  # after the mail went out
         return log
+
+
+def _mark(mark: Path, head: str) -> None:
+    """Mark ``head`` as mailed, or as reminded of (read back by :func:`_marked`)."""
+    mark.parent.mkdir(exist_ok=True)
+    write_atomic(mark, json.dumps(head).encode())
 
 
 def _marked(mark: Path) -> str | None:
