@@ -726,9 +726,9 @@ class GameFile:
 
     def with_record(self, record: Record) -> GameFile:
         log = (*self.log, record)
-        known = _LOG_HASHES.get(id(self.log))
-        if known is not None and known[0] is self.log:  # listed already: one more hash
-            keep_recent(_LOG_HASHES, id(log), (log, (*known[1], record.hash)), KNOWN_LOGS)
+        known = _listed(self.log)
+        if known is not None:  # listed already: one more hash
+            keep_recent(_LOG_HASHES, id(log), (log, (*known, record.hash)), KNOWN_LOGS)
         return replace(self, log=log)
 
     def to_json(self) -> dict[str, Any]:
@@ -774,13 +774,19 @@ def log_hashes(log: tuple[Record, ...]) -> tuple[str, ...]:
     """Each record's hash, in order. A log listed before in this process is not listed
     again, nor one that :meth:`GameFile.with_record` made from it: it lists one more
     (a game played in one process lists its log at every record, several times)."""
-    known = _LOG_HASHES.get(id(log))
-    if known is not None and known[0] is log:
+    known = _listed(log)
+    if known is not None:
         _LOG_HASHES.move_to_end(id(log))
-        return known[1]
+        return known
     hashes = tuple(map(hash_of, log))
     keep_recent(_LOG_HASHES, id(log), (log, hashes), KNOWN_LOGS)
     return hashes
+
+
+def _listed(log: tuple[Record, ...]) -> tuple[str, ...] | None:
+    """The hashes listed for ``log`` itself (that very tuple), if there are any."""
+    known = _LOG_HASHES.get(id(log))
+    return known[1] if known is not None and known[0] is log else None
 
 
 K = TypeVar("K")
