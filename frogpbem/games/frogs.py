@@ -297,17 +297,21 @@ class InOrder:
         shot_squares, names, numbers = list(self.shots), list(self.shot_names), \
             list(self.counts)
         for square, count in zip(shots, counts, strict=True):
-            at = bisect.bisect(shot_squares, SQUARE_ORDER(square), key=SQUARE_ORDER)
-            shot_squares.insert(at, square)
+            at = _put_in(shot_squares, square)
             names.insert(at, square.name)
             numbers.insert(at, count)
         miss_squares, miss_names = list(self.misses), list(self.miss_names)
         for square in misses:
-            at = bisect.bisect(miss_squares, SQUARE_ORDER(square), key=SQUARE_ORDER)
-            miss_squares.insert(at, square)
-            miss_names.insert(at, square.name)
+            miss_names.insert(_put_in(miss_squares, square), square.name)
         return InOrder(tuple(shot_squares), tuple(names), tuple(numbers), tuple(miss_squares),
                        tuple(miss_names))
+
+
+def _put_in(squares: list[Square], square: Square) -> int:
+    """Put ``square`` in its place in ``squares`` (in the squares' order); where it went."""
+    at = bisect.bisect(squares, SQUARE_ORDER(square), key=SQUARE_ORDER)
+    squares.insert(at, square)
+    return at
 
 
 _After = tuple[InOrder, tuple[Square, ...], tuple[Square, ...]]
