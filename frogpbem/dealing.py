@@ -12,9 +12,11 @@ from frogpbem import crypto
 from frogpbem.errors import (
     CommitmentError,
     FileAccessError,
+    FrogPbemError,
     IllegalMoveError,
     KeyError_,
     NotationError,
+    NothingToApplyError,
     UsageError,
 )
 from frogpbem.gamefile.document import dump_game, locked, write_atomic
@@ -209,30 +211,86 @@ def deal_game(
     memory = HeadMemory(state_dir)
     with locked(path):
         game = load(path, memory)
-        if game.role(key) != REFEREE:
-            raise KeyError_(f"key {key.public.fingerprint} is not the referee's: only the "
-                            "referee deals")
-        if not game.undealt:
-            raise IllegalMoveError(f"game {game.game_id} is dealt already", path=path)
-        with memory.holding(game.game_id):
-            memory.check(game)
-            applied, state = _deal(game, key, take_from, at)
-            data = dump_game(game.file)
-            if state is not None:
-                memory.remember(game, data)
-            write_atomic(path, data)
+        _check_dealer(game, key)
+        offered = [j for other in take_from for j in load_copy(game, other).file.joins]
+        return _take(game, key, offered, memory, at)
+
+
+def take_mailed_joins(game: Game, key: crypto.PrivateKey, copies: Sequence[Path],
+                      memory: HeadMemory, at: str | None = None) -> Applied:
+    """The referee takes the joins that seats mailed back (their returned ``copies``) into
+    ``game``, read and locked by the caller, and deals once every seat is in.
+
+    For the judge and ``receive``: a copy that adds no join is refused in words the seat
+    can act on (it forgot ``frogpbem join``, or it joined already), so that no reply is
+    filed unused and unanswered; the very joins taken before (a message taken again)
+    raise :class:`NothingToApplyError`. Request blocks (``.txt``) hold no joins.
+    """
+    _check_dealer(game, key)
+    returned = [other for other in copies if other.suffix == ".yaml"]
+    offered = [j for other in returned for j in load_copy(game, other).file.joins]
+    known = {j.seat: j for j in game.file.joins}
+    if game.waiting_for and not any(j.seat not in known for j in offered):
+        raise _nothing_new(game, offered, known)
+    return _take(game, key, offered, memory, at)
+
+
+def _check_dealer(game: Game, key: crypto.PrivateKey) -> None:
+    if game.role(key) != REFEREE:
+        raise KeyError_(f"key {key.public.fingerprint} is not the referee's: only the "
+                        "referee deals")
+    if not game.undealt:
+        raise IllegalMoveError(f"game {game.game_id} is dealt already", path=game.path)
+
+
+def _nothing_new(game: Game, offered: Sequence[Join],
+                 known: Mapping[str, Join]) -> FrogPbemError:
+    """Why a mailed copy adds no join to ``game``, in a seat's words."""
+    waiting = f"the game starts once {joined_words(game.waiting_for)}"
+    again = [j.seat for j in offered if j.hash == known[j.seat].hash]
+    other = [j.seat for j in offered if j.hash != known[j.seat].hash]
+    if other:
+        return IllegalMoveError(f"{', '.join(other)} joined game {game.game_id} already: "
+                                f"the first join counts, this one is not used; {waiting}")
+    if again:
+        return NothingToApplyError(f"the join of {', '.join(again)} is in game "
+                                   f"{game.game_id} already; {waiting}")
+    name = game.path.name  # as mailed: the referee's file
+    how = (f'frogpbem setup {name} "YOUR SECRET" --key YOUR_KEY' if game.header.setup.choosers
+           else f"frogpbem join {name} --key YOUR_KEY")
+    return IllegalMoveError(f"the copy of game {game.game_id} you sent holds no join: save "
+                            f"the file, run {how}, and reply with the file that changed")
+
+
+def joined_words(seats: Sequence[str]) -> str:
+    """``blue has joined``, ``blue, black have joined``."""
+    return f"{', '.join(seats)} {'has' if len(seats) == 1 else 'have'} joined"
+
+
+def _take(game: Game, key: crypto.PrivateKey, offered: Sequence[Join], memory: HeadMemory,
+          at: str | None) -> Applied:
+    """Take the ``offered`` joins into ``game``, deal once all are in, write the file."""
+    with memory.holding(game.game_id):
+        memory.check(game)
+        applied, state = _deal(game, key, offered, at)
+        data = dump_game(game.file)
         if state is not None:
-            applied.views = write_views(game, state, key)
-        return applied
+            memory.remember(game, data)
+        write_atomic(game.path, data)
+    if state is not None:
+        applied.views = write_views(game, state, key)
+    return applied
 
 
-def _deal(game: Game, key: crypto.PrivateKey, take_from: Sequence[Path],
+def _deal(game: Game, key: crypto.PrivateKey, offered: Sequence[Join],
           at: str | None) -> tuple[Applied, Any]:
     """Take the joins; deal once all are in. The state after the deal, or ``None``: waiting."""
     joins = list(game.file.joins)
-    for other_path in take_from:
-        known = {j.seat for j in joins}
-        joins += [j for j in load_copy(game, other_path).file.joins if j.seat not in known]
+    for join in offered:  # a seat's first join counts
+        if join.seat not in {j.seat for j in joins}:
+            if game.header.setup.choosers:  # refused now, not once the last seat is in
+                _opened_choice(game, join, key)
+            joins.append(join)
     game.file = replace(game.file, joins=tuple(joins))
     applied = Applied()
     if game.waiting_for:
@@ -269,13 +327,7 @@ def _chosen_by_seats(game: Game, joins: list[Join], key: crypto.PrivateKey) -> D
     secrets = {}
     chosen: dict[str, Sealed] = {}
     for join in joins:
-        if join.chosen is None:
-            raise CommitmentError(f"{join.seat}'s join holds no chosen setup", path=game.path)
-        chosen[join.seat] = join.chosen
-        sealed = SealedSecret.of(game.game_id, join.seat, join.chosen,
-                                 f"chosen setup of {join.seat}")
-        secrets[join.seat] = sealed.open(key).secret
-        game.check_secret(join.seat, secrets[join.seat])  # refused, naming the seat
+        chosen[join.seat], secrets[join.seat] = _opened_choice(game, join, key)
     try:
         game.ruleset.check_setup(game.options, game.seats, None, secrets)
     except NotationError as exc:
@@ -283,6 +335,18 @@ def _chosen_by_seats(game: Game, joins: list[Join], key: crypto.PrivateKey) -> D
                               path=game.path) from None
     return Dealt(None, {s: c.commitment for s, c in chosen.items()},
                  {s: c.sealed for s, c in chosen.items()})
+
+
+def _opened_choice(game: Game, join: Join, key: crypto.PrivateKey) -> tuple[Sealed, JSON]:
+    """The secret a seat chose, sealed and opened by the referee, checked (or refused,
+    naming the seat)."""
+    if join.chosen is None:
+        raise CommitmentError(f"{join.seat}'s join holds no chosen setup", path=game.path)
+    sealed = SealedSecret.of(game.game_id, join.seat, join.chosen,
+                             f"chosen setup of {join.seat}")
+    secret = sealed.open(key).secret
+    game.check_secret(join.seat, secret)
+    return join.chosen, secret
 
 
 def start_game(

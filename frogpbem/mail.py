@@ -69,6 +69,10 @@ def letters(game: Game, key: crypto.PrivateKey, to: str = "all",
     for role in wanted:
         if role not in (*game.seats, REFEREE):
             raise UsageError(f"--to {role!r}: give a seat of this game, all, or referee")
+    if game.undealt:  # the seats join first: each one's invitation (frogpbem/invite.py)
+        from frogpbem.invite import invitations
+
+        return invitations(game, key, wanted, sender)
     state = replay(game, known_secrets(game, REFEREE, key), key, keeper=key).final
     subject = subject_of(game, state)
     parties = {party.seat or REFEREE: party for party in (*game.header.seats,

@@ -19,6 +19,7 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 from frogpbem import crypto
+from frogpbem.dealing import take_mailed_joins
 from frogpbem.errors import FileAccessError, FrogPbemError, UsageError
 from frogpbem.gamefile import mailsafe
 from frogpbem.gamefile.document import (
@@ -207,6 +208,9 @@ def _take_game(game_id: str, paths: tuple[Path, ...], games: Path, key: crypto.P
         return f"game {game_id}: not one of the games in {games}"
     with locked(target):
         game = load(target, HeadMemory(state_dir))
+        if game.role(key) == REFEREE and game.undealt:  # the seats join first (fair deals)
+            applied = take_mailed_joins(game, key, paths, HeadMemory(state_dir))
+            return f"game {game_id}: " + "; ".join(applied.lines)
         if game.role(key) == REFEREE:
             applied = apply_moves(game, key, take_from=paths,
                                   memory=HeadMemory(state_dir))

@@ -266,3 +266,101 @@ def test_every_single_changed_value_of_a_fair_game_fails_audit(finished_fair_gam
         target.write_text(strictyaml.dumps(changed))
         failures = [c.what for c in audit(target).checks if not c.ok]
         assert any(element_name(path) in f for f in failures), (path, failures)
+
+
+# --- by mail: invitations, joins taken out of replies ------------------------------------
+
+
+def reply_holding(copy: Path) -> bytes:
+    """A seat's reply with its copy of the game attached, as a mail client sends it."""
+    from email.message import EmailMessage
+
+    reply = EmailMessage()
+    reply["From"] = "alice@example.org"
+    reply["Subject"] = "Re: join"
+    reply.set_content("Joined, file attached.")
+    reply.add_attachment(copy.read_bytes(), maintype="application", subtype="yaml",
+                         filename=copy.name)
+    return bytes(reply)
+
+
+def mailed(cli: Cli, keys: Keys, game: Path, out: Path, *args: str) -> dict[str, Any]:
+    """``frogpbem mail GAME --out OUT``: each written message, parsed, by its role."""
+    from email import message_from_bytes, policy
+
+    written = cli("mail", game, "--out", out, "--key", keys.path("referee"), *args)
+    assert written.exit_code == 0, written.output
+    return {path.stem.rsplit("-", 1)[1]: message_from_bytes(path.read_bytes(),
+                                                            policy=policy.default)
+            for path in sorted(out.glob("*.eml"))}
+
+
+def test_mail_of_an_undealt_game_writes_invitations_and_receive_takes_the_joins(
+        joined_game: Callable[..., Path], cli: Cli, keys: Keys, tmp_path: Path) -> None:
+    """``frogpbem mail`` of a game that waits for joins once refused ("not dealt yet"),
+    and a returned copy holding a join was refused by ``receive`` (the referee ran
+    ``deal --from`` by hand). Now each seat gets an invitation that names the command,
+    its reply's join is taken, a reply without a new join is refused in words the seat can
+    act on, and the last join deals."""
+    game = joined_game()
+    letters = mailed(cli, keys, game, tmp_path / "out")
+    assert sorted(letters) == ["blue", "red"]
+    invitation = letters["red"]
+    assert "join as red before the deal" in str(invitation["Subject"])
+    body = invitation.get_body(("plain",)).get_content()
+    assert f"frogpbem join {game.name} --key YOUR_KEY" in body
+    assert "reply to this message with" in body
+    attached = next(invitation.iter_attachments())
+    assert attached.get_filename() == game.name
+    alice = tmp_path / "seats" / game.name
+    alice.parent.mkdir()
+    alice.write_bytes(attached.get_content())
+    referee = ["--games", str(tmp_path), "--key", str(keys.path("referee"))]
+
+    def receive(data: bytes, name: str) -> Result:
+        (tmp_path / name).write_bytes(data)
+        return cli("receive", tmp_path / name, *referee)
+
+    forgot = receive(reply_holding(alice), "forgot.eml")  # the invitation sent back as it came
+    assert forgot.exit_code == 1
+    assert f"holds no join: save the file, run frogpbem join {game.name}" in forgot.stdout
+    assert cli("join", alice, "--key", keys.path("alice")).exit_code == 0
+    taken = receive(reply_holding(alice), "alice.eml")
+    assert taken.exit_code == 0, taken.output
+    assert "waiting for blue to join" in taken.stdout
+    again = receive(reply_holding(alice), "again.eml")  # the same join once more
+    assert "the join of red is in game" in again.stdout and "once blue has joined" in again.stdout
+    other = alice.parent / "other.yaml"  # red joins a second time, on another copy
+    other.write_bytes(attached.get_content())
+    assert cli("join", other, "--key", keys.path("alice")).exit_code == 0
+    twice = receive(reply_holding(other), "twice.eml")
+    assert twice.exit_code == 1 and "red joined game" in twice.stdout
+    assert "the first join counts" in twice.stdout
+    told = mailed(cli, keys, game, tmp_path / "told", "--to", "red")["red"]
+    assert "red has joined \u2014 waiting for blue" in str(told["Subject"])
+    assert list(told.iter_attachments()) == []
+    own = mailed(cli, keys, game, tmp_path / "own", "--to", "referee")["referee"]
+    assert f"frogpbem deal {game.name} --from COPY" in own.get_body(("plain",)).get_content()
+    bob = alice.parent / "bob.yaml"
+    bob.write_bytes(attached.get_content())
+    assert cli("join", bob, "--key", keys.path("bob")).exit_code == 0
+    dealt = receive(reply_holding(bob), "bob.eml")
+    assert "dealt game" in dealt.stdout and "seeds of red, blue" in dealt.stdout, dealt.output
+    start = mailed(cli, keys, game, tmp_path / "start")
+    assert "the game begins" in str(start["red"]["Subject"])
+
+
+def test_a_secret_move_invitation_says_to_choose_a_secret(cli: Cli, keys: Keys,
+                                                          tmp_path: Path) -> None:
+    game = tmp_path / "sm.yaml"
+    created = cli("new", game, "--rules", "secretmove", "--referee", keys.path("referee"),
+                  "--seat", f"red={keys.pub('alice')}", "--seat", f"blue={keys.pub('bob')}",
+                  "--email", "red=alice@example.org", "--email", "blue=bob@example.org",
+                  "--name", "blue=Bob <spy@evil.invalid>")
+    assert created.exit_code == 0, created.output
+    letters = mailed(cli, keys, game, tmp_path / "out")
+    body = letters["blue"].get_body(("plain",)).get_content()
+    assert f'frogpbem setup {game.name} "YOUR SECRET" --key YOUR_KEY' in body
+    assert "--random" in body and "frogpbem join" not in body
+    # the name is quoted, never read as a second address
+    assert [a.addr_spec for a in letters["blue"]["To"].addresses] == ["bob@example.org"]
