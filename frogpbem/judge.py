@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Protocol
 from urllib.parse import unquote, urlsplit
 
-from frogpbem import crypto
+from frogpbem import crypto, invite
 from frogpbem.errors import FileAccessError, FrogPbemError, NothingToApplyError, UsageError
 from frogpbem.gamefile import jsontext
 from frogpbem.gamefile.document import locked, parse_game, read_bytes, write_atomic
@@ -260,8 +260,8 @@ class Judge:
         """A game's running clock: its id, head, when the time runs out and the time a move
         has; ``None`` without one."""
         deadline = file.header.deadline
-        if deadline is None or file.reveal is not None:
-            return None  # not worth checking and replaying the game
+        if deadline is None or file.reveal is not None or file.undealt:
+            return None  # not worth checking and replaying the game (none runs before the deal)
         with locked(path):
             game = load(path, HeadMemory(self.state_dir))
             state = replay(game, known_secrets(game, REFEREE, self.key), self.key).final
@@ -346,7 +346,14 @@ class Judge:
         game = load(path, HeadMemory(self.state_dir), parsed=parse_game(data, str(path)))
         mark = mailed_dir / f"{game.game_id}.json"
         log = []
-        if _marked(mark) != game.head:
+        if game.undealt:  # the seats join first: invitations, not records (frogpbem/invite.py)
+            found, joined = invite.due(game, self.key, _marked(mark), self.address)
+            if found:
+                sent = send_letters(found, self.smtp, self.config)
+                log.append(f"game {game.game_id}: waiting for {', '.join(game.waiting_for)} "
+                           f"to join: mailed {', '.join(sent)}")
+            _mark(mark, joined)
+        elif _marked(mark) != game.head:
             sent = send_letters(letters(game, self.key, sender=self.address), self.smtp,
                                 self.config)
             _mark(mark, game.head)
