@@ -364,3 +364,36 @@ def test_a_secret_move_invitation_says_to_choose_a_secret(cli: Cli, keys: Keys,
     assert "--random" in body and "frogpbem join" not in body
     # the name is quoted, never read as a second address
     assert [a.addr_spec for a in letters["blue"]["To"].addresses] == ["bob@example.org"]
+
+
+def test_the_judge_invites_every_seat_once_then_tells_each_joiner_once(
+        joined_game: Callable[..., Path], cli: Cli, keys: Keys) -> None:
+    """invite.due: what the judge mails for a game that waits, by the mark it keeps."""
+    from frogpbem.invite import due
+    from frogpbem.protocol.game import load
+
+    game = joined_game()
+    referee = keys.key("referee")
+    first, mark = due(load(game), referee, None)
+    assert [letter.role for letter in first] == ["red", "blue"]
+    assert due(load(game), referee, mark)[0] == []  # nothing new: nothing mailed
+    assert cli("join", game, "--key", keys.path("alice")).exit_code == 0
+    told, after = due(load(game), referee, mark)
+    assert [letter.role for letter in told] == ["red"] and after != mark
+    assert "red has joined" in str(told[0].message["Subject"])
+    assert due(load(game), referee, after)[0] == []
+    head = load(game).head  # a mark that names the head alone: every seat is written to
+    assert len(due(load(game), referee, head)[0]) == 2
+
+
+def test_an_address_that_is_not_one_is_refused_in_a_sentence(cli: Cli, keys: Keys,
+                                                             tmp_path: Path) -> None:
+    game = tmp_path / "g.yaml"
+    assert cli("new", game, "--join", "--referee", keys.path("referee"), "--seat",
+               f"red={keys.pub('alice')}", "--seat", f"blue={keys.pub('bob')}",
+               "--email", "blue=bob@", "--option", "size=6", "--option",
+               "frogs=2").exit_code == 0
+    refused = cli("mail", game, "--out", tmp_path / "out", "--key", keys.path("referee"))
+    assert refused.exit_code == 2
+    assert "the mail address of blue in the game file, 'bob@', is not one" in refused.stderr
+    assert not (tmp_path / "out").exists() or not any((tmp_path / "out").iterdir())
