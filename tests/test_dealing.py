@@ -364,6 +364,17 @@ def test_a_secret_move_invitation_says_to_choose_a_secret(cli: Cli, keys: Keys,
     assert "--random" in body and "frogpbem join" not in body
     # the name is quoted, never read as a second address
     assert [a.addr_spec for a in letters["blue"]["To"].addresses] == ["bob@example.org"]
+    said = []
+    for seat, player in (("red", "alice"), ("blue", "bob")):  # each seat chooses, replies
+        copy = tmp_path / player / game.name
+        copy.parent.mkdir()
+        copy.write_bytes(next(letters[seat].iter_attachments()).get_content())
+        assert cli("setup", copy, "--random", "--key", keys.path(player)).exit_code == 0
+        (tmp_path / f"{player}.eml").write_bytes(reply_holding(copy))
+        said.append(cli("receive", tmp_path / f"{player}.eml", "--games", tmp_path,
+                        "--key", keys.path("referee")).stdout)
+    assert "waiting for blue to join" in said[0]
+    assert "every seat has chosen its setup" in said[1], said
 
 
 def test_the_judge_invites_every_seat_once_then_tells_each_joiner_once(
