@@ -1,0 +1,261 @@
+"""frogpbem reply: a player's turn from the judge's message in one command, and every refusal.
+
+The messages are the judge's own (:func:`frogpbem.mail.letters` with the judge's
+address, as ``frogpbem judge`` sends them); the answers are taken by the
+referee's ``receive``, as the judge takes them.
+"""
+
+from __future__ import annotations
+
+from email import policy
+from email.message import EmailMessage
+from email.parser import BytesParser
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+from frogpbem.cli import app
+from frogpbem.gamefile import strictyaml
+from frogpbem.mail import letters
+from frogpbem.protocol.game import load
+from tests.conftest import SETUP, Cli, Keys, write_setup
+
+JUDGE = "judge@example.org"
+
+
+def invoke(*args: Any, data: bytes = b"") -> Any:
+    """The CLI with ``data`` on standard input (a pipe, as from a mail program)."""
+    return CliRunner().invoke(app, [str(a) for a in args], input=data,
+                              catch_exceptions=False)
+
+
+def parsed(data: bytes) -> EmailMessage:
+    message = BytesParser(policy=policy.default).parsebytes(data)
+    assert isinstance(message, EmailMessage)
+    return message
+
+
+class Table:
+    """The judge's games folder, and its mail to the seats, saved as files."""
+
+    def __init__(self, tmp_path: Path, cli: Cli, keys: Keys) -> None:
+        self.folder, self.cli, self.keys = tmp_path, cli, keys
+        judge = tmp_path / "judge"
+        judge.mkdir()
+        draft = tmp_path / "draft.yaml"
+        made = cli("new", draft, "--referee", keys.path("referee"), "--referee-name", "Carol",
+                   "--seat", f"red={keys.pub('alice')}", "--seat", f"blue={keys.pub('bob')}",
+                   "--name", "red=Alice", "--name", "blue=Bob",
+                   "--email", "red=alice@example.org", "--email", "blue=bob@example.org",
+                   "--option", "size=6", "--option", "frogs=2",
+                   "--setup", write_setup(tmp_path, SETUP))
+        assert made.exit_code == 0, made.output
+        self.id = str(strictyaml.loads(draft.read_bytes())["header"]["game"])
+        self.game = judge / f"{self.id}.yaml"
+        draft.rename(self.game)
+        self.games = {"alice": tmp_path / "alice-games", "bob": tmp_path / "bob-games"}
+
+    def mail(self, seat: str, name: str, **headers: str) -> Path:
+        """The judge's message to ``seat`` after the last record, saved as ``name``."""
+        found = letters(load(self.game), self.keys.key("referee"), seat, sender=JUDGE)
+        message = found[0].message
+        for header, value in headers.items():
+            message[header.replace("_", "-")] = value
+        path = self.folder / name
+        path.write_bytes(bytes(message))
+        return path
+
+    def reply(self, player: str, *args: Any, data: bytes = b"") -> Any:
+        return invoke("reply", *args, "--key", self.keys.path(player), "--games",
+                      self.games[player], data=data)
+
+    def take(self, answer: Path) -> str:
+        """The judge takes a player's answer; what it applied."""
+        taken = self.cli("receive", answer, "--games", self.game.parent, "--key",
+                         self.keys.path("referee"))
+        assert taken.exit_code == 0, taken.output
+        return taken.stdout
+
+    def copy(self, player: str) -> Path:
+        return self.games[player] / f"{self.id}.yaml"
+
+
+@pytest.fixture
+def table(tmp_path: Path, cli: Cli, keys: Keys, monkeypatch: pytest.MonkeyPatch) -> Table:
+    monkeypatch.chdir(tmp_path)  # where the answers are written by default
+    return Table(tmp_path, cli, keys)
+
+
+def test_a_move_is_signed_and_the_answer_threads_under_the_judges_message(
+        table: Table) -> None:
+    message = table.mail("red", "red-0.eml")
+    judged = parsed(message.read_bytes())
+    done = table.reply("alice", message, "shoot", "C3")
+    assert done.exit_code == 0, done.output
+    assert done.stdout == f"red asks: shoot C3 (for record 1)\nwrote {table.id}-red-1.eml\n"
+    answer_path = table.folder / f"{table.id}-red-1.eml"
+    answer = parsed(answer_path.read_bytes())
+    assert answer["To"].addresses[0].addr_spec == JUDGE  # its From: it has no Reply-To
+    assert answer["From"].addresses[0].addr_spec == "alice@example.org"  # its To:
+    assert answer["Subject"] == f"Re: {judged['Subject']}"
+    assert answer["In-Reply-To"] == judged["Message-ID"]
+    assert answer["References"] == judged["Message-ID"]
+    assert answer["Date"] and answer["Message-ID"].endswith("@example.org>")
+    assert "Auto-Submitted" not in answer  # a person's answer, which the judge takes
+    body = answer.get_body(("plain",)).get_content()  # type: ignore[union-attr]
+    assert f"My move in game {table.id} (red, for record 1): shoot C3" in body
+    [attached] = answer.iter_attachments()
+    assert attached.get_filename() == f"{table.id}.yaml"
+    sent = strictyaml.loads(attached.get_content())
+    assert [r["move"] for r in sent["requests"]] == ["shoot C3"]
+    assert table.copy("alice").read_bytes() == attached.get_content()  # the copy follows
+    assert f"game {table.id}: red shoots C3: 1" in table.take(answer_path)
+    # the next reply is written beside it, never over it
+    again = table.reply("alice", message, "shoot D4")
+    assert again.exit_code == 0, again.output
+    assert f"wrote {table.id}-red-1-2.eml" in again.stdout
+    assert answer_path.read_bytes() != (table.folder / f"{table.id}-red-1-2.eml").read_bytes()
+
+
+def test_the_answer_goes_to_reply_to_from_the_address_given(
+        table: Table, monkeypatch: pytest.MonkeyPatch) -> None:
+    message = table.mail("red", "red-0.eml", Reply_To="Club moves <moves@example.org>",
+                         References="<older@example.org>")
+    ident = parsed(message.read_bytes())["Message-ID"]
+    given = table.reply("alice", message, "shoot C3", "--from", "Alice L <al@example.net>",
+                        "--out", "a.eml")
+    assert given.exit_code == 0, given.output
+    answer = parsed((table.folder / "a.eml").read_bytes())
+    assert str(answer["To"]) == "Club moves <moves@example.org>"
+    assert str(answer["From"]) == "Alice L <al@example.net>"
+    assert answer["References"].split() == ["<older@example.org>", ident]
+    monkeypatch.setenv("FROGPBEM_FROM", "alice@example.com")
+    from_env = table.reply("alice", message, "shoot C3", "--out", "b.eml")
+    assert from_env.exit_code == 0, from_env.output
+    assert str(parsed((table.folder / "b.eml").read_bytes())["From"]) == "alice@example.com"
+    bad = table.reply("alice", message, "shoot C3", "--from", "Eve <e@x>\r\nBcc: x@y",
+                      "--out", "c.eml")
+    assert bad.exit_code == 2 and "give one address" in bad.stderr, bad.output
+    assert not (table.folder / "c.eml").exists()
+
+
+def test_a_message_piped_in_shows_the_board_then_takes_the_move(table: Table) -> None:
+    data = table.mail("red", "red-0.eml").read_bytes()
+    shown = table.reply("alice", "-", data=data)
+    assert shown.exit_code == 0, shown.output
+    assert "View of: red (Alice)" in shown.stdout
+    assert "It is your move (red). Answer with:" in shown.stdout
+    assert "frogpbem reply - --key" in shown.stdout and '"YOUR MOVE"' in shown.stdout
+    assert table.copy("alice").exists()  # kept, as receive keeps it
+    assert list(table.folder.glob("*-red-*.eml")) == []  # nothing signed, nothing written
+    done = table.reply("alice", "-", "shoot C3", "--json", data=data)
+    assert done.exit_code == 0, done.output
+    assert '"signed": [\n    "red asks: shoot C3 (for record 1)"' in done.stdout
+    assert "red shoots C3: 1" in table.take(table.folder / f"{table.id}-red-1.eml")
+    # a seat not to move is shown what it may still do: no team note without teams
+    waiting = table.reply("bob", table.mail("blue", "blue-1.eml"))
+    assert waiting.exit_code == 0, waiting.output
+    assert "red shoots C3: 1" in waiting.stdout
+    assert "blue is to move" not in waiting.stdout and "It is your move (blue)" in \
+        waiting.stdout
+
+
+def test_a_resignation_and_a_note_out_of_turn(table: Table) -> None:
+    table.reply("alice", table.mail("red", "red-0.eml"), "shoot C3", "--out", "m.eml")
+    table.take(table.folder / "m.eml")
+    message = table.mail("red", "red-1.eml")  # blue is to move
+    shown = table.reply("alice", message)
+    assert "blue is to move. You may still resign:" in shown.stdout, shown.output
+    assert "--note" not in shown.stdout  # no teams: a note would reach nobody else
+    done = table.reply("alice", message, "resign", "--note", "good game", "--out", "r.eml")
+    assert done.exit_code == 0, done.output
+    body = parsed((table.folder / "r.eml").read_bytes()).get_body(("plain",))
+    text = body.get_content()  # type: ignore[union-attr]
+    assert "(red, for record 2): resign" in text and "A note for my team" in text
+    assert "good game" not in text  # sealed, not in the clear
+    assert "red resigns" in table.take(table.folder / "r.eml")
+
+
+def test_sendmail_gets_the_answer_with_its_recipients_from_the_headers(table: Table) -> None:
+    sendmail = table.folder / "sendmail"
+    sendmail.write_text(f'#!/bin/sh\necho "$@" > {table.folder}/args\n'
+                        f"cat > {table.folder}/sent.eml\n")
+    sendmail.chmod(0o755)
+    done = table.reply("alice", table.mail("red", "red-0.eml"), "shoot C3", "--sendmail",
+                       "--sendmail-path", sendmail)
+    assert done.exit_code == 0, done.output
+    assert (table.folder / "args").read_text() == "-t -oi\n"
+    sent = parsed((table.folder / "sent.eml").read_bytes())
+    assert sent["To"].addresses[0].addr_spec == JUDGE
+    assert "red shoots C3: 1" in table.take(table.folder / "sent.eml")
+    assert list(table.folder.glob(f"{table.id}-*.eml")) == []  # sent, not written
+
+
+ERRORS = [
+    # (who, which message, arguments, exit status, words of the refusal)
+    ("alice", "red", ["shoot D4"], 4, "it is blue's turn, not red's"),
+    ("bob", "blue", ["zap", "C3"], 3, "got 'zap C3'"),
+    ("bob", "blue", ["shoot", "Z9"], 4, "square Z9 is off the board"),
+    ("alice", "red-old", ["shoot D4"], 8, "the message is an old one"),
+    ("bob", "plain", ["shoot D4"], 2, "has no game file attached"),
+    ("bob", "two", ["shoot D4"], 2, "holds 2 messages"),
+    ("bob", "-", ["shoot D4"], 2, "the message is empty"),
+    ("referee", "blue", ["shoot D4"], 2, "reply is a seat's"),
+    ("mallory", "blue", ["shoot D4"], 5, "neither the referee nor a seat"),
+    ("bob", "blue", ["shoot D4", "--out", "taken.eml"], 9, "not overwriting"),
+    ("bob", "blue", ["shoot D4", "--sendmail", "--sendmail-path", "./failing"], 9,
+     "refused the message (exit 75): no route"),
+    ("bob", "blue", ["shoot D4", "--sendmail", "--sendmail-path", "./missing"], 9,
+     "cannot run"),
+    ("bob", "blue", ["shoot D4", "--out", "x.eml", "--sendmail"], 2, "give one of"),
+]
+
+
+@pytest.mark.parametrize(("who", "which", "args", "status", "words"), ERRORS)
+def test_a_refusal_is_one_sentence_and_changes_no_copy(
+        table: Table, keys: Keys, who: str, which: str, args: list[str], status: int,
+        words: str) -> None:
+    old = table.mail("red", "red-0.eml")
+    table.reply("alice", old, "shoot C3", "--out", "m.eml")
+    table.take(table.folder / "m.eml")
+    messages = {"red": table.mail("red", "red-1.eml"), "blue": table.mail("blue", "blue-1.eml"),
+                "red-old": old, "-": Path("-")}
+    for player, seat in (("alice", "red"), ("bob", "blue")):  # each keeps its copy
+        assert table.reply(player, messages[seat]).exit_code == 0
+    messages["plain"] = table.folder / "plain.eml"
+    messages["plain"].write_text("From: judge@example.org\nSubject: hello\n\nno game here\n")
+    messages["two"] = table.folder / "two.mbox"
+    blue = messages["blue"].read_bytes()
+    messages["two"].write_bytes(b"From judge  Mon Nov 30 10:00:00 2026\n" + blue +
+                                b"\nFrom judge  Mon Nov 30 10:00:01 2026\n" + blue)
+    (table.folder / "taken.eml").write_text("mine")
+    (table.folder / "failing").write_text('#!/bin/sh\necho "no route to host" >&2\nexit 75\n')
+    (table.folder / "failing").chmod(0o755)
+    copies = {player: table.copy(player).read_bytes() for player in ("alice", "bob")}
+    before = sorted(p.name for p in table.folder.iterdir())
+    games = table.folder / f"{who}-games"
+    refused = invoke("reply", messages[which], *args, "--key", keys.path(who), "--games", games)
+    assert refused.exit_code == status, refused.output
+    assert refused.stdout == ""
+    assert refused.stderr.startswith("frogpbem: ") and refused.stderr.count("\n") == 1
+    assert words in refused.stderr
+    assert {player: table.copy(player).read_bytes() for player in copies} == copies
+    assert sorted(p.name for p in table.folder.iterdir()) == before  # no answer written
+    assert (table.folder / "taken.eml").read_text() == "mine"
+
+
+def test_a_sealed_move_is_not_named_in_the_answer() -> None:
+    from frogpbem.referee import Requested
+    from frogpbem.reply import _words
+
+    class Game:
+        game_id = "sm-1"
+
+    sealed = _words(Game(), Requested("red", "guess 1,2,3,4,5,6,7,8,9", 5, True),  # type: ignore
+                    None)
+    assert "guess" not in sealed and "sealed in the attached game file" in sealed
+    plain = _words(Game(), Requested("red", "A1-B2 3", 5, False), None)  # type: ignore
+    assert "A1-B2 3" in plain
+
