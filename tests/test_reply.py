@@ -246,6 +246,33 @@ def test_a_refusal_is_one_sentence_and_changes_no_copy(
     assert (table.folder / "taken.eml").read_text() == "mine"
 
 
+def test_the_judges_mail_names_reply_and_team_notes_only_with_teams(
+        table: Table, tmp_path: Path, cli: Cli, keys: Keys) -> None:
+    red, blue = (table.mail(seat, f"{seat}.eml") for seat in ("red", "blue"))
+    to_move = parsed(red.read_bytes()).get_body(("plain",)).get_content()  # type: ignore
+    assert 'frogpbem reply THIS_MESSAGE.eml "YOUR MOVE" --key YOUR_KEY' in to_move
+    assert f'frogpbem move {table.id}.yaml "YOUR MOVE"' in to_move  # the way by hand
+    waiting = parsed(blue.read_bytes()).get_body(("plain",)).get_content()  # type: ignore
+    assert "frogpbem reply THIS_MESSAGE.eml resign --key YOUR_KEY" in waiting
+    assert "note" not in waiting  # no teams in this game
+
+    from frogpbem import crypto
+    from tests.test_notes import SEATS, TEAMS
+    from tests.test_notes import SETUP as TEAM_SETUP
+
+    args: list[Any] = ["new", tmp_path / "team.yaml", "--rules", "coan", "--referee",
+                       keys.path("referee"), "--option", "size=6", "--option", "frogs=1",
+                       "--option", f"teams={TEAMS}", "--setup",
+                       write_setup(tmp_path, TEAM_SETUP)]
+    for seat in SEATS:
+        crypto.generate_key(tmp_path / seat, seat)
+        args += ["--seat", f"{seat}={tmp_path / seat}.pub"]
+    assert cli(*args).exit_code == 0
+    team = letters(load(tmp_path / "team.yaml"), keys.key("referee"), "black")[0].message
+    text = team.get_body(("plain",)).get_content()  # type: ignore[union-attr]
+    assert 'frogpbem reply THIS_MESSAGE.eml --note "TEXT" --key YOUR_KEY' in text
+
+
 def test_a_sealed_move_is_not_named_in_the_answer() -> None:
     from frogpbem.referee import Requested
     from frogpbem.reply import _words
