@@ -7,6 +7,7 @@ referee's ``receive``, as the judge takes them.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from email import policy
 from email.message import EmailMessage
 from email.parser import BytesParser
@@ -21,6 +22,7 @@ from frogpbem.gamefile import strictyaml
 from frogpbem.mail import letters
 from frogpbem.protocol.game import load
 from tests.conftest import SETUP, Cli, Keys, write_setup
+from tests.test_judge import Servers, judge, mail_game, mail_servers, parse, send
 
 JUDGE = "judge@example.org"
 
@@ -286,3 +288,51 @@ def test_a_sealed_move_is_not_named_in_the_answer() -> None:
     plain = _words(Game(), Requested("red", "A1-B2 3", 5, False), None)  # type: ignore
     assert "A1-B2 3" in plain
 
+
+
+@pytest.fixture
+def servers() -> Iterator[Servers]:
+    """Dovecot and an SMTP server on loopback, as tests/test_judge.py runs them."""
+    with mail_servers() as running:
+        yield running
+
+
+def test_a_whole_game_by_reply_alone_through_imap_and_smtp(
+        servers: Servers, cli: Cli, keys: Keys, tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each player only runs frogpbem reply on the judge's newest message: piped in and sent
+    over SMTP, or saved, written as .eml and sent by the mail program."""
+    monkeypatch.chdir(tmp_path)
+    games = tmp_path / "judge-games"
+    game_id, game = mail_game(cli, keys, tmp_path, games)
+    judge(servers, games, keys)
+    folders = {player: tmp_path / f"{player}-games" for player in ("alice", "bob")}
+
+    def newest(player: str) -> bytes:
+        mail = servers.inbox(player)
+        assert mail, player
+        return mail[-1]
+
+    for number, (player, move, how) in enumerate(
+            [("alice", "guess E5", "piped"), ("bob", "guess A2", "saved"),
+             ("alice", "guess F6", "saved")], 1):
+        args: list[Any] = ["reply", "-", move, "--key", keys.path(player), "--games",
+                           folders[player]]
+        if how == "piped":
+            done = invoke(*args, "--smtp", servers.smtp, data=newest(player))
+        else:
+            saved = tmp_path / f"{player}-{number}.eml"
+            saved.write_bytes(newest(player))
+            args[1] = saved
+            done = invoke(*args, "--out", f"answer-{number}.eml")
+            send(servers, parse((tmp_path / f"answer-{number}.eml").read_bytes()))
+        assert done.exit_code == 0, done.output
+        took = judge(servers, games, keys)
+        assert f"game {game_id}: mailed record {number}" in took.stdout, took.stdout
+    ended = tmp_path / "alice-end.eml"
+    ended.write_bytes(newest("alice"))
+    shown = invoke("reply", ended, "--key", keys.path("alice"), "--games", folders["alice"])
+    assert "The game is over; check it: frogpbem audit" in shown.stdout, shown.output
+    assert cli("audit", game).exit_code == 0
+    assert cli("audit", folders["alice"] / f"{game_id}.yaml").exit_code == 0
+    assert servers.count("judge", "frogpbem-done") == 3
