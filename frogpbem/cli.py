@@ -13,7 +13,7 @@ import typer
 from frogpbem import console
 from frogpbem.console import colour as _colour
 from frogpbem.console import emit, emit_applied, load_key, reported
-from frogpbem.errors import FrogPbemError, GameFileError, UsageError
+from frogpbem.errors import FileAccessError, FrogPbemError, GameFileError, UsageError
 from frogpbem.safetext import safe
 
 HELP = "Play hidden-information board games by email with a signed, auditable referee."
@@ -549,7 +549,10 @@ def reply(
                 raise UsageError("pipe the message in (frogpbem reply - ...), or give its file")
             data = sys.stdin.buffer.read(MAX_MESSAGE + 1)
         else:
-            data = read_bytes(message, MAX_MESSAGE)
+            try:
+                data = read_bytes(message, MAX_MESSAGE)
+            except GameFileError as exc:  # too large: a message, not a game file
+                raise FileAccessError(exc.message, path=message) from None
         deliver = replies.write_eml(out)
         if smtp is not None:
             from frogpbem.mail import default_config

@@ -7,6 +7,7 @@ referee's ``receive``, as the judge takes them.
 
 from __future__ import annotations
 
+import shutil
 from collections.abc import Iterator
 from email import policy
 from email.message import EmailMessage
@@ -59,9 +60,10 @@ class Table:
         draft.rename(self.game)
         self.games = {"alice": tmp_path / "alice-games", "bob": tmp_path / "bob-games"}
 
-    def mail(self, seat: str, name: str, **headers: str) -> Path:
-        """The judge's message to ``seat`` after the last record, saved as ``name``."""
-        found = letters(load(self.game), self.keys.key("referee"), seat, sender=JUDGE)
+    def mail(self, seat: str, name: str, game: Path | None = None, **headers: str) -> Path:
+        """The judge's message to ``seat`` after the last record (of ``game``, by default the
+        judge's own), saved as ``name``."""
+        found = letters(load(game or self.game), self.keys.key("referee"), seat, sender=JUDGE)
         message = found[0].message
         for header, value in headers.items():
             message[header.replace("_", "-")] = value
@@ -167,7 +169,9 @@ def test_a_message_piped_in_shows_the_board_then_takes_the_move(table: Table) ->
 def test_a_resignation_and_a_note_out_of_turn(table: Table) -> None:
     table.reply("alice", table.mail("red", "red-0.eml"), "shoot C3", "--out", "m.eml")
     table.take(table.folder / "m.eml")
-    message = table.mail("red", "red-1.eml")  # blue is to move
+    message = table.folder / "red-1.mbox"  # blue is to move; saved as an mbox of one
+    message.write_bytes(b"From judge  Mon Nov 30 10:00:00 2026\n" +
+                        table.mail("red", "red-1.eml").read_bytes())
     shown = table.reply("alice", message)
     assert "blue is to move. You may still resign:" in shown.stdout, shown.output
     assert "--note" not in shown.stdout  # no teams: a note would reach nobody else
@@ -212,6 +216,10 @@ ERRORS = [
     ("bob", "blue", ["shoot D4", "--sendmail", "--sendmail-path", "./missing"], 9,
      "cannot run"),
     ("bob", "blue", ["shoot D4", "--out", "x.eml", "--sendmail"], 2, "give one of"),
+    ("bob", "no-from", ["shoot D4", "--smtp", "smtp://127.0.0.1:9"], 2,
+     "the message has no From: or Reply-To: to answer"),
+    ("bob", "huge", ["shoot D4"], 9, "larger than"),
+    ("bob", "forked", ["guess A2"], 11, "FORK: the referee signed two different"),
 ]
 
 
@@ -220,6 +228,12 @@ def test_a_refusal_is_one_sentence_and_changes_no_copy(
         table: Table, keys: Keys, who: str, which: str, args: list[str], status: int,
         words: str) -> None:
     old = table.mail("red", "red-0.eml")
+    other = table.folder / "other.yaml"  # the referee's second history: red shot elsewhere
+    shutil.copy(table.game, other)
+    with pytest.MonkeyPatch.context() as patch:  # signed where its memory of heads is not
+        patch.setenv("FROGPBEM_STATE", str(table.folder / "other-state"))
+        assert table.cli("move", other, "shoot D4", "--key", keys.path("referee")).exit_code \
+            == 0
     table.reply("alice", old, "shoot C3", "--out", "m.eml")
     table.take(table.folder / "m.eml")
     messages = {"red": table.mail("red", "red-1.eml"), "blue": table.mail("blue", "blue-1.eml"),
@@ -232,6 +246,13 @@ def test_a_refusal_is_one_sentence_and_changes_no_copy(
     blue = messages["blue"].read_bytes()
     messages["two"].write_bytes(b"From judge  Mon Nov 30 10:00:00 2026\n" + blue +
                                 b"\nFrom judge  Mon Nov 30 10:00:01 2026\n" + blue)
+    messages["forked"] = table.mail("blue", "forked.eml", other)
+    no_from = parsed(blue)
+    del no_from["From"]
+    messages["no-from"] = table.folder / "no-from.eml"
+    messages["no-from"].write_bytes(bytes(no_from))
+    messages["huge"] = table.folder / "huge.eml"
+    messages["huge"].write_bytes(blue + b" " * (16 * 1024 * 1024))
     (table.folder / "taken.eml").write_text("mine")
     (table.folder / "failing").write_text('#!/bin/sh\necho "no route to host" >&2\nexit 75\n')
     (table.folder / "failing").chmod(0o755)
@@ -244,8 +265,25 @@ def test_a_refusal_is_one_sentence_and_changes_no_copy(
     assert refused.stderr.startswith("frogpbem: ") and refused.stderr.count("\n") == 1
     assert words in refused.stderr
     assert {player: table.copy(player).read_bytes() for player in copies} == copies
-    assert sorted(p.name for p in table.folder.iterdir()) == before  # no answer written
+    # no answer written (a fork's proof is kept in the memory of what was seen)
+    assert sorted(p.name for p in table.folder.iterdir()) == before
     assert (table.folder / "taken.eml").read_text() == "mine"
+
+
+def test_a_file_of_another_game_under_the_games_name_is_left_alone(table: Table,
+                                                                 cli: Cli, keys: Keys) -> None:
+    stranger = table.folder / "stranger.yaml"
+    made = cli("new", stranger, "--referee", keys.path("referee"), "--seat",
+               f"red={keys.pub('alice')}", "--seat", f"blue={keys.pub('bob')}")
+    assert made.exit_code == 0, made.output
+    table.games["bob"].mkdir()
+    planted = table.copy("bob")
+    shutil.copy(stranger, planted)
+    refused = table.reply("bob", table.mail("blue", "blue-0.eml"), "resign", "--out", "x.eml")
+    assert refused.exit_code == 8, refused.output
+    assert f"{planted}: the message's copy of game {table.id} differs" in refused.stderr
+    assert planted.read_bytes() == stranger.read_bytes()
+    assert not (table.folder / "x.eml").exists()
 
 
 def test_the_judges_mail_names_reply_and_team_notes_only_with_teams(
