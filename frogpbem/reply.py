@@ -171,7 +171,9 @@ def one_message(data: bytes) -> EmailMessage:
                               "MiB; not read")
     try:
         found = messages_in(data)
-    except (ValueError, IndexError, RecursionError) as exc:  # what the parser gives up with
+    except RecursionError:
+        raise UsageError("the message is nested too deep to read") from None
+    except (ValueError, IndexError) as exc:  # what the parser gives up with
         raise UsageError(f"the message cannot be read as mail: {exc}") from None
     if len(found) != 1:
         raise UsageError(f"the mbox holds {len(found)} messages: save the judge's message "

@@ -220,6 +220,7 @@ ERRORS = [
      "the message has no From: or Reply-To: to answer"),
     ("bob", "huge", ["shoot D4"], 9, "larger than"),
     ("bob", "forked", ["guess A2"], 11, "FORK: the referee signed two different"),
+    ("bob", "deep", ["guess A2"], 2, "nested too deep to read"),
 ]
 
 
@@ -253,6 +254,11 @@ def test_a_refusal_is_one_sentence_and_changes_no_copy(
     messages["no-from"].write_bytes(bytes(no_from))
     messages["huge"] = table.folder / "huge.eml"
     messages["huge"].write_bytes(blue + b" " * (16 * 1024 * 1024))
+    messages["deep"] = table.folder / "deep.eml"  # multipart in multipart, 1,000 deep
+    messages["deep"].write_bytes(
+        b"From: judge@example.org\nSubject: deep\n" +
+        b"".join(b'Content-Type: multipart/mixed; boundary="b%d"\n\n--b%d\n' % (i, i)
+                 for i in range(1000)) + b"Content-Type: text/plain\n\nhi\n")
     (table.folder / "taken.eml").write_text("mine")
     (table.folder / "failing").write_text('#!/bin/sh\necho "no route to host" >&2\nexit 75\n')
     (table.folder / "failing").chmod(0o755)
