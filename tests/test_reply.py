@@ -184,6 +184,18 @@ def test_a_resignation_and_a_note_out_of_turn(table: Table) -> None:
     assert "red resigns" in table.take(table.folder / "r.eml")
 
 
+def test_a_note_written_in_the_copy_and_not_mailed_yet_goes_with_the_move(table: Table) -> None:
+    message = table.mail("red", "red-0.eml")
+    assert table.reply("alice", message).exit_code == 0  # the copy is kept
+    noted = table.cli("note", table.copy("alice"), "C3 first", "--key", table.keys.path("alice"))
+    assert noted.exit_code == 0, noted.output
+    done = table.reply("alice", message, "shoot C3", "--out", "m.eml")
+    assert done.exit_code == 0, done.output
+    [attached] = parsed((table.folder / "m.eml").read_bytes()).iter_attachments()
+    sent = strictyaml.loads(attached.get_content())
+    assert len(sent["notes"]) == 1 and [r["move"] for r in sent["requests"]] == ["shoot C3"]
+
+
 def test_sendmail_gets_the_answer_with_its_recipients_from_the_headers(table: Table) -> None:
     sendmail = table.folder / "sendmail"
     sendmail.write_text(f'#!/bin/sh\necho "$@" > {table.folder}/args\n'
