@@ -13,7 +13,7 @@ import typer
 from frogpbem import console
 from frogpbem.console import colour as _colour
 from frogpbem.console import emit, emit_applied, load_key, reported
-from frogpbem.errors import GameFileError, UsageError
+from frogpbem.errors import FileAccessError, FrogPbemError, GameFileError, UsageError
 from frogpbem.safetext import safe
 
 HELP = "Play hidden-information board games by email with a signed, auditable referee."
@@ -487,6 +487,103 @@ def receive(
         emit({"messages": lines}, as_json, "\n".join(lines))
         if any(": refused: " in line for line in lines):
             raise typer.Exit(1)
+
+
+@app.command()
+def reply(
+    message: Annotated[
+        Path, typer.Argument(metavar="MESSAGE", help="The judge's (or referee's) message: a "
+                                                     "saved .eml, an mbox holding it, or - "
+                                                     "(piped from your mail program).")
+    ],
+    words: Annotated[
+        list[str] | None,
+        typer.Argument(metavar="MOVE", help='Your move, e.g. "shoot C3", or resign (quotes '
+                                            "optional); none: show your board and what to run.")
+    ] = None,
+    key: KeyOption = None,
+    games: Annotated[
+        Path | None, typer.Option(help="The folder of your games, one ID.yaml each (default: "
+                                       "games/ in $FROGPBEM_HOME, ~/.local/share/frogpbem).")
+    ] = None,
+    note: Annotated[
+        str | None, typer.Option(help="A note sealed to your team (with or without a move).")
+    ] = None,
+    sender: Annotated[
+        str | None, typer.Option("--from", help="Your address (default: $FROGPBEM_FROM, "
+                                                "else the To: of the message).")
+    ] = None,
+    out: Annotated[
+        Path | None, typer.Option(help="Write the answer here (default: GAME-SEAT-N.eml in "
+                                       "this folder); never over a file.")
+    ] = None,
+    smtp: Annotated[
+        str | None, typer.Option(help="Send the answer over smtp://HOST[:PORT] or "
+                                      "smtps://HOST[:PORT] (login as for frogpbem mail).")
+    ] = None,
+    sendmail: Annotated[
+        bool, typer.Option("--sendmail", help="Send the answer with sendmail -t -oi.")
+    ] = False,
+    sendmail_path: Annotated[
+        Path, typer.Option(help="The sendmail program.")
+    ] = Path("/usr/sbin/sendmail"),
+    as_json: JsonOption = False,
+) -> None:
+    """Player: answer the judge's message with your move, in one command.
+
+    Takes the game file out of MESSAGE, keeps it in your games folder, signs
+    MOVE as frogpbem move does, and writes the reply (the game file attached)
+    as an .eml file, or sends it (--smtp, --sendmail).
+    """
+    import shlex
+
+    from frogpbem import reply as replies
+    from frogpbem.gamefile.document import read_bytes
+    from frogpbem.receive import MAX_MESSAGE
+
+    with reported(as_json):
+        if sum((out is not None, smtp is not None, sendmail)) > 1:
+            raise UsageError("give one of --out FILE, --smtp URL and --sendmail")
+        if str(message) == "-":
+            if _interactive():
+                raise UsageError("pipe the message in (frogpbem reply - ...), or give its file")
+            data = sys.stdin.buffer.read(MAX_MESSAGE + 1)
+        else:
+            try:
+                data = read_bytes(message, MAX_MESSAGE)
+            except GameFileError as exc:  # too large: a message, not a game file
+                raise FileAccessError(exc.message, path=message) from None
+        deliver = replies.write_eml(out)
+        if smtp is not None:
+            from frogpbem.mail import default_config
+
+            deliver = replies.send_smtp(smtp, default_config())
+        elif sendmail:
+            deliver = replies.send_sendmail(sendmail_path)
+        private = load_key(key)
+        try:
+            turn = replies.reply(data, private, games or replies.default_games(),
+                                 " ".join(words) if words else None, note,
+                                 sender or os.environ.get("FROGPBEM_FROM") or None, deliver)
+        except FrogPbemError as exc:  # named after the message it came from
+            raise exc.within(path="standard input" if str(message) == "-" else message) \
+                from None
+        command = " ".join(["frogpbem reply", shlex.quote(str(message)),
+                            *(["--key", shlex.quote(str(key))] if key else []),
+                            *(["--games", shlex.quote(str(games))] if games else [])])
+        done = turn.lines + ([turn.sent] if turn.sent else [])
+        if not done:
+            from frogpbem.views import render_text
+
+            board = render_text(turn.view, _colour())
+            after = replies.next_step(turn, command)
+            emit({"game": turn.game, "seat": turn.seat, "copy": str(turn.copy),
+                  "records": turn.records, "next": after}, as_json,
+                 f"{board}\n\n{after}\n(your copy: {turn.copy})")
+            return
+        emit({"game": turn.game, "seat": turn.seat, "copy": str(turn.copy),
+              "records": turn.records, "signed": turn.lines, "sent": turn.sent}, as_json,
+             "\n".join(done))
 
 
 @app.command()

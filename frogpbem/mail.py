@@ -119,13 +119,22 @@ def _body(game: Game, view: Any, role: str, name: str, state: Any) -> str:
     elif rules.outcome(state) is not None:
         lines.append(f"The game is over; check it: frogpbem audit {name}")
     elif to_move == role or to_move is None:
-        lines += [f"It is your move ({role}). Save the attached {name}, then:",
+        lines += [f"It is your move ({role}). Reply with one command:",
+                  '    frogpbem reply THIS_MESSAGE.eml "YOUR MOVE" --key YOUR_KEY',
+                  "(save this message, or pipe it from your mail program: frogpbem reply -",
+                  "...). It writes your answer as an .eml file to send, or sends it",
+                  "(--smtp URL, --sendmail).",
+                  "",
+                  f"Or by hand: save the attached {name}, then",
                   f'    frogpbem move {name} "YOUR MOVE" --key YOUR_KEY',
                   f"and reply with {name} attached, or with the request block that command",
                   "prints pasted into your reply."]
     else:
-        lines.append(f"{to_move} is to move; you may still resign or write a team note "
-                     f"(frogpbem note {name} TEXT) and reply with the file.")
+        lines += [f"{to_move} is to move. You may still resign:",
+                  "    frogpbem reply THIS_MESSAGE.eml resign --key YOUR_KEY"]
+        if rules.team_names(game.options):  # without teams a note reaches nobody else
+            lines += ["or write a note to your team:",
+                      '    frogpbem reply THIS_MESSAGE.eml --note "TEXT" --key YOUR_KEY']
     words = clock_words(game, state)
     if words:
         lines += ["", words]
