@@ -13,13 +13,21 @@ import email.policy
 import mailbox
 import re
 import tempfile
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from email.message import Message
 from html.parser import HTMLParser
 from pathlib import Path
+from typing import cast
 
 from frogpbem import crypto
-from frogpbem.errors import FileAccessError, FrogPbemError, UsageError
+from frogpbem.errors import (
+    FileAccessError,
+    FrogPbemError,
+    GameFileError,
+    StaleCopyError,
+    UsageError,
+)
 from frogpbem.gamefile import mailsafe
 from frogpbem.gamefile.document import (
     dump_game,
@@ -40,6 +48,9 @@ _GAME_ID = re.compile(r"[a-z0-9][a-z0-9-]{2,63}")
 """What the game file's schema allows a game id to be."""
 MAX_MESSAGE = 16 * 1024 * 1024
 """A message larger than this is refused unread."""
+MAX_BLOCKS = 20
+"""A message with more request blocks than this is refused: a reply holds one, or a few
+quoted again."""
 
 
 @dataclass
@@ -113,16 +124,77 @@ def subject(messages: list[Message]) -> str:
 def contents(*messages: Message) -> Found:
     """Every game file and request block in messages, however they were wrapped."""
     found = Found()
-    for part in (part for message in messages for part in message.walk()):
-        if part.is_multipart():
-            continue  # message/rfc822 and multipart/* parts are walked into
-        payload = part.get_payload(decode=True)
-        if not isinstance(payload, bytes):
-            continue
-        if part.get_content_type() == "text/html":
-            payload = html_text(_decoded(payload, part.get_content_charset())).encode()
-        _look_at(payload, found)
+    for message in messages:
+        for part in _leaves(message):
+            text = _text_of(part)
+            if text is not None:
+                _look_at(text, found)
     return found
+
+
+def _leaves(part: Message) -> Iterator[Message]:
+    """The parts of ``part`` that hold content, walked into message/rfc822 and multipart/*.
+
+    Of a multipart/alternative (a plain and an HTML version of one reply), only the
+    first version whose request blocks all read is taken, when one does: the other's
+    mangled copy of the same block is no problem to report.
+    """
+    if not part.is_multipart():
+        yield part
+        return
+    children = [child for child in part.get_payload() if isinstance(child, Message)]
+    if part.get_content_type() == "multipart/alternative":
+        for child in children:
+            leaves = list(_leaves(child))
+            blocks = [block for leaf in leaves
+                      for text in [_text_of(leaf)] if text and mailsafe.may_hold_blocks(text)
+                      for block in mailsafe.read_blocks(text)]
+            if blocks and not any(block.problem for block in blocks):
+                yield from leaves
+                return
+    for child in children:
+        yield from _leaves(child)
+
+
+def _text_of(part: Message) -> bytes | None:
+    """A part's content as frogpbem reads it: an HTML part's text, a format=flowed part's
+    lines joined back (RFC 3676); ``None`` for a part without content."""
+    payload = part.get_payload(decode=True)
+    if not isinstance(payload, bytes):
+        return None
+    kind = part.get_content_type()
+    if kind == "text/html":
+        return html_text(_decoded(payload, part.get_content_charset())).encode()
+    if kind == "text/plain" and str(part.get_param("format") or "").lower() == "flowed":
+        delsp = str(part.get_param("delsp") or "").lower() == "yes"
+        return unflowed(_decoded(payload, part.get_content_charset()), delsp).encode()
+    return payload
+
+
+def unflowed(text: str, delsp: bool = False) -> str:
+    """A format=flowed text (RFC 3676) with its soft line breaks joined and its
+    space-stuffing undone; quoted lines keep their depth as ``> `` prefixes."""
+    out: list[str] = []
+    held: list[str] = []  # the pieces of a paragraph whose lines end in a soft break
+    depth_held = 0  # its quote depth
+    for line in text.replace("\r\n", "\n").split("\n"):
+        depth = len(line) - len(line.lstrip(">"))
+        content = line[depth:]
+        content = content[1:] if content.startswith(" ") else content
+        flowed = content.endswith(" ") and content != "-- "
+        if flowed and delsp:
+            content = content[:-1]
+        if held and depth != depth_held:  # a paragraph ends where the quote depth changes
+            out.append("> " * depth_held + "".join(held))
+            held = []
+        depth_held = depth
+        held.append(content)
+        if not flowed:
+            out.append("> " * depth + "".join(held))
+            held = []
+    if held:
+        out.append("> " * depth_held + "".join(held))
+    return "\n".join(out)
 
 
 def _decoded(payload: bytes, charset: str | None) -> str:
@@ -135,7 +207,7 @@ def _decoded(payload: bytes, charset: str | None) -> str:
 
 
 def _look_at(payload: bytes, found: Found) -> None:
-    if mailsafe.BLOCK_BEGIN.encode() in payload:
+    if mailsafe.may_hold_blocks(payload):
         found.blocks.append(payload)
     if b"frogpbem:" not in payload or is_view(payload):
         return  # not a game file (a mailed view is for reading, not for the referee)
@@ -172,26 +244,52 @@ def receive(sources: list[bytes], games: Path, key: crypto.PrivateKey,
 
 def take_found(found: Found, games: Path, key: crypto.PrivateKey,
                state_dir: Path | None = None, seen: SeenGames | None = None) -> str:
-    """Take one message's game files and request blocks into the games; say what happened."""
-    if not found.copies and not found.blocks:
+    """Take one message's game files and request blocks into the games; say what happened.
+
+    A request block that was found but does not read is named: alone, it is refused;
+    beside what was taken, it is said after it.
+    """
+    values: list[object] = []
+    broken: list[str] = []
+    blocks = [block for text in found.blocks
+              for block in mailsafe.read_blocks(text, MAX_BLOCKS + 1)]
+    if len(blocks) > MAX_BLOCKS:
+        raise GameFileError(f"the message holds more than {MAX_BLOCKS} request blocks; "
+                            "none was read")
+    for block in blocks:
+        if block.problem:
+            broken.append(block.problem)
+        elif block.value not in values:  # a block quoted again, or in two alternatives
+            values.append(block.value)
+    if not found.copies and not values:
+        if broken:
+            raise GameFileError("; ".join(broken))
         reason = "; ".join(found.problems) or "no game file and no request block in it"
         return f"nothing taken: {reason}"
     said = []
     with tempfile.TemporaryDirectory() as folder:
-        parts = []
+        parts: list[tuple[str, Path]] = []
+        names: dict[str, str] = {}  # a temporary file, as a message names what was in it
         for index, copy in enumerate(found.copies):
             path = Path(folder) / f"copy{index}.yaml"
             path.write_bytes(dump_game(copy))
             parts.append((copy.game, path))
-        for index, text in enumerate(found.blocks):
-            path = Path(folder) / f"blocks{index}.txt"
-            path.write_bytes(text)
-            for value in mailsafe.request_blocks(text):
-                parts.append((mailsafe.block_game(value), path))
+            names[str(path)] = f"game file {index + 1} in the message"
+        for game_id in dict.fromkeys(mailsafe.block_game(value) for value in values):
+            path = Path(folder) / f"blocks{len(names)}.txt"
+            path.write_text("".join(mailsafe.request_block(cast(dict[str, object], value))
+                                    for value in values
+                                    if mailsafe.block_game(value) == game_id))
+            parts.append((game_id, path))
+            names[str(path)] = "the request blocks in the message"
         for game_id in dict.fromkeys(g for g, _ in parts):
             paths = tuple(dict.fromkeys(p for g, p in parts if g == game_id))
-            said.append(_take_game(game_id, paths, games, key, state_dir, seen))
-    return "; ".join(said)
+            try:
+                said.append(_take_game(game_id, paths, games, key, state_dir, seen))
+            except FrogPbemError as exc:
+                exc.path = names.get(exc.path or "", exc.path)
+                raise
+    return "; ".join(said + broken)
 
 
 def _take_game(game_id: str, paths: tuple[Path, ...], games: Path, key: crypto.PrivateKey,
@@ -199,12 +297,13 @@ def _take_game(game_id: str, paths: tuple[Path, ...], games: Path, key: crypto.P
     if not _GAME_ID.fullmatch(game_id):  # it names a file: nothing but a real game id
         raise UsageError(f"{safe(game_id)[:80]!r} is not a game id")
     target = game_file(games, game_id)
+    unknown = StaleCopyError(f"game {game_id} is not one of the games held here")
     if not target.exists():
         copies = [p for p in paths if p.suffix == ".yaml"]
-        if copies and load(copies[0]).role(key) != REFEREE:  # a seat's first copy of a game
-            games.mkdir(parents=True, exist_ok=True)
+        if copies and load(copies[0]).role(key) != REFEREE:
+            games.mkdir(parents=True, exist_ok=True)  # a seat's first copy of a game
             return _keep_newer(game_id, paths, target, seen or SeenGames())
-        return f"game {game_id}: not one of the games in {games}"
+        raise unknown
     with locked(target):
         game = load(target, HeadMemory(state_dir))
         if game.role(key) == REFEREE:
@@ -263,5 +362,5 @@ def read_sources(paths: list[Path], stdin: bytes | None) -> list[bytes]:
     return out
 
 
-__all__ = ["Found", "contents", "game_files", "html_text", "messages_in", "read_sources",
-           "receive", "subject", "take_found"]
+__all__ = ["Found", "contents", "game_files", "html_text", "messages_in",
+           "read_sources", "receive", "subject", "take_found", "unflowed"]

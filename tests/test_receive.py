@@ -409,3 +409,34 @@ def test_a_block_of_json_nested_too_deeply_is_refused_in_a_sentence(
     said = receive([message], tmp_path, keys.key("referee"))
     assert len(said) == 1 and "refused" in said[0] and "changed in transit" in said[0]
     assert list(tmp_path.iterdir()) == []
+
+
+def test_every_reply_of_the_corpus_is_applied_or_refused_with_its_reason(
+        cli: Cli, keys: Keys, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each real client's reply (tests/mail/corpus) gives red's move to ``frogpbem receive``
+    with the referee's key; each unusable one is refused or answered with its reason, the
+    game file untouched. Joined lines, text before BEGIN, and non-breaking spaces once made
+    a reply "taken" with an empty line, its move lost."""
+    from tests.mailcorpus import corpus_game, replies
+
+    game = corpus_game(cli, keys, tmp_path)
+    pristine = game.path.read_bytes()
+    wrong = []
+    for index, reply in enumerate(replies(game.values)):
+        games = tmp_path / f"games{index}"
+        games.mkdir()
+        held = games / game.path.name
+        held.write_bytes(pristine)
+        monkeypatch.setenv("FROGPBEM_STATE", str(tmp_path / f"state{index}"))
+        message = tmp_path / reply.name
+        message.write_bytes(reply.data)
+        taken = cli("receive", message, "--games", games, "--key", keys.path("referee"))
+        applied = len(strictyaml.loads(held.read_bytes())["log"])
+        if reply.usable:
+            ok = taken.exit_code == 0 and "red shoots C3" in taken.stdout and applied == 1
+        else:
+            ok = reply.reason in taken.stdout and held.read_bytes() == pristine
+        if not ok:
+            wrong.append(f"{reply.name}: exit {taken.exit_code}: {taken.output.strip()}")
+    assert not wrong, "\n".join(wrong)
+
