@@ -243,11 +243,14 @@ def receive(sources: list[bytes], games: Path, key: crypto.PrivateKey,
 
 
 def take_found(found: Found, games: Path, key: crypto.PrivateKey,
-               state_dir: Path | None = None, seen: SeenGames | None = None) -> str:
+               state_dir: Path | None = None, seen: SeenGames | None = None,
+               keep_new: bool = True) -> str:
     """Take one message's game files and request blocks into the games; say what happened.
 
     A request block that was found but does not read is named: alone, it is refused;
-    beside what was taken, it is said after it.
+    beside what was taken, it is said after it. ``keep_new``: a game file of a game not
+    held yet is kept when ``key`` holds a seat in it (a player's first copy); the judge
+    passes ``False``, to hold only the games its operator created.
     """
     values: list[object] = []
     broken: list[str] = []
@@ -285,7 +288,7 @@ def take_found(found: Found, games: Path, key: crypto.PrivateKey,
         for game_id in dict.fromkeys(g for g, _ in parts):
             paths = tuple(dict.fromkeys(p for g, p in parts if g == game_id))
             try:
-                said.append(_take_game(game_id, paths, games, key, state_dir, seen))
+                said.append(_take_game(game_id, paths, games, key, state_dir, seen, keep_new))
             except FrogPbemError as exc:
                 exc.path = names.get(exc.path or "", exc.path)
                 raise
@@ -293,14 +296,14 @@ def take_found(found: Found, games: Path, key: crypto.PrivateKey,
 
 
 def _take_game(game_id: str, paths: tuple[Path, ...], games: Path, key: crypto.PrivateKey,
-               state_dir: Path | None, seen: SeenGames | None) -> str:
+               state_dir: Path | None, seen: SeenGames | None, keep_new: bool) -> str:
     if not _GAME_ID.fullmatch(game_id):  # it names a file: nothing but a real game id
         raise UsageError(f"{safe(game_id)[:80]!r} is not a game id")
     target = game_file(games, game_id)
     unknown = StaleCopyError(f"game {game_id} is not one of the games held here")
     if not target.exists():
         copies = [p for p in paths if p.suffix == ".yaml"]
-        if copies and load(copies[0]).role(key) != REFEREE:
+        if keep_new and copies and load(copies[0]).role(key) != REFEREE:
             games.mkdir(parents=True, exist_ok=True)  # a seat's first copy of a game
             return _keep_newer(game_id, paths, target, seen or SeenGames())
         raise unknown
@@ -310,7 +313,9 @@ def _take_game(game_id: str, paths: tuple[Path, ...], games: Path, key: crypto.P
             applied = apply_moves(game, key, take_from=paths,
                                   memory=HeadMemory(state_dir))
             return f"game {game_id}: " + ("; ".join(applied.lines) or "taken")
-        return _keep_newer(game_id, paths, target, seen or SeenGames())
+        if not keep_new:
+            raise unknown
+        return _keep_newer(game_id, paths, target, seen or SeenGames(), game.header.hash)
 
 
 def game_files(games: Path) -> list[Path]:
@@ -334,13 +339,18 @@ def game_file(games: Path, game_id: str) -> Path:
 
 
 def _keep_newer(game_id: str, paths: tuple[Path, ...], target: Path,
-                seen: SeenGames) -> str:
-    """A seat keeps the longest copy that extends what it has seen."""
+                seen: SeenGames, held: str | None = None) -> str:
+    """A seat keeps the longest copy that extends what it has seen; ``held``: the hash of
+    the header of the copy it holds, if it holds one (a copy under another is refused)."""
     best = None
     for path in paths:
         if path.suffix != ".yaml":
             continue
         copy = load(path)
+        if held is not None and copy.header.hash != held:
+            raise StaleCopyError(f"another game under the id {game_id} (its header differs "
+                                 f"from that of {target.name}, which you hold); not kept",
+                                 path=path)
         seen.see(copy)
         if best is None or len(copy.file.log) > len(best.file.log) or \
                 (copy.file.reveal and not best.file.reveal):

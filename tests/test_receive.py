@@ -440,3 +440,63 @@ def test_every_reply_of_the_corpus_is_applied_or_refused_with_its_reason(
             wrong.append(f"{reply.name}: exit {taken.exit_code}: {taken.output.strip()}")
     assert not wrong, "\n".join(wrong)
 
+
+def attached(data: bytes, subject: str = "my copy") -> bytes:
+    """A message with ``data`` attached as a game file."""
+    message = EmailMessage()
+    message["Subject"] = subject
+    message["From"] = "someone@example.org"
+    message.set_content("Here is the game.")
+    message.add_attachment(data, maintype="application", subtype="octet-stream",
+                           filename="game.yaml")
+    return bytes(message)
+
+
+def strangers_game(keys: Keys, red: str, game_id: str | None = None) -> bytes:
+    """A game of mallory's (its referee), with ``red``'s key in the red seat."""
+    from frogpbem.dealing import SeatSpec, create_game
+    from frogpbem.gamefile.document import dump_game
+
+    seats = [SeatSpec("red", keys.key(red).public, "Red"),
+             SeatSpec("blue", keys.key("bob").public, "Blue")]
+    return dump_game(create_game("frogfinder", keys.key("mallory"), "Mallory", seats,
+                                 {"size": 6, "frogs": 2}, game_id=game_id))
+
+
+def test_a_copy_under_another_header_never_replaces_the_game_held(
+        new_game: Callable[..., Path], cli: Cli, keys: Keys, tmp_path: Path) -> None:
+    """A stranger's game with the id of Alice's and her key in a seat once replaced her
+    file (when her tool's memory had not seen the game: copied by hand, or another home)."""
+    game = new_game()
+    games = tmp_path / "alice-games"
+    games.mkdir()
+    held = games / "mine.yaml"
+    held.write_bytes(game.read_bytes())
+    game_id = strictyaml.loads(game.read_bytes())["header"]["game"]
+    forged = tmp_path / "forged.eml"
+    forged.write_bytes(attached(strangers_game(keys, "alice", game_id)))
+    taken = cli("receive", forged, "--games", games, "--key", keys.path("alice"))
+    assert taken.exit_code == 1, taken.output
+    assert f"another game under the id {game_id}" in taken.stdout
+    assert "/tmp" not in taken.stdout  # the message names what was in it, not a scratch file
+    assert held.read_bytes() == game.read_bytes() and sorted(games.iterdir()) == [held]
+
+
+def test_the_judge_keeps_no_game_a_stranger_mails_it(keys: Keys, tmp_path: Path) -> None:
+    """A stranger's game naming the judge's key as a seat was kept in the judge's folder,
+    as a player keeps the first copy of a game; the judge holds only its operator's."""
+    from frogpbem.judge import Judge, MaildirBox
+    from frogpbem.receive import contents, messages_in, take_found
+
+    games = tmp_path / "games"
+    games.mkdir()
+    for sub in ("new", "cur", "tmp"):
+        (tmp_path / "box" / sub).mkdir(parents=True)
+    judge = Judge(games, keys.key("referee"), MaildirBox(tmp_path / "box"), "smtp://127.0.0.1:1")
+    planted = attached(strangers_game(keys, "referee"))
+    said, usable = judge._taken(messages_in(planted))
+    assert not usable and "is not one of the games held here" in said, said
+    assert list(games.iterdir()) == []
+    kept = take_found(contents(*messages_in(planted)), games, keys.key("referee"))
+    assert "kept the copy" in kept  # as a player's first copy: what keep_new=False prevents
+
