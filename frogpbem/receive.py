@@ -9,6 +9,7 @@ bodies, HTML-only replies. ``From:`` is never trusted: only signatures count.
 from __future__ import annotations
 
 import email
+import email.errors
 import email.policy
 import mailbox
 import re
@@ -16,6 +17,7 @@ import tempfile
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from email.message import Message
+from email.parser import BytesHeaderParser
 from html.parser import HTMLParser
 from pathlib import Path
 from typing import cast
@@ -48,9 +50,18 @@ _GAME_ID = re.compile(r"[a-z0-9][a-z0-9-]{2,63}")
 """What the game file's schema allows a game id to be."""
 MAX_MESSAGE = 16 * 1024 * 1024
 """A message larger than this is refused unread."""
+MAX_PARTS = 100
+"""A message with more MIME parts than this (``Content-Type:`` lines) is refused unread: no
+reply has that many, and parts nested a thousand deep make the email package's parser,
+which recurses, fail."""
 MAX_BLOCKS = 20
 """A message with more request blocks than this is refused: a reply holds one, or a few
 quoted again."""
+_PART_HEADER = re.compile(rb"(?:^|\r)content-type:", re.IGNORECASE | re.MULTILINE)
+
+
+class NotRead(email.errors.MessageDefect):
+    """The defect of a message read for its headers only, or not at all; its text says why."""
 
 
 @dataclass
@@ -90,16 +101,37 @@ def messages_in(data: bytes) -> list[Message]:
     """The messages of a file: an mbox (``From `` lines) or one message.
 
     An mbox's messages are taken as the bytes it holds (not written out again by the
-    email package, which fails on a header that is not ASCII).
+    email package, which fails on a header that is not ASCII). A message the email package
+    cannot parse (see :func:`_message`) is read for its headers only, marked
+    :class:`NotRead`: the messages after it in an mbox are read as usual.
     """
     if data.startswith(b"From "):
         with tempfile.NamedTemporaryFile(suffix=".mbox") as box:
             box.write(data)
             box.flush()
             folder = mailbox.mbox(box.name)
-            return [email.message_from_bytes(folder.get_bytes(key), policy=email.policy.default)
-                    for key in folder.keys()]
-    return [email.message_from_bytes(data, policy=email.policy.default)]
+            return [_message(folder.get_bytes(key)) for key in folder.keys()]
+    return [_message(data)]
+
+
+def _message(data: bytes) -> Message:
+    """One message parsed, or only its headers (marked :class:`NotRead`) when it has too
+    many parts, or headers nested too deeply for the email package's parser."""
+    if len(_PART_HEADER.findall(data)) > MAX_PARTS:
+        reason = f"the message has more than {MAX_PARTS} parts; it was not read"
+    else:
+        try:
+            return email.message_from_bytes(data, policy=email.policy.default)
+        except RecursionError:  # the parser recurses into "((((…" in a Content-Type header
+            reason = "the message's headers are nested too deeply to be read"
+    message: Message
+    try:
+        message = BytesHeaderParser(policy=email.policy.default).parsebytes(data)
+    except RecursionError:  # headers as plain strings, which the old API parses no further
+        message = BytesHeaderParser(policy=email.policy.compat32).parsebytes(data)
+    message.set_payload("")
+    message.defects.append(NotRead(reason))
+    return message
 
 
 def header_text(message: Message, name: str) -> str:
@@ -125,8 +157,13 @@ def contents(*messages: Message) -> Found:
     """Every game file and request block in messages, however they were wrapped."""
     found = Found()
     for message in messages:
-        for part in _leaves(message):
-            text = _text_of(part)
+        unread = [str(defect) for defect in message.defects if isinstance(defect, NotRead)]
+        try:
+            texts = [] if unread else [_text_of(part) for part in _leaves(message)]
+        except RecursionError:  # a header parsed again, deeper in the stack than the parser
+            unread, texts = ["the message's headers are nested too deeply to be read"], []
+        found.problems += unread
+        for text in texts:
             if text is not None:
                 _look_at(text, found)
     return found
@@ -226,6 +263,9 @@ def receive(sources: list[bytes], games: Path, key: crypto.PrivateKey,
     and applies them; a seat's key keeps a newer copy of its games there.
     Returns one line per message.
     """
+    if games.exists() and not games.is_dir():
+        raise FileAccessError("is not a folder: --games names the folder of your games",
+                              path=games)
     lines = []
     number = 0
     for data in sources:
@@ -300,6 +340,8 @@ def _take_game(game_id: str, paths: tuple[Path, ...], games: Path, key: crypto.P
     if not _GAME_ID.fullmatch(game_id):  # it names a file: nothing but a real game id
         raise UsageError(f"{safe(game_id)[:80]!r} is not a game id")
     target = game_file(games, game_id)
+    if target.exists() and not target.is_file():
+        raise FileAccessError("is not a game file", path=target)
     unknown = StaleCopyError(f"game {game_id} is not one of the games held here")
     if not target.exists():
         copies = [p for p in paths if p.suffix == ".yaml"]
@@ -321,7 +363,7 @@ def _take_game(game_id: str, paths: tuple[Path, ...], games: Path, key: crypto.P
 def game_files(games: Path) -> list[Path]:
     """The game files of folder ``games``, without the views written beside each."""
     return [path for path in sorted(games.glob("*.yaml"))
-            if not path.name.endswith(".view.yaml")]
+            if not path.name.endswith(".view.yaml") and path.is_file()]
 
 
 def game_file(games: Path, game_id: str) -> Path:
@@ -362,15 +404,19 @@ def _keep_newer(game_id: str, paths: tuple[Path, ...], target: Path,
 
 
 def read_sources(paths: list[Path], stdin: bytes | None) -> list[bytes]:
-    """The raw bytes of every message file (``-``: standard input)."""
+    """The raw bytes of every message file (``-``: standard input); one that is empty
+    is refused in a sentence."""
     out = []
     for path in paths:
-        if str(path) == "-":
-            out.append(stdin or b"")
-        else:
-            out.append(read_bytes(path, MAX_MESSAGE))
+        if path.is_dir():
+            raise FileAccessError("is a folder, not a message or an mbox", path=path)
+        data = (stdin or b"") if str(path) == "-" else read_bytes(path, MAX_MESSAGE)
+        if not data.strip():
+            where = "standard input" if str(path) == "-" else repr(str(path))
+            raise FileAccessError(f"{where} is empty: there is no message to read")
+        out.append(data)
     return out
 
 
-__all__ = ["Found", "contents", "game_files", "html_text", "messages_in",
+__all__ = ["Found", "NotRead", "contents", "game_files", "html_text", "messages_in",
            "read_sources", "receive", "subject", "take_found", "unflowed"]

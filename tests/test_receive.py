@@ -500,3 +500,73 @@ def test_the_judge_keeps_no_game_a_stranger_mails_it(keys: Keys, tmp_path: Path)
     kept = take_found(contents(*messages_in(planted)), games, keys.key("referee"))
     assert "kept the copy" in kept  # as a player's first copy: what keep_new=False prevents
 
+
+def nested(depth: int) -> bytes:
+    """A message of multipart parts nested ``depth`` deep, a line of text at the bottom."""
+    head = b"".join(b'Content-Type: multipart/mixed; boundary="b%d"\n\n--b%d\n' % (i, i)
+                    for i in range(depth))
+    tail = b"".join(b"\n--b%d--\n" % i for i in reversed(range(depth)))
+    return (b"From: someone@example.org\nSubject: deep\nMIME-Version: 1.0\n" + head
+            + b"Content-Type: text/plain\n\nhello\n" + tail)
+
+
+def test_a_message_nested_a_thousand_deep_is_refused_and_the_next_is_taken(
+        cli: Cli, keys: Keys, tmp_path: Path) -> None:
+    """66 KiB of multipart nested 1,000 deep made the email package's parser raise
+    RecursionError out of ``receive`` (the genuine reply after it in the mbox was lost) and
+    out of the judge's round; so did a Content-Type of ``((((…``."""
+    from frogpbem.receive import contents, messages_in
+    from tests.mailcorpus import corpus_game
+
+    game = corpus_game(cli, keys, tmp_path)
+    deep = nested(1000)
+    assert 60_000 < len(deep) < 70_000
+    reply = (f"From: alice@example.org\nSubject: my move\n\n{game.values['BLOCK']}\n"
+             .encode())
+    box = tmp_path / "inbox.mbox"
+    box.write_bytes(b"From x Mon Nov 30 12:00:00 2026\n" + deep
+                    + b"\nFrom alice Mon Nov 30 12:01:00 2026\n" + reply)
+    taken = cli("receive", box, "--games", game.path.parent, "--key", keys.path("referee"))
+    assert taken.exit_code == 0, taken.output
+    assert "message 1 ('deep'): nothing taken: the message has more than 100 parts" \
+        in taken.stdout
+    assert "message 2 ('my move'): " in taken.stdout and "red shoots C3: 1" in taken.stdout
+    commented = b"From: a@example.org\nSubject: s\nContent-Type: " + b"(" * 5000 + b"\n\nhi"
+    for data in (deep, commented):  # what the judge reads of a message
+        found = contents(*messages_in(data))
+        assert not found.blocks and len(found.problems) == 1, found
+    assert "nested too deeply" in contents(*messages_in(commented)).problems[0]
+    assert contents(*messages_in(nested(90))).problems == []  # within the limit: read
+
+
+def test_receive_says_in_a_sentence_what_it_cannot_read(
+        cli: Cli, keys: Keys, tmp_path: Path) -> None:
+    """Empty input, a folder for a message, a file for --games, a folder where a game file
+    is: each a sentence and exit 9 (some were tracebacks, empty input a 'message 1')."""
+    from typer.testing import CliRunner
+
+    from frogpbem.cli import app
+
+    empty = tmp_path / "empty.eml"
+    empty.write_bytes(b"\n")
+    folder = tmp_path / "folder"
+    (folder / "x.yaml").mkdir(parents=True)
+    message = tmp_path / "m.eml"
+    message.write_bytes(attached(strangers_game(keys, "alice")))
+    referee = keys.path("referee")
+    for args, said in [((empty,), "'" + str(empty) + "' is empty"),
+                       ((folder,), "is a folder, not a message"),
+                       ((message, "--games", message), "is not a folder")]:
+        result = cli("receive", *args, "--games", folder, "--key", referee) \
+            if "--games" not in args else cli("receive", *args, "--key", referee)
+        assert result.exit_code == 9 and said in result.stderr, result.output
+        assert len(result.stderr.strip().splitlines()) == 1
+    piped = CliRunner().invoke(app, ["receive", "--games", str(folder), "--key", str(referee)],
+                               input=b"")
+    assert piped.exit_code == 9 and "standard input is empty" in piped.stderr, piped.output
+    game_id = strictyaml.loads(strangers_game(keys, "alice"))["header"]["game"]
+    (folder / f"{game_id}.yaml").mkdir()
+    mine = tmp_path / "mine.eml"
+    mine.write_bytes(attached(strangers_game(keys, "alice", game_id)))
+    result = cli("receive", mine, "--games", folder, "--key", keys.path("alice"))
+    assert result.exit_code == 1 and "is not a game file" in result.stdout, result.output
