@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import quopri
 from collections.abc import Callable
 from pathlib import Path
 
@@ -79,6 +80,8 @@ MANGLED = {
     "quoted twice, then re-flowed": lambda b: "> > " + " ".join(b) + "\n",
     "non-breaking spaces": lambda b: "".join(f"\u00a0\u00a0{line}\u00a0\n" for line in b),
     "old Mac line ends, a word before BEGIN": lambda b: "move: " + "\r".join(b) + "\r",
+    "a raw message, quoted-printable": lambda b: "Content-Transfer-Encoding: quoted-"
+    "printable\n\n" + quopri.encodestring(" ".join(b).encode()).decode() + "\n",
 }
 
 

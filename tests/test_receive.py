@@ -570,3 +570,32 @@ def test_receive_says_in_a_sentence_what_it_cannot_read(
     mine.write_bytes(attached(strangers_game(keys, "alice", game_id)))
     result = cli("receive", mine, "--games", folder, "--key", keys.path("alice"))
     assert result.exit_code == 1 and "is not a game file" in result.stdout, result.output
+
+
+@pytest.mark.parametrize(("flowed", "delsp", "text"), [
+    ("a \nb\nc", False, "a b\nc"),  # a soft break joins, a hard one ends the paragraph
+    ("a \nb", True, "ab"),  # DelSp=yes: the space was added by the sender, not typed
+    ("> q \n> r\n>> s \n> t\n -- \n From x", False, "> q r\n> > s \n> t\n-- \nFrom x"),
+])
+def test_a_format_flowed_text_is_read_as_its_writer_typed_it(
+        flowed: str, delsp: bool, text: str) -> None:
+    """RFC 3676: soft breaks joined within one quote depth, space-stuffing undone, the
+    signature separator never joined."""
+    from frogpbem.receive import unflowed
+
+    assert unflowed(flowed, delsp) == text
+
+
+def test_a_message_of_many_request_blocks_is_refused_unread(keys: Keys, tmp_path: Path) -> None:
+    """Every block is decoded and compared with the others: thousands in 16 MiB would keep
+    the judge busy for hours."""
+    import base64
+
+    from frogpbem.receive import receive
+
+    blocks = "".join(f"-----BEGIN FROGPBEM REQUEST-----\n"
+                     f"{base64.b64encode(str(n).encode() * 20).decode()}\n"
+                     "-----END FROGPBEM REQUEST-----\n" for n in range(21))
+    said = receive([f"Subject: x\n\n{blocks}".encode()], tmp_path, keys.key("referee"))
+    assert said == ["message 1 ('x'): refused: the message holds more than 20 request "
+                    "blocks; none was read"]
