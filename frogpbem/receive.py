@@ -27,6 +27,7 @@ from frogpbem.errors import (
     FileAccessError,
     FrogPbemError,
     GameFileError,
+    NothingToApplyError,
     StaleCopyError,
     UsageError,
 )
@@ -352,12 +353,27 @@ def _take_game(game_id: str, paths: tuple[Path, ...], games: Path, key: crypto.P
     with locked(target):
         game = load(target, HeadMemory(state_dir))
         if game.role(key) == REFEREE:
-            applied = apply_moves(game, key, take_from=paths,
-                                  memory=HeadMemory(state_dir))
+            try:
+                applied = apply_moves(game, key, take_from=paths,
+                                      memory=HeadMemory(state_dir))
+            except NothingToApplyError:
+                if any(_holds_something(path) for path in paths):
+                    raise  # taken before: the same message again
+                raise UsageError(f"the copy of game {game_id} in the message holds no move: "
+                                 "run frogpbem move on your copy first, then reply with it "
+                                 "attached (or with the block it prints)") from None
             return f"game {game_id}: " + ("; ".join(applied.lines) or "taken")
         if not keep_new:
             raise unknown
         return _keep_newer(game_id, paths, target, seen or SeenGames(), game.header.hash)
+
+
+def _holds_something(path: Path) -> bool:
+    """Whether a game file or text of blocks taken from a message holds a request or a note."""
+    if path.suffix != ".yaml":
+        return True
+    copy = parse_game(read_bytes(path), str(path))
+    return bool(copy.requests or copy.notes)
 
 
 def game_files(games: Path) -> list[Path]:
