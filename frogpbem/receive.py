@@ -3,7 +3,8 @@
 Messages come as files, mboxes, or standard input (so that this can sit
 behind a ``.forward`` or procmail pipe). Every part is looked at: attachments
 of any type, forwarded messages (message/rfc822), quoted-printable or base64
-bodies, HTML-only replies. ``From:`` is never trusted: only signatures count.
+bodies, HTML-only replies, format=flowed text. ``From:`` is never trusted:
+only signatures count.
 """
 
 from __future__ import annotations
