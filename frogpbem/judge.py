@@ -301,7 +301,8 @@ class Judge:
     def _taken(self, parsed: list[Message]) -> tuple[str, bool]:
         """What taking one message's contents did, and whether the message was of use."""
         try:
-            said = take_found(contents(*parsed), self.games, self.key, self.state_dir)
+            said = take_found(contents(*parsed), self.games, self.key, self.state_dir,
+                              keep_new=False)
         except NothingToApplyError:  # taken before (a crash came before it was filed)
             return "taken already: nothing new in it", True
         except FrogPbemError as exc:

@@ -3,24 +3,36 @@
 Messages come as files, mboxes, or standard input (so that this can sit
 behind a ``.forward`` or procmail pipe). Every part is looked at: attachments
 of any type, forwarded messages (message/rfc822), quoted-printable or base64
-bodies, HTML-only replies. ``From:`` is never trusted: only signatures count.
+bodies, HTML-only replies, format=flowed text. ``From:`` is never trusted:
+only signatures count.
 """
 
 from __future__ import annotations
 
 import email
+import email.errors
 import email.policy
 import mailbox
 import re
 import tempfile
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from email.message import Message
+from email.parser import BytesHeaderParser
 from html.parser import HTMLParser
 from pathlib import Path
+from typing import cast
 
 from frogpbem import crypto
 from frogpbem.dealing import take_mailed_joins
-from frogpbem.errors import FileAccessError, FrogPbemError, UsageError
+from frogpbem.errors import (
+    FileAccessError,
+    FrogPbemError,
+    GameFileError,
+    NothingToApplyError,
+    StaleCopyError,
+    UsageError,
+)
 from frogpbem.gamefile import mailsafe
 from frogpbem.gamefile.document import (
     dump_game,
@@ -41,6 +53,18 @@ _GAME_ID = re.compile(r"[a-z0-9][a-z0-9-]{2,63}")
 """What the game file's schema allows a game id to be."""
 MAX_MESSAGE = 16 * 1024 * 1024
 """A message larger than this is refused unread."""
+MAX_PARTS = 100
+"""A message with more MIME parts than this (``Content-Type:`` lines) is refused unread: no
+reply has that many, and parts nested a thousand deep make the email package's parser,
+which recurses, fail."""
+MAX_BLOCKS = 20
+"""A message with more request blocks than this is refused: a reply holds one, or a few
+quoted again."""
+_PART_HEADER = re.compile(rb"(?:^|\r)content-type:", re.IGNORECASE | re.MULTILINE)
+
+
+class NotRead(email.errors.MessageDefect):
+    """The defect of a message read for its headers only, or not at all; its text says why."""
 
 
 @dataclass
@@ -80,16 +104,37 @@ def messages_in(data: bytes) -> list[Message]:
     """The messages of a file: an mbox (``From `` lines) or one message.
 
     An mbox's messages are taken as the bytes it holds (not written out again by the
-    email package, which fails on a header that is not ASCII).
+    email package, which fails on a header that is not ASCII). A message the email package
+    cannot parse (see :func:`_message`) is read for its headers only, marked
+    :class:`NotRead`: the messages after it in an mbox are read as usual.
     """
     if data.startswith(b"From "):
         with tempfile.NamedTemporaryFile(suffix=".mbox") as box:
             box.write(data)
             box.flush()
             folder = mailbox.mbox(box.name)
-            return [email.message_from_bytes(folder.get_bytes(key), policy=email.policy.default)
-                    for key in folder.keys()]
-    return [email.message_from_bytes(data, policy=email.policy.default)]
+            return [_message(folder.get_bytes(key)) for key in folder.keys()]
+    return [_message(data)]
+
+
+def _message(data: bytes) -> Message:
+    """One message parsed, or only its headers (marked :class:`NotRead`) when it has too
+    many parts, or headers nested too deeply for the email package's parser."""
+    if len(_PART_HEADER.findall(data)) > MAX_PARTS:
+        reason = f"the message has more than {MAX_PARTS} parts; it was not read"
+    else:
+        try:
+            return email.message_from_bytes(data, policy=email.policy.default)
+        except RecursionError:  # the parser recurses into "((((…" in a Content-Type header
+            reason = "the message's headers are nested too deeply to be read"
+    message: Message
+    try:
+        message = BytesHeaderParser(policy=email.policy.default).parsebytes(data)
+    except RecursionError:  # headers as plain strings, which the old API parses no further
+        message = BytesHeaderParser(policy=email.policy.compat32).parsebytes(data)
+    message.set_payload("")
+    message.defects.append(NotRead(reason))
+    return message
 
 
 def header_text(message: Message, name: str) -> str:
@@ -114,16 +159,82 @@ def subject(messages: list[Message]) -> str:
 def contents(*messages: Message) -> Found:
     """Every game file and request block in messages, however they were wrapped."""
     found = Found()
-    for part in (part for message in messages for part in message.walk()):
-        if part.is_multipart():
-            continue  # message/rfc822 and multipart/* parts are walked into
-        payload = part.get_payload(decode=True)
-        if not isinstance(payload, bytes):
-            continue
-        if part.get_content_type() == "text/html":
-            payload = html_text(_decoded(payload, part.get_content_charset())).encode()
-        _look_at(payload, found)
+    for message in messages:
+        unread = [str(defect) for defect in message.defects if isinstance(defect, NotRead)]
+        try:
+            texts = [] if unread else [_text_of(part) for part in _leaves(message)]
+        except RecursionError:  # a header parsed again, deeper in the stack than the parser
+            unread, texts = ["the message's headers are nested too deeply to be read"], []
+        found.problems += unread
+        for text in texts:
+            if text is not None:
+                _look_at(text, found)
     return found
+
+
+def _leaves(part: Message) -> Iterator[Message]:
+    """The parts of ``part`` that hold content, walked into message/rfc822 and multipart/*.
+
+    Of a multipart/alternative (a plain and an HTML version of one reply), only the
+    first version whose request blocks all read is taken, when one does: the other's
+    mangled copy of the same block is no problem to report.
+    """
+    if not part.is_multipart():
+        yield part
+        return
+    children = [child for child in part.get_payload() if isinstance(child, Message)]
+    if part.get_content_type() == "multipart/alternative":
+        for child in children:
+            leaves = list(_leaves(child))
+            blocks = [block for leaf in leaves
+                      for text in [_text_of(leaf)] if text and mailsafe.may_hold_blocks(text)
+                      for block in mailsafe.read_blocks(text)]
+            if blocks and not any(block.problem for block in blocks):
+                yield from leaves
+                return
+    for child in children:
+        yield from _leaves(child)
+
+
+def _text_of(part: Message) -> bytes | None:
+    """A part's content as frogpbem reads it: an HTML part's text, a format=flowed part's
+    lines joined back (RFC 3676); ``None`` for a part without content."""
+    payload = part.get_payload(decode=True)
+    if not isinstance(payload, bytes):
+        return None
+    kind = part.get_content_type()
+    if kind == "text/html":
+        return html_text(_decoded(payload, part.get_content_charset())).encode()
+    if kind == "text/plain" and str(part.get_param("format") or "").lower() == "flowed":
+        delsp = str(part.get_param("delsp") or "").lower() == "yes"
+        return unflowed(_decoded(payload, part.get_content_charset()), delsp).encode()
+    return payload
+
+
+def unflowed(text: str, delsp: bool = False) -> str:
+    """A format=flowed text (RFC 3676) with its soft line breaks joined and its
+    space-stuffing undone; quoted lines keep their depth as ``> `` prefixes."""
+    out: list[str] = []
+    held: list[str] = []  # the pieces of a paragraph whose lines end in a soft break
+    depth_held = 0  # its quote depth
+    for line in text.replace("\r\n", "\n").split("\n"):
+        depth = len(line) - len(line.lstrip(">"))
+        content = line[depth:]
+        content = content[1:] if content.startswith(" ") else content
+        flowed = content.endswith(" ") and content != "-- "
+        if flowed and delsp:
+            content = content[:-1]
+        if held and depth != depth_held:  # a paragraph ends where the quote depth changes
+            out.append("> " * depth_held + "".join(held))
+            held = []
+        depth_held = depth
+        held.append(content)
+        if not flowed:
+            out.append("> " * depth + "".join(held))
+            held = []
+    if held:
+        out.append("> " * depth_held + "".join(held))
+    return "\n".join(out)
 
 
 def _decoded(payload: bytes, charset: str | None) -> str:
@@ -136,7 +247,7 @@ def _decoded(payload: bytes, charset: str | None) -> str:
 
 
 def _look_at(payload: bytes, found: Found) -> None:
-    if mailsafe.BLOCK_BEGIN.encode() in payload:
+    if mailsafe.may_hold_blocks(payload):
         found.blocks.append(payload)
     if b"frogpbem:" not in payload or is_view(payload):
         return  # not a game file (a mailed view is for reading, not for the referee)
@@ -155,6 +266,9 @@ def receive(sources: list[bytes], games: Path, key: crypto.PrivateKey,
     and applies them; a seat's key keeps a newer copy of its games there.
     Returns one line per message.
     """
+    if games.exists() and not games.is_dir():
+        raise FileAccessError("is not a folder: --games names the folder of your games",
+                              path=games)
     lines = []
     number = 0
     for data in sources:
@@ -172,56 +286,106 @@ def receive(sources: list[bytes], games: Path, key: crypto.PrivateKey,
 
 
 def take_found(found: Found, games: Path, key: crypto.PrivateKey,
-               state_dir: Path | None = None, seen: SeenGames | None = None) -> str:
-    """Take one message's game files and request blocks into the games; say what happened."""
-    if not found.copies and not found.blocks:
+               state_dir: Path | None = None, seen: SeenGames | None = None,
+               keep_new: bool = True) -> str:
+    """Take one message's game files and request blocks into the games; say what happened.
+
+    A request block that was found but does not read is named: alone, it is refused;
+    beside what was taken, it is said after it. ``keep_new``: a game file of a game not
+    held yet is kept when ``key`` holds a seat in it (a player's first copy); the judge
+    passes ``False``, to hold only the games its operator created.
+    """
+    values: list[object] = []
+    broken: list[str] = []
+    blocks = [block for text in found.blocks
+              for block in mailsafe.read_blocks(text, MAX_BLOCKS + 1)]
+    if len(blocks) > MAX_BLOCKS:
+        raise GameFileError(f"the message holds more than {MAX_BLOCKS} request blocks; "
+                            "none was read")
+    for block in blocks:
+        if block.problem:
+            broken.append(block.problem)
+        elif block.value not in values:  # a block quoted again, or in two alternatives
+            values.append(block.value)
+    if not found.copies and not values:
+        if broken:
+            raise GameFileError("; ".join(broken))
         reason = "; ".join(found.problems) or "no game file and no request block in it"
         return f"nothing taken: {reason}"
     said = []
     with tempfile.TemporaryDirectory() as folder:
-        parts = []
+        parts: list[tuple[str, Path]] = []
+        names: dict[str, str] = {}  # a temporary file, as a message names what was in it
         for index, copy in enumerate(found.copies):
             path = Path(folder) / f"copy{index}.yaml"
             path.write_bytes(dump_game(copy))
             parts.append((copy.game, path))
-        for index, text in enumerate(found.blocks):
-            path = Path(folder) / f"blocks{index}.txt"
-            path.write_bytes(text)
-            for value in mailsafe.request_blocks(text):
-                parts.append((mailsafe.block_game(value), path))
+            names[str(path)] = f"game file {index + 1} in the message"
+        for game_id in dict.fromkeys(mailsafe.block_game(value) for value in values):
+            path = Path(folder) / f"blocks{len(names)}.txt"
+            path.write_text("".join(mailsafe.request_block(cast(dict[str, object], value))
+                                    for value in values
+                                    if mailsafe.block_game(value) == game_id))
+            parts.append((game_id, path))
+            names[str(path)] = "the request blocks in the message"
         for game_id in dict.fromkeys(g for g, _ in parts):
             paths = tuple(dict.fromkeys(p for g, p in parts if g == game_id))
-            said.append(_take_game(game_id, paths, games, key, state_dir, seen))
-    return "; ".join(said)
+            try:
+                said.append(_take_game(game_id, paths, games, key, state_dir, seen, keep_new))
+            except FrogPbemError as exc:
+                exc.path = names.get(exc.path or "", exc.path)
+                raise
+    return "; ".join(said + broken)
 
 
 def _take_game(game_id: str, paths: tuple[Path, ...], games: Path, key: crypto.PrivateKey,
-               state_dir: Path | None, seen: SeenGames | None) -> str:
+               state_dir: Path | None, seen: SeenGames | None, keep_new: bool) -> str:
     if not _GAME_ID.fullmatch(game_id):  # it names a file: nothing but a real game id
         raise UsageError(f"{safe(game_id)[:80]!r} is not a game id")
     target = game_file(games, game_id)
+    if target.exists() and not target.is_file():
+        raise FileAccessError("is not a game file", path=target)
+    unknown = StaleCopyError(f"game {game_id} is not one of the games held here")
     if not target.exists():
         copies = [p for p in paths if p.suffix == ".yaml"]
-        if copies and load(copies[0]).role(key) != REFEREE:  # a seat's first copy of a game
-            games.mkdir(parents=True, exist_ok=True)
+        if keep_new and copies and load(copies[0]).role(key) != REFEREE:
+            games.mkdir(parents=True, exist_ok=True)  # a seat's first copy of a game
             return _keep_newer(game_id, paths, target, seen or SeenGames())
-        return f"game {game_id}: not one of the games in {games}"
+        raise unknown
     with locked(target):
         game = load(target, HeadMemory(state_dir))
         if game.role(key) == REFEREE and game.undealt:  # the seats join first (fair deals)
             applied = take_mailed_joins(game, key, paths, HeadMemory(state_dir))
             return f"game {game_id}: " + "; ".join(applied.lines)
         if game.role(key) == REFEREE:
-            applied = apply_moves(game, key, take_from=paths,
-                                  memory=HeadMemory(state_dir))
+            try:
+                applied = apply_moves(game, key, take_from=paths,
+                                      memory=HeadMemory(state_dir))
+            except NothingToApplyError:
+                if any(_holds_something(path) for path in paths):
+                    raise  # taken before: the same message again
+                raise UsageError(f"the copy of game {game_id} in the message holds no move: "
+                                 "run frogpbem move on your copy first, then reply with it "
+                                 "attached (or with the block it prints)") from None
             return f"game {game_id}: " + ("; ".join(applied.lines) or "taken")
-        return _keep_newer(game_id, paths, target, seen or SeenGames())
+        if not keep_new:
+            raise unknown
+        return _keep_newer(game_id, paths, target, seen or SeenGames(), game.header.hash)
+
+
+def _holds_something(path: Path) -> bool:
+    """Whether a game file or text of blocks taken from a message holds a request, a note or
+    a join (a join mailed again after the deal is the same join, not a forgotten move)."""
+    if path.suffix != ".yaml":
+        return True
+    copy = parse_game(read_bytes(path), str(path))
+    return bool(copy.requests or copy.notes or copy.joins)
 
 
 def game_files(games: Path) -> list[Path]:
     """The game files of folder ``games``, without the views written beside each."""
     return [path for path in sorted(games.glob("*.yaml"))
-            if not path.name.endswith(".view.yaml")]
+            if not path.name.endswith(".view.yaml") and path.is_file()]
 
 
 def game_file(games: Path, game_id: str) -> Path:
@@ -239,13 +403,18 @@ def game_file(games: Path, game_id: str) -> Path:
 
 
 def _keep_newer(game_id: str, paths: tuple[Path, ...], target: Path,
-                seen: SeenGames) -> str:
-    """A seat keeps the longest copy that extends what it has seen."""
+                seen: SeenGames, held: str | None = None) -> str:
+    """A seat keeps the longest copy that extends what it has seen; ``held``: the hash of
+    the header of the copy it holds, if it holds one (a copy under another is refused)."""
     best = None
     for path in paths:
         if path.suffix != ".yaml":
             continue
         copy = load(path)
+        if held is not None and copy.header.hash != held:
+            raise StaleCopyError(f"another game under the id {game_id} (its header differs "
+                                 f"from that of {target.name}, which you hold); not kept",
+                                 path=path)
         seen.see(copy)
         if best is None or len(copy.file.log) > len(best.file.log) or \
                 (copy.file.reveal and not best.file.reveal):
@@ -257,15 +426,19 @@ def _keep_newer(game_id: str, paths: tuple[Path, ...], target: Path,
 
 
 def read_sources(paths: list[Path], stdin: bytes | None) -> list[bytes]:
-    """The raw bytes of every message file (``-``: standard input)."""
+    """The raw bytes of every message file (``-``: standard input); one that is empty
+    is refused in a sentence."""
     out = []
     for path in paths:
-        if str(path) == "-":
-            out.append(stdin or b"")
-        else:
-            out.append(read_bytes(path, MAX_MESSAGE))
+        if path.is_dir():
+            raise FileAccessError("is a folder, not a message or an mbox", path=path)
+        data = (stdin or b"") if str(path) == "-" else read_bytes(path, MAX_MESSAGE)
+        if not data.strip():
+            where = "standard input" if str(path) == "-" else repr(str(path))
+            raise FileAccessError(f"{where} is empty: there is no message to read")
+        out.append(data)
     return out
 
 
-__all__ = ["Found", "contents", "game_files", "html_text", "messages_in", "read_sources",
-           "receive", "subject", "take_found"]
+__all__ = ["Found", "NotRead", "contents", "game_files", "html_text", "messages_in",
+           "read_sources", "receive", "subject", "take_found", "unflowed"]

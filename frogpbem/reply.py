@@ -41,7 +41,14 @@ from frogpbem.mail import send_messages
 from frogpbem.notes import add_note
 from frogpbem.protocol.game import REFEREE, Game, load
 from frogpbem.protocol.seen import SeenGames, default_home
-from frogpbem.receive import MAX_MESSAGE, contents, game_file, header_text, messages_in
+from frogpbem.receive import (
+    MAX_MESSAGE,
+    NotRead,
+    contents,
+    game_file,
+    header_text,
+    messages_in,
+)
 from frogpbem.referee import Requested, request_move
 from frogpbem.views import View, view_for
 
@@ -185,6 +192,9 @@ def one_message(data: bytes) -> EmailMessage:
 
 def attached_game(message: Message) -> GameFile:
     """The game file the message carries (the longest copy, if it carries several)."""
+    unread = [str(defect) for defect in message.defects if isinstance(defect, NotRead)]
+    if unread:  # too many parts, or nested too deeply: read for its headers only
+        raise UsageError(f"the message cannot be read: {unread[0]}")
     try:
         found = contents(message)
     except RecursionError:

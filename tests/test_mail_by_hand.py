@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import quopri
 from collections.abc import Callable
 from pathlib import Path
+
+import pytest
 
 from frogpbem.gamefile import strictyaml
 from tests.conftest import Cli, Keys
@@ -70,3 +73,30 @@ def test_a_mailed_view_file_is_shown_and_checked(
     view.write_text(view.read_text().replace("shoot C3", "shoot C4"))
     forged = cli("view", view)
     assert forged.exit_code == 6 and "invalid signature by the referee" in forged.stderr
+
+
+MANGLED = {
+    "joined, text after END": lambda b: "My move: " + " ".join(b) + " Thanks! Alice\n",
+    "quoted twice, then re-flowed": lambda b: "> > " + " ".join(b) + "\n",
+    "non-breaking spaces": lambda b: "".join(f"\u00a0\u00a0{line}\u00a0\n" for line in b),
+    "old Mac line ends, a word before BEGIN": lambda b: "move: " + "\r".join(b) + "\r",
+    "a raw message, quoted-printable": lambda b: "Content-Transfer-Encoding: quoted-"
+    "printable\n\n" + quopri.encodestring(" ".join(b).encode()).decode() + "\n",
+}
+
+
+@pytest.mark.parametrize("how", sorted(MANGLED))
+def test_a_block_however_a_mail_program_mangled_it_is_applied(
+    how: str, new_game: Callable[..., Path], cli: Cli, keys: Keys, tmp_path: Path
+) -> None:
+    """The block's content is signed, so reading past what mail did to it costs nothing;
+    a block re-flowed into one line, or with a word before BEGIN, was once lost silently."""
+    game = new_game()
+    alice = tmp_path / "alice.yaml"
+    alice.write_bytes(game.read_bytes())
+    asked = cli("move", alice, "shoot C3", "--key", keys.path("alice"))
+    reply = tmp_path / "reply.txt"
+    reply.write_bytes(MANGLED[how](block_of(asked.stdout)).encode())
+    applied = cli("move", game, "--from", reply, "--key", keys.path("referee"))
+    assert applied.exit_code == 0, applied.output
+    assert "red shoots C3: 1" in applied.stdout

@@ -409,3 +409,193 @@ def test_a_block_of_json_nested_too_deeply_is_refused_in_a_sentence(
     said = receive([message], tmp_path, keys.key("referee"))
     assert len(said) == 1 and "refused" in said[0] and "changed in transit" in said[0]
     assert list(tmp_path.iterdir()) == []
+
+
+def test_every_reply_of_the_corpus_is_applied_or_refused_with_its_reason(
+        cli: Cli, keys: Keys, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each real client's reply (tests/mail/corpus) gives red's move to ``frogpbem receive``
+    with the referee's key; each unusable one is refused or answered with its reason, the
+    game file untouched. Joined lines, text before BEGIN, and non-breaking spaces once made
+    a reply "taken" with an empty line, its move lost."""
+    from tests.mailcorpus import corpus_game, replies
+
+    game = corpus_game(cli, keys, tmp_path)
+    pristine = game.path.read_bytes()
+    wrong = []
+    for index, reply in enumerate(replies(game.values)):
+        games = tmp_path / f"games{index}"
+        games.mkdir()
+        held = games / game.path.name
+        held.write_bytes(pristine)
+        monkeypatch.setenv("FROGPBEM_STATE", str(tmp_path / f"state{index}"))
+        message = tmp_path / reply.name
+        message.write_bytes(reply.data)
+        taken = cli("receive", message, "--games", games, "--key", keys.path("referee"))
+        applied = len(strictyaml.loads(held.read_bytes())["log"])
+        if reply.usable:
+            ok = taken.exit_code == 0 and "red shoots C3" in taken.stdout and applied == 1
+        else:
+            ok = reply.reason in taken.stdout and held.read_bytes() == pristine
+        if not ok:
+            wrong.append(f"{reply.name}: exit {taken.exit_code}: {taken.output.strip()}")
+    assert not wrong, "\n".join(wrong)
+
+
+def attached(data: bytes, subject: str = "my copy") -> bytes:
+    """A message with ``data`` attached as a game file."""
+    message = EmailMessage()
+    message["Subject"] = subject
+    message["From"] = "someone@example.org"
+    message.set_content("Here is the game.")
+    message.add_attachment(data, maintype="application", subtype="octet-stream",
+                           filename="game.yaml")
+    return bytes(message)
+
+
+def strangers_game(keys: Keys, red: str, game_id: str | None = None) -> bytes:
+    """A game of mallory's (its referee), with ``red``'s key in the red seat."""
+    from frogpbem.dealing import SeatSpec, create_game
+    from frogpbem.gamefile.document import dump_game
+
+    seats = [SeatSpec("red", keys.key(red).public, "Red"),
+             SeatSpec("blue", keys.key("bob").public, "Blue")]
+    return dump_game(create_game("frogfinder", keys.key("mallory"), "Mallory", seats,
+                                 {"size": 6, "frogs": 2}, game_id=game_id))
+
+
+def test_a_copy_under_another_header_never_replaces_the_game_held(
+        new_game: Callable[..., Path], cli: Cli, keys: Keys, tmp_path: Path) -> None:
+    """A stranger's game with the id of Alice's and her key in a seat once replaced her
+    file (when her tool's memory had not seen the game: copied by hand, or another home)."""
+    game = new_game()
+    games = tmp_path / "alice-games"
+    games.mkdir()
+    held = games / "mine.yaml"
+    held.write_bytes(game.read_bytes())
+    game_id = strictyaml.loads(game.read_bytes())["header"]["game"]
+    forged = tmp_path / "forged.eml"
+    forged.write_bytes(attached(strangers_game(keys, "alice", game_id)))
+    taken = cli("receive", forged, "--games", games, "--key", keys.path("alice"))
+    assert taken.exit_code == 1, taken.output
+    assert f"another game under the id {game_id}" in taken.stdout
+    assert "/tmp" not in taken.stdout  # the message names what was in it, not a scratch file
+    assert held.read_bytes() == game.read_bytes() and sorted(games.iterdir()) == [held]
+
+
+def test_the_judge_keeps_no_game_a_stranger_mails_it(keys: Keys, tmp_path: Path) -> None:
+    """A stranger's game naming the judge's key as a seat was kept in the judge's folder,
+    as a player keeps the first copy of a game; the judge holds only its operator's."""
+    from frogpbem.judge import Judge, MaildirBox
+    from frogpbem.receive import contents, messages_in, take_found
+
+    games = tmp_path / "games"
+    games.mkdir()
+    for sub in ("new", "cur", "tmp"):
+        (tmp_path / "box" / sub).mkdir(parents=True)
+    judge = Judge(games, keys.key("referee"), MaildirBox(tmp_path / "box"), "smtp://127.0.0.1:1")
+    planted = attached(strangers_game(keys, "referee"))
+    said, usable = judge._taken(messages_in(planted))
+    assert not usable and "is not one of the games held here" in said, said
+    assert list(games.iterdir()) == []
+    kept = take_found(contents(*messages_in(planted)), games, keys.key("referee"))
+    assert "kept the copy" in kept  # as a player's first copy: what keep_new=False prevents
+
+
+def nested(depth: int) -> bytes:
+    """A message of multipart parts nested ``depth`` deep, a line of text at the bottom."""
+    head = b"".join(b'Content-Type: multipart/mixed; boundary="b%d"\n\n--b%d\n' % (i, i)
+                    for i in range(depth))
+    tail = b"".join(b"\n--b%d--\n" % i for i in reversed(range(depth)))
+    return (b"From: someone@example.org\nSubject: deep\nMIME-Version: 1.0\n" + head
+            + b"Content-Type: text/plain\n\nhello\n" + tail)
+
+
+def test_a_message_nested_a_thousand_deep_is_refused_and_the_next_is_taken(
+        cli: Cli, keys: Keys, tmp_path: Path) -> None:
+    """66 KiB of multipart nested 1,000 deep made the email package's parser raise
+    RecursionError out of ``receive`` (the genuine reply after it in the mbox was lost) and
+    out of the judge's round; so did a Content-Type of ``((((…``."""
+    from frogpbem.receive import contents, messages_in
+    from tests.mailcorpus import corpus_game
+
+    game = corpus_game(cli, keys, tmp_path)
+    deep = nested(1000)
+    assert 60_000 < len(deep) < 70_000
+    reply = (f"From: alice@example.org\nSubject: my move\n\n{game.values['BLOCK']}\n"
+             .encode())
+    box = tmp_path / "inbox.mbox"
+    box.write_bytes(b"From x Mon Nov 30 12:00:00 2026\n" + deep
+                    + b"\nFrom alice Mon Nov 30 12:01:00 2026\n" + reply)
+    taken = cli("receive", box, "--games", game.path.parent, "--key", keys.path("referee"))
+    assert taken.exit_code == 0, taken.output
+    assert "message 1 ('deep'): nothing taken: the message has more than 100 parts" \
+        in taken.stdout
+    assert "message 2 ('my move'): " in taken.stdout and "red shoots C3: 1" in taken.stdout
+    commented = b"From: a@example.org\nSubject: s\nContent-Type: " + b"(" * 5000 + b"\n\nhi"
+    for data in (deep, commented):  # what the judge reads of a message
+        found = contents(*messages_in(data))
+        assert not found.blocks and len(found.problems) == 1, found
+    assert "nested too deeply" in contents(*messages_in(commented)).problems[0]
+    assert contents(*messages_in(nested(90))).problems == []  # within the limit: read
+
+
+def test_receive_says_in_a_sentence_what_it_cannot_read(
+        cli: Cli, keys: Keys, tmp_path: Path) -> None:
+    """Empty input, a folder for a message, a file for --games, a folder where a game file
+    is: each a sentence and exit 9 (some were tracebacks, empty input a 'message 1')."""
+    from typer.testing import CliRunner
+
+    from frogpbem.cli import app
+
+    empty = tmp_path / "empty.eml"
+    empty.write_bytes(b"\n")
+    folder = tmp_path / "folder"
+    (folder / "x.yaml").mkdir(parents=True)
+    message = tmp_path / "m.eml"
+    message.write_bytes(attached(strangers_game(keys, "alice")))
+    referee = keys.path("referee")
+    for args, said in [((empty,), "'" + str(empty) + "' is empty"),
+                       ((folder,), "is a folder, not a message"),
+                       ((message, "--games", message), "is not a folder")]:
+        result = cli("receive", *args, "--games", folder, "--key", referee) \
+            if "--games" not in args else cli("receive", *args, "--key", referee)
+        assert result.exit_code == 9 and said in result.stderr, result.output
+        assert len(result.stderr.strip().splitlines()) == 1
+    piped = CliRunner().invoke(app, ["receive", "--games", str(folder), "--key", str(referee)],
+                               input=b"")
+    assert piped.exit_code == 9 and "standard input is empty" in piped.stderr, piped.output
+    game_id = strictyaml.loads(strangers_game(keys, "alice"))["header"]["game"]
+    (folder / f"{game_id}.yaml").mkdir()
+    mine = tmp_path / "mine.eml"
+    mine.write_bytes(attached(strangers_game(keys, "alice", game_id)))
+    result = cli("receive", mine, "--games", folder, "--key", keys.path("alice"))
+    assert result.exit_code == 1 and "is not a game file" in result.stdout, result.output
+
+
+@pytest.mark.parametrize(("flowed", "delsp", "text"), [
+    ("a \nb\nc", False, "a b\nc"),  # a soft break joins, a hard one ends the paragraph
+    ("a \nb", True, "ab"),  # DelSp=yes: the space was added by the sender, not typed
+    ("> q \n> r\n>> s \n> t\n -- \n From x", False, "> q r\n> > s \n> t\n-- \nFrom x"),
+])
+def test_a_format_flowed_text_is_read_as_its_writer_typed_it(
+        flowed: str, delsp: bool, text: str) -> None:
+    """RFC 3676: soft breaks joined within one quote depth, space-stuffing undone, the
+    signature separator never joined."""
+    from frogpbem.receive import unflowed
+
+    assert unflowed(flowed, delsp) == text
+
+
+def test_a_message_of_many_request_blocks_is_refused_unread(keys: Keys, tmp_path: Path) -> None:
+    """Every block is decoded and compared with the others: thousands in 16 MiB would keep
+    the judge busy for hours."""
+    import base64
+
+    from frogpbem.receive import receive
+
+    blocks = "".join(f"-----BEGIN FROGPBEM REQUEST-----\n"
+                     f"{base64.b64encode(str(n).encode() * 20).decode()}\n"
+                     "-----END FROGPBEM REQUEST-----\n" for n in range(21))
+    said = receive([f"Subject: x\n\n{blocks}".encode()], tmp_path, keys.key("referee"))
+    assert said == ["message 1 ('x'): refused: the message holds more than 20 request "
+                    "blocks; none was read"]

@@ -232,7 +232,7 @@ ERRORS = [
      "the message has no From: or Reply-To: to answer"),
     ("bob", "huge", ["shoot D4"], 9, "larger than"),
     ("bob", "forked", ["guess A2"], 11, "FORK: the referee signed two different"),
-    ("bob", "deep", ["guess A2"], 2, "nested too deep to read"),
+    ("bob", "deep", ["guess A2"], 2, "the message cannot be read: the message has more than"),
 ]
 
 

@@ -15,7 +15,9 @@ from __future__ import annotations
 
 import base64
 import json
+import quopri
 import re
+from dataclasses import dataclass
 
 from frogpbem.errors import GameFileError
 from frogpbem.gamefile import jsontext
@@ -192,7 +194,13 @@ ADVICE = "send the game file as an attachment, not in the text of the message"
 
 BLOCK_BEGIN = "-----BEGIN FROGPBEM REQUEST-----"
 BLOCK_END = "-----END FROGPBEM REQUEST-----"
-_BLOCK_LINE = re.compile(r"^(?P<prefix>(?:> ?)*|[ \t]*)-----BEGIN FROGPBEM REQUEST-----\s*$")
+# every quantifier bounded, and the marker found by its words (dashes may be lost or
+# turned into other dashes): a search through 16 MiB of anything stays linear
+_GAP = r"[\s>\ufffd]{1,200}"  # spaces (non-breaking ones too), line breaks, quote marks
+_MARKER = re.compile(r"(?P<word>BEGIN|END)" + _GAP + "FROGPBEM" + _GAP
+                     + r"REQUEST[ \t]{0,8}[-\u2010-\u2015\u2212]{0,16}", re.IGNORECASE)
+_MAY_BE_BLOCK = re.compile(rb"BEGIN(?:\s|>|\xc2?\xa0){1,200}FROGPBEM", re.IGNORECASE)
+_NOT_BASE64 = re.compile(r"[^A-Za-z0-9+/=]+")
 
 
 def request_block(element: dict[str, object]) -> str:
@@ -203,32 +211,90 @@ def request_block(element: dict[str, object]) -> str:
     return "\n".join([BLOCK_BEGIN, *lines, BLOCK_END]) + "\n"
 
 
+def may_hold_blocks(data: bytes) -> bool:
+    """Whether ``data`` may hold a request block (a quick look for its first line)."""
+    return _MAY_BE_BLOCK.search(data) is not None
+
+
+@dataclass(frozen=True)
+class Block:
+    """One request block found in a text: its JSON value, or why it does not read."""
+
+    line: int
+    """The line of the text where it begins."""
+    value: object = None
+    """The decoded JSON value (``None`` when it did not read)."""
+    problem: str = ""
+    """Why it did not read, in words (empty when it did)."""
+
+
+def read_blocks(data: bytes, limit: int | None = None) -> list[Block]:
+    """Every request block in a text or mail body, however a mail program mangled it.
+
+    The markers are found anywhere, with any spacing between their words, so
+    text before ``-----BEGIN`` on its line or after ``-----END`` does not
+    matter; inside, everything that is not base64 is dropped (line breaks,
+    spaces, non-breaking spaces, ``>`` quote marks, a re-flowed paragraph),
+    and quoted-printable left undecoded is decoded. Nothing of this weakens
+    anything: the block's content is a signed request, checked afterwards.
+    At most ``limit`` blocks are read, if given.
+    """
+    text = data.decode("utf-8", "replace").replace("\r\n", "\n").replace("\r", "\n")
+    found: list[Block] = []
+    begin: re.Match[str] | None = None  # a BEGIN marker whose END is still to come
+    line, counted = 1, 0  # the line at offset ``counted`` of the text
+    for marker in _MARKER.finditer(text):
+        if limit is not None and len(found) >= limit:
+            return found
+        if marker.group("word").upper() == "END":
+            body = text[begin.end():marker.start()] if begin is not None else ""
+            if len(_NOT_BASE64.sub("", body)) >= 16:  # not the markers named in a sentence
+                found.append(_decoded(body, line))
+            begin = None
+            continue
+        if begin is not None:
+            found.append(_cut(line))
+        begin = marker
+        line += text.count("\n", counted, marker.start())
+        counted = marker.start()
+    if begin is not None and (limit is None or len(found) < limit):
+        found.append(_cut(line))
+    return found
+
+
+def _cut(line: int) -> Block:
+    return Block(line, problem=f"the request block at line {line} has no end line: it was "
+                               "cut short")
+
+
+def _decoded(body: str, line: int) -> Block:
+    """The block whose text between its markers is ``body``, decoded (see :func:`read_blocks`)."""
+    tries = [body]
+    if "=" in _NOT_BASE64.sub("", body).rstrip("="):  # "=3D", "=\n": quoted-printable
+        tries.append(quopri.decodestring(body.encode("utf-8", "replace")).decode(
+            "utf-8", "replace"))
+    for text in tries:
+        encoded = _NOT_BASE64.sub("", text)
+        encoded += "=" * (-len(encoded) % 4) if "=" not in encoded else ""
+        try:
+            return Block(line, jsontext.loads(base64.b64decode(encoded, validate=True)))
+        except ValueError:
+            continue
+    return Block(line, problem=f"the request block at line {line} was changed in transit; "
+                               f"{ADVICE}, or paste the block again as frogpbem move printed "
+                               "it")
+
+
 def request_blocks(data: bytes) -> list[object]:
-    """Every request block in a text or mail body (quoted or not), decoded to JSON values.
+    """Every request block in a text or mail body (see :func:`read_blocks`), decoded to JSON.
 
     A block that does not decode raises :class:`GameFileError` naming it.
     """
-    text = data.decode("utf-8", "replace").replace("\r\n", "\n").replace("\r", "\n")
-    lines = text.split("\n")
-    found = []
-    for index, line in enumerate(lines):
-        match = _BLOCK_LINE.match(line)
-        if match is None:
-            continue
-        prefix, body = match.group("prefix"), []
-        for inner in lines[index + 1:]:
-            inner = inner[len(prefix):] if inner.startswith(prefix) else inner
-            if inner.strip() == BLOCK_END:
-                break
-            body.append(inner.strip())
-        else:
-            raise GameFileError(f"the request block at line {index + 1} has no end line")
-        try:
-            found.append(jsontext.loads(base64.b64decode("".join(body), validate=True)))
-        except ValueError:
-            raise GameFileError(f"the request block at line {index + 1} was changed in "
-                                f"transit; {ADVICE}") from None
-    return found
+    blocks = read_blocks(data)
+    for block in blocks:
+        if block.problem:
+            raise GameFileError(block.problem)
+    return [block.value for block in blocks]
 
 
 def block_game(value: object) -> str:
