@@ -28,6 +28,7 @@ from frogpbem.games.clock import MAX_REASON, ClockResult, Passed, Paused, Resume
 from frogpbem.protocol.game import (
     REFEREE,
     Game,
+    check_times,
     deadline_of,
     known_secrets,
     load,
@@ -112,7 +113,8 @@ def move(
         game = load(path, memory)
         role = game.role(key)
         if role != REFEREE:
-            (seen or SeenGames()).see(game)
+            seen = seen or SeenGames()
+            seen.see(game)
             if seat not in (None, role) or take_from or discard_requests:
                 raise UsageError(f"key {key.public.fingerprint} holds seat {role}: "
                                  "--seat, --from and --discard-requests are the referee's")
@@ -120,7 +122,7 @@ def move(
                 return withdraw_request(game, role)
             if text is None:
                 raise UsageError(f"give the move to sign for {role}, e.g. \"shoot G9\"")
-            return request_move(game, key, text)
+            return request_move(game, key, text, seen)
         if withdraw:
             raise UsageError("--withdraw is a seat's: it takes back its own pending request")
         return apply_moves(game, key, text, seat, take_from, discard_requests, memory,
@@ -138,8 +140,13 @@ def timeout_game(path: Path, key: crypto.PrivateKey, state_dir: Path | None = No
         return apply_timeout(game, key, memory, at)
 
 
-def request_move(game: Game, key: crypto.PrivateKey, text: str) -> Requested:
-    """Sign a move request for the key's seat into its copy (replacing its pending one)."""
+def request_move(game: Game, key: crypto.PrivateKey, text: str,
+                 seen: SeenGames | None = None) -> Requested:
+    """Sign a move request for the key's seat into its copy (replacing its pending one).
+
+    When it was signed is remembered (in ``seen``, this user's memory of the game): no
+    record applying it may be dated before (:func:`~frogpbem.protocol.game.check_observed`).
+    """
     seat = game.role(key)
     rules = game.ruleset
     parsed = rules.parse_move(text)
@@ -158,6 +165,7 @@ def request_move(game: Game, key: crypto.PrivateKey, text: str) -> Requested:
     others = tuple(r for r in game.file.requests if r.seat != seat)
     game.file = replace(game.file, requests=(*others, request))
     write_atomic(game.path, game_bytes(game.file))
+    (seen or SeenGames()).signed(game, request.signature)
     return Requested(seat, canonical, n, sealed is not None,
                      mine[-1].move if mine else None, game.path,
                      block=mailsafe.request_block(request.to_json()))
@@ -371,7 +379,16 @@ def _clock_command(path: Path, key: crypto.PrivateKey, result: Paused | Resumed,
 
 def _write(game: Game, state: Any, key: crypto.PrivateKey, memory: HeadMemory,
            applied: Applied) -> Applied:
-    """Remember and write the game (its memory first), then the views."""
+    """Remember and write the game (its memory first), then the views.
+
+    A record dated before the one it follows (this computer's clock went back) is
+    refused before anything is written: every reader would refuse the file.
+    """
+    try:
+        check_times(game.file)
+    except FrogPbemError as exc:
+        raise UsageError(f"{exc.element} would be dated back ({exc.message}): check this "
+                         "computer's clock", path=game.path) from None
     data = game_bytes(game.file)
     memory.remember(game, data)
     write_atomic(game.path, data)

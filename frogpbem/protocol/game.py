@@ -10,7 +10,7 @@ import json
 import os
 import time
 from collections import OrderedDict
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
@@ -30,6 +30,7 @@ from frogpbem.errors import (
     StaleCopyError,
     UsageError,
 )
+from frogpbem.frozen import frozen
 from frogpbem.gamefile import chain, mailsafe
 from frogpbem.gamefile.document import (
     parse_copy,
@@ -62,16 +63,153 @@ REFEREE = "referee"
 """The role of the referee's key (seats have their seat names)."""
 
 
+SKEW = 600
+"""How far (seconds) a referee's time may run ahead of the reader's clock, or of what the
+reader saw, before the copy is refused: ten minutes, for computers whose clocks are set by
+hand or drift. A copy dated further ahead holds a time that has not come yet."""
+
+NOW_VARIABLE = "FROGPBEM_NOW"
+"""The environment variable that fixes the clock (``YYYY-MM-DDTHH:MM:SSZ``): the test hook."""
+
+
+@frozen
+class Clock:
+    """The time now, read in one place: every time a command signs or checks comes from here.
+
+    ``fixed``: a time to use instead (a test's). Without it the clock reads
+    ``$FROGPBEM_NOW`` when it is set (the documented test hook: every
+    command run with it believes that is the time), else the system's clock (UTC).
+    """
+
+    fixed: str | None = None
+
+    def text(self) -> str:
+        """The time now as ``YYYY-MM-DDTHH:MM:SSZ``."""
+        given = self.fixed or os.environ.get(NOW_VARIABLE)
+        if not given:
+            return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+        try:
+            seconds_of(given)
+        except GameFileError:
+            raise UsageError(f"${NOW_VARIABLE} is {given[:40]!r}: give a UTC time such as "
+                             "2026-12-01T09:30:00Z, or unset it") from None
+        return given
+
+    def now(self) -> int:
+        """The time now in seconds since the epoch."""
+        return seconds_of(self.text())
+
+
 def now_text() -> str:
-    """The time now (UTC), or ``$FROGPBEM_NOW`` when it is set (a clock for tests)."""
-    return os.environ.get("FROGPBEM_NOW") or time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+    """The time now (:class:`Clock`): ``$FROGPBEM_NOW`` when it is set, else the system's."""
+    return Clock().text()
 
 
 def seconds_of(text: str) -> int:
-    """A ``YYYY-MM-DDTHH:MM:SSZ`` time as seconds since the epoch."""
+    """A ``YYYY-MM-DDTHH:MM:SSZ`` time as seconds since the epoch; raises
+    :class:`GameFileError` for any other text (the 31st of February too)."""
     import calendar  # only deadlines need it: spared at every other command's start
 
-    return calendar.timegm(time.strptime(text, "%Y-%m-%dT%H:%M:%SZ"))
+    try:
+        return calendar.timegm(time.strptime(text, "%Y-%m-%dT%H:%M:%SZ"))
+    except ValueError:
+        raise GameFileError(f"{text[:40]!r} is not a UTC time YYYY-MM-DDTHH:MM:SSZ") from None
+
+
+def text_of(seconds: int) -> str:
+    """Seconds since the epoch as ``YYYY-MM-DDTHH:MM:SSZ``."""
+    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(seconds))
+
+
+def timeline(file: GameFile) -> Iterator[tuple[str, str]]:
+    """Each time the referee signed, in the order of the history, with what it dates:
+    the header's ``created``, the deal, every record, the reveal."""
+    yield "the header", file.header.created
+    if file.deal is not None:
+        yield "the deal", file.deal.at
+    for record in file.log:
+        yield f"record {record.n}", record.at
+    if file.reveal is not None:
+        yield "the reveal", file.reveal.at
+
+
+def check_times(file: GameFile) -> None:
+    """The referee's times never go back: the deal, each record and the reveal are dated no
+    earlier than the element before them, the first no earlier than ``created``.
+
+    Raises :class:`ChainError` naming the first element that breaks it. (A deadline is
+    counted from these times: a record dated back would start a seat's clock early.)
+    """
+    before_name, before = "", ""
+    for name, at in timeline(file):
+        seconds_of(at)  # the schema's pattern lets 2026-13-45 through
+        if at < before:  # one format, fixed width: its order is the order of time
+            raise ChainError(f"is dated {at}, before {before_name} ({before}): the referee's "
+                             "times never go back", element=name)
+        before_name, before = name, at
+
+
+def latest_time(file: GameFile) -> tuple[str, str]:
+    """The last time the referee signed into ``file``, and what it dates."""
+    return list(timeline(file))[-1]
+
+
+def check_not_ahead(file: GameFile, clock: Clock | None = None) -> None:
+    """Refuse a copy with a time more than :data:`SKEW` ahead of ``clock``: a record
+    dated in the future (a timeout signed before its deadline came). Names the first."""
+    now = (clock or Clock()).now()
+    _, latest = latest_time(file)
+    if seconds_of(latest) - now <= SKEW:  # times never go back: the last is the latest
+        return
+    for name, at in timeline(file):
+        ahead = seconds_of(at) - now
+        if ahead > SKEW:
+            raise ChainError(f"is dated {at}, {duration_words(ahead)} ahead of this "
+                             f"computer's clock ({text_of(now)}): a time that has not come "
+                             "yet", element=name)
+
+
+def check_observed(file: GameFile, first_seen: Sequence[str], signed: Mapping[str, str],
+                   ) -> None:
+    """The referee's times against this user's own clock readings (its memory of the game,
+    :mod:`frogpbem.protocol.seen`); raises :class:`ChainError` naming the element.
+
+    - No element is dated more than :data:`SKEW` after this tool first saw it
+      (``first_seen``, one per element of the history; ``""``: not known). An element
+      seen for the first time now is so checked against the clock: a timeout signed
+      ahead of its deadline is refused, and stays refused once that time has come.
+    - No record applying a request this tool signed (``signed``: signature to time) is
+      dated more than :data:`SKEW` before it was signed. Times never go back
+      (:func:`check_times`), so no later record is either: the clock of a seat's next
+      turn cannot start before that seat's own last move.
+    """
+    dated = [*(["the deal"] if file.deal is not None else []),
+             *(f"record {r.n}" for r in file.log), *(["the reveal"] if file.reveal else [])]
+    times = dict(timeline(file))
+    for name, seen in zip(dated, first_seen, strict=False):
+        if seen and seconds_of(times[name]) - seconds_of(seen) > SKEW:
+            late = seconds_of(times[name]) - seconds_of(seen)
+            raise ChainError(f"is dated {times[name]}, {duration_words(late)} after this "
+                             f"tool first saw it ({seen}): the referee dated it ahead",
+                             element=name)
+    for record in file.log:
+        when = signed.get(record.request or "")
+        if when and seconds_of(when) - seconds_of(record.at) > SKEW:
+            early = seconds_of(when) - seconds_of(record.at)
+            raise ChainError(f"applies the request you signed at {when}, yet is dated "
+                             f"{record.at}, {duration_words(early)} before it: the referee "
+                             "dated it back", element=f"record {record.n}")
+
+
+def duration_words(seconds: int) -> str:
+    """A length of time in words a player reads at a glance (``3 days 2 hours``)."""
+    seconds = abs(seconds)
+    parts = []
+    for unit, size in (("day", 86400), ("hour", 3600), ("minute", 60)):
+        count, seconds = divmod(seconds, size)
+        if count:
+            parts.append(f"{count} {unit}{'s' if count > 1 else ''}")
+    return " ".join(parts[:2]) or f"{seconds} seconds"
 
 
 def last_at(game: Game, n: int) -> str:
@@ -328,7 +466,8 @@ def typed_results(file: GameFile, ruleset: Ruleset[Any, Any, Any],
 def load(path: Path, memory: HeadMemory | None = None,
          verified: Game | None = None, parsed: GameFile | None = None,
          histories: VerifiedHistories | None = None) -> Game:
-    """Read a game file and check its format, schema, model, signatures and chain.
+    """Read a game file and check its format, schema, model, signatures, chain and times
+    (:func:`check_times`).
 
     Signatures already checked are not checked again: those of the history
     this user's tool verified before (``histories``, by default the store in
@@ -351,6 +490,7 @@ def load(path: Path, memory: HeadMemory | None = None,
             candidates.append((shared, chain.prefix_digest(verified.file, shared)))
         report = chain.check_chain(file, _longest_trusted(file, candidates))
         report.raise_first()
+        check_times(file)
         game = Game(path, file, ruleset, results, report.unrequested)
         check_notes(game)
     except FrogPbemError as exc:
@@ -390,6 +530,10 @@ def load_copy(game: Game, other_path: Path, data: bytes | None = None) -> Game:
     other = load(other_path, verified=game, parsed=parsed, histories=histories)
     if other.header.hash != game.header.hash:
         raise StaleCopyError(f"is not a copy of game {game.game_id}", path=other_path)
+    try:
+        check_not_ahead(other.file)
+    except FrogPbemError as exc:
+        raise exc.within(path=other_path) from None
     return other
 
 

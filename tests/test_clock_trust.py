@@ -1,0 +1,177 @@
+"""Deadlines nobody must trust blindly: a referee dating a timeout ahead, or a record back.
+
+Each attack is made as a cheating referee would make it, by the CLI with ``$FROGPBEM_NOW``
+set to the time it wants to sign. Each player's tool has a home of its own (its memory of
+what it saw and signed), and every command runs at a time set the same way.
+"""
+
+from __future__ import annotations
+
+import calendar
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import frogpbem.protocol.game
+import frogpbem.referee
+from frogpbem.audit import audit
+from tests.conftest import Cli, Keys
+from tests.test_clock import T0, at, timed_game
+
+MOVE_1 = "shoot C3"
+MOVE_2 = "shoot D4"
+
+
+def hours(offset: float) -> str:
+    """The time ``offset`` hours after T0."""
+    start = calendar.timegm(time.strptime(T0, "%Y-%m-%dT%H:%M:%SZ"))
+    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(start + int(offset * 3600)))
+
+
+def as_user(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, who: str) -> None:
+    """The commands that follow are ``who``'s: its own home, its own memory."""
+    monkeypatch.setenv("FROGPBEM_HOME", str(tmp_path / f"{who}-home"))
+
+
+def run(cli: Cli, keys: Keys, who: str, *args: Any) -> Any:
+    return cli(*args, "--key", keys.path(who))
+
+
+def forfeit_game(cli: Cli, keys: Keys, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                 created: str) -> Path:
+    """red (alice) against blue (bob), 72 hours a move, forfeit; created at ``created``."""
+    as_user(monkeypatch, tmp_path, "referee")
+    at(monkeypatch, created)
+    game = timed_game(cli, keys, tmp_path, "frogfinder", "forfeit", "--option", "deadline=72h")
+    return game
+
+
+def test_a_timeout_dated_ahead_is_refused_by_the_victim_and_the_audit(
+        cli: Cli, keys: Keys, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    game = forfeit_game(cli, keys, tmp_path, monkeypatch, T0)
+    at(monkeypatch, hours(73))  # the referee's clock, set three days ahead
+    cheat = run(cli, keys, "referee", "timeout", game)
+    assert cheat.exit_code == 0, cheat.output
+    at(monkeypatch, hours(1))  # the real time: one hour after the start
+    as_user(monkeypatch, tmp_path, "alice")
+    verified = run(cli, keys, "alice", "verify", game)
+    assert verified.exit_code == 1, verified.output
+    assert "ahead of this computer's clock" in verified.stdout
+    moved = run(cli, keys, "alice", "move", game, MOVE_1)
+    assert moved.exit_code == 6, moved.output
+    assert "record 1" in moved.stderr and "ahead" in moved.stderr
+    report = audit(game)
+    assert not report.ok and "times: record 1 is dated " + hours(73) in report.text()
+    assert cli("audit", game).exit_code == 1
+    # two days later the forged time has come; alice's tool remembers when it saw it
+    at(monkeypatch, hours(80))
+    later = run(cli, keys, "alice", "verify", game)
+    assert later.exit_code == 1
+    assert f"after this tool first saw it ({hours(1)})" in later.stdout
+
+
+def test_a_record_dated_before_the_game_is_refused_by_the_victim_and_the_audit(
+        cli: Cli, keys: Keys, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    game = forfeit_game(cli, keys, tmp_path, monkeypatch, T0)
+    as_user(monkeypatch, tmp_path, "alice")
+    at(monkeypatch, hours(1))
+    assert run(cli, keys, "alice", "move", game, MOVE_1).exit_code == 0
+    # a cheating referee's tool, without the check that refuses to date a record back
+    with monkeypatch.context() as cheat:
+        for module in (frogpbem.protocol.game, frogpbem.referee):
+            cheat.setattr(module, "check_times", lambda file: None, raising=False)
+        as_user(cheat, tmp_path, "referee")
+        at(cheat, hours(-79))
+        assert run(cli, keys, "referee", "move", game).exit_code == 0
+        at(cheat, hours(1))
+        forfeit = run(cli, keys, "referee", "timeout", game)  # blue's 72 hours "ran out"
+        assert forfeit.exit_code == 0, forfeit.output
+    at(monkeypatch, hours(1))
+    as_user(monkeypatch, tmp_path, "bob")
+    verified = run(cli, keys, "bob", "verify", game)
+    assert verified.exit_code != 0, verified.output
+    assert f"record 1 is dated {hours(-79)}, before the header ({T0})" in verified.output
+    moved = run(cli, keys, "bob", "move", game, MOVE_2)
+    assert moved.exit_code == 6, moved.output
+    assert "record 1" in moved.stderr and "never go back" in moved.stderr
+    report = audit(game)
+    assert not report.ok and "never go back" in report.text()
+    assert cli("audit", game).exit_code == 1
+
+
+def test_a_record_dated_back_in_order_is_refused_by_the_seat_it_forfeits(
+        cli: Cli, keys: Keys, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Dated back no further than the game's start, only red's own memory shows it: the
+    record of its move cannot be older than its request, and blue's cannot be older still."""
+    game = forfeit_game(cli, keys, tmp_path, monkeypatch, hours(-200))
+    as_user(monkeypatch, tmp_path, "alice")
+    at(monkeypatch, hours(-5))
+    assert run(cli, keys, "alice", "move", game, MOVE_1).exit_code == 0
+    as_user(monkeypatch, tmp_path, "referee")
+    at(monkeypatch, hours(-80))
+    assert run(cli, keys, "referee", "move", game).exit_code == 0
+    as_user(monkeypatch, tmp_path, "bob")
+    at(monkeypatch, hours(-4))
+    assert run(cli, keys, "bob", "move", game, MOVE_2).exit_code == 0
+    as_user(monkeypatch, tmp_path, "referee")
+    at(monkeypatch, hours(-80))
+    assert run(cli, keys, "referee", "move", game).exit_code == 0
+    at(monkeypatch, T0)
+    forfeit = run(cli, keys, "referee", "timeout", game)  # red's 72 hours "ran out"
+    assert forfeit.exit_code == 0, forfeit.output
+    as_user(monkeypatch, tmp_path, "alice")
+    verified = run(cli, keys, "alice", "verify", game)
+    assert verified.exit_code == 1, verified.output
+    assert f"record 1 applies the request you signed at {hours(-5)}, yet is dated " \
+        f"{hours(-80)}" in verified.stdout
+    moved = run(cli, keys, "alice", "move", game, "shoot E5")
+    assert moved.exit_code == 6 and "dated it back" in moved.stderr, moved.output
+
+
+def test_honest_times_pass_every_check(
+        cli: Cli, keys: Keys, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each seat's memory, the audit and the skew leave an honest game alone: the referee's
+    clock may run a few minutes ahead of a seat's."""
+    game = forfeit_game(cli, keys, tmp_path, monkeypatch, T0)
+    as_user(monkeypatch, tmp_path, "alice")
+    at(monkeypatch, hours(1))
+    assert run(cli, keys, "alice", "move", game, MOVE_1).exit_code == 0
+    as_user(monkeypatch, tmp_path, "referee")
+    at(monkeypatch, hours(1.1))  # six minutes ahead of alice's clock: within the skew
+    assert run(cli, keys, "referee", "move", game).exit_code == 0
+    as_user(monkeypatch, tmp_path, "alice")
+    at(monkeypatch, hours(1))
+    assert run(cli, keys, "alice", "verify", game).exit_code == 0
+    as_user(monkeypatch, tmp_path, "referee")
+    at(monkeypatch, hours(75.1))
+    assert run(cli, keys, "referee", "timeout", game).exit_code == 0
+    for who in ("alice", "bob"):
+        as_user(monkeypatch, tmp_path, who)
+        checked = run(cli, keys, who, "verify", game)
+        assert checked.exit_code == 0, checked.output
+    assert audit(game).ok
+
+
+def test_a_memory_from_before_times_were_kept_still_reads_and_learns_them(
+        cli: Cli, keys: Keys, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A memory an older frogpbem wrote (hashes only) is read, and the times of what is
+    seen from then on are added to it."""
+    import json
+
+    game = forfeit_game(cli, keys, tmp_path, monkeypatch, T0)
+    as_user(monkeypatch, tmp_path, "alice")
+    at(monkeypatch, hours(1))
+    assert run(cli, keys, "alice", "move", game, MOVE_1).exit_code == 0
+    memory = next((tmp_path / "alice-home" / "seen").glob("*.json"))
+    value = json.loads(memory.read_bytes())
+    assert value["first_seen"] == [] and len(value["signed"]) == 1
+    memory.write_text(json.dumps({k: value[k] for k in ("header", "history", "records")}))
+    as_user(monkeypatch, tmp_path, "referee")
+    at(monkeypatch, hours(1))
+    assert run(cli, keys, "referee", "move", game).exit_code == 0
+    as_user(monkeypatch, tmp_path, "alice")
+    assert run(cli, keys, "alice", "verify", game).exit_code == 0
+    value = json.loads(memory.read_bytes())
+    assert value["first_seen"] == [hours(1)] and value["signed"] == {}
