@@ -37,6 +37,7 @@ from frogpbem.protocol.game import (
     open_setup,
     replay,
     ruleset_of,
+    termination_words,
     typed_results,
     unasked,
 )
@@ -363,7 +364,8 @@ def audit(path: Path, key: crypto.PrivateKey | None = None) -> Report:
     elif outcome.to_json() != reveal.outcome:
         report.failed(f"reveal: outcome {reveal.outcome} should be {outcome.to_json()}")
     else:
-        report.passed(f"end: {outcome.termination}; standing {outcome.standing_text()}")
+        report.passed(f"end: {termination_words(game, outcome.termination)}; standing "
+                      f"{outcome.standing_text()}")
     if game.file.requests:
         report.failed(f"{len(game.file.requests)} requests pending after the end")
     return report

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from frogpbem.games import Outcome
-from frogpbem.protocol.game import Game
+from frogpbem.protocol.game import Game, termination_words
 from frogpbem.safetext import safe
 
 
@@ -31,7 +31,7 @@ def result_token(game: Game) -> tuple[str, str]:
             token = "1-0" if ranks.get(game.seats[0]) == 1 else "0-1"
     else:
         token = " ".join(f"{p.rank}:{p.seat}" for p in outcome.standing)
-    return token, outcome.termination
+    return token, termination_words(game, outcome.termination)
 
 
 def game_record(game: Game) -> str:

@@ -24,7 +24,7 @@ from frogpbem.gamefile import mailsafe, schema
 from frogpbem.gamefile.document import game_bytes, locked, read_bytes, write_atomic
 from frogpbem.gamefile.model import Asked, Record, Request, Reveal
 from frogpbem.games import Outcome
-from frogpbem.games.clock import MAX_REASON, ClockResult, Passed, Paused, Resumed
+from frogpbem.games.clock import MAX_REASON, ClockResult, Passed, Paused, Resumed, TimedOut
 from frogpbem.protocol.game import (
     REFEREE,
     Game,
@@ -41,6 +41,7 @@ from frogpbem.protocol.game import (
     replay,
     sealed_move_secret,
     seconds_of,
+    termination_words,
     timeout_move,
 )
 from frogpbem.protocol.memory import HeadMemory
@@ -305,7 +306,9 @@ def _conclude(game: Game, state: Any, key: crypto.PrivateKey, at: str, applied: 
     state = automatic_moves(game, state, key, at, applied.lines)
     outcome = game.ruleset.outcome(state)
     if outcome is not None and game.file.reveal is None:
-        applied.outcome = outcome
+        # told as players read it (a loss on time); the reveal signs the rules' own words
+        applied.outcome = replace(outcome, termination=termination_words(
+            game, outcome.termination))
         _reveal(game, key, outcome, at)
     return state
 
@@ -336,7 +339,6 @@ def apply_timeout(game: Game, key: crypto.PrivateKey, memory: HeadMemory | None 
         else:
             state, line = _append_record(game, state, seat, "resign", None, key, at,
                                          timeout=True)
-            line += " (its deadline passed)"
         applied.lines.append(line)
         return _write(game, _conclude(game, state, key, at, applied), key, memory, applied)
 
@@ -433,8 +435,9 @@ def _append_record(
                     rules.scores(state), at, sealed,
                     request.signature if request is not None else None, asked,
                     timeout=timeout).signed(key)
-    game.append(record, result)
-    return state, rules.describe(seat, record.move, result)
+    told = TimedOut(result) if timeout else result
+    game.append(record, told)
+    return state, rules.describe_record(seat, record.move, told)
 
 
 def _reveal(game: Game, key: crypto.PrivateKey, outcome: Outcome, at: str) -> None:

@@ -20,7 +20,15 @@ from frogpbem.gamefile.document import dump_yaml, write_atomic
 from frogpbem.gamefile.model import JSON, ViewFile
 from frogpbem.games import Outcome, Paint, Ruleset, find_game
 from frogpbem.notes import NoteText, read_notes
-from frogpbem.protocol.game import REFEREE, Game, known_secrets, replay
+from frogpbem.protocol.game import (
+    REFEREE,
+    Game,
+    clock_of,
+    clock_words,
+    known_secrets,
+    replay,
+    termination_words,
+)
 from frogpbem.protocol.seen import SeenGames
 from frogpbem.safetext import safe
 
@@ -189,7 +197,10 @@ def write_views(game: Game, state: Any, key: crypto.PrivateKey) -> list[Path]:
 
 
 def render_json(view: View) -> str:
-    return json.dumps(view.to_json(), indent=2)
+    """The view's values, and its clock (:func:`~frogpbem.protocol.game.clock_of`: not
+    part of the signed view file, which the deadline's words would date)."""
+    clock = clock_of(view.game, view.state)
+    return json.dumps({**view.to_json(), "clock": clock.to_json() if clock else None}, indent=2)
 
 
 def render_yaml(view: View) -> str:
@@ -225,6 +236,9 @@ def render_html(view: View, hint: Any = None) -> str:
     moves = [(r.n, rules.describe_record(r.seat, r.move, result))
              for r, result in zip(game.file.log, game.results, strict=True)]
     facts = [f"View of: {view.who}", _after(len(game.file.log)), f"Setup: {setup_words(game)}"]
+    clock = clock_words(game, view.state)
+    if clock:
+        facts.append(f"Clock: {clock}")
     return view_page(rules.name, view.board, scene_of(view, hint),
                      f"{rules.title} - game {game.game_id} - view of {view.who}", facts, moves)
 
@@ -269,7 +283,7 @@ def render_text(view: View, colour: IO[str] | None = None) -> str:
         lines.append("Points: " + ", ".join(f"{label(s)} {p}" for s, p in points.items()))
     outcome = view.outcome
     if outcome:
-        lines.append(f"Game over: {outcome.termination}. Standing: "
+        lines.append(f"Game over: {termination_words(game, outcome.termination)}. Standing: "
                      f"{outcome.standing_text(label)}")
     else:
         lines.append(f"To move: {label(rules.to_move(view.state) or '')}")
@@ -277,6 +291,8 @@ def render_text(view: View, colour: IO[str] | None = None) -> str:
     if pause is not None:
         lines.append(f"Paused since {pause.at} by the referee: no move and no deadline "
                      "until it resumes")
+    elif outcome is None and game.header.deadline is not None:
+        lines.append(f"Clock: {clock_words(game, view.state)}")
     lines += ["", board_text(rules, view.board, view.viewers, paint), ""]
     if game.file.log:
         lines.append("Moves:")

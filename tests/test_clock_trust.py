@@ -17,7 +17,7 @@ import pytest
 import frogpbem.protocol.game
 import frogpbem.referee
 from frogpbem.audit import audit
-from tests.conftest import Cli, Keys
+from tests.conftest import Cli, Keys, write_setup
 from tests.test_clock import T0, at, timed_game
 
 MOVE_1 = "shoot C3"
@@ -175,3 +175,99 @@ def test_a_memory_from_before_times_were_kept_still_reads_and_learns_them(
     assert run(cli, keys, "alice", "verify", game).exit_code == 0
     value = json.loads(memory.read_bytes())
     assert value["first_seen"] == [hours(1)] and value["signed"] == {}
+
+
+def test_a_forfeit_on_time_reads_as_one_everywhere(
+        cli: Cli, keys: Keys, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Not as a resignation: the referee's line, the mail's subject, the view, the record
+    (its comment and Termination tag), its JSON and the audit say the seat lost on time."""
+    import email
+    import email.policy
+    import json
+
+    game = forfeit_game(cli, keys, tmp_path, monkeypatch, T0)
+    at(monkeypatch, hours(72))
+    ended = run(cli, keys, "referee", "timeout", game)
+    assert ended.stdout.splitlines() == ["red forfeits on time (its deadline passed)",
+                                         "game over: red lost on time; 1. blue 0, 2. red 0"]
+    assert run(cli, keys, "referee", "mail", game, "--out", tmp_path / "out").exit_code == 0
+    mail = email.message_from_bytes(next((tmp_path / "out").glob("*-red.eml")).read_bytes(),
+                                    policy=email.policy.default)
+    assert "1. red forfeits on time (its deadline passed)" in str(mail["Subject"])
+    shown = cli("view", game).stdout
+    assert "Game over: red lost on time." in shown and "red resign" not in shown
+    assert "deadline" not in shown.replace("its deadline passed", "")  # no clock after the end
+    record = cli("record", game).stdout
+    assert "1. resign {time forfeit} 0-1" in record
+    assert '[Termination "red lost on time"]' in record
+    data = json.loads(cli("record", game, "--json").stdout)
+    assert data["termination"] == "red lost on time"
+    assert data["moves"][0]["comment"] == "time forfeit"
+    assert "end: red lost on time; standing" in audit(game).text()
+
+
+def test_views_say_who_must_move_by_when_and_what_then(
+        cli: Cli, keys: Keys, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import json
+
+    game = forfeit_game(cli, keys, tmp_path, monkeypatch, T0)
+    shown = run(cli, keys, "alice", "view", game).stdout
+    assert "Clock: red must move by 2026-12-04 00:00 UTC (72h a move); after that it " \
+        "forfeits." in shown
+    data = json.loads(run(cli, keys, "alice", "view", game, "--json").stdout)
+    assert data["clock"] == {"to_move": "red", "per_move": "72h", "due": hours(72),
+                             "then": "forfeit", "paused": None}
+    page = run(cli, keys, "alice", "view", game, "--format", "html").stdout
+    assert "red must move by 2026-12-04 00:00 UTC" in page
+    at(monkeypatch, hours(1))
+    assert run(cli, keys, "referee", "pause", game, "--reason", "holidays").exit_code == 0
+    data = json.loads(cli("view", game, "--json").stdout)
+    assert data["clock"]["paused"] == hours(1) and data["clock"]["due"] is None
+    plain = tmp_path / "plain.yaml"  # no deadline: the clock says who moves, and no more
+    made = cli("new", plain, "--rules", "frogfinder", "--referee", keys.path("referee"),
+               "--seat", f"red={keys.pub('alice')}", "--seat", f"blue={keys.pub('bob')}",
+               "--option", "size=6", "--option", "frogs=2", "--setup", write_setup(tmp_path))
+    assert made.exit_code == 0, made.output
+    data = json.loads(cli("view", plain, "--json").stdout)
+    assert data["clock"]["per_move"] is None and data["clock"]["to_move"] == "red"
+    assert "Clock:" not in cli("view", plain).stdout
+
+
+@pytest.mark.parametrize(("given", "kept", "seconds"), [
+    ("72h", "72h", 72 * 3600), ("1h30m", "1h30m", 5400), ("2d12h", "2d12h", 216000),
+    (" 2D 12H ", "2d12h", 216000), ("90m", "90m", 5400), ("1h0m", "1h", 3600),
+    ("3600s", "3600s", 3600)])
+def test_durations_combine_units(given: str, kept: str, seconds: int) -> None:
+    from frogpbem.gamefile.model import Deadline
+
+    deadline = Deadline.parse(given)
+    assert (deadline.per_move, deadline.seconds) == (kept, seconds)
+    assert Deadline.parse(deadline.per_move) == deadline
+
+
+@pytest.mark.parametrize(("given", "why"), [
+    ("30s", "at least 1h"), ("59m", "at least 1h"), ("367d", "at most 366d"),
+    ("30m1h", "such as"), ("1h1h", "such as"), ("h", "such as"), ("1.5h", "such as"),
+    ("", "such as"), ("1h-30m", "such as"), ("1234567h", "such as")])
+def test_durations_out_of_shape_or_range_are_refused(given: str, why: str) -> None:
+    from frogpbem.errors import GameFileError
+    from frogpbem.gamefile.model import Deadline
+
+    with pytest.raises(GameFileError, match=why):
+        Deadline.parse(given)
+
+
+def test_a_combined_deadline_runs_to_the_second(
+        cli: Cli, keys: Keys, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    at(monkeypatch, T0)
+    game = timed_game(cli, keys, tmp_path, "frogfinder", "forfeit", "--option",
+                      "deadline=1h30m")
+    at(monkeypatch, "2026-12-01T01:29:59Z")
+    assert run(cli, keys, "referee", "timeout", game).exit_code == 4
+    at(monkeypatch, "2026-12-01T01:30:00Z")
+    assert run(cli, keys, "referee", "timeout", game).exit_code == 0
+    assert audit(game).ok
+    short = cli("new", tmp_path / "short.yaml", "--referee", keys.path("referee"),
+                "--seat", f"red={keys.pub('alice')}", "--seat", f"blue={keys.pub('bob')}",
+                "--option", "deadline=30s")
+    assert short.exit_code == 2 and "at least 1h" in short.stderr, short.output

@@ -51,7 +51,7 @@ from frogpbem.gamefile.model import (
     log_hashes,
 )
 from frogpbem.games import Ruleset, find_game
-from frogpbem.games.clock import ClockResult, Passed, Paused, Resumed, parse_clock
+from frogpbem.games.clock import ClockResult, Passed, Paused, Resumed, TimedOut, parse_clock
 from frogpbem.protocol import replays
 from frogpbem.protocol.secrets import SealedSecret
 from frogpbem.protocol.verified import VerifiedHistories
@@ -258,19 +258,64 @@ def deadline_of(game: Game, state: Any) -> tuple[str, int] | None:
 
 
 def clock_words(game: Game, state: Any) -> str:
-    """The clock in a sentence, for the seats' mail: a deadline and what it does, or a pause."""
-    pause = game.paused
-    if pause is not None:
-        return f"The referee paused the game at {pause.at}: no move and no deadline until it " \
-               "resumes."
-    due = deadline_of(game, state)
+    """The clock in a sentence, for the seats' mail and views: a deadline and what it does,
+    or a pause; nothing once the game is over."""
+    clock = clock_of(game, state)
+    if clock is None:
+        return ""
+    if clock.paused is not None:
+        return f"The referee paused the game at {clock.paused}: no move and no deadline " \
+               "until it resumes."
+    if clock.per_move is None or clock.due is None:
+        return "No deadline is set for this game."
+    when = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(seconds_of(clock.due)))
+    then = "its turn passes" if clock.then == "pass" else "it forfeits"
+    return f"{clock.to_move} must move by {when} ({clock.per_move} a move); after that {then}."
+
+
+@frozen
+class ClockState:
+    """Who must move by when, and what then (``view --json``'s ``clock``)."""
+
+    to_move: str
+    per_move: str | None
+    """The header's deadline (``72h``), ``None`` without one."""
+    due: str | None
+    """When the seat's time runs out (``None``: no deadline, or paused)."""
+    then: str | None
+    """``forfeit`` or ``pass``: what the referee records then."""
+    paused: str | None
+    """When the referee paused the game, while it is paused."""
+
+    def to_json(self) -> dict[str, str | None]:
+        return {"to_move": self.to_move, "per_move": self.per_move, "due": self.due,
+                "then": self.then, "paused": self.paused}
+
+
+def clock_of(game: Game, state: Any) -> ClockState | None:
+    """The game's clock in ``state``; ``None`` once the game is over."""
+    seat = game.ruleset.to_move(state)
+    if seat is None:
+        return None
     deadline = game.header.deadline
-    if due is None or deadline is None:
-        return "No deadline is set for this game." if deadline is None else ""
-    seat, until = due
-    when = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(until))
-    then = "its turn passes" if timeout_move(game, state, seat) == "pass" else "it forfeits"
-    return f"{seat} must move by {when} ({deadline.per_move} a move); after that {then}."
+    pause = game.paused
+    due = deadline_of(game, state)
+    then = None
+    if deadline is not None:
+        then = "pass" if timeout_move(game, state, seat) == "pass" else "forfeit"
+    return ClockState(seat, deadline.per_move if deadline else None,
+                      text_of(due[1]) if due is not None else None, then,
+                      pause.at if pause is not None else None)
+
+
+def termination_words(game: Game, termination: str) -> str:
+    """An outcome's termination as players should read it: a resignation the referee
+    recorded when the seat's deadline passed is a loss on time (the signed outcome, made by
+    the rules, says ``red resigned``)."""
+    for record, result in zip(game.file.log, game.results, strict=True):
+        if isinstance(result, TimedOut) and termination == f"{record.seat} resigned":
+            return f"{record.seat} lost on time"
+    return termination
 
 
 def play_clock(rules: Ruleset[Any, Any, Any], state: Any, seat: str, result: ClockResult,
@@ -451,9 +496,11 @@ def typed_results(file: GameFile, ruleset: Ruleset[Any, Any, Any],
             results.append(clock)
             continue
         try:
-            results.append(ruleset.parse_result(record.result))
+            result = ruleset.parse_result(record.result)
         except NotationError as exc:
             raise GameFileError(exc.message, element=f"record {record.n}") from None
+        results.append(TimedOut(result) if record.timeout and record.move == "resign"
+                       else result)
     if not file.undealt:
         try:
             ruleset.check_setup(file.header.options, (), file.dealing.public, {})
@@ -755,7 +802,8 @@ def _played(game: Game, state: Any, done: int, key: crypto.PrivateKey | None,
             elif paused:
                 raise IllegalMoveError("a move while the game is paused")
             else:
-                state = _play_record(game, record, claimed, state, key, role)
+                state = _play_record(game, record, claimed.resigned if isinstance(
+                    claimed, TimedOut) else claimed, state, key, role)
         except FrogPbemError as exc:
             raise InconsistentResultError(exc.message, path=game.path, element=where) from None
         paused = isinstance(claimed, Paused)
