@@ -248,6 +248,7 @@ def apply_moves(
         memory.check(game)
         applied, state = _apply(game, key, text, seat, take_from, discard_requests,
                                 at or now_text())
+        _check_dated_forward(game)
         data = game_bytes(game.file)
         memory.remember(game, data)
         write_atomic(game.path, data)
@@ -381,21 +382,23 @@ def _clock_command(path: Path, key: crypto.PrivateKey, result: Paused | Resumed,
 
 def _write(game: Game, state: Any, key: crypto.PrivateKey, memory: HeadMemory,
            applied: Applied) -> Applied:
-    """Remember and write the game (its memory first), then the views.
-
-    A record dated before the one it follows (this computer's clock went back) is
-    refused before anything is written: every reader would refuse the file.
-    """
-    try:
-        check_times(game.file)
-    except FrogPbemError as exc:
-        raise UsageError(f"{exc.element} would be dated back ({exc.message}): check this "
-                         "computer's clock", path=game.path) from None
+    """Remember and write the game (its memory first), then the views."""
+    _check_dated_forward(game)
     data = game_bytes(game.file)
     memory.remember(game, data)
     write_atomic(game.path, data)
     applied.views = write_views(game, state, key)
     return applied
+
+
+def _check_dated_forward(game: Game) -> None:
+    """Refuse, before anything is written, a record dated before the one it follows (this
+    computer's clock went back): every reader would refuse the file."""
+    try:
+        check_times(game.file)
+    except FrogPbemError as exc:
+        raise UsageError(f"{exc.element} would be dated back ({exc.message}): check this "
+                         "computer's clock", path=game.path) from None
 
 
 def _append_clock(game: Game, state: Any, result: ClockResult, key: crypto.PrivateKey,

@@ -18,7 +18,7 @@ import frogpbem.protocol.game
 import frogpbem.referee
 from frogpbem.audit import audit
 from tests.conftest import Cli, Keys, write_setup
-from tests.test_clock import T0, at, timed_game
+from tests.test_clock import T0, at, mailed_text, timed_game
 
 MOVE_1 = "shoot C3"
 MOVE_2 = "shoot D4"
@@ -231,6 +231,10 @@ def test_views_say_who_must_move_by_when_and_what_then(
     data = json.loads(cli("view", plain, "--json").stdout)
     assert data["clock"]["per_move"] is None and data["clock"]["to_move"] == "red"
     assert "Clock:" not in cli("view", plain).stdout
+    assert "No deadline is set" in mailed_text(cli, keys, plain, tmp_path / "running", "red")
+    assert run(cli, keys, "referee", "move", plain, "resign", "--seat", "red").exit_code == 0
+    assert json.loads(cli("view", plain, "--json").stdout)["clock"] is None
+    assert "deadline" not in mailed_text(cli, keys, plain, tmp_path / "over", "red")
 
 
 @pytest.mark.parametrize(("given", "kept", "seconds"), [
@@ -271,3 +275,32 @@ def test_a_combined_deadline_runs_to_the_second(
                 "--seat", f"red={keys.pub('alice')}", "--seat", f"blue={keys.pub('bob')}",
                 "--option", "deadline=30s")
     assert short.exit_code == 2 and "at least 1h" in short.stderr, short.output
+
+
+def test_a_referee_whose_clock_went_back_signs_nothing_and_reads_no_copy_from_ahead(
+        cli: Cli, keys: Keys, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    game = forfeit_game(cli, keys, tmp_path, monkeypatch, T0)
+    as_user(monkeypatch, tmp_path, "alice")
+    at(monkeypatch, hours(2))
+    assert run(cli, keys, "alice", "move", game, MOVE_1).exit_code == 0
+    as_user(monkeypatch, tmp_path, "referee")
+    assert run(cli, keys, "referee", "move", game).exit_code == 0
+    copy = tmp_path / "bob-copy.yaml"
+    copy.write_bytes(game.read_bytes())
+    as_user(monkeypatch, tmp_path, "bob")
+    assert run(cli, keys, "bob", "move", copy, MOVE_2).exit_code == 0
+    before = game.read_bytes()
+    at(monkeypatch, hours(1))  # the referee's clock, an hour behind the record it signed
+    as_user(monkeypatch, tmp_path, "referee")
+    taken = run(cli, keys, "referee", "move", game, "--from", copy)
+    assert taken.exit_code == 6, taken.output
+    assert "bob-copy.yaml: record 1: is dated " + hours(2) + \
+        ", 1 hour ahead of this computer's clock" in taken.stderr
+    monkeypatch.setenv("FROGPBEM_NOW", hours(1.9))  # within the skew: the copy is read
+    refused = run(cli, keys, "referee", "move", game, "--from", copy)
+    assert refused.exit_code == 2 and "record 2 would be dated back" in refused.stderr, \
+        refused.output
+    assert "check this computer's clock" in refused.stderr and game.read_bytes() == before
+    at(monkeypatch, "tomorrow")
+    wrong = run(cli, keys, "referee", "timeout", game)
+    assert wrong.exit_code == 2 and "$FROGPBEM_NOW is 'tomorrow'" in wrong.stderr, wrong.output
