@@ -18,6 +18,7 @@ from frogpbem.errors import (
     FileAccessError,
     ForkError,
     FrogPbemError,
+    GameFileError,
     StaleCopyError,
     UnfinishedGameError,
 )
@@ -162,7 +163,7 @@ def _check_clock(game: Game, report: Report) -> None:
         check_times(game.file)
         check_not_ahead(game.file)
     except FrogPbemError as exc:
-        report.failed(f"times: {exc.element} {exc.message}")
+        report.failed(f"times: {exc.element or 'the file'} {exc.message}")
         return
     name, at = latest_time(game.file)
     report.passed(f"times: from {game.header.created} to {at} ({name}), never going back, "
@@ -422,7 +423,7 @@ def verify(path: Path, key: crypto.PrivateKey | None = None,
                 seen.see(game)
                 report.passed("no fork, no rollback: it extends every copy of this game "
                               "seen here before")
-            except (ForkError, StaleCopyError, ChainError) as exc:
+            except (ForkError, StaleCopyError, ChainError, GameFileError) as exc:
                 report.failed(f"{exc.element} {exc.message}" if exc.element else exc.message)
         _verify_game(game, report, key)
     if against is not None:

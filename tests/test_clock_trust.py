@@ -304,3 +304,22 @@ def test_a_referee_whose_clock_went_back_signs_nothing_and_reads_no_copy_from_ah
     at(monkeypatch, "tomorrow")
     wrong = run(cli, keys, "referee", "timeout", game)
     assert wrong.exit_code == 2 and "$FROGPBEM_NOW is 'tomorrow'" in wrong.stderr, wrong.output
+
+
+def test_a_time_that_is_no_date_is_named(
+        cli: Cli, keys: Keys, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The schema's pattern lets the 32nd of December through; the check of times names it."""
+    from frogpbem.gamefile import strictyaml
+    from tests.test_audit import resign
+
+    game = forfeit_game(cli, keys, tmp_path, monkeypatch, T0)
+    assert run(cli, keys, "referee", "move", game, MOVE_1, "--seat", "red").exit_code == 0
+    doc = strictyaml.loads(game.read_bytes())
+    doc["log"][0]["at"] = "2026-12-32T00:00:00Z"
+    resign(doc, keys.key("referee"))
+    game.write_text(strictyaml.dumps(doc))
+    shown = cli("view", game)
+    assert shown.exit_code == 7 and "record 1: '2026-12-32T00:00:00Z' is not a UTC time" in \
+        shown.stderr, shown.output
+    verified = cli("verify", game)
+    assert "FAIL times: record 1 '2026-12-32T00:00:00Z' is not a UTC time" in verified.stdout

@@ -116,6 +116,14 @@ def seconds_of(text: str) -> int:
         raise GameFileError(f"{text[:40]!r} is not a UTC time YYYY-MM-DDTHH:MM:SSZ") from None
 
 
+def seconds_at(text: str, element: str) -> int:
+    """:func:`seconds_of` the time of ``element`` of a file, which the error names."""
+    try:
+        return seconds_of(text)
+    except GameFileError as exc:
+        raise exc.within(element=element) from None
+
+
 def text_of(seconds: int) -> str:
     """Seconds since the epoch as ``YYYY-MM-DDTHH:MM:SSZ``."""
     return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(seconds))
@@ -141,8 +149,12 @@ def check_times(file: GameFile) -> None:
     counted from these times: a record dated back would start a seat's clock early.)
     """
     before_name, before = "", ""
+    days: set[str] = set()
     for name, at in timeline(file):
-        seconds_of(at)  # the schema's pattern lets 2026-13-45 through
+        if at[:10] not in days or not (at[11:13] < "24" and at[14:16] < "60" and
+                                        at[17:19] < "60"):
+            seconds_at(at, name)  # the schema's pattern lets 2026-13-45 through
+            days.add(at[:10])  # a day checked once: a long game has many times on one
         if at < before:  # one format, fixed width: its order is the order of time
             raise ChainError(f"is dated {at}, before {before_name} ({before}): the referee's "
                              "times never go back", element=name)
@@ -183,19 +195,18 @@ def check_observed(file: GameFile, first_seen: Sequence[str], signed: Mapping[st
       (:func:`check_times`), so no later record is either: the clock of a seat's next
       turn cannot start before that seat's own last move.
     """
-    dated = [*(["the deal"] if file.deal is not None else []),
-             *(f"record {r.n}" for r in file.log), *(["the reveal"] if file.reveal else [])]
-    times = dict(timeline(file))
-    for name, seen in zip(dated, first_seen, strict=False):
-        if seen and seconds_of(times[name]) - seconds_of(seen) > SKEW:
-            late = seconds_of(times[name]) - seconds_of(seen)
-            raise ChainError(f"is dated {times[name]}, {duration_words(late)} after this "
-                             f"tool first saw it ({seen}): the referee dated it ahead",
-                             element=name)
+    elements = list(timeline(file))[1:]  # the history's: what ``first_seen`` dates
+    for (name, at), seen in zip(elements, first_seen, strict=False):
+        # one format, fixed width: compared as text first, and as times only when later
+        late = seconds_at(at, name) - seconds_of(seen) if seen and at > seen else 0
+        if late > SKEW:
+            raise ChainError(f"is dated {at}, {duration_words(late)} after this tool first "
+                             f"saw it ({seen}): the referee dated it ahead", element=name)
     for record in file.log:
         when = signed.get(record.request or "")
-        if when and seconds_of(when) - seconds_of(record.at) > SKEW:
-            early = seconds_of(when) - seconds_of(record.at)
+        early = seconds_of(when) - seconds_at(record.at, f"record {record.n}") \
+            if when and record.at < when else 0
+        if early > SKEW:
             raise ChainError(f"applies the request you signed at {when}, yet is dated "
                              f"{record.at}, {duration_words(early)} before it: the referee "
                              "dated it back", element=f"record {record.n}")
