@@ -178,7 +178,7 @@ def check_not_ahead(file: GameFile, clock: Clock | None = None) -> None:
         if ahead > SKEW:
             raise ChainError(f"is dated {at}, {duration_words(ahead)} ahead of this "
                              f"computer's clock ({text_of(now)}): a time that has not come "
-                             "yet", element=name)
+                             "yet (or this computer's clock is behind)", element=name)
 
 
 def check_observed(file: GameFile, first_seen: Sequence[str], signed: Mapping[str, str],
@@ -201,7 +201,8 @@ def check_observed(file: GameFile, first_seen: Sequence[str], signed: Mapping[st
         late = seconds_at(at, name) - seconds_of(seen) if seen and at > seen else 0
         if late > SKEW:
             raise ChainError(f"is dated {at}, {duration_words(late)} after this tool first "
-                             f"saw it ({seen}): the referee dated it ahead", element=name)
+                             f"saw it ({seen}): the referee dated it ahead (or this "
+                             "computer's clock was behind)", element=name)
     for record in file.log:
         when = signed.get(record.request or "")
         early = seconds_of(when) - seconds_at(record.at, f"record {record.n}") \
@@ -289,6 +290,7 @@ class ClockState:
     """Who must move by when, and what then (``view --json``'s ``clock``)."""
 
     to_move: str
+    """The seat to move."""
     per_move: str | None
     """The header's deadline (``72h``), ``None`` without one."""
     due: str | None
