@@ -219,11 +219,23 @@ def scene_of(view: View, hint: Any = None) -> Scene:
                  heat or {}, rules.hint_labels(hint) if heat else {})
 
 
+def pictured(view: View) -> JSON:
+    """The board a picture of ``view`` draws: the view's, its outcome told as players read
+    it (:func:`~frogpbem.protocol.game.termination_words`: a loss on time)."""
+    outcome = view.outcome
+    words = termination_words(view.game, outcome.termination) if outcome else ""
+    if outcome is None or words == outcome.termination:
+        return view.board
+    from frogpbem.pictures import with_termination
+
+    return with_termination(view.board, words)
+
+
 def render_svg(view: View, hint: Any = None) -> str:
     """A view as a standalone SVG picture of its board (with a ``hint``'s heat map)."""
     from frogpbem.pictures import picture
 
-    return picture(view.game.ruleset.name, view.board,
+    return picture(view.game.ruleset.name, pictured(view),
                    scene_of(view, hint)).svg(standalone=True)
 
 
@@ -239,7 +251,7 @@ def render_html(view: View, hint: Any = None) -> str:
     clock = clock_words(game, view.state)
     if clock:
         facts.append(f"Clock: {clock}")
-    return view_page(rules.name, view.board, scene_of(view, hint),
+    return view_page(rules.name, pictured(view), scene_of(view, hint),
                      f"{rules.title} - game {game.game_id} - view of {view.who}", facts, moves)
 
 
@@ -248,7 +260,7 @@ def render_letter(view: View, text: str) -> str:
     from frogpbem.pictures.page import letter_page
 
     game = view.game
-    return letter_page(game.ruleset.name, view.board, scene_of(view),
+    return letter_page(game.ruleset.name, pictured(view), scene_of(view),
                        f"{game.ruleset.title} - game {game.game_id} - view of {view.who}", text)
 
 

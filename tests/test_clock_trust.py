@@ -196,6 +196,9 @@ def test_a_forfeit_on_time_reads_as_one_everywhere(
     assert "1. red forfeits on time (its deadline passed)" in str(mail["Subject"])
     shown = cli("view", game).stdout
     assert "Game over: red lost on time." in shown and "red resign" not in shown
+    for picture in ("svg", "html"):
+        drawn = cli("view", game, "--format", picture).stdout
+        assert "Game over: red lost on time." in drawn and "red resigned" not in drawn
     assert "deadline" not in shown.replace("its deadline passed", "")  # no clock after the end
     record = cli("record", game).stdout
     assert "1. resign {time forfeit} 0-1" in record
