@@ -203,6 +203,8 @@ def test_a_forfeit_on_time_reads_as_one_everywhere(
     record = cli("record", game).stdout
     assert "1. resign {time forfeit} 0-1" in record
     assert '[Termination "red lost on time"]' in record
+    page = cli("record", game, "--format", "html").stdout
+    assert "Game over: red lost on time." in page and "red resigned" not in page
     data = json.loads(cli("record", game, "--json").stdout)
     assert data["termination"] == "red lost on time"
     assert data["moves"][0]["comment"] == "time forfeit"
