@@ -14,9 +14,11 @@ from typing import Any
 
 from frogpbem import crypto
 from frogpbem.errors import (
+    ChainError,
     FileAccessError,
     ForkError,
     FrogPbemError,
+    GameFileError,
     StaleCopyError,
     UnfinishedGameError,
 )
@@ -28,11 +30,15 @@ from frogpbem.protocol.game import (
     REFEREE,
     Game,
     Replay,
+    check_not_ahead,
     check_notes,
+    check_times,
     known_secrets,
+    latest_time,
     open_setup,
     replay,
     ruleset_of,
+    termination_words,
     typed_results,
     unasked,
 )
@@ -145,7 +151,23 @@ def _read(path: Path, report: Report) -> Game | None:
                   "(signature checked)")
     game = Game(path, file, ruleset, results, chain_report.unrequested)
     _check_notes(game, report)
+    _check_clock(game, report)
     return game
+
+
+def _check_clock(game: Game, report: Report) -> None:
+    """What anyone can check of the referee's times: they never go back, and none is
+    ahead of this computer's clock (more than the skew). What a seat alone can check, from
+    its own readings, is :func:`~frogpbem.protocol.game.check_observed`'s."""
+    try:
+        check_times(game.file)
+        check_not_ahead(game.file)
+    except FrogPbemError as exc:
+        report.failed(f"times: {exc.element or 'the file'} {exc.message}")
+        return
+    name, at = latest_time(game.file)
+    report.passed(f"times: from {game.header.created} to {at} ({name}), never going back, "
+                  "none ahead of this computer's clock")
 
 
 def _check_notes(game: Game, report: Report) -> None:
@@ -343,7 +365,8 @@ def audit(path: Path, key: crypto.PrivateKey | None = None) -> Report:
     elif outcome.to_json() != reveal.outcome:
         report.failed(f"reveal: outcome {reveal.outcome} should be {outcome.to_json()}")
     else:
-        report.passed(f"end: {outcome.termination}; standing {outcome.standing_text()}")
+        report.passed(f"end: {termination_words(game, outcome.termination)}; standing "
+                      f"{outcome.standing_text()}")
     if game.file.requests:
         report.failed(f"{len(game.file.requests)} requests pending after the end")
     return report
@@ -400,8 +423,8 @@ def verify(path: Path, key: crypto.PrivateKey | None = None,
                 seen.see(game)
                 report.passed("no fork, no rollback: it extends every copy of this game "
                               "seen here before")
-            except (ForkError, StaleCopyError) as exc:
-                report.failed(exc.message)
+            except (ForkError, StaleCopyError, ChainError, GameFileError) as exc:
+                report.failed(f"{exc.element} {exc.message}" if exc.element else exc.message)
         _verify_game(game, report, key)
     if against is not None:
         compare_copies(path, against, report, seen or SeenGames())

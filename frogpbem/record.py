@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from frogpbem.games import Outcome
-from frogpbem.protocol.game import Game
+from frogpbem.protocol.game import Game, termination_words
 from frogpbem.safetext import safe
 
 
@@ -31,7 +33,7 @@ def result_token(game: Game) -> tuple[str, str]:
             token = "1-0" if ranks.get(game.seats[0]) == 1 else "0-1"
     else:
         token = " ".join(f"{p.rank}:{p.seat}" for p in outcome.standing)
-    return token, outcome.termination
+    return token, termination_words(game, outcome.termination)
 
 
 def game_record(game: Game) -> str:
@@ -115,6 +117,7 @@ def record_html(game: Game) -> str:
     Every frame is the public view after a record (what anybody may know
     then); after the reveal, a last frame shows every hidden piece.
     """
+    from frogpbem.pictures import with_termination
     from frogpbem.pictures.page import Frame, record_page
     from frogpbem.protocol.game import known_secrets, start_state, states
     from frogpbem.views import setup_words
@@ -123,13 +126,21 @@ def record_html(game: Game) -> str:
     nobody: frozenset[str] = frozenset()
     secrets = known_secrets(game, None, None)
     state = start_state(game, secrets)
-    frames = [Frame(rules.view(state, nobody), "the start: nothing played yet", None)]
+
+    def board(state: Any, viewers: frozenset[str]) -> Any:
+        """The board of ``state``, its outcome told as players read it (a loss on time)."""
+        outcome = rules.outcome(state)
+        drawn = rules.view(state, viewers)
+        return drawn if outcome is None else \
+            with_termination(drawn, termination_words(game, outcome.termination))
+
+    frames = [Frame(board(state, nobody), "the start: nothing played yet", None)]
     for (record, state), result in zip(states(game, secrets), game.results, strict=True):
         words = rules.describe_record(record.seat, record.move, result)
-        frames.append(Frame(rules.view(state, nobody), f"{record.n}. {words}",
+        frames.append(Frame(board(state, nobody), f"{record.n}. {words}",
                             (record.seat, record.move)))
     if game.file.reveal is not None:
-        frames.append(Frame(rules.view(state, frozenset(game.seats)),
+        frames.append(Frame(board(state, frozenset(game.seats)),
                             "the reveal: every hidden piece shown", frames[-1].last))
     token, termination = result_token(game)
     players = ", ".join(f"{seat}: {name}" for seat, name in game.names.items())

@@ -24,10 +24,11 @@ from frogpbem.gamefile import mailsafe, schema
 from frogpbem.gamefile.document import game_bytes, locked, read_bytes, write_atomic
 from frogpbem.gamefile.model import Asked, Record, Request, Reveal
 from frogpbem.games import Outcome
-from frogpbem.games.clock import MAX_REASON, ClockResult, Passed, Paused, Resumed
+from frogpbem.games.clock import MAX_REASON, ClockResult, Passed, Paused, Resumed, TimedOut
 from frogpbem.protocol.game import (
     REFEREE,
     Game,
+    check_times,
     deadline_of,
     known_secrets,
     load,
@@ -40,6 +41,7 @@ from frogpbem.protocol.game import (
     replay,
     sealed_move_secret,
     seconds_of,
+    termination_words,
     timeout_move,
 )
 from frogpbem.protocol.memory import HeadMemory
@@ -112,7 +114,8 @@ def move(
         game = load(path, memory)
         role = game.role(key)
         if role != REFEREE:
-            (seen or SeenGames()).see(game)
+            seen = seen or SeenGames()
+            seen.see(game)
             if seat not in (None, role) or take_from or discard_requests:
                 raise UsageError(f"key {key.public.fingerprint} holds seat {role}: "
                                  "--seat, --from and --discard-requests are the referee's")
@@ -120,7 +123,7 @@ def move(
                 return withdraw_request(game, role)
             if text is None:
                 raise UsageError(f"give the move to sign for {role}, e.g. \"shoot G9\"")
-            return request_move(game, key, text)
+            return request_move(game, key, text, seen)
         if withdraw:
             raise UsageError("--withdraw is a seat's: it takes back its own pending request")
         return apply_moves(game, key, text, seat, take_from, discard_requests, memory,
@@ -138,8 +141,13 @@ def timeout_game(path: Path, key: crypto.PrivateKey, state_dir: Path | None = No
         return apply_timeout(game, key, memory, at)
 
 
-def request_move(game: Game, key: crypto.PrivateKey, text: str) -> Requested:
-    """Sign a move request for the key's seat into its copy (replacing its pending one)."""
+def request_move(game: Game, key: crypto.PrivateKey, text: str,
+                 seen: SeenGames | None = None) -> Requested:
+    """Sign a move request for the key's seat into its copy (replacing its pending one).
+
+    When it was signed is remembered (in ``seen``, this user's memory of the game): no
+    record applying it may be dated before (:func:`~frogpbem.protocol.game.check_observed`).
+    """
     seat = game.role(key)
     rules = game.ruleset
     parsed = rules.parse_move(text)
@@ -158,6 +166,7 @@ def request_move(game: Game, key: crypto.PrivateKey, text: str) -> Requested:
     others = tuple(r for r in game.file.requests if r.seat != seat)
     game.file = replace(game.file, requests=(*others, request))
     write_atomic(game.path, game_bytes(game.file))
+    (seen or SeenGames()).signed(game, request.signature)
     return Requested(seat, canonical, n, sealed is not None,
                      mine[-1].move if mine else None, game.path,
                      block=mailsafe.request_block(request.to_json()))
@@ -239,6 +248,7 @@ def apply_moves(
         memory.check(game)
         applied, state = _apply(game, key, text, seat, take_from, discard_requests,
                                 at or now_text())
+        _check_dated_forward(game)
         data = game_bytes(game.file)
         memory.remember(game, data)
         write_atomic(game.path, data)
@@ -297,7 +307,9 @@ def _conclude(game: Game, state: Any, key: crypto.PrivateKey, at: str, applied: 
     state = automatic_moves(game, state, key, at, applied.lines)
     outcome = game.ruleset.outcome(state)
     if outcome is not None and game.file.reveal is None:
-        applied.outcome = outcome
+        # told as players read it (a loss on time); the reveal signs the rules' own words
+        applied.outcome = replace(outcome, termination=termination_words(
+            game, outcome.termination))
         _reveal(game, key, outcome, at)
     return state
 
@@ -328,7 +340,6 @@ def apply_timeout(game: Game, key: crypto.PrivateKey, memory: HeadMemory | None 
         else:
             state, line = _append_record(game, state, seat, "resign", None, key, at,
                                          timeout=True)
-            line += " (its deadline passed)"
         applied.lines.append(line)
         return _write(game, _conclude(game, state, key, at, applied), key, memory, applied)
 
@@ -372,11 +383,22 @@ def _clock_command(path: Path, key: crypto.PrivateKey, result: Paused | Resumed,
 def _write(game: Game, state: Any, key: crypto.PrivateKey, memory: HeadMemory,
            applied: Applied) -> Applied:
     """Remember and write the game (its memory first), then the views."""
+    _check_dated_forward(game)
     data = game_bytes(game.file)
     memory.remember(game, data)
     write_atomic(game.path, data)
     applied.views = write_views(game, state, key)
     return applied
+
+
+def _check_dated_forward(game: Game) -> None:
+    """Refuse, before anything is written, a record dated before the one it follows (this
+    computer's clock went back): every reader would refuse the file."""
+    try:
+        check_times(game.file)
+    except FrogPbemError as exc:
+        raise UsageError(f"{exc.element} would be dated back ({exc.message}): check this "
+                         "computer's clock", path=game.path) from None
 
 
 def _append_clock(game: Game, state: Any, result: ClockResult, key: crypto.PrivateKey,
@@ -416,8 +438,9 @@ def _append_record(
                     rules.scores(state), at, sealed,
                     request.signature if request is not None else None, asked,
                     timeout=timeout).signed(key)
-    game.append(record, result)
-    return state, rules.describe(seat, record.move, result)
+    told = TimedOut(result) if timeout else result
+    game.append(record, told)
+    return state, rules.describe_record(seat, record.move, told)
 
 
 def _reveal(game: Game, key: crypto.PrivateKey, outcome: Outcome, at: str) -> None:

@@ -20,7 +20,15 @@ from frogpbem.gamefile.document import dump_yaml, write_atomic
 from frogpbem.gamefile.model import JSON, ViewFile
 from frogpbem.games import Outcome, Paint, Ruleset, find_game
 from frogpbem.notes import NoteText, read_notes
-from frogpbem.protocol.game import REFEREE, Game, known_secrets, replay
+from frogpbem.protocol.game import (
+    REFEREE,
+    Game,
+    clock_of,
+    clock_words,
+    known_secrets,
+    replay,
+    termination_words,
+)
 from frogpbem.protocol.seen import SeenGames
 from frogpbem.safetext import safe
 
@@ -189,7 +197,10 @@ def write_views(game: Game, state: Any, key: crypto.PrivateKey) -> list[Path]:
 
 
 def render_json(view: View) -> str:
-    return json.dumps(view.to_json(), indent=2)
+    """The view's values, and its clock (:func:`~frogpbem.protocol.game.clock_of`: not
+    part of the signed view file, which the deadline's words would date)."""
+    clock = clock_of(view.game, view.state)
+    return json.dumps({**view.to_json(), "clock": clock.to_json() if clock else None}, indent=2)
 
 
 def render_yaml(view: View) -> str:
@@ -208,11 +219,23 @@ def scene_of(view: View, hint: Any = None) -> Scene:
                  heat or {}, rules.hint_labels(hint) if heat else {})
 
 
+def pictured(view: View) -> JSON:
+    """The board a picture of ``view`` draws: the view's, its outcome told as players read
+    it (:func:`~frogpbem.protocol.game.termination_words`: a loss on time)."""
+    outcome = view.outcome
+    words = termination_words(view.game, outcome.termination) if outcome else ""
+    if outcome is None or words == outcome.termination:
+        return view.board
+    from frogpbem.pictures import with_termination
+
+    return with_termination(view.board, words)
+
+
 def render_svg(view: View, hint: Any = None) -> str:
     """A view as a standalone SVG picture of its board (with a ``hint``'s heat map)."""
     from frogpbem.pictures import picture
 
-    return picture(view.game.ruleset.name, view.board,
+    return picture(view.game.ruleset.name, pictured(view),
                    scene_of(view, hint)).svg(standalone=True)
 
 
@@ -225,7 +248,10 @@ def render_html(view: View, hint: Any = None) -> str:
     moves = [(r.n, rules.describe_record(r.seat, r.move, result))
              for r, result in zip(game.file.log, game.results, strict=True)]
     facts = [f"View of: {view.who}", _after(len(game.file.log)), f"Setup: {setup_words(game)}"]
-    return view_page(rules.name, view.board, scene_of(view, hint),
+    clock = clock_words(game, view.state)
+    if clock:
+        facts.append(f"Clock: {clock}")
+    return view_page(rules.name, pictured(view), scene_of(view, hint),
                      f"{rules.title} - game {game.game_id} - view of {view.who}", facts, moves)
 
 
@@ -234,7 +260,7 @@ def render_letter(view: View, text: str) -> str:
     from frogpbem.pictures.page import letter_page
 
     game = view.game
-    return letter_page(game.ruleset.name, view.board, scene_of(view),
+    return letter_page(game.ruleset.name, pictured(view), scene_of(view),
                        f"{game.ruleset.title} - game {game.game_id} - view of {view.who}", text)
 
 
@@ -269,7 +295,7 @@ def render_text(view: View, colour: IO[str] | None = None) -> str:
         lines.append("Points: " + ", ".join(f"{label(s)} {p}" for s, p in points.items()))
     outcome = view.outcome
     if outcome:
-        lines.append(f"Game over: {outcome.termination}. Standing: "
+        lines.append(f"Game over: {termination_words(game, outcome.termination)}. Standing: "
                      f"{outcome.standing_text(label)}")
     else:
         lines.append(f"To move: {label(rules.to_move(view.state) or '')}")
@@ -277,6 +303,8 @@ def render_text(view: View, colour: IO[str] | None = None) -> str:
     if pause is not None:
         lines.append(f"Paused since {pause.at} by the referee: no move and no deadline "
                      "until it resumes")
+    elif outcome is None and game.header.deadline is not None:
+        lines.append(f"Clock: {clock_words(game, view.state)}")
     lines += ["", board_text(rules, view.board, view.viewers, paint), ""]
     if game.file.log:
         lines.append("Moves:")

@@ -132,7 +132,7 @@ def test_a_forfeit_game_does_not_pass_and_a_pass_game_does_not_forfeit(
     game = timed_game(cli, keys, tmp_path, "frogfinder", "forfeit")
     at(monkeypatch, "2026-12-01T04:00:00Z")
     ended = referee(cli, keys, "timeout", game)
-    assert ended.exit_code == 0 and "red resigns (its deadline passed)" in ended.stdout
+    assert ended.exit_code == 0 and "red forfeits on time (its deadline passed)" in ended.stdout
     # the same log under a pass header: the resignation rests on the referee's word
     doc = strictyaml.loads(game.read_bytes())
     doc["header"]["deadline"]["on_timeout"] = "pass"
@@ -150,7 +150,7 @@ def test_froglet_first_move_forfeits_then_turns_pass(
     first = timed_game(cli, keys, tmp_path / "first", "froglet", "pass", "--option", "size=4")
     at(monkeypatch, "2026-12-01T04:00:00Z")
     ended = referee(cli, keys, "timeout", first)
-    assert ended.exit_code == 0 and "white resigns (its deadline passed)" in ended.stdout
+    assert ended.exit_code == 0 and "white forfeits on time (its deadline passed)" in ended.stdout
     assert audit(first).ok
 
     at(monkeypatch, T0)
@@ -197,7 +197,7 @@ def test_secret_move_passes_a_turn_but_a_guess_forfeits(
         assert referee(cli, keys, "move", game).exit_code == 0
     at(monkeypatch, "2026-12-01T09:00:00Z")
     ended = referee(cli, keys, "timeout", game)  # both must guess: red forfeits
-    assert ended.exit_code == 0 and "red resigns (its deadline passed)" in ended.stdout
+    assert ended.exit_code == 0 and "red forfeits on time (its deadline passed)" in ended.stdout
     report = audit(game)
     assert report.ok, report.text()
 

@@ -559,7 +559,7 @@ def test_a_deadline_reminds_once_then_forfeits_once_and_audits(
         assert "reminded red" in at("2026-12-01T03:50:00Z")  # once more, no traceback
         assert at("2026-12-01T03:55:00Z") == ""  # and the mark is written anew
         late = at("2026-12-01T04:00:01Z")
-        assert "red resigns" in late and "deadline passed" in late and "mailed record 1" in late
+        assert "red forfeits on time" in late and "mailed record 1" in late
         assert at("2026-12-01T09:00:00Z") == ""  # applied once
         record = strictyaml.loads(game.read_bytes())["log"][0]
         assert record["timeout"] is True and record["at"] == "2026-12-01T04:00:01Z"

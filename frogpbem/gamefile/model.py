@@ -218,16 +218,41 @@ class Deadline:
     """How long a seat has for each move, and what happens when the time passes."""
 
     per_move: str
-    """``72h``, ``3d``, ``90m`` or ``600s``."""
+    """``72h``, ``3d``, ``90m``, or units combined from the largest down: ``1h30m``,
+    ``2d12h``."""
     on_timeout: str
     """``forfeit``: the seat that let the time pass resigns; ``pass``: its turn goes by
     (where the rules leave none to pass, it resigns). A signed record says so."""
 
-    UNITS: ClassVar[dict[str, int]] = {"s": 1, "m": 60, "h": 3600, "d": 86400}
+    UNITS: ClassVar[dict[str, int]] = {"d": 86400, "h": 3600, "m": 60, "s": 1}
+    SHORTEST: ClassVar[int] = 3600
+    """The shortest deadline ``new`` accepts (seconds): an hour, so that mail has time to
+    go both ways, and far more than the clocks' allowed skew (ten minutes)."""
+    LONGEST: ClassVar[int] = 366 * 86400
+    """The longest: a year."""
 
     @property
     def seconds(self) -> int:
-        return int(self.per_move[:-1]) * self.UNITS[self.per_move[-1]]
+        return sum(count * self.UNITS[unit] for count, unit in self.parts(self.per_move))
+
+    @classmethod
+    def parts(cls, text: str) -> list[tuple[int, str]]:
+        """``1h30m`` as ``[(1, "h"), (30, "m")]``; ``[]`` if it is not such a time (each
+        unit once, the largest first)."""
+        parts: list[tuple[int, str]] = []
+        digits = ""
+        for char in text:
+            if char.isascii() and char.isdigit():
+                digits += char
+            elif char in cls.UNITS and digits and len(digits) <= 6:
+                parts.append((int(digits), char))
+                digits = ""
+            else:
+                return []
+        order = [list(cls.UNITS).index(unit) for _, unit in parts]
+        if digits or order != sorted(set(order)):
+            return []
+        return parts
 
     def to_json(self) -> dict[str, Any]:
         return {"per_move": self.per_move, "on_timeout": self.on_timeout}
@@ -235,13 +260,18 @@ class Deadline:
     @classmethod
     def parse(cls, per_move: str, on_timeout: str = "forfeit") -> Deadline:
         """From ``new``'s options; raises :class:`GameFileError` for what it cannot be."""
-        text = per_move.strip().lower()
-        if not (len(text) >= 2 and text[-1] in cls.UNITS and text[:-1].isdigit()
-                and 0 < int(text[:-1]) < 10**6):
-            raise GameFileError(f"deadline {per_move!r}: give a time such as 72h, 3d or 90m")
+        text = "".join(per_move.lower().split())
+        parts = [(count, unit) for count, unit in cls.parts(text) if count]
+        seconds = sum(count * cls.UNITS[unit] for count, unit in parts)
+        if not parts:
+            raise GameFileError(f"deadline {per_move!r}: give a time such as 72h, 3d, 1h30m "
+                                "or 2d12h")
+        if not cls.SHORTEST <= seconds <= cls.LONGEST:
+            raise GameFileError(f"deadline {per_move!r}: give at least 1h and at most 366d "
+                                "(mail needs time to go both ways)")
         if on_timeout not in ("forfeit", "pass"):
             raise GameFileError(f"on_timeout {on_timeout!r}: give forfeit or pass")
-        return cls(f"{int(text[:-1])}{text[-1]}", on_timeout)
+        return cls("".join(f"{count}{unit}" for count, unit in parts), on_timeout)
 
 
 @frozen

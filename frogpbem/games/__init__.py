@@ -360,7 +360,7 @@ class Ruleset(ABC, Generic[S, M, R]):
         """Any record in words: a move's (:meth:`describe`) or the referee's clock record."""
         from frogpbem.games import clock
 
-        if isinstance(result, clock.ClockResult):
+        if isinstance(result, clock.ClockResult | clock.TimedOut):
             return clock.describe(seat, result)
         return self.describe(seat, move, result)
 
@@ -368,6 +368,8 @@ class Ruleset(ABC, Generic[S, M, R]):
         """Any record's comment: a move's (:meth:`comment`) or the clock record's."""
         from frogpbem.games import clock
 
+        if isinstance(result, clock.TimedOut):
+            return clock.comment(result, self.comment(result.resigned))
         if isinstance(result, clock.ClockResult):
             return clock.comment(result)
         return self.comment(result)

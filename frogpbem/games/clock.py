@@ -4,9 +4,15 @@ Three records change no piece: a turn that went by because its deadline
 passed (``pass``, when the header says ``on_timeout: pass``), and a pause
 and its resumption (holidays). Each is a record the referee signs in the
 log, with a result of its own shape, so every copy and every audit sees it.
+
+A fourth is a ruleset's own resignation, made by the referee when the
+deadline passed (``timeout: true``): its result is the ruleset's, wrapped
+in :class:`TimedOut` so that it is told as the loss on time it is.
 """
 
 from __future__ import annotations
+
+from typing import Any
 
 from frogpbem.frozen import frozen
 from frogpbem.games import JSON, same_json
@@ -51,6 +57,22 @@ class Resumed:
 ClockResult = Passed | Paused | Resumed
 
 
+@frozen
+class TimedOut:
+    """A resignation the referee recorded because the seat let its deadline pass (a record
+    ``move: resign`` with ``timeout: true``): the ruleset's own result of it, told as a loss
+    on time. The rules play ``resigned``; only the words differ."""
+
+    resigned: Any
+    """The ruleset's result of the resignation (it may show the seat's pieces)."""
+
+    move = "resign"
+
+    def to_json(self) -> JSON:
+        data: JSON = self.resigned.to_json()
+        return data
+
+
 _CLOCK_KEYS = frozenset(("passed", "resumed", "paused"))
 
 
@@ -68,8 +90,10 @@ def parse_clock(data: JSON) -> ClockResult | None:
     return None
 
 
-def describe(seat: str, result: ClockResult) -> str:
+def describe(seat: str, result: ClockResult | TimedOut) -> str:
     """A clock record in words."""
+    if isinstance(result, TimedOut):
+        return f"{seat} forfeits on time (its deadline passed)"
     if isinstance(result, Passed):
         return f"{seat}'s time ran out: the turn passes"
     if isinstance(result, Paused):
@@ -78,12 +102,15 @@ def describe(seat: str, result: ClockResult) -> str:
     return f"the referee resumes the game: {seat} to move"
 
 
-def comment(result: ClockResult) -> str:
-    """A clock record as the record's comment."""
+def comment(result: ClockResult | TimedOut, resigned: str = "") -> str:
+    """A clock record as the record's comment (``resigned``: the ruleset's comment of a
+    resignation on time, when it says more than that, e.g. the frogs it shows)."""
+    if isinstance(result, TimedOut):
+        return "time forfeit" + (f"; {resigned}" if resigned not in ("", "resigns") else "")
     if isinstance(result, Passed):
         return "time ran out"
     return "paused" if isinstance(result, Paused) else "resumed"
 
 
-__all__ = ["MAX_REASON", "ClockResult", "Passed", "Paused", "Resumed", "comment", "describe",
-           "parse_clock"]
+__all__ = ["MAX_REASON", "ClockResult", "Passed", "Paused", "Resumed", "TimedOut", "comment",
+           "describe", "parse_clock"]

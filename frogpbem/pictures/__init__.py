@@ -48,6 +48,15 @@ def status(board: JSON) -> str:
     return f"To move: {to_move}" if to_move else ""
 
 
+def with_termination(board: JSON, termination: str) -> JSON:
+    """``board`` with its outcome's termination told in other words (a resignation the
+    referee recorded on a passed deadline: ``red lost on time``)."""
+    outcome = board.get("outcome") if isinstance(board, dict) else None
+    if not isinstance(outcome, dict):
+        return board
+    return {**board, "outcome": {**outcome, "termination": termination}}
+
+
 def drawer(rules: str) -> Drawer:
     """The function that draws a board of ``rules`` (by the ruleset's name)."""
     from frogpbem.pictures import froglet, frogs, secretmove

@@ -10,7 +10,7 @@ import json
 import os
 import time
 from collections import OrderedDict
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
@@ -30,6 +30,7 @@ from frogpbem.errors import (
     StaleCopyError,
     UsageError,
 )
+from frogpbem.frozen import frozen
 from frogpbem.gamefile import chain, mailsafe
 from frogpbem.gamefile.document import (
     parse_copy,
@@ -50,7 +51,7 @@ from frogpbem.gamefile.model import (
     log_hashes,
 )
 from frogpbem.games import Ruleset, find_game
-from frogpbem.games.clock import ClockResult, Passed, Paused, Resumed, parse_clock
+from frogpbem.games.clock import ClockResult, Passed, Paused, Resumed, TimedOut, parse_clock
 from frogpbem.protocol import replays
 from frogpbem.protocol.secrets import SealedSecret
 from frogpbem.protocol.verified import VerifiedHistories
@@ -62,16 +63,165 @@ REFEREE = "referee"
 """The role of the referee's key (seats have their seat names)."""
 
 
+SKEW = 600
+"""How far (seconds) a referee's time may run ahead of the reader's clock, or of what the
+reader saw, before the copy is refused: ten minutes, for computers whose clocks are set by
+hand or drift. A copy dated further ahead holds a time that has not come yet."""
+
+NOW_VARIABLE = "FROGPBEM_NOW"
+"""The environment variable that fixes the clock (``YYYY-MM-DDTHH:MM:SSZ``): the test hook."""
+
+
+@frozen
+class Clock:
+    """The time now, read in one place: every time a command signs or checks comes from here.
+
+    ``fixed``: a time to use instead (a test's). Without it the clock reads
+    ``$FROGPBEM_NOW`` when it is set (the documented test hook: every
+    command run with it believes that is the time), else the system's clock (UTC).
+    """
+
+    fixed: str | None = None
+
+    def text(self) -> str:
+        """The time now as ``YYYY-MM-DDTHH:MM:SSZ``."""
+        given = self.fixed or os.environ.get(NOW_VARIABLE)
+        if not given:
+            return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+        try:
+            seconds_of(given)
+        except GameFileError:
+            raise UsageError(f"${NOW_VARIABLE} is {given[:40]!r}: give a UTC time such as "
+                             "2026-12-01T09:30:00Z, or unset it") from None
+        return given
+
+    def now(self) -> int:
+        """The time now in seconds since the epoch."""
+        return seconds_of(self.text())
+
+
 def now_text() -> str:
-    """The time now (UTC), or ``$FROGPBEM_NOW`` when it is set (a clock for tests)."""
-    return os.environ.get("FROGPBEM_NOW") or time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+    """The time now (:class:`Clock`): ``$FROGPBEM_NOW`` when it is set, else the system's."""
+    return Clock().text()
 
 
 def seconds_of(text: str) -> int:
-    """A ``YYYY-MM-DDTHH:MM:SSZ`` time as seconds since the epoch."""
+    """A ``YYYY-MM-DDTHH:MM:SSZ`` time as seconds since the epoch; raises
+    :class:`GameFileError` for any other text (the 31st of February too)."""
     import calendar  # only deadlines need it: spared at every other command's start
 
-    return calendar.timegm(time.strptime(text, "%Y-%m-%dT%H:%M:%SZ"))
+    try:
+        return calendar.timegm(time.strptime(text, "%Y-%m-%dT%H:%M:%SZ"))
+    except ValueError:
+        raise GameFileError(f"{text[:40]!r} is not a UTC time YYYY-MM-DDTHH:MM:SSZ") from None
+
+
+def seconds_at(text: str, element: str) -> int:
+    """:func:`seconds_of` the time of ``element`` of a file, which the error names."""
+    try:
+        return seconds_of(text)
+    except GameFileError as exc:
+        raise exc.within(element=element) from None
+
+
+def text_of(seconds: int) -> str:
+    """Seconds since the epoch as ``YYYY-MM-DDTHH:MM:SSZ``."""
+    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(seconds))
+
+
+def timeline(file: GameFile) -> Iterator[tuple[str, str]]:
+    """Each time the referee signed, in the order of the history, with what it dates:
+    the header's ``created``, the deal, every record, the reveal."""
+    yield "the header", file.header.created
+    if file.deal is not None:
+        yield "the deal", file.deal.at
+    for record in file.log:
+        yield f"record {record.n}", record.at
+    if file.reveal is not None:
+        yield "the reveal", file.reveal.at
+
+
+def check_times(file: GameFile) -> None:
+    """The referee's times never go back: the deal, each record and the reveal are dated no
+    earlier than the element before them, the first no earlier than ``created``.
+
+    Raises :class:`ChainError` naming the first element that breaks it. (A deadline is
+    counted from these times: a record dated back would start a seat's clock early.)
+    """
+    before_name, before = "", ""
+    days: set[str] = set()
+    for name, at in timeline(file):
+        if at[:10] not in days or not (at[11:13] < "24" and at[14:16] < "60" and
+                                        at[17:19] < "60"):
+            seconds_at(at, name)  # the schema's pattern lets 2026-13-45 through
+            days.add(at[:10])  # a day checked once: a long game has many times on one
+        if at < before:  # one format, fixed width: its order is the order of time
+            raise ChainError(f"is dated {at}, before {before_name} ({before}): the referee's "
+                             "times never go back", element=name)
+        before_name, before = name, at
+
+
+def latest_time(file: GameFile) -> tuple[str, str]:
+    """The last time the referee signed into ``file``, and what it dates."""
+    return list(timeline(file))[-1]
+
+
+def check_not_ahead(file: GameFile, clock: Clock | None = None) -> None:
+    """Refuse a copy with a time more than :data:`SKEW` ahead of ``clock``: a record
+    dated in the future (a timeout signed before its deadline came). Names the first."""
+    now = (clock or Clock()).now()
+    _, latest = latest_time(file)
+    if seconds_of(latest) - now <= SKEW:  # times never go back: the last is the latest
+        return
+    for name, at in timeline(file):
+        ahead = seconds_of(at) - now
+        if ahead > SKEW:
+            raise ChainError(f"is dated {at}, {duration_words(ahead)} ahead of this "
+                             f"computer's clock ({text_of(now)}): a time that has not come "
+                             "yet (or this computer's clock is behind)", element=name)
+
+
+def check_observed(file: GameFile, first_seen: Sequence[str], signed: Mapping[str, str],
+                   ) -> None:
+    """The referee's times against this user's own clock readings (its memory of the game,
+    :mod:`frogpbem.protocol.seen`); raises :class:`ChainError` naming the element.
+
+    - No element is dated more than :data:`SKEW` after this tool first saw it
+      (``first_seen``, one per element of the history; ``""``: not known). An element
+      seen for the first time now is so checked against the clock: a timeout signed
+      ahead of its deadline is refused, and stays refused once that time has come.
+    - No record applying a request this tool signed (``signed``: signature to time) is
+      dated more than :data:`SKEW` before it was signed. Times never go back
+      (:func:`check_times`), so no later record is either: the clock of a seat's next
+      turn cannot start before that seat's own last move.
+    """
+    elements = list(timeline(file))[1:]  # the history's: what ``first_seen`` dates
+    for (name, at), seen in zip(elements, first_seen, strict=False):
+        # one format, fixed width: compared as text first, and as times only when later
+        late = seconds_at(at, name) - seconds_of(seen) if seen and at > seen else 0
+        if late > SKEW:
+            raise ChainError(f"is dated {at}, {duration_words(late)} after this tool first "
+                             f"saw it ({seen}): the referee dated it ahead (or this "
+                             "computer's clock was behind)", element=name)
+    for record in file.log:
+        when = signed.get(record.request or "")
+        early = seconds_of(when) - seconds_at(record.at, f"record {record.n}") \
+            if when and record.at < when else 0
+        if early > SKEW:
+            raise ChainError(f"applies the request you signed at {when}, yet is dated "
+                             f"{record.at}, {duration_words(early)} before it: the referee "
+                             "dated it back", element=f"record {record.n}")
+
+
+def duration_words(seconds: int) -> str:
+    """A length of time in words a player reads at a glance (``3 days 2 hours``)."""
+    seconds = abs(seconds)
+    parts = []
+    for unit, size in (("day", 86400), ("hour", 3600), ("minute", 60)):
+        count, seconds = divmod(seconds, size)
+        if count:
+            parts.append(f"{count} {unit}{'s' if count > 1 else ''}")
+    return " ".join(parts[:2]) or f"{seconds} seconds"
 
 
 def last_at(game: Game, n: int) -> str:
@@ -120,19 +270,65 @@ def deadline_of(game: Game, state: Any) -> tuple[str, int] | None:
 
 
 def clock_words(game: Game, state: Any) -> str:
-    """The clock in a sentence, for the seats' mail: a deadline and what it does, or a pause."""
-    pause = game.paused
-    if pause is not None:
-        return f"The referee paused the game at {pause.at}: no move and no deadline until it " \
-               "resumes."
-    due = deadline_of(game, state)
+    """The clock in a sentence, for the seats' mail and views: a deadline and what it does,
+    or a pause; nothing once the game is over."""
+    clock = clock_of(game, state)
+    if clock is None:
+        return ""
+    if clock.paused is not None:
+        return f"The referee paused the game at {clock.paused}: no move and no deadline " \
+               "until it resumes."
+    if clock.per_move is None or clock.due is None:
+        return "No deadline is set for this game."
+    when = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(seconds_of(clock.due)))
+    then = "its turn passes" if clock.then == "pass" else "it forfeits"
+    return f"{clock.to_move} must move by {when} ({clock.per_move} a move); after that {then}."
+
+
+@frozen
+class ClockState:
+    """Who must move by when, and what then (``view --json``'s ``clock``)."""
+
+    to_move: str
+    """The seat to move."""
+    per_move: str | None
+    """The header's deadline (``72h``), ``None`` without one."""
+    due: str | None
+    """When the seat's time runs out (``None``: no deadline, or paused)."""
+    then: str | None
+    """``forfeit`` or ``pass``: what the referee records then."""
+    paused: str | None
+    """When the referee paused the game, while it is paused."""
+
+    def to_json(self) -> dict[str, str | None]:
+        return {"to_move": self.to_move, "per_move": self.per_move, "due": self.due,
+                "then": self.then, "paused": self.paused}
+
+
+def clock_of(game: Game, state: Any) -> ClockState | None:
+    """The game's clock in ``state``; ``None`` once the game is over."""
+    seat = game.ruleset.to_move(state)
+    if seat is None:
+        return None
     deadline = game.header.deadline
-    if due is None or deadline is None:
-        return "No deadline is set for this game." if deadline is None else ""
-    seat, until = due
-    when = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(until))
-    then = "its turn passes" if timeout_move(game, state, seat) == "pass" else "it forfeits"
-    return f"{seat} must move by {when} ({deadline.per_move} a move); after that {then}."
+    pause = game.paused
+    due = deadline_of(game, state)
+    then = None
+    if deadline is not None:
+        then = "pass" if timeout_move(game, state, seat) == "pass" else "forfeit"
+    return ClockState(seat, deadline.per_move if deadline else None,
+                      text_of(due[1]) if due is not None else None, then,
+                      pause.at if pause is not None else None)
+
+
+def termination_words(game: Game, termination: str) -> str:
+    """An outcome's termination as players should read it: a resignation the referee
+    recorded when the seat's deadline passed is a loss on time (the signed outcome, made by
+    the rules, says ``red resigned``)."""
+    for record, result in zip(game.file.log, game.results, strict=True):
+        if isinstance(result, TimedOut) and termination == f"{record.seat} resigned":
+            return f"{record.seat} lost on time"
+    return termination
 
 
 def play_clock(rules: Ruleset[Any, Any, Any], state: Any, seat: str, result: ClockResult,
@@ -313,9 +509,11 @@ def typed_results(file: GameFile, ruleset: Ruleset[Any, Any, Any],
             results.append(clock)
             continue
         try:
-            results.append(ruleset.parse_result(record.result))
+            result = ruleset.parse_result(record.result)
         except NotationError as exc:
             raise GameFileError(exc.message, element=f"record {record.n}") from None
+        results.append(TimedOut(result) if record.timeout and record.move == "resign"
+                       else result)
     if not file.undealt:
         try:
             ruleset.check_setup(file.header.options, (), file.dealing.public, {})
@@ -328,7 +526,8 @@ def typed_results(file: GameFile, ruleset: Ruleset[Any, Any, Any],
 def load(path: Path, memory: HeadMemory | None = None,
          verified: Game | None = None, parsed: GameFile | None = None,
          histories: VerifiedHistories | None = None) -> Game:
-    """Read a game file and check its format, schema, model, signatures and chain.
+    """Read a game file and check its format, schema, model, signatures, chain and times
+    (:func:`check_times`).
 
     Signatures already checked are not checked again: those of the history
     this user's tool verified before (``histories``, by default the store in
@@ -351,6 +550,7 @@ def load(path: Path, memory: HeadMemory | None = None,
             candidates.append((shared, chain.prefix_digest(verified.file, shared)))
         report = chain.check_chain(file, _longest_trusted(file, candidates))
         report.raise_first()
+        check_times(file)
         game = Game(path, file, ruleset, results, report.unrequested)
         check_notes(game)
     except FrogPbemError as exc:
@@ -390,6 +590,10 @@ def load_copy(game: Game, other_path: Path, data: bytes | None = None) -> Game:
     other = load(other_path, verified=game, parsed=parsed, histories=histories)
     if other.header.hash != game.header.hash:
         raise StaleCopyError(f"is not a copy of game {game.game_id}", path=other_path)
+    try:
+        check_not_ahead(other.file)
+    except FrogPbemError as exc:
+        raise exc.within(path=other_path) from None
     return other
 
 
@@ -611,7 +815,8 @@ def _played(game: Game, state: Any, done: int, key: crypto.PrivateKey | None,
             elif paused:
                 raise IllegalMoveError("a move while the game is paused")
             else:
-                state = _play_record(game, record, claimed, state, key, role)
+                state = _play_record(game, record, claimed.resigned if isinstance(
+                    claimed, TimedOut) else claimed, state, key, role)
         except FrogPbemError as exc:
             raise InconsistentResultError(exc.message, path=game.path, element=where) from None
         paused = isinstance(claimed, Paused)

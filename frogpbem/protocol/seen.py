@@ -5,6 +5,11 @@ the history seen so far (deal, records, reveal), and the latest copy itself.
 A copy under another header, one that parts from what was seen, or one older
 than it is refused: a fork (two histories signed by the referee) with a proof
 anyone can check, a rollback with a plain refusal.
+
+It also keeps this tool's own clock readings: when it first saw each element,
+and when it signed each of its requests. The referee's times are checked
+against them (:func:`~frogpbem.protocol.game.check_observed`): a deadline
+forged forward or back is refused by the seat it would forfeit.
 """
 
 from __future__ import annotations
@@ -12,6 +17,7 @@ from __future__ import annotations
 import json
 import os
 from collections import OrderedDict
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -31,7 +37,7 @@ from frogpbem.gamefile.forkproof import ForkProof, conflict
 from frogpbem.gamefile.model import GameFile, keep_recent
 
 if TYPE_CHECKING:
-    from frogpbem.protocol.game import Game
+    from frogpbem.protocol.game import Clock, Game
 
 
 def default_home() -> Path:
@@ -50,9 +56,28 @@ class Seen:
     history: tuple[str, ...]
     records: int = 0
     """How many records the copy had (for messages)."""
+    first_seen: tuple[str, ...] = ()
+    """When this tool first saw each element of ``history`` (``""``: before it kept times;
+    a memory written by an older frogpbem has none)."""
+    signed: tuple[tuple[str, str], ...] = ()
+    """Each request this tool signed in the game: its signature, and when."""
 
     def to_json(self) -> dict[str, Any]:
-        return {"header": self.header, "history": list(self.history), "records": self.records}
+        return {"header": self.header, "history": list(self.history), "records": self.records,
+                "first_seen": list(self.first_seen), "signed": dict(self.signed)}
+
+    @classmethod
+    def from_json(cls, value: Any) -> Seen:
+        """A memory as written; ``first_seen`` and ``signed`` may be missing (older ones)."""
+        first = tuple(str(t) for t in value.get("first_seen", ()))
+        signed = value.get("signed", {})
+        return cls(str(value["header"]), tuple(str(h) for h in value["history"]),
+                   int(value.get("records", 0)), first[:len(value["history"])],
+                   tuple((str(k), str(v)) for k, v in signed.items()))
+
+    def seen_at(self) -> tuple[str, ...]:
+        """``first_seen`` for every element of ``history`` (``""`` where it is not known)."""
+        return self.first_seen + ("",) * (len(self.history) - len(self.first_seen))
 
     def same(self, other: Seen) -> bool:
         return (self.header, self.history) == (other.header, other.history)
@@ -84,9 +109,7 @@ class SeenGames:
             data = read_bytes(path, 1 << 24)
             if known is not None and known[0] == data:
                 return known[1]
-            value = jsontext.loads(data)
-            seen = Seen(str(value["header"]), tuple(str(h) for h in value["history"]),
-                        int(value.get("records", 0)))
+            seen = Seen.from_json(jsontext.loads(data))
         except FileAccessError:
             if not os.path.lexists(path):
                 return None
@@ -97,23 +120,57 @@ class SeenGames:
         keep_recent(_KNOWN, path, (data, seen), KNOWN_MEMORIES)
         return seen
 
-    def see(self, game: Game) -> None:
-        """Refuse a copy that forks from or rolls back what was seen; remember a newer one."""
+    def see(self, game: Game, clock: Clock | None = None) -> None:
+        """Refuse a copy that forks from or rolls back what was seen; remember a newer one,
+        with when each new element was first seen (``clock``: the time now); then refuse it
+        if its times do not fit those readings (:func:`~frogpbem.protocol.game.check_observed`).
+
+        A copy refused for its times is remembered all the same: it is what the referee
+        signed, and a time forged forward stays refused once that time has come.
+        """
+        from frogpbem.protocol.game import Clock, check_observed
+
+        clock = clock or Clock()
         file = game.file
         json_path, copy_path, lock_path = self._paths(file.game)
         with lock_file(lock_path):
             seen = self._read(file.game)
             now = Seen(file.header.hash, file.history_hashes(), len(file.log))
             if seen is not None and seen.same(now):
-                return
-            if seen is not None and not (seen.header == now.header and
-                                         now.history[:len(seen.history)] == seen.history):
-                self._refuse(game, seen, now)
-            self.folder.mkdir(parents=True, exist_ok=True, mode=0o700)
-            write_atomic(copy_path, game_bytes(file), private=True)
-            data = Later(lambda: json.dumps(now.to_json()).encode())
-            write_atomic(json_path, data, private=True)
-            keep_recent(_KNOWN, json_path, (data, now), KNOWN_MEMORIES)
+                now = seen
+            else:
+                if seen is not None and not (seen.header == now.header and
+                                             now.history[:len(seen.history)] == seen.history):
+                    self._refuse(game, seen, now)
+                known = seen.seen_at() if seen is not None else ()
+                now = replace(now, first_seen=known + (clock.text(),) * (
+                    len(now.history) - len(known)), signed=seen.signed if seen else ())
+                self._write(file.game, now, game_bytes(file))
+        try:
+            check_observed(file, now.seen_at(), dict(now.signed))
+        except FrogPbemError as exc:
+            raise exc.within(path=game.path) from None
+
+    def signed(self, game: Game, signature: str, clock: Clock | None = None) -> None:
+        """Remember that this tool signed a request (``signature``) in ``game`` now."""
+        from frogpbem.protocol.game import Clock
+
+        json_path, _, lock_path = self._paths(game.game_id)
+        with lock_file(lock_path):
+            seen = self._read(game.game_id)
+            if seen is not None:
+                self._write(game.game_id, replace(seen, signed=(
+                    *seen.signed, (signature, (clock or Clock()).text()))), None)
+
+    def _write(self, game: str, seen: Seen, copy: bytes | Later | None) -> None:
+        """Write the memory (and the latest copy, when it changed)."""
+        json_path, copy_path, _ = self._paths(game)
+        self.folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+        if copy is not None:
+            write_atomic(copy_path, copy, private=True)
+        data = Later(lambda: json.dumps(seen.to_json()).encode())
+        write_atomic(json_path, data, private=True)
+        keep_recent(_KNOWN, json_path, (data, seen), KNOWN_MEMORIES)
 
     def _refuse(self, game: Game, seen: Seen, now: Seen) -> None:
         if seen.header == now.header and seen.history[:len(now.history)] == now.history:

@@ -86,5 +86,6 @@ def test_records_the_referee_adds_by_itself_are_replayed_for_the_audit(
     apply_timeout(loaded, referee, HeadMemory(), at="2026-12-01T02:00:00Z")
     assert loaded.file.reveal is not None
     replay(loaded, known_secrets(loaded, None, None))  # kept for the public, after the end
+    monkeypatch.setenv("FROGPBEM_NOW", "2026-12-01T02:00:00Z")  # the audit's clock: not before
     report = audit(game)
     assert report.ok and report.unasked == [], report.text()

@@ -1,0 +1,330 @@
+"""Deadlines nobody must trust blindly: a referee dating a timeout ahead, or a record back.
+
+Each attack is made as a cheating referee would make it, by the CLI with ``$FROGPBEM_NOW``
+set to the time it wants to sign. Each player's tool has a home of its own (its memory of
+what it saw and signed), and every command runs at a time set the same way.
+"""
+
+from __future__ import annotations
+
+import calendar
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import frogpbem.protocol.game
+import frogpbem.referee
+from frogpbem.audit import audit
+from tests.conftest import Cli, Keys, write_setup
+from tests.test_clock import T0, at, mailed_text, timed_game
+
+MOVE_1 = "shoot C3"
+MOVE_2 = "shoot D4"
+
+
+def hours(offset: float) -> str:
+    """The time ``offset`` hours after T0."""
+    start = calendar.timegm(time.strptime(T0, "%Y-%m-%dT%H:%M:%SZ"))
+    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(start + int(offset * 3600)))
+
+
+def as_user(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, who: str) -> None:
+    """The commands that follow are ``who``'s: its own home, its own memory."""
+    monkeypatch.setenv("FROGPBEM_HOME", str(tmp_path / f"{who}-home"))
+
+
+def run(cli: Cli, keys: Keys, who: str, *args: Any) -> Any:
+    return cli(*args, "--key", keys.path(who))
+
+
+def forfeit_game(cli: Cli, keys: Keys, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                 created: str) -> Path:
+    """red (alice) against blue (bob), 72 hours a move, forfeit; created at ``created``."""
+    as_user(monkeypatch, tmp_path, "referee")
+    at(monkeypatch, created)
+    game = timed_game(cli, keys, tmp_path, "frogfinder", "forfeit", "--option", "deadline=72h")
+    return game
+
+
+def test_a_timeout_dated_ahead_is_refused_by_the_victim_and_the_audit(
+        cli: Cli, keys: Keys, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    game = forfeit_game(cli, keys, tmp_path, monkeypatch, T0)
+    at(monkeypatch, hours(73))  # the referee's clock, set three days ahead
+    cheat = run(cli, keys, "referee", "timeout", game)
+    assert cheat.exit_code == 0, cheat.output
+    at(monkeypatch, hours(1))  # the real time: one hour after the start
+    as_user(monkeypatch, tmp_path, "alice")
+    verified = run(cli, keys, "alice", "verify", game)
+    assert verified.exit_code == 1, verified.output
+    assert "ahead of this computer's clock" in verified.stdout
+    moved = run(cli, keys, "alice", "move", game, MOVE_1)
+    assert moved.exit_code == 6, moved.output
+    assert "record 1" in moved.stderr and "ahead" in moved.stderr
+    report = audit(game)
+    assert not report.ok and "times: record 1 is dated " + hours(73) in report.text()
+    assert cli("audit", game).exit_code == 1
+    # two days later the forged time has come; alice's tool remembers when it saw it
+    at(monkeypatch, hours(80))
+    later = run(cli, keys, "alice", "verify", game)
+    assert later.exit_code == 1
+    assert f"after this tool first saw it ({hours(1)})" in later.stdout
+
+
+def test_a_record_dated_before_the_game_is_refused_by_the_victim_and_the_audit(
+        cli: Cli, keys: Keys, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    game = forfeit_game(cli, keys, tmp_path, monkeypatch, T0)
+    as_user(monkeypatch, tmp_path, "alice")
+    at(monkeypatch, hours(1))
+    assert run(cli, keys, "alice", "move", game, MOVE_1).exit_code == 0
+    # a cheating referee's tool, without the check that refuses to date a record back
+    with monkeypatch.context() as cheat:
+        for module in (frogpbem.protocol.game, frogpbem.referee):
+            cheat.setattr(module, "check_times", lambda file: None, raising=False)
+        as_user(cheat, tmp_path, "referee")
+        at(cheat, hours(-79))
+        assert run(cli, keys, "referee", "move", game).exit_code == 0
+        at(cheat, hours(1))
+        forfeit = run(cli, keys, "referee", "timeout", game)  # blue's 72 hours "ran out"
+        assert forfeit.exit_code == 0, forfeit.output
+    at(monkeypatch, hours(1))
+    as_user(monkeypatch, tmp_path, "bob")
+    verified = run(cli, keys, "bob", "verify", game)
+    assert verified.exit_code != 0, verified.output
+    assert f"record 1 is dated {hours(-79)}, before the header ({T0})" in verified.output
+    moved = run(cli, keys, "bob", "move", game, MOVE_2)
+    assert moved.exit_code == 6, moved.output
+    assert "record 1" in moved.stderr and "never go back" in moved.stderr
+    report = audit(game)
+    assert not report.ok and "never go back" in report.text()
+    assert cli("audit", game).exit_code == 1
+
+
+def test_a_record_dated_back_in_order_is_refused_by_the_seat_it_forfeits(
+        cli: Cli, keys: Keys, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Dated back no further than the game's start, only red's own memory shows it: the
+    record of its move cannot be older than its request, and blue's cannot be older still."""
+    game = forfeit_game(cli, keys, tmp_path, monkeypatch, hours(-200))
+    as_user(monkeypatch, tmp_path, "alice")
+    at(monkeypatch, hours(-5))
+    assert run(cli, keys, "alice", "move", game, MOVE_1).exit_code == 0
+    as_user(monkeypatch, tmp_path, "referee")
+    at(monkeypatch, hours(-80))
+    assert run(cli, keys, "referee", "move", game).exit_code == 0
+    as_user(monkeypatch, tmp_path, "bob")
+    at(monkeypatch, hours(-4))
+    assert run(cli, keys, "bob", "move", game, MOVE_2).exit_code == 0
+    as_user(monkeypatch, tmp_path, "referee")
+    at(monkeypatch, hours(-80))
+    assert run(cli, keys, "referee", "move", game).exit_code == 0
+    at(monkeypatch, T0)
+    forfeit = run(cli, keys, "referee", "timeout", game)  # red's 72 hours "ran out"
+    assert forfeit.exit_code == 0, forfeit.output
+    as_user(monkeypatch, tmp_path, "alice")
+    verified = run(cli, keys, "alice", "verify", game)
+    assert verified.exit_code == 1, verified.output
+    assert f"record 1 applies the request you signed at {hours(-5)}, yet is dated " \
+        f"{hours(-80)}" in verified.stdout
+    moved = run(cli, keys, "alice", "move", game, "shoot E5")
+    assert moved.exit_code == 6 and "dated it back" in moved.stderr, moved.output
+
+
+def test_honest_times_pass_every_check(
+        cli: Cli, keys: Keys, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each seat's memory, the audit and the skew leave an honest game alone: the referee's
+    clock may run a few minutes ahead of a seat's."""
+    game = forfeit_game(cli, keys, tmp_path, monkeypatch, T0)
+    as_user(monkeypatch, tmp_path, "alice")
+    at(monkeypatch, hours(1))
+    assert run(cli, keys, "alice", "move", game, MOVE_1).exit_code == 0
+    as_user(monkeypatch, tmp_path, "referee")
+    at(monkeypatch, hours(1.1))  # six minutes ahead of alice's clock: within the skew
+    assert run(cli, keys, "referee", "move", game).exit_code == 0
+    as_user(monkeypatch, tmp_path, "alice")
+    at(monkeypatch, hours(1))
+    assert run(cli, keys, "alice", "verify", game).exit_code == 0
+    as_user(monkeypatch, tmp_path, "referee")
+    at(monkeypatch, hours(75.1))
+    assert run(cli, keys, "referee", "timeout", game).exit_code == 0
+    for who in ("alice", "bob"):
+        as_user(monkeypatch, tmp_path, who)
+        checked = run(cli, keys, who, "verify", game)
+        assert checked.exit_code == 0, checked.output
+    assert audit(game).ok
+
+
+def test_a_memory_from_before_times_were_kept_still_reads_and_learns_them(
+        cli: Cli, keys: Keys, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A memory an older frogpbem wrote (hashes only) is read, and the times of what is
+    seen from then on are added to it."""
+    import json
+
+    game = forfeit_game(cli, keys, tmp_path, monkeypatch, T0)
+    as_user(monkeypatch, tmp_path, "alice")
+    at(monkeypatch, hours(1))
+    assert run(cli, keys, "alice", "move", game, MOVE_1).exit_code == 0
+    memory = next((tmp_path / "alice-home" / "seen").glob("*.json"))
+    value = json.loads(memory.read_bytes())
+    assert value["first_seen"] == [] and len(value["signed"]) == 1
+    memory.write_text(json.dumps({k: value[k] for k in ("header", "history", "records")}))
+    as_user(monkeypatch, tmp_path, "referee")
+    at(monkeypatch, hours(1))
+    assert run(cli, keys, "referee", "move", game).exit_code == 0
+    as_user(monkeypatch, tmp_path, "alice")
+    assert run(cli, keys, "alice", "verify", game).exit_code == 0
+    value = json.loads(memory.read_bytes())
+    assert value["first_seen"] == [hours(1)] and value["signed"] == {}
+
+
+def test_a_forfeit_on_time_reads_as_one_everywhere(
+        cli: Cli, keys: Keys, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Not as a resignation: the referee's line, the mail's subject, the view, the record
+    (its comment and Termination tag), its JSON and the audit say the seat lost on time."""
+    import email
+    import email.policy
+    import json
+
+    game = forfeit_game(cli, keys, tmp_path, monkeypatch, T0)
+    at(monkeypatch, hours(72))
+    ended = run(cli, keys, "referee", "timeout", game)
+    assert ended.stdout.splitlines() == ["red forfeits on time (its deadline passed)",
+                                         "game over: red lost on time; 1. blue 0, 2. red 0"]
+    assert run(cli, keys, "referee", "mail", game, "--out", tmp_path / "out").exit_code == 0
+    mail = email.message_from_bytes(next((tmp_path / "out").glob("*-red.eml")).read_bytes(),
+                                    policy=email.policy.default)
+    assert "1. red forfeits on time (its deadline passed)" in str(mail["Subject"])
+    shown = cli("view", game).stdout
+    assert "Game over: red lost on time." in shown and "red resign" not in shown
+    for picture in ("svg", "html"):
+        drawn = cli("view", game, "--format", picture).stdout
+        assert "Game over: red lost on time." in drawn and "red resigned" not in drawn
+    assert "deadline" not in shown.replace("its deadline passed", "")  # no clock after the end
+    record = cli("record", game).stdout
+    assert "1. resign {time forfeit} 0-1" in record
+    assert '[Termination "red lost on time"]' in record
+    page = cli("record", game, "--format", "html").stdout
+    assert "Game over: red lost on time." in page and "red resigned" not in page
+    data = json.loads(cli("record", game, "--json").stdout)
+    assert data["termination"] == "red lost on time"
+    assert data["moves"][0]["comment"] == "time forfeit"
+    assert "end: red lost on time; standing" in audit(game).text()
+
+
+def test_views_say_who_must_move_by_when_and_what_then(
+        cli: Cli, keys: Keys, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import json
+
+    game = forfeit_game(cli, keys, tmp_path, monkeypatch, T0)
+    shown = run(cli, keys, "alice", "view", game).stdout
+    assert "Clock: red must move by 2026-12-04 00:00 UTC (72h a move); after that it " \
+        "forfeits." in shown
+    data = json.loads(run(cli, keys, "alice", "view", game, "--json").stdout)
+    assert data["clock"] == {"to_move": "red", "per_move": "72h", "due": hours(72),
+                             "then": "forfeit", "paused": None}
+    page = run(cli, keys, "alice", "view", game, "--format", "html").stdout
+    assert "red must move by 2026-12-04 00:00 UTC" in page
+    at(monkeypatch, hours(1))
+    assert run(cli, keys, "referee", "pause", game, "--reason", "holidays").exit_code == 0
+    data = json.loads(cli("view", game, "--json").stdout)
+    assert data["clock"]["paused"] == hours(1) and data["clock"]["due"] is None
+    plain = tmp_path / "plain.yaml"  # no deadline: the clock says who moves, and no more
+    made = cli("new", plain, "--rules", "frogfinder", "--referee", keys.path("referee"),
+               "--seat", f"red={keys.pub('alice')}", "--seat", f"blue={keys.pub('bob')}",
+               "--option", "size=6", "--option", "frogs=2", "--setup", write_setup(tmp_path))
+    assert made.exit_code == 0, made.output
+    data = json.loads(cli("view", plain, "--json").stdout)
+    assert data["clock"]["per_move"] is None and data["clock"]["to_move"] == "red"
+    assert "Clock:" not in cli("view", plain).stdout
+    assert "No deadline is set" in mailed_text(cli, keys, plain, tmp_path / "running", "red")
+    assert run(cli, keys, "referee", "move", plain, "resign", "--seat", "red").exit_code == 0
+    assert json.loads(cli("view", plain, "--json").stdout)["clock"] is None
+    assert "deadline" not in mailed_text(cli, keys, plain, tmp_path / "over", "red")
+
+
+@pytest.mark.parametrize(("given", "kept", "seconds"), [
+    ("72h", "72h", 72 * 3600), ("1h30m", "1h30m", 5400), ("2d12h", "2d12h", 216000),
+    (" 2D 12H ", "2d12h", 216000), ("90m", "90m", 5400), ("1h0m", "1h", 3600),
+    ("3600s", "3600s", 3600)])
+def test_durations_combine_units(given: str, kept: str, seconds: int) -> None:
+    from frogpbem.gamefile.model import Deadline
+
+    deadline = Deadline.parse(given)
+    assert (deadline.per_move, deadline.seconds) == (kept, seconds)
+    assert Deadline.parse(deadline.per_move) == deadline
+
+
+@pytest.mark.parametrize(("given", "why"), [
+    ("30s", "at least 1h"), ("59m", "at least 1h"), ("367d", "at most 366d"),
+    ("30m1h", "such as"), ("1h1h", "such as"), ("h", "such as"), ("1.5h", "such as"),
+    ("", "such as"), ("1h-30m", "such as"), ("1234567h", "such as")])
+def test_durations_out_of_shape_or_range_are_refused(given: str, why: str) -> None:
+    from frogpbem.errors import GameFileError
+    from frogpbem.gamefile.model import Deadline
+
+    with pytest.raises(GameFileError, match=why):
+        Deadline.parse(given)
+
+
+def test_a_combined_deadline_runs_to_the_second(
+        cli: Cli, keys: Keys, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    at(monkeypatch, T0)
+    game = timed_game(cli, keys, tmp_path, "frogfinder", "forfeit", "--option",
+                      "deadline=1h30m")
+    at(monkeypatch, "2026-12-01T01:29:59Z")
+    assert run(cli, keys, "referee", "timeout", game).exit_code == 4
+    at(monkeypatch, "2026-12-01T01:30:00Z")
+    assert run(cli, keys, "referee", "timeout", game).exit_code == 0
+    assert audit(game).ok
+    short = cli("new", tmp_path / "short.yaml", "--referee", keys.path("referee"),
+                "--seat", f"red={keys.pub('alice')}", "--seat", f"blue={keys.pub('bob')}",
+                "--option", "deadline=30s")
+    assert short.exit_code == 2 and "at least 1h" in short.stderr, short.output
+
+
+def test_a_referee_whose_clock_went_back_signs_nothing_and_reads_no_copy_from_ahead(
+        cli: Cli, keys: Keys, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    game = forfeit_game(cli, keys, tmp_path, monkeypatch, T0)
+    as_user(monkeypatch, tmp_path, "alice")
+    at(monkeypatch, hours(2))
+    assert run(cli, keys, "alice", "move", game, MOVE_1).exit_code == 0
+    as_user(monkeypatch, tmp_path, "referee")
+    assert run(cli, keys, "referee", "move", game).exit_code == 0
+    copy = tmp_path / "bob-copy.yaml"
+    copy.write_bytes(game.read_bytes())
+    as_user(monkeypatch, tmp_path, "bob")
+    assert run(cli, keys, "bob", "move", copy, MOVE_2).exit_code == 0
+    before = game.read_bytes()
+    at(monkeypatch, hours(1))  # the referee's clock, an hour behind the record it signed
+    as_user(monkeypatch, tmp_path, "referee")
+    taken = run(cli, keys, "referee", "move", game, "--from", copy)
+    assert taken.exit_code == 6, taken.output
+    assert "bob-copy.yaml: record 1: is dated " + hours(2) + \
+        ", 1 hour ahead of this computer's clock" in taken.stderr
+    monkeypatch.setenv("FROGPBEM_NOW", hours(1.9))  # within the skew: the copy is read
+    refused = run(cli, keys, "referee", "move", game, "--from", copy)
+    assert refused.exit_code == 2 and "record 2 would be dated back" in refused.stderr, \
+        refused.output
+    assert "check this computer's clock" in refused.stderr and game.read_bytes() == before
+    at(monkeypatch, "tomorrow")
+    wrong = run(cli, keys, "referee", "timeout", game)
+    assert wrong.exit_code == 2 and "$FROGPBEM_NOW is 'tomorrow'" in wrong.stderr, wrong.output
+
+
+def test_a_time_that_is_no_date_is_named(
+        cli: Cli, keys: Keys, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The schema's pattern lets the 32nd of December through; the check of times names it."""
+    from frogpbem.gamefile import strictyaml
+    from tests.test_audit import resign
+
+    game = forfeit_game(cli, keys, tmp_path, monkeypatch, T0)
+    assert run(cli, keys, "referee", "move", game, MOVE_1, "--seat", "red").exit_code == 0
+    doc = strictyaml.loads(game.read_bytes())
+    doc["log"][0]["at"] = "2026-12-32T00:00:00Z"
+    resign(doc, keys.key("referee"))
+    game.write_text(strictyaml.dumps(doc))
+    shown = cli("view", game)
+    assert shown.exit_code == 7 and "record 1: '2026-12-32T00:00:00Z' is not a UTC time" in \
+        shown.stderr, shown.output
+    verified = cli("verify", game)
+    assert "FAIL times: record 1 '2026-12-32T00:00:00Z' is not a UTC time" in verified.stdout
