@@ -135,3 +135,9 @@ class FileAccessError(FrogPbemError):
     """A file cannot be read or written."""
 
     exit_code = 9
+
+
+class FolderBusyError(FileAccessError):
+    """Another judge holds the games folder: one judge per folder."""
+
+    exit_code = 12

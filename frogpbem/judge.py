@@ -8,29 +8,65 @@ last mailed. The order makes a crash harmless: a message is filed only after
 the game file is written, so one that is taken again finds its requests
 applied already; mail follows the game file's head, so a result is mailed
 after a crash as it would have been, and never two results for one record.
+
+It is a good citizen of mail (see :mod:`frogpbem.answers`): automatic mail is
+filed unanswered, each person's unusable message is answered once, an address
+the mail server refuses for good is reported to the referee once and then left
+alone, and a server that is away is tried again later and later.
 """
 
 from __future__ import annotations
 
+import contextlib
 import email.policy
+import fcntl
+import ipaddress
 import json
 import os
+import re
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from email.headerregistry import Address
 from email.message import EmailMessage, Message
 from email.parser import BytesHeaderParser
-from email.utils import parseaddr
 from pathlib import Path
 from typing import Protocol
 from urllib.parse import unquote, urlsplit
 
 from frogpbem import crypto
-from frogpbem.errors import FileAccessError, FrogPbemError, NothingToApplyError, UsageError
+from frogpbem.answers import (
+    JUDGE_NAME,
+    NEXT_STEP,
+    Entry,
+    Journal,
+    Unused,
+    answer,
+    automatic,
+    digest_of,
+    games_named,
+    notice,
+    unused_for,
+)
+from frogpbem.errors import (
+    FileAccessError,
+    FolderBusyError,
+    FrogPbemError,
+    NothingToApplyError,
+    UsageError,
+)
 from frogpbem.gamefile import jsontext
 from frogpbem.gamefile.document import locked, parse_game, read_bytes, write_atomic
 from frogpbem.gamefile.model import GameFile
-from frogpbem.mail import letters, send_letters, send_messages
+from frogpbem.mail import (
+    Refusal,
+    address,
+    deliver,
+    domain_of,
+    letters,
+    recipients,
+    stamp,
+)
 from frogpbem.protocol.game import (
     REFEREE,
     Game,
@@ -47,7 +83,6 @@ from frogpbem.receive import (
     MAX_MESSAGE,
     contents,
     game_files,
-    header_text,
     messages_in,
     subject,
     take_found,
@@ -56,6 +91,11 @@ from frogpbem.referee import apply_timeout
 
 DONE = "frogpbem-done"
 REFUSED = "frogpbem-refused"
+AUTOMATIC = "frogpbem-automatic"
+"""Where bounces, autoresponders' and lists' mail and the judge's own are filed, unanswered."""
+BACKOFF = (60, 3600)
+"""Seconds before mailing a game again after the server failed for a while: the first
+wait, doubled at each failure up to the second."""
 
 
 @dataclass
@@ -111,22 +151,34 @@ class MaildirBox:
 class ImapBox:
     """An IMAP mailbox: INBOX holds what waits; filed messages are moved to folders."""
 
-    def __init__(self, url: str, password: str | None) -> None:
+    def __init__(self, url: str, password: str | None, insecure_loopback: bool = False) -> None:
+        """Log in over TLS: ``imaps://``, or ``imap://`` with STARTTLS. A server on this
+        machine (127.0.0.0/8, ::1) may be used without TLS with ``insecure_loopback``."""
         from imapclient import IMAPClient
 
         parts = urlsplit(url)
-        if parts.scheme not in ("imap", "imaps") or not parts.hostname or not parts.username:
-            raise UsageError(f"--imap {url!r}: give imap://USER@HOST[:PORT] or imaps://…")
         if parts.password:
             raise UsageError("no password in --imap: set FROGPBEM_IMAP_PASSWORD")
+        if parts.scheme not in ("imap", "imaps") or not parts.hostname or not parts.username:
+            raise UsageError(f"--imap {url!r}: give imap://USER@HOST[:PORT] or imaps://…")
         secure = parts.scheme == "imaps"
+        if insecure_loopback and not _loopback(parts.hostname):
+            raise UsageError(f"--imap-insecure-loopback is for a server on this machine "
+                             f"(127.0.0.0/8 or ::1), not {parts.hostname!r}")
         try:
             self.client = IMAPClient(parts.hostname, port=parts.port or (993 if secure else 143),
                                      ssl=secure, timeout=60)
             if not secure and b"STARTTLS" in self.client.capabilities():
                 self.client.starttls()
+            elif not secure and not insecure_loopback:
+                self.client.logout()
+                raise UsageError(f"the mailbox at {parts.hostname} offers no STARTTLS: not "
+                                 "sending the password in the clear (use imaps://, or "
+                                 "--imap-insecure-loopback for a server on this machine)")
             self.client.login(unquote(parts.username), password or "")
             self.client.select_folder("INBOX")
+        except UsageError:
+            raise
         except (OSError, Exception) as exc:  # imapclient raises its own error classes
             raise FileAccessError(f"cannot use the mailbox at {parts.hostname}: {exc}") \
                 from None
@@ -269,58 +321,114 @@ class Judge:
         return None if due is None else (game.game_id, game.head, due[1], deadline.seconds)
 
     def _remind(self, game: Game, seat: str, words: str) -> None:
+        """Mail ``seat`` that its time runs out (unless its address is refused for good)."""
         party = next(p for p in game.header.seats if p.seat == seat)
         if not party.email:
             return
+        to = address(party.name, party.email, seat)
+        if self._bounced(game.game_id).get(seat) == to.addr_spec:
+            return
         reminder = EmailMessage()
-        reminder["From"] = self.address
-        reminder["To"] = party.email
+        reminder["From"] = Address(display_name=JUDGE_NAME, addr_spec=self.address)
+        reminder["To"] = to
         reminder["Subject"] = f"[frogpbem {game.game_id}] reminder: your move ({seat})"
         reminder.set_content(f"It is your move ({seat}) in game {game.game_id}. {words}\n")
-        send_messages([reminder], self.smtp, self.config)
+        stamp(reminder, domain_of(self.address), "auto-replied")
+        (refused,) = deliver([(reminder, to.addr_spec)], self.smtp, self.config)
+        if refused is not None and not refused.permanent:
+            raise FileAccessError(f"cannot remind {seat}: {refused}")  # reminded next round
+        if refused is not None:
+            self._refused_for_good(game, seat, refused)
 
     def take(self, message: Incoming) -> str:
+        """Take one waiting message, file it, and answer it if it came from a person and
+        could not be used; one log line."""
+        digest = digest_of(message.data)
         if len(message.data) > MAX_MESSAGE:  # not read: only its headers, to answer it
             parsed: list[Message] = [
                 BytesHeaderParser(policy=email.policy.default).parsebytes(message.data)]
-            said, usable = f"refused: larger than {MAX_MESSAGE // (1024 * 1024)} MiB", False
         else:
             parsed = messages_in(message.data)
-            said, usable = self._taken(parsed)
-        if usable:
-            self.box.file(message, DONE)
+        said = f"message {message.ident} ({subject(parsed)!r})"
+        entry = self.journal.get(digest)
+        if entry is not None and entry.state in ("taken", "answered"):  # a round stopped
+            self.box.file(message, DONE if entry.state == "taken" else REFUSED)  # before
+            return f"{said}: {entry.state} already (before the judge stopped): filed"
+        machine = automatic(parsed[0], self.address) if parsed else None
+        if machine is not None:
+            self.box.file(message, AUTOMATIC)
+            return f"{said}: {machine}: filed in {AUTOMATIC}, not answered"
+        if len(message.data) > MAX_MESSAGE:
+            unused: Unused | None = Unused(
+                f"refused: larger than {MAX_MESSAGE // (1024 * 1024)} MiB",
+                f"it is larger than {MAX_MESSAGE // (1024 * 1024)} MiB, and was not read.")
         else:
-            try:
-                self._answer(parsed, said)
-            except FileAccessError as exc:  # the mail server is away: answered next round
-                return (f"message {message.ident} ({subject(parsed)!r}): {said}; not "
-                        f"answered ({exc.message}): it waits for the next round")
-            self.box.file(message, REFUSED)
-        return f"message {message.ident} ({subject(parsed)!r}): {said}"
+            if entry is None:
+                self.journal.put(digest, Entry("taking", self._hashes()))
+            taken, unused = self._taken(parsed, entry)
+            if unused is None:
+                self.journal.put(digest, Entry("taken"))
+                self.box.file(message, DONE)
+                return f"{said}: {taken}"
+        assert unused is not None
+        return f"{said}: {unused.said}" + self._answer(message, digest, parsed, unused)
 
-    def _taken(self, parsed: list[Message]) -> tuple[str, bool]:
-        """What taking one message's contents did, and whether the message was of use."""
+    def _taken(self, parsed: list[Message], entry: Entry | None) -> \
+            tuple[str, Unused | None]:
+        """What taking one message's contents did; the reason it was of no use, if so.
+
+        Nothing new in a message is a copy sent again unchanged, unless the journal
+        says it was being taken when a round stopped and a game file changed since.
+        """
+        found = contents(*parsed)
+        named = games_named(found)
+        game = named[0] if len(named) == 1 else None
         try:
-            said = take_found(contents(*parsed), self.games, self.key, self.state_dir)
-        except NothingToApplyError:  # taken before (a crash came before it was filed)
-            return "taken already: nothing new in it", True
+            said = take_found(found, self.games, self.key, self.state_dir)
+        except NothingToApplyError as exc:
+            if entry is not None and entry.games != self._hashes():
+                return "taken already: nothing new in it", None  # taken, then a crash
+            return "", unused_for(exc, game)
         except FrogPbemError as exc:
-            return f"refused: {exc.message}", False
-        return said, not said.startswith("nothing taken")
+            return "", unused_for(exc, game)
+        if said.startswith("nothing taken"):
+            return "", Unused(said, "there is no game file and no request block in it.",
+                              said.removeprefix("nothing taken: "), game)
+        unknown = re.findall(r"game ([a-z0-9-]+): not one of the games", said)
+        if unknown and set(named) <= set(unknown):
+            return "", Unused(said, f"this judge does not run game {', '.join(unknown)}.",
+                              None, game, "Write to the judge that runs the game (the "
+                              "address its mail came from), and there run\n" + NEXT_STEP)
+        return said, None
 
-    def _answer(self, parsed: list[Message], reason: str) -> None:
-        """Tell the sender why its message was not used (nothing hidden is in the reason)."""
-        sender = parseaddr(header_text(parsed[0], "from"))[1] if parsed else ""
-        if not sender:
-            return
-        reply = EmailMessage()
-        reply["From"] = self.address
-        reply["To"] = sender
-        reply["Subject"] = "[frogpbem] your message was not used"
-        reply.set_content(f"The judge could not use your message:\n\n  {reason}\n\n"
-                          "Answer with the game file attached, or with the request block "
-                          "that frogpbem move prints.\n")
-        send_messages([reply], self.smtp, self.config)
+    def _hashes(self) -> dict[str, str]:
+        """Each game file's hash: what tells a message taken before a stop from a copy
+        with nothing new (see :meth:`_taken`)."""
+        hashes = {}
+        for path in game_files(self.games):
+            with contextlib.suppress(FrogPbemError, OSError):
+                hashes[path.name] = crypto.sha256(read_bytes(path)).hex()
+        return hashes
+
+    def _answer(self, message: Incoming, digest: str, parsed: list[Message],
+                unused: Unused) -> str:
+        """Answer a person's unusable message once, then file it; what the log adds."""
+        reply = answer(parsed[0], unused, self.address) if parsed else None
+        if reply is None:
+            self.box.file(message, REFUSED)
+            return " (no address to answer)"
+        entry = self.journal.get(digest)
+        self.journal.put(digest, Entry("answered"))  # before: never sent twice
+        try:
+            (refused,) = deliver([(reply, recipients(reply)[0])], self.smtp, self.config)
+            failure = str(refused)
+        except FileAccessError as exc:
+            refused, failure = Refusal("", 0, exc.message), exc.message
+        if refused is not None and not refused.permanent:  # answered by a later round
+            self.journal.put(digest, entry or Entry("taking", self._hashes()))
+            return f"; not answered ({failure}): it waits for the next round"
+        self.box.file(message, REFUSED)
+        return f"; answer not taken ({refused})" if refused is not None else ""
 
     def mail_changes(self) -> list[str]:
         """Mail every seat of every game whose head moved since it was last mailed.
@@ -337,43 +445,186 @@ class Judge:
         return log
 
     def _mail(self, path: Path) -> list[str]:
+        """Mail each seat of one game that has not had its head yet; each seat on its own,
+        so that one refused address holds back nobody else."""
         mailed_dir = self.games / ".mailed"
         data = read_bytes(path)
         digest = crypto.sha256(data).hex()
         quick = mailed_dir / f"{path.name}.sha256"
-        if quick.exists() and read_bytes(quick) == digest.encode():
+        _check_mark(quick)
+        if quick.is_file() and read_bytes(quick) == digest.encode():
             return []  # unchanged since it was mailed: not even read
         game = load(path, HeadMemory(self.state_dir), parsed=parse_game(data, str(path)))
         mark = mailed_dir / f"{game.game_id}.json"
-        log = []
-        if _marked(mark) != game.head:
-            sent = send_letters(letters(game, self.key, sender=self.address), self.smtp,
-                                self.config)
-            _mark(mark, game.head)
-            log.append(f"game {game.game_id}: mailed record {len(game.file.log)} to "
-                       f"{', '.join(sent)}")
+        backoff = self.state / "backoff" / f"{game.game_id}.json"
+        for each in (mark, backoff, self.state / "bounced" / f"{game.game_id}.json"):
+            _check_mark(each)
+        until, delay = _waits(backoff)
+        if seconds_of(now_text()) < until:
+            return []  # the server failed lately: not yet time to try again
+        found = letters(game, self.key, sender=self.address)
+        mailed = _mailed(mark, game.head, [letter.role for letter in found])
+        missing = [letter.role for letter in found if not letter.address]
+        if missing:
+            raise UsageError(f"no mail address for {', '.join(missing)} in the game file "
+                             "(frogpbem new --email SEAT=ADDRESS)")
+        bounced = self._bounced(game.game_id)
+        due = [letter for letter in found if letter.role not in mailed
+               and bounced.get(letter.role) != letter.address]
+        log, sent, later = [], [], []
+        try:
+            refusals = deliver([(letter.message, letter.address or "") for letter in due],
+                               self.smtp, self.config) if due else []
+        except FileAccessError as exc:
+            refusals = [Refusal(letter.address or "", 0, exc.message) for letter in due]
+        for letter, refused in zip(due, refusals, strict=True):
+            if refused is None:
+                sent.append(letter)
+            elif refused.permanent:
+                log.append(self._refused_for_good(game, letter.role, refused))
+            else:
+                later.append(f"{letter.role}: {refused}")
+        if sent:
+            mailed |= {letter.role for letter in sent}
+            _mark(mark, [game.head, sorted(mailed)])
+            log.insert(0, f"game {game.game_id}: mailed record {len(game.file.log)} to "
+                          f"{', '.join(f'{x.role}: {x.address}' for x in sent)}")
+        if later:
+            delay = min(2 * delay, BACKOFF[1]) if delay else BACKOFF[0]
+            _mark(backoff, [seconds_of(now_text()) + delay, delay])
+            return [*log, f"game {game.game_id}: not mailed yet ({'; '.join(later)}); "
+                          f"trying again in {delay} s"]
+        if backoff.exists():
+            backoff.unlink()
         mailed_dir.mkdir(exist_ok=True)
         write_atomic(quick, digest.encode(), durable=False)  # after the mail went out
         return log
 
+    @property
+    def journal(self) -> Journal:
+        """What the judge did with each message (see :class:`Journal`)."""
+        return Journal(self.state / "messages")
 
-def _mark(mark: Path, head: str) -> None:
-    """Mark ``head`` as mailed, or as reminded of (read back by :func:`_marked`)."""
-    mark.parent.mkdir(exist_ok=True)
-    write_atomic(mark, json.dumps(head).encode())
+    @property
+    def state(self) -> Path:
+        """The judge's own records in the games folder: the journal of messages, the
+        addresses refused for good, and the waits after a server failed."""
+        return self.games / ".judge"
+
+    def _bounced(self, game_id: str) -> dict[str, str]:
+        """The seats of a game whose address the server refused for good, and that
+        address (a seat is mailed again once the game names another one)."""
+        found = _read_json(self.state / "bounced" / f"{game_id}.json")
+        if not isinstance(found, dict):
+            return {}
+        return {str(k): str(v) for k, v in found.items()}
+
+    def _refused_for_good(self, game: Game, role: str, refused: Refusal) -> str:
+        """Stop mailing ``role`` at the refused address, and tell the referee, once."""
+        bounced = self._bounced(game.game_id)
+        bounced[role] = refused.address
+        _mark(self.state / "bounced" / f"{game.game_id}.json", bounced)
+        said = f"game {game.game_id}: {role}'s address {refused}: not mailed again there"
+        referee = game.header.referee.email or self.address
+        if referee == refused.address:
+            return said
+        try:
+            told = address(None, referee, "the referee").addr_spec
+            (failed,) = deliver([(notice(game.game_id, role, str(refused), told,
+                                         self.address), told)], self.smtp, self.config)
+        except FrogPbemError as exc:
+            return f"{said}; the referee could not be told: {exc.message}"
+        if failed is not None:
+            return f"{said}; the referee could not be told: {failed}"
+        return f"{said}; the referee was told at {told}"
+
+
+def _check_mark(mark: Path) -> None:
+    """A mark the judge can read and write, or :class:`FileAccessError` before any mail
+    goes out (a mark that cannot be written would have a game mailed every round)."""
+    if os.path.lexists(mark) and not mark.is_file():
+        raise FileAccessError(f"{mark.parent.name}/{mark.name} is not a file, and the judge "
+                              "keeps a mark there: remove it")
+
+
+def _mark(mark: Path, value: object) -> None:
+    """Write one of the judge's marks (read back by :func:`_marked` and :func:`_read_json`)."""
+    mark.parent.mkdir(parents=True, exist_ok=True)
+    write_atomic(mark, json.dumps(value).encode())
+
+
+def _read_json(mark: Path) -> object:
+    """A mark's value; ``None`` when there is none or it is damaged (the judge then does
+    once more what the mark was for, rather than stop every round)."""
+    if not mark.is_file():
+        return None
+    try:
+        return jsontext.loads(read_bytes(mark))
+    except (ValueError, FrogPbemError):  # not JSON, or not UTF-8
+        return None
 
 
 def _marked(mark: Path) -> str | None:
     """The head named by one of the judge's marks (the record it last mailed, or reminded a
     seat of), or ``None`` when there is none. A damaged mark names nothing: the judge then
     mails (or reminds) once more and writes the mark anew, rather than stop every round."""
-    if not mark.exists():
-        return None
-    try:
-        head = jsontext.loads(read_bytes(mark))
-    except ValueError:  # not JSON, or not UTF-8
-        return None
+    head = _read_json(mark)
+    if isinstance(head, list) and head:  # a mailing mark: [head, roles mailed]
+        head = head[0]
     return head if isinstance(head, str) else None
+
+
+def _mailed(mark: Path, head: str, roles: list[str]) -> set[str]:
+    """The roles of ``roles`` that have had ``head`` already (all, for a mark written before
+    marks named the roles: the head alone)."""
+    found = _read_json(mark)
+    if found == head:
+        return set(roles)
+    if isinstance(found, list) and len(found) == 2 and found[0] == head and \
+            isinstance(found[1], list):
+        return {str(role) for role in found[1]}
+    return set()
+
+
+def _waits(mark: Path) -> tuple[int, int]:
+    """Until when a game waits after the mail server failed, and the wait that was: the
+    next one is twice as long (``0, 0``: no wait)."""
+    found = _read_json(mark)
+    if isinstance(found, list) and len(found) == 2 and \
+            all(isinstance(x, int) and not isinstance(x, bool) for x in found):
+        return found[0], found[1]
+    return 0, 0
+
+
+def _loopback(host: str) -> bool:
+    """Whether ``host`` is an address of this machine (127.0.0.0/8, ::1, localhost)."""
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+@contextlib.contextmanager
+def holding(games: Path) -> Iterator[None]:
+    """Hold the games folder for one judge (a lock on ``GAMES/.judge.lock``); a second
+    judge on the same folder gets :class:`FolderBusyError`."""
+    if not games.is_dir():
+        raise FileAccessError("is not a folder: give the folder of the judge's games",
+                              path=games)
+    try:
+        handle = open(games / ".judge.lock", "a")  # noqa: SIM115 - held until the end
+    except OSError as exc:
+        raise FileAccessError(f"cannot lock the games folder: {exc.strerror}",
+                              path=games) from None
+    with handle:
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            raise FolderBusyError("another judge is running on this games folder",
+                                  path=games) from None
+        yield
 
 
 def run(judge: Judge, once: bool, every: float = 30.0) -> Iterator[str]:
