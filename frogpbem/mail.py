@@ -313,6 +313,10 @@ def _send_one(server: smtplib.SMTP, message: EmailMessage, to: str) -> Refusal |
     except smtplib.SMTPRecipientsRefused as exc:
         code, reply = exc.recipients.get(to, (550, b"refused"))
         return Refusal(to, code, _said(reply))
+    except smtplib.SMTPSenderRefused as exc:  # not the address's fault: tried again later
+        _reset(server)
+        return Refusal(to, 0, f"the server refused the sender {exc.sender!r}: "
+                              f"{exc.smtp_code} {_said(exc.smtp_error)}")
     except smtplib.SMTPResponseException as exc:  # sender or data refused
         _reset(server)
         return Refusal(to, exc.smtp_code, _said(exc.smtp_error))

@@ -207,9 +207,9 @@ def test_each_unusable_message_is_answered_exactly_once(
 
 
 @contextlib.contextmanager
-def smtp_keeping() -> Iterator[tuple[str, list[Any]]]:
+def smtp_keeping(busy: set[str] | None = None) -> Iterator[tuple[str, list[Any]]]:
     """An SMTP server in this process that keeps every envelope (refusing bbo@, as an MTA
-    refuses a mistyped address)."""
+    refuses a mistyped address; asking to try the addresses of ``busy`` later)."""
     from aiosmtpd.controller import Controller
 
     kept: list[Any] = []
@@ -219,6 +219,8 @@ def smtp_keeping() -> Iterator[tuple[str, list[Any]]]:
                               options: list[str]) -> str:
             if address.startswith("bbo@"):
                 return "550 5.1.1 no such user"
+            if address in (busy or set()):
+                return "451 4.3.0 try again later"
             envelope.rcpt_tos.append(address)
             return "250 OK"
 
@@ -385,3 +387,79 @@ def test_a_subject_reads_back_with_no_runs_of_spaces(cli: Cli, keys: Keys,
         subject = str(parse(path.read_bytes())["Subject"])
         assert "pauses the game (holidays) \u2014 " in subject, subject
         assert "  " not in subject, subject
+
+
+def test_a_server_that_says_try_later_is_tried_later_and_later(
+        cli: Cli, keys: Keys, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A 4xx for red's address: blue is mailed once, red is tried again after 60 s, then
+    120 s, and mailed once the server takes it; nothing is mailed twice."""
+    games = tmp_path / "games"
+    game_id, _ = club_game(cli, keys, tmp_path, games)
+    box = maildir(tmp_path / "Maildir")
+    busy = {f"alice@{DOMAIN}"}
+    with smtp_keeping(busy) as (url, kept):
+        args = ["judge", "--games", games, "--maildir", box, "--smtp", url, "--once",
+                "--key", keys.path("referee")]
+
+        def at(when: str) -> str:
+            monkeypatch.setenv("FROGPBEM_NOW", when)
+            result = cli(*args)
+            assert result.exit_code == 0, result.output
+            return result.stdout
+
+        first = at("2026-12-01T00:00:00Z")
+        assert f"game {game_id}: mailed record 0 to blue: bob@{DOMAIN}" in first, first
+        assert "red: alice@test.invalid refused: 451" in first and "in 60 s" in first
+        assert at("2026-12-01T00:00:59Z") == ""  # waits
+        assert "in 120 s" in at("2026-12-01T00:01:00Z")
+        assert at("2026-12-01T00:02:59Z") == ""
+        busy.clear()
+        assert f"mailed record 0 to red: alice@{DOMAIN}" in at("2026-12-01T00:03:00Z")
+        assert at("2026-12-01T00:10:00Z") == ""
+    assert sorted(r for e in kept for r in e.rcpt_tos) == [f"alice@{DOMAIN}", f"bob@{DOMAIN}"]
+    assert not (games / ".judge" / "backoff" / f"{game_id}.json").exists()
+
+
+def test_automatic_mail_is_told_from_a_person_s() -> None:
+    from frogpbem.answers import automatic
+
+    def message(*headers: tuple[str, str], kind: str = "plain") -> EmailMessage:
+        made = EmailMessage()
+        made["From"] = f"bob@{DOMAIN}"
+        for name, value in headers:
+            made[name] = value
+        made.set_content("hello", subtype=kind)
+        return made
+
+    own = f"judge@{DOMAIN}"
+    assert automatic(message(), own) is None
+    assert automatic(message(("Auto-Submitted", "no")), own) is None
+    machines = [message(("Return-Path", "<>")), message(("Auto-Submitted", "auto-replied")),
+                message(("Auto-Submitted", "auto-generated; type=dsn")),
+                message(("Precedence", "bulk")), message(("Precedence", "List")),
+                message(("List-Id", "<club.example.org>")), message(("X-Autoreply", "yes")),
+                message(kind="x-unused")]
+    machines[-1].replace_header("Content-Type", "multipart/report")
+    bounced = message()
+    bounced.replace_header("From", f"MAILER-DAEMON@{DOMAIN}")
+    mine = message()
+    mine.replace_header("From", f"Judge <JUDGE@{DOMAIN}>")
+    for made in [*machines, bounced, mine]:
+        assert automatic(made, own), made
+
+
+def test_a_refusal_is_said_in_a_player_s_words() -> None:
+    from frogpbem import errors
+    from frogpbem.answers import NEXT_STEP, unused_for
+
+    said = {kind: unused_for(kind("technical words"), "ff-game") for kind in (
+        errors.NothingToApplyError, errors.GameOverError, errors.NotYourTurnError,
+        errors.NotationError, errors.IllegalMoveError, errors.StaleCopyError,
+        errors.KeyError_, errors.SignatureError, errors.GameFileError, errors.UsageError)}
+    assert len({unused.words for unused in said.values()}) == len(said)
+    stale = unused_for(errors.StaleCopyError("stale or replayed; drop it with "
+                                             "--discard-requests"), "ff-game")
+    assert stale.detail is None and "--discard" not in stale.words + stale.next_step
+    assert said[errors.IllegalMoveError].detail == "technical words"
+    assert all(NEXT_STEP in u.next_step or "audit" in u.next_step for u in said.values())
+    assert all(u.game == "ff-game" for u in said.values())
