@@ -39,10 +39,11 @@ from frogpbem.safetext import safe
 
 JUDGE_NAME = "frogpbem judge"
 """The display name of the judge's own mail."""
-NEXT_STEP = ('    frogpbem reply MESSAGE "YOUR MOVE" --key YOUR_KEY\n'
-             "on the judge's last message about the game saved as MESSAGE (or run\n"
+NEXT_STEP = ("save the judge's last message about the game as MESSAGE, and run\n"
+             '    frogpbem reply MESSAGE "YOUR MOVE" --key YOUR_KEY\n'
+             "(or run\n"
              '    frogpbem move GAME.yaml "YOUR MOVE" --key YOUR_KEY\n'
-             "on your copy and reply with that file attached).")
+             "on your copy of the game, and reply with that file attached).")
 """The command a player runs next, in every answer."""
 
 
@@ -91,16 +92,15 @@ def unused_for(exc: FrogPbemError, game: str | None) -> Unused:
     detail: str | None = safe(exc.message)
     next_step = NEXT_STEP
     if isinstance(exc, NothingToApplyError):
-        words = ("your message holds the judge's copy of the game unchanged: there is no "
-                 "move in it (frogpbem move, or frogpbem reply, was not run on it).")
+        words = ("it holds the judge's copy of the game unchanged: there is no move in it "
+                 "(frogpbem move, or frogpbem reply, was not run on it).")
         detail = None
     elif isinstance(exc, GameOverError):
         words, next_step = "the game is over: it takes no more moves.", \
-            "Check the game with: frogpbem audit GAME.yaml"
+            "check the game with\n    frogpbem audit GAME.yaml"
     elif isinstance(exc, NotYourTurnError):
         words = "it is not your turn: another seat is to move."
-        next_step = "Wait for the judge's message saying it is your move, then run\n" + \
-            NEXT_STEP
+        next_step = "wait for the judge's message saying it is your move; then " + NEXT_STEP
     elif isinstance(exc, NotationError):
         words = "your move is not written as this game writes moves."
     elif isinstance(exc, IllegalMoveError):
@@ -109,19 +109,32 @@ def unused_for(exc: FrogPbemError, game: str | None) -> Unused:
         words = ("your copy of the game is older than the judge's: a move was made after "
                  "it (or this message was sent before).")
         detail = None  # it names the referee's own options, of no use to a player
-        next_step = "Take the judge's latest message about the game and run\n" + NEXT_STEP
+        next_step = NEXT_STEP.replace("last message about the game", "latest message "
+                                      "about the game (it holds the judge's copy)", 1)
     elif isinstance(exc, KeyError_):
         words = "the request is not signed with the key of a seat of this game."
-        next_step = "Use the key you joined the game with:\n" + NEXT_STEP
+        next_step = NEXT_STEP.replace("YOUR_KEY\n", "YOUR_KEY\n(YOUR_KEY: the key you "
+                                      "play this game with)\n", 1)
     elif isinstance(exc, VerificationError):
-        words = ("a signature in your message does not check: the game file or the "
-                 "request was changed after it was signed.")
+        words = ("a signature in it does not check: the game file or the request was "
+                 "changed after it was signed.")
     elif isinstance(exc, GameFileError):
-        words = ("the game file in your message could not be read: it was changed on the "
-                 "way, or by hand (attach the file rather than paste it).")
+        words = _DAMAGED
     else:
-        words = "your message could not be used."
+        words = "it could not be used."
     return Unused(f"refused: {exc.message}", words, detail, game, next_step)
+
+
+def unused_nothing(found: Found, said: str, game: str | None) -> Unused:
+    """A message in which nothing was taken, said to a player: no game file and no
+    request block in it, or a game file that does not read."""
+    if found.problems:
+        return Unused(said, _DAMAGED, safe("; ".join(found.problems)), game)
+    return Unused(said, "there is no game file and no request block in it.", None, game)
+
+
+_DAMAGED = ("the game file in it could not be read: it was changed on the way, or by "
+            "hand (attach the file rather than paste it).")
 
 
 def games_named(found: Found) -> list[str]:
@@ -143,8 +156,8 @@ def answer(to: Message, unused: Unused, judge: str) -> EmailMessage | None:
     (``In-Reply-To``, ``References``) and is marked ``Auto-Submitted: auto-replied``.
     """
     try:
-        sender = parseaddr(header_text(to, "from"))[1]
-        recipient = Address(addr_spec=sender) if sender else None
+        name, sender = parseaddr(header_text(to, "from"))
+        recipient = Address(display_name=name, addr_spec=sender) if sender else None
     except (ValueError, IndexError):
         recipient = None
     if recipient is None or not recipient.domain:
@@ -164,12 +177,13 @@ def answer(to: Message, unused: Unused, judge: str) -> EmailMessage | None:
         reply["References"] = " ".join([*_ids(header_text(to, "references"))[-10:], ident])
     game = f" about game {unused.game}" if unused.game else ""
     quoted = f' "{safe(theirs)}"' if theirs else ""
-    lines = [f"Your message{quoted}{game} was not used: {unused.words}"]
+    lines = [f"Your message{quoted}{game} was not used; nothing was changed in the game.",
+             "", f"What happened: {unused.words}"]
     if unused.detail:
         lines.append(f"(In detail: {unused.detail})")
-    lines += ["", "Nothing was changed in the game.", "", unused.next_step, "",
-              "-- ", "This answer was written by a program; replies to it are read by "
-              "the judge only."]
+    lines += ["", f"What to do: {unused.next_step}", "", "-- ",
+              "This answer was written by a program; replies to it are read by the judge "
+              "only."]
     reply.set_content("\n".join(lines) + "\n")
     stamp(reply, domain_of(judge), "auto-replied")
     return reply

@@ -47,6 +47,7 @@ from frogpbem.answers import (
     games_named,
     notice,
     unused_for,
+    unused_nothing,
 )
 from frogpbem.errors import (
     FileAccessError,
@@ -392,13 +393,12 @@ class Judge:
         except FrogPbemError as exc:
             return "", unused_for(exc, game)
         if said.startswith("nothing taken"):
-            return "", Unused(said, "there is no game file and no request block in it.",
-                              said.removeprefix("nothing taken: "), game)
+            return "", unused_nothing(found, said, game)
         unknown = re.findall(r"game ([a-z0-9-]+): not one of the games", said)
         if unknown and set(named) <= set(unknown):
             return "", Unused(said, f"this judge does not run game {', '.join(unknown)}.",
-                              None, game, "Write to the judge that runs the game (the "
-                              "address its mail came from), and there run\n" + NEXT_STEP)
+                              None, game, "write to the judge that runs the game (the "
+                              "address its mail came from): " + NEXT_STEP)
         return said, None
 
     def _hashes(self) -> dict[str, str]:

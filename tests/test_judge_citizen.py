@@ -461,5 +461,7 @@ def test_a_refusal_is_said_in_a_player_s_words() -> None:
                                              "--discard-requests"), "ff-game")
     assert stale.detail is None and "--discard" not in stale.words + stale.next_step
     assert said[errors.IllegalMoveError].detail == "technical words"
-    assert all(NEXT_STEP in u.next_step or "audit" in u.next_step for u in said.values())
+    assert all('frogpbem reply MESSAGE "YOUR MOVE"' in u.next_step or
+               "frogpbem audit" in u.next_step for u in said.values())
+    assert said[errors.NotationError].next_step == NEXT_STEP
     assert all(u.game == "ff-game" for u in said.values())
