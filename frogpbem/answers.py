@@ -145,7 +145,11 @@ def games_named(found: Found) -> list[str]:
             named += [mailsafe.block_game(value) for value in mailsafe.request_blocks(text)]
         except FrogPbemError:
             continue
-    return [game for game in dict.fromkeys(named) if game]
+    return [game for game in dict.fromkeys(named) if _GAME_ID.fullmatch(game)]
+
+
+_GAME_ID = re.compile(r"[a-z0-9][a-z0-9-]{2,63}")
+"""What a game id may be (as the game file's schema says): anything else names no file."""
 
 
 def answer(to: Message, unused: Unused, judge: str) -> EmailMessage | None:
@@ -222,15 +226,16 @@ class Entry:
     """What the judge did with one message (see :class:`Journal`)."""
 
     state: str
-    """``taking``, ``taken`` or ``answered``."""
+    """``taking``, ``taken``, ``answered``, or ``unanswered`` (found of no use, and the
+    answer not taken by the server: the message is taken afresh by a later round)."""
     games: object = None
-    """For ``taking``: the hash of each game file before its requests were taken."""
+    """For ``taking``: the hash of the file of each game it names, before it was taken."""
 
 
 class Journal:
     """What the judge did with each message, by the sha256 of its bytes, in
     ``FOLDER/SHA256.json``: ``taking`` (before its requests are taken, with the
-    hash of every game file then), ``taken`` (after the game file was written),
+    hash of the file of each game it names), ``taken`` (after the game file was written),
     ``answered`` (before the answer is sent: an answer is never sent twice, and
     one lost by a crash at that instant is not sent at all). Each state is
     written before the message is filed, so a message found again after a crash

@@ -83,6 +83,7 @@ from frogpbem.protocol.memory import HeadMemory
 from frogpbem.receive import (
     MAX_MESSAGE,
     contents,
+    game_file,
     game_files,
     messages_in,
     subject,
@@ -360,54 +361,56 @@ class Judge:
             self.box.file(message, AUTOMATIC)
             return f"{said}: {machine}: filed in {AUTOMATIC}, not answered"
         if len(message.data) > MAX_MESSAGE:
-            unused: Unused | None = Unused(
+            taken: str | Unused = Unused(
                 f"refused: larger than {MAX_MESSAGE // (1024 * 1024)} MiB",
                 f"it is larger than {MAX_MESSAGE // (1024 * 1024)} MiB, and was not read.")
         else:
-            if entry is None:
-                self.journal.put(digest, Entry("taking", self._hashes()))
-            taken, unused = self._taken(parsed, entry)
-            if unused is None:
-                self.journal.put(digest, Entry("taken"))
-                self.box.file(message, DONE)
-                return f"{said}: {taken}"
-        assert unused is not None
-        return f"{said}: {unused.said}" + self._answer(message, digest, parsed, unused)
+            taken = self._taken(digest, parsed,
+                                entry if entry is not None and entry.state == "taking"
+                                else None)
+        if isinstance(taken, Unused):
+            return f"{said}: {taken.said}" + self._answer(message, digest, parsed, taken)
+        self.journal.put(digest, Entry("taken"))
+        self.box.file(message, DONE)
+        return f"{said}: {taken}"
 
-    def _taken(self, parsed: list[Message], entry: Entry | None) -> \
-            tuple[str, Unused | None]:
-        """What taking one message's contents did; the reason it was of no use, if so.
+    def _taken(self, digest: str, parsed: list[Message], before: Entry | None) -> str | Unused:
+        """What taking one message's contents did, or why it was of no use.
 
-        Nothing new in a message is a copy sent again unchanged, unless the journal
-        says it was being taken when a round stopped and a game file changed since.
+        The journal says the message is being taken (with the hashes of the files of the
+        games it names) before it is: a message found with nothing new is then one taken
+        before a round stopped if one of those files changed since (``before``), and
+        otherwise a copy sent back unchanged, which is answered.
         """
         found = contents(*parsed)
         named = games_named(found)
         game = named[0] if len(named) == 1 else None
+        if before is None:
+            self.journal.put(digest, Entry("taking", self._hashes(named)))
         try:
             said = take_found(found, self.games, self.key, self.state_dir)
         except NothingToApplyError as exc:
-            if entry is not None and entry.games != self._hashes():
-                return "taken already: nothing new in it", None  # taken, then a crash
-            return "", unused_for(exc, game)
+            if before is not None and before.games != self._hashes(named):
+                return "taken already: nothing new in it"  # taken, then the round stopped
+            return unused_for(exc, game)
         except FrogPbemError as exc:
-            return "", unused_for(exc, game)
+            return unused_for(exc, game)
         if said.startswith("nothing taken"):
-            return "", unused_nothing(found, said, game)
+            return unused_nothing(found, said, game)
         unknown = re.findall(r"game ([a-z0-9-]+): not one of the games", said)
         if unknown and set(named) <= set(unknown):
-            return "", Unused(said, f"this judge does not run game {', '.join(unknown)}.",
-                              None, game, "write to the judge that runs the game (the "
-                              "address its mail came from): " + NEXT_STEP)
-        return said, None
+            return Unused(said, f"this judge does not run game {', '.join(unknown)}.", None,
+                          game, "write to the judge that runs the game (the address its "
+                          "mail came from): " + NEXT_STEP)
+        return said
 
-    def _hashes(self) -> dict[str, str]:
-        """Each game file's hash: what tells a message taken before a stop from a copy
-        with nothing new (see :meth:`_taken`)."""
+    def _hashes(self, named: list[str]) -> dict[str, str]:
+        """The hash of each named game's file (see :meth:`_taken`)."""
         hashes = {}
-        for path in game_files(self.games):
-            with contextlib.suppress(FrogPbemError, OSError):
-                hashes[path.name] = crypto.sha256(read_bytes(path)).hex()
+        for game_id in named:
+            with contextlib.suppress(FrogPbemError, OSError, ValueError):
+                hashes[game_id] = crypto.sha256(read_bytes(game_file(self.games, game_id))) \
+                    .hex()
         return hashes
 
     def _answer(self, message: Incoming, digest: str, parsed: list[Message],
@@ -417,18 +420,21 @@ class Judge:
         if reply is None:
             self.box.file(message, REFUSED)
             return " (no address to answer)"
-        entry = self.journal.get(digest)
         self.journal.put(digest, Entry("answered"))  # before: never sent twice
         try:
             (refused,) = deliver([(reply, recipients(reply)[0])], self.smtp, self.config)
-            failure = str(refused)
-        except FileAccessError as exc:
-            refused, failure = Refusal("", 0, exc.message), exc.message
-        if refused is not None and not refused.permanent:  # answered by a later round
-            self.journal.put(digest, entry or Entry("taking", self._hashes()))
-            return f"; not answered ({failure}): it waits for the next round"
+        except FileAccessError as exc:  # the server is away
+            return self._unanswered(digest, exc.message)
+        if refused is not None and not refused.permanent:
+            return self._unanswered(digest, str(refused))
         self.box.file(message, REFUSED)
-        return f"; answer not taken ({refused})" if refused is not None else ""
+        return f"; the answer was refused ({refused})" if refused is not None else ""
+
+    def _unanswered(self, digest: str, why: str) -> str:
+        """An answer the server did not take now: the message waits, to be taken afresh
+        (and answered) by a later round."""
+        self.journal.put(digest, Entry("unanswered"))
+        return f"; not answered ({why}): it waits for the next round"
 
     def mail_changes(self) -> list[str]:
         """Mail every seat of every game whose head moved since it was last mailed.

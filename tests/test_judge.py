@@ -426,7 +426,7 @@ def test_a_round_stopped_before_it_wrote_the_game_file_is_finished_by_the_next(
     journal = games / ".judge" / "messages" / f"{hashlib.sha256(reply).hexdigest()}.json"
     assert json.loads(journal.read_text())[0] == "taken"
     # as the journal was then: taking it, with the game file as it was before
-    journal.write_text(json.dumps(["taking", {game.name: "0" * 64}]))
+    journal.write_text(json.dumps(["taking", {game_id: "0" * 64}]))
     assert all(servers.inbox(name) for name in ("alice", "bob"))  # (never sent, then)
     send_bytes(servers, player, reply)  # the same message (never filed, then)
     again = judge(servers, games, keys)

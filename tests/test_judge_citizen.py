@@ -465,3 +465,38 @@ def test_a_refusal_is_said_in_a_player_s_words() -> None:
                "frogpbem audit" in u.next_step for u in said.values())
     assert said[errors.NotationError].next_step == NEXT_STEP
     assert all(u.game == "ff-game" for u in said.values())
+
+
+def test_an_answer_that_waited_is_sent_though_the_game_moved_meanwhile(
+        cli: Cli, keys: Keys, tmp_path: Path) -> None:
+    """A copy sent back unchanged while the mail server is away waits; a move is taken
+    before the next round comes to it. It is still answered (not taken for a message
+    taken before a crash because its game changed), once."""
+    games = tmp_path / "games"
+    game_id, game = club_game(cli, keys, tmp_path, games)
+    unchanged = person("alice", "here is my move")
+    unchanged.add_attachment(game.read_bytes(), maintype="application", subtype="yaml",
+                             filename="game.yaml")
+    box = maildir(tmp_path / "Maildir")
+    (box / "new" / "2.msg").write_bytes(unchanged.as_bytes(policy=policy.SMTP))
+    args = ["judge", "--games", games, "--maildir", box, "--once", "--from",
+            f"judge@{DOMAIN}", "--key", keys.path("referee"), "--smtp"]
+    away = cli(*args, f"smtp://127.0.0.1:{free_port()}")
+    assert "no move in it" not in away.stdout and "it waits" in away.stdout, away.stdout
+    copy = tmp_path / "alice.yaml"
+    copy.write_bytes(game.read_bytes())
+    assert cli("move", copy, "shoot C3", "--key", keys.path("alice")).exit_code == 0
+    move = person("alice", "my real move")
+    move.add_attachment(copy.read_bytes(), maintype="application", subtype="yaml",
+                        filename="game.yaml")
+    (box / "new" / "1.msg").write_bytes(move.as_bytes(policy=policy.SMTP))
+    with smtp_keeping() as (url, kept):
+        back = cli(*args, url)
+        assert "red shoots C3" in back.stdout and "taken already" not in back.stdout, \
+            back.stdout
+        assert cli(*args, url).exit_code == 0
+    answered = [parse(e.content) for e in kept if b"In-Reply-To" in e.content]
+    assert [str(m["In-Reply-To"]) for m in answered] == [str(unchanged["Message-ID"])]
+    assert len(strictyaml.loads(game.read_bytes())["log"]) == 1
+    assert sorted(p.name for p in (box / ".frogpbem-refused" / "cur").iterdir()) == ["2.msg"]
+    assert game_id in str(answered[0]["Subject"])
