@@ -285,6 +285,7 @@ class Judge:
             return []  # no clock runs (no deadline, paused or over)
         game_id, head, until, seconds = clock
         mark = self.games / ".reminded" / f"{game_id}.json"
+        _check_mark(mark)  # a reminder whose mark cannot be written would go every round
         if now < until and (now < until - seconds // 4 or _marked(mark) == head):
             return []  # not due, and not yet time for the reminder (or reminded)
         with locked(path):

@@ -500,3 +500,41 @@ def test_an_answer_that_waited_is_sent_though_the_game_moved_meanwhile(
     assert len(strictyaml.loads(game.read_bytes())["log"]) == 1
     assert sorted(p.name for p in (box / ".frogpbem-refused" / "cur").iterdir()) == ["2.msg"]
     assert game_id in str(answered[0]["Subject"])
+
+
+def test_a_refused_address_is_told_to_the_referee_once(cli: Cli, keys: Keys,
+                                                       tmp_path: Path) -> None:
+    """With no referee address in the game, the notice goes to the judge's own address."""
+    games = tmp_path / "games"
+    game_id, _ = club_game(cli, keys, tmp_path, games, blue=f"bbo@{DOMAIN}")
+    box = maildir(tmp_path / "Maildir")
+    with smtp_keeping() as (url, kept):
+        args = ["judge", "--games", games, "--maildir", box, "--smtp", url, "--once",
+                "--from", f"judge@{DOMAIN}", "--key", keys.path("referee")]
+        first = cli(*args).stdout
+        assert f"blue's address bbo@{DOMAIN} refused: 550" in first, first
+        assert f"the referee was told at judge@{DOMAIN}" in first
+        assert cli(*args).stdout == ""
+    assert [e.rcpt_tos for e in kept] == [[f"alice@{DOMAIN}"], [f"judge@{DOMAIN}"]]
+    told = parse(kept[1].content)
+    assert str(told["Subject"]) == f"[frogpbem {game_id}] cannot mail blue"
+    assert f".judge/bounced/{game_id}.json" in told.get_content()
+
+
+def test_a_folder_where_the_reminder_mark_goes_sends_no_reminder_each_round(
+        cli: Cli, keys: Keys, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("FROGPBEM_NOW", "2026-12-01T00:00:00Z")
+    games = tmp_path / "games"
+    game_id, _ = club_game(cli, keys, tmp_path, games, "--option", "deadline=4h")
+    box = maildir(tmp_path / "Maildir")
+    with smtp_keeping() as (url, kept):
+        args = ["judge", "--games", games, "--maildir", box, "--smtp", url, "--once",
+                "--key", keys.path("referee")]
+        assert "mailed record 0" in cli(*args).stdout
+        (games / ".reminded" / f"{game_id}.json").mkdir(parents=True)
+        for when in ("2026-12-01T03:30:00Z", "2026-12-01T03:40:00Z"):
+            monkeypatch.setenv("FROGPBEM_NOW", when)
+            late = cli(*args)
+            assert late.exit_code == 0 and "reminded red" not in late.stdout, late.output
+        assert f".reminded/{game_id}.json is not a file" in late.stdout
+    assert len(kept) == 2  # the start, to each seat; no reminder
