@@ -135,13 +135,14 @@ def letters(game: Game, key: crypto.PrivateKey, to: str = "all",
         message = EmailMessage()
         message["Subject"] = subject
         if sender:
-            message["From"] = address(parties[REFEREE].name, sender, "the referee")
+            message["From"] = address(safe(parties[REFEREE].name), sender, "the referee")
             if reply_to and reply_to != sender:
                 message["Reply-To"] = address("frogpbem judge", reply_to, "the judge")
-        to_address = parties[role].email
-        if to_address:
-            to_address = address(parties[role].name, to_address, role).addr_spec
-            message["To"] = address(parties[role].name, to_address, role)
+        recipient = parties[role].email
+        if recipient:
+            written = address(safe(parties[role].name), recipient, role)
+            message["To"] = written
+            recipient = written.addr_spec
         message["X-Frogpbem-Game"] = game.game_id
         message["X-Frogpbem-Head"] = game.head
         body = _body(game, view, role, name, state)
@@ -156,7 +157,7 @@ def letters(game: Game, key: crypto.PrivateKey, to: str = "all",
             message.add_attachment(dump_yaml(signed.to_json()), maintype="application",
                                    subtype="yaml", filename=f"{stem}.{seat}.view.yaml")
         stamp(message, domain, "auto-generated")
-        out.append(Letter(game.game_id, role, to_address, message))
+        out.append(Letter(game.game_id, role, recipient, message))
     return out
 
 
