@@ -133,7 +133,7 @@ class MaildirBox:
         for sub in ("new", "cur"):
             for entry in sorted((self.path / sub).iterdir()):
                 if entry.is_file():
-                    found.append(Incoming(f"{sub}/{entry.name}", read_bytes(entry, 1 << 24)))
+                    found.append(Incoming(f"{sub}/{entry.name}", _head(entry)))
         return found
 
     def file(self, message: Incoming, folder: str) -> None:
@@ -544,6 +544,16 @@ class Judge:
         if failed is not None:
             return f"{said}; the referee could not be told: {failed}"
         return f"{said}; the referee was told at {told}"
+
+
+def _head(path: Path) -> bytes:
+    """A message file's bytes, up to one more than :data:`MAX_MESSAGE`: enough to tell a
+    message too large (which is answered from its headers, and filed) from the others."""
+    try:
+        with open(path, "rb") as handle:
+            return handle.read(MAX_MESSAGE + 1)
+    except OSError as exc:
+        raise FileAccessError(f"cannot read: {exc.strerror}", path=path) from None
 
 
 def _check_mark(mark: Path) -> None:

@@ -538,3 +538,23 @@ def test_a_folder_where_the_reminder_mark_goes_sends_no_reminder_each_round(
             assert late.exit_code == 0 and "reminded red" not in late.stdout, late.output
         assert f".reminded/{game_id}.json is not a file" in late.stdout
     assert len(kept) == 2  # the start, to each seat; no reminder
+
+
+def test_a_message_over_the_limit_in_a_maildir_is_answered_not_a_stop(
+        keys: Keys, cli: Cli, tmp_path: Path) -> None:
+    """Over 16 MiB in a Maildir, a message once ended every round (exit 7): the judge
+    stopped for good. It is answered from its headers and filed, as over IMAP."""
+    from frogpbem.receive import MAX_MESSAGE
+
+    games = tmp_path / "games"
+    games.mkdir()
+    box = maildir(tmp_path / "Maildir")
+    large = person("bob", "a large file").as_bytes(policy=policy.SMTP)
+    (box / "new" / "1.msg").write_bytes(large + b"x" * MAX_MESSAGE)
+    with smtp_keeping() as (url, kept):
+        took = cli("judge", "--games", games, "--maildir", box, "--smtp", url, "--once",
+                   "--key", keys.path("referee"))
+    assert took.exit_code == 0, took.output
+    assert "refused: larger than 16 MiB" in took.stdout
+    assert [e.rcpt_tos for e in kept] == [[f"bob@{DOMAIN}"]]
+    assert [p.name for p in (box / ".frogpbem-refused" / "cur").iterdir()] == ["1.msg"]
