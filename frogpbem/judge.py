@@ -347,11 +347,7 @@ class Judge:
         """Take one waiting message, file it, and answer it if it came from a person and
         could not be used; one log line."""
         digest = digest_of(message.data)
-        if len(message.data) > MAX_MESSAGE:  # not read: only its headers, to answer it
-            parsed: list[Message] = [
-                BytesHeaderParser(policy=email.policy.default).parsebytes(message.data)]
-        else:
-            parsed = messages_in(message.data)
+        parsed, unreadable = _read(message.data)
         said = f"message {message.ident} ({subject(parsed)!r})"
         entry = self.journal.get(digest)
         if entry is not None and entry.state in ("taken", "answered"):  # a round stopped
@@ -361,14 +357,8 @@ class Judge:
         if machine is not None:
             self.box.file(message, AUTOMATIC)
             return f"{said}: {machine}: filed in {AUTOMATIC}, not answered"
-        if len(message.data) > MAX_MESSAGE:
-            taken: str | Unused = Unused(
-                f"refused: larger than {MAX_MESSAGE // (1024 * 1024)} MiB",
-                f"it is larger than {MAX_MESSAGE // (1024 * 1024)} MiB, and was not read.")
-        else:
-            taken = self._taken(digest, parsed,
-                                entry if entry is not None and entry.state == "taking"
-                                else None)
+        taken = unreadable or self._taken(
+            digest, parsed, entry if entry is not None and entry.state == "taking" else None)
         if isinstance(taken, Unused):
             return f"{said}: {taken.said}" + self._answer(message, digest, parsed, taken)
         self.journal.put(digest, Entry("taken"))
@@ -383,7 +373,10 @@ class Judge:
         before a round stopped if one of those files changed since (``before``), and
         otherwise a copy sent back unchanged, which is answered.
         """
-        found = contents(*parsed)
+        try:
+            found = contents(*parsed)
+        except RecursionError:  # parts within parts past Python's depth
+            return _TOO_DEEP
         named = games_named(found)
         game = named[0] if len(named) == 1 else None
         if before is None:
@@ -544,6 +537,27 @@ class Judge:
         if failed is not None:
             return f"{said}; the referee could not be told: {failed}"
         return f"{said}; the referee was told at {told}"
+
+
+def _read(data: bytes) -> tuple[list[Message], Unused | None]:
+    """A message's messages (one, or an mbox's); only its headers, to answer it, and why,
+    when it is not read: too large, or its parts nested past what the email package
+    can parse."""
+    if len(data) <= MAX_MESSAGE:
+        try:
+            return messages_in(data), None
+        except RecursionError:
+            unreadable = _TOO_DEEP
+    else:
+        unreadable = Unused(f"refused: larger than {MAX_MESSAGE // (1024 * 1024)} MiB",
+                            f"it is larger than {MAX_MESSAGE // (1024 * 1024)} MiB, and "
+                            "was not read.")
+    headers: Message = BytesHeaderParser(policy=email.policy.default).parsebytes(data)
+    return [headers], unreadable
+
+
+_TOO_DEEP = Unused("refused: parts nested too deep to read",
+                   "its parts are nested within each other too deeply to be read.")
 
 
 def _head(path: Path) -> bytes:

@@ -558,3 +558,28 @@ def test_a_message_over_the_limit_in_a_maildir_is_answered_not_a_stop(
     assert "refused: larger than 16 MiB" in took.stdout
     assert [e.rcpt_tos for e in kept] == [[f"bob@{DOMAIN}"]]
     assert [p.name for p in (box / ".frogpbem-refused" / "cur").iterdir()] == ["1.msg"]
+
+
+def test_a_message_nested_past_the_parser_s_depth_is_answered_and_the_round_goes_on(
+        keys: Keys, cli: Cli, tmp_path: Path) -> None:
+    """66 KiB of multipart nested 1,000 deep once ended every round in a RecursionError;
+    now it is answered from its headers, filed, and the message after it is read."""
+    games = tmp_path / "games"
+    games.mkdir()
+    box = maildir(tmp_path / "Maildir")
+    deep = (b"From: bob@" + DOMAIN.encode() + b"\r\nSubject: deep\r\nMIME-Version: 1.0\r\n"
+            + b"".join(b'Content-Type: multipart/mixed; boundary="b%d"\r\n\r\n--b%d\r\n'
+                       % (i, i) for i in range(1000))
+            + b"Content-Type: text/plain\r\n\r\nhi\r\n"
+            + b"".join(b"--b%d--\r\n" % i for i in reversed(range(1000))))
+    (box / "new" / "1.msg").write_bytes(deep)
+    (box / "new" / "2.msg").write_bytes(person("alice", "hello").as_bytes(policy=policy.SMTP))
+    with smtp_keeping() as (url, kept):
+        args = ["judge", "--games", games, "--maildir", box, "--smtp", url, "--once",
+                "--key", keys.path("referee")]
+        took = cli(*args)
+        assert took.exit_code == 0, took.output
+        assert "('deep'): refused: parts nested too deep to read" in took.stdout
+        assert "('hello'): nothing taken" in took.stdout
+        assert cli(*args).stdout == ""
+    assert sorted(r for e in kept for r in e.rcpt_tos) == [f"alice@{DOMAIN}", f"bob@{DOMAIN}"]
