@@ -638,31 +638,46 @@ def judge(
     ] = None,
     maildir: Annotated[Path | None, typer.Option(help="The mailbox as a Maildir folder.")]
     = None,
-    address: Annotated[str, typer.Option("--from", help="The judge's own address.")]
+    address: Annotated[str, typer.Option("--from", help="The judge's own address (its "
+                                                        "Message-IDs are in its domain).")]
     = "frogpbem-judge@localhost",
     once: Annotated[bool, typer.Option("--once", help="Take what is there, then exit "
                                                       "(for cron).")] = False,
     every: Annotated[float, typer.Option(help="Seconds between rounds (IDLE wakes it "
                                               "sooner).")] = 30.0,
+    imap_insecure_loopback: Annotated[bool, typer.Option(
+        "--imap-insecure-loopback", help="Log in without TLS to an IMAP server on this "
+                                         "machine (127.0.0.0/8, ::1) that offers none.")]
+    = False,
     key: KeyOption = None,
 ) -> None:
     """The referee as a service: take signed moves from mail, apply them, mail the boards.
 
-    Every message is filed (frogpbem-done or frogpbem-refused), never deleted; an
-    unusable one is answered with the reason. One log line per message.
+    Every message is filed (frogpbem-done, frogpbem-refused, or frogpbem-automatic for
+    bounces and autoresponders), never deleted; a person's unusable message is answered
+    once, with the reason. One log line per message. One judge per games folder: a
+    second one exits with status 12.
     """
-    from frogpbem.judge import ImapBox, Judge, Mailbox, MaildirBox, run
-    from frogpbem.mail import default_config
+    from frogpbem.judge import ImapBox, Judge, Mailbox, MaildirBox, holding, run
+    from frogpbem.mail import address as mail_address
+    from frogpbem.mail import default_config, smtp_server
 
     with reported():
         if (imap is None) == (maildir is None):
             raise UsageError("give the mailbox: --imap URL or --maildir DIR (one)")
-        box: Mailbox = MaildirBox(maildir) if maildir is not None else \
-            ImapBox(imap or "", os.environ.get("FROGPBEM_IMAP_PASSWORD"))
+        smtp_server(smtp)
+        try:
+            mail_address(None, address, "--from")
+        except GameFileError as exc:
+            raise UsageError(exc.message) from None
         referee = load_key(key)
-        for line in run(Judge(games, referee, box, smtp, address, config=default_config()),
-                        once, every):
-            typer.echo(safe(line))  # subjects and reasons come from strangers' mail
+        with holding(games):
+            box: Mailbox = MaildirBox(maildir) if maildir is not None else \
+                ImapBox(imap or "", os.environ.get("FROGPBEM_IMAP_PASSWORD"),
+                        imap_insecure_loopback)
+            for line in run(Judge(games, referee, box, smtp, address, config=default_config()),
+                            once, every):
+                typer.echo(safe(line))  # subjects and reasons come from strangers' mail
 
 
 @app.command()

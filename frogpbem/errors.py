@@ -59,6 +59,11 @@ class NothingToApplyError(UsageError):
     """The referee was asked to apply, and nothing new was there (no move, no new request)."""
 
 
+class UnchangedCopyError(UsageError):
+    """A copy mailed to the referee holds nothing to take: no request, note or join (the
+    sender forgot ``frogpbem move``)."""
+
+
 class NotationError(FrogPbemError, ValueError):
     """A move, square or setup is not written in the game's notation."""
 
@@ -131,7 +136,17 @@ class StaleCopyError(FrogPbemError):
     exit_code = 8
 
 
+class UnknownGameError(StaleCopyError):
+    """A message names a game that is not one of the games held here."""
+
+
 class FileAccessError(FrogPbemError):
     """A file cannot be read or written."""
 
     exit_code = 9
+
+
+class FolderBusyError(FileAccessError):
+    """Another judge holds the games folder: one judge per folder."""
+
+    exit_code = 12

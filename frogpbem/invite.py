@@ -14,16 +14,13 @@ from __future__ import annotations
 
 import textwrap
 from collections.abc import Sequence
-from email.errors import HeaderParseError
-from email.headerregistry import Address
 from email.message import EmailMessage
-from email.utils import formatdate, make_msgid
 
 from frogpbem import crypto
 from frogpbem.dealing import joined_words
 from frogpbem.errors import UsageError
 from frogpbem.gamefile.document import dump_game
-from frogpbem.mail import Letter
+from frogpbem.mail import Letter, addressed, stamp
 from frogpbem.protocol.game import REFEREE, Game
 from frogpbem.safetext import safe
 
@@ -70,29 +67,20 @@ def _joined(game: Game) -> list[str]:
 
 def _letter(game: Game, role: str, sender: str | None) -> Letter:
     """One letter: its words for ``role`` (:func:`_words`), headers, the game file."""
-    parties = {party.seat or REFEREE: party for party in (*game.header.seats,
-                                                         game.header.referee)}
-    if role not in parties:
+    if role not in (*game.seats, REFEREE):
         raise UsageError(f"--to {role!r}: give a seat of this game, all, or referee")
     subject, body, attach = _words(game, role, game.path.name)
     message = EmailMessage()
     message["Subject"] = f"[frogpbem {game.game_id}] {subject}"
-    sender = parties[REFEREE].email or sender
-    if sender:
-        message["From"] = _address(parties[REFEREE].name, sender, REFEREE)
-    address = parties[role].email
-    if address:
-        message["To"] = _address(parties[role].name, address, role)
-    message["Date"] = formatdate(localtime=False)
-    domain = sender.rpartition("@")[2] if sender and "@" in sender else "frogpbem.invalid"
-    message["Message-ID"] = make_msgid(domain=domain)
+    recipient, domain = addressed(message, game, role, sender)
     message["X-Frogpbem-Game"] = game.game_id
     message["X-Frogpbem-Head"] = game.head
     message.set_content(body)
     if attach:
         message.add_attachment(dump_game(game.file), maintype="application",
                                subtype="yaml", filename=game.path.name)
-    return Letter(game.game_id, role, address, message)
+    stamp(message, domain, "auto-generated")
+    return Letter(game.game_id, role, recipient, message)
 
 
 def _words(game: Game, role: str, name: str) -> tuple[str, str, bool]:
@@ -112,15 +100,6 @@ def _words(game: Game, role: str, name: str) -> tuple[str, str, bool]:
                  f"now. {then}") + "\n"
     return f"{role} has joined" + (f" \u2014 waiting for {waiting}" if waiting else ""), \
         body, False
-
-
-def _address(name: str, address: str, role: str) -> Address:
-    """``name <address>``, quoted as need be; refused if ``address`` is not one address."""
-    try:
-        return Address(display_name=safe(name), addr_spec=address)
-    except (ValueError, IndexError, HeaderParseError):
-        raise UsageError(f"the mail address of {role} in the game file, {safe(address)!r}, "
-                         "is not one mail address") from None
 
 
 def _invitation(game: Game, seat: str, name: str) -> str:

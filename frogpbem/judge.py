@@ -8,29 +8,66 @@ last mailed. The order makes a crash harmless: a message is filed only after
 the game file is written, so one that is taken again finds its requests
 applied already; mail follows the game file's head, so a result is mailed
 after a crash as it would have been, and never two results for one record.
+
+It is a good citizen of mail (see :mod:`frogpbem.answers`): automatic mail is
+filed unanswered, each person's unusable message is answered once, an address
+the mail server refuses for good is reported to the referee once and then left
+alone, and a server that is away is tried again later and later.
 """
 
 from __future__ import annotations
 
+import contextlib
 import email.policy
+import fcntl
+import ipaddress
 import json
 import os
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from email.headerregistry import Address
 from email.message import EmailMessage, Message
 from email.parser import BytesHeaderParser
-from email.utils import parseaddr
 from pathlib import Path
 from typing import Protocol
 from urllib.parse import unquote, urlsplit
 
 from frogpbem import crypto, invite
-from frogpbem.errors import FileAccessError, FrogPbemError, NothingToApplyError, UsageError
+from frogpbem.answers import (
+    JUDGE_NAME,
+    NEXT_STEP,
+    Entry,
+    Journal,
+    Unused,
+    answer,
+    automatic,
+    digest_of,
+    games_named,
+    notice,
+    unused_for,
+    unused_nothing,
+)
+from frogpbem.errors import (
+    FileAccessError,
+    FolderBusyError,
+    FrogPbemError,
+    NothingToApplyError,
+    UnknownGameError,
+    UsageError,
+)
 from frogpbem.gamefile import jsontext
 from frogpbem.gamefile.document import locked, parse_game, read_bytes, write_atomic
 from frogpbem.gamefile.model import GameFile
-from frogpbem.mail import letters, send_letters, send_messages
+from frogpbem.mail import (
+    Refusal,
+    address,
+    deliver,
+    domain_of,
+    letters,
+    recipients,
+    stamp,
+)
 from frogpbem.protocol.game import (
     REFEREE,
     Game,
@@ -46,8 +83,8 @@ from frogpbem.protocol.memory import HeadMemory
 from frogpbem.receive import (
     MAX_MESSAGE,
     contents,
+    game_file,
     game_files,
-    header_text,
     messages_in,
     subject,
     take_found,
@@ -56,6 +93,11 @@ from frogpbem.referee import apply_timeout
 
 DONE = "frogpbem-done"
 REFUSED = "frogpbem-refused"
+AUTOMATIC = "frogpbem-automatic"
+"""Where bounces, autoresponders' and lists' mail and the judge's own are filed, unanswered."""
+BACKOFF = (60, 3600)
+"""Seconds before mailing a game again after the server failed for a while: the first
+wait, doubled at each failure up to the second."""
 
 
 @dataclass
@@ -91,7 +133,7 @@ class MaildirBox:
         for sub in ("new", "cur"):
             for entry in sorted((self.path / sub).iterdir()):
                 if entry.is_file():
-                    found.append(Incoming(f"{sub}/{entry.name}", read_bytes(entry, 1 << 24)))
+                    found.append(Incoming(f"{sub}/{entry.name}", _head(entry)))
         return found
 
     def file(self, message: Incoming, folder: str) -> None:
@@ -111,22 +153,34 @@ class MaildirBox:
 class ImapBox:
     """An IMAP mailbox: INBOX holds what waits; filed messages are moved to folders."""
 
-    def __init__(self, url: str, password: str | None) -> None:
+    def __init__(self, url: str, password: str | None, insecure_loopback: bool = False) -> None:
+        """Log in over TLS: ``imaps://``, or ``imap://`` with STARTTLS. A server on this
+        machine (127.0.0.0/8, ::1) may be used without TLS with ``insecure_loopback``."""
         from imapclient import IMAPClient
 
         parts = urlsplit(url)
-        if parts.scheme not in ("imap", "imaps") or not parts.hostname or not parts.username:
-            raise UsageError(f"--imap {url!r}: give imap://USER@HOST[:PORT] or imaps://…")
         if parts.password:
             raise UsageError("no password in --imap: set FROGPBEM_IMAP_PASSWORD")
+        if parts.scheme not in ("imap", "imaps") or not parts.hostname or not parts.username:
+            raise UsageError(f"--imap {url!r}: give imap://USER@HOST[:PORT] or imaps://…")
         secure = parts.scheme == "imaps"
+        if insecure_loopback and not _loopback(parts.hostname):
+            raise UsageError(f"--imap-insecure-loopback is for a server on this machine "
+                             f"(127.0.0.0/8 or ::1), not {parts.hostname!r}")
         try:
             self.client = IMAPClient(parts.hostname, port=parts.port or (993 if secure else 143),
                                      ssl=secure, timeout=60)
             if not secure and b"STARTTLS" in self.client.capabilities():
                 self.client.starttls()
+            elif not secure and not insecure_loopback:
+                self.client.logout()
+                raise UsageError(f"the mailbox at {parts.hostname} offers no STARTTLS: not "
+                                 "sending the password in the clear (use imaps://, or "
+                                 "--imap-insecure-loopback for a server on this machine)")
             self.client.login(unquote(parts.username), password or "")
             self.client.select_folder("INBOX")
+        except UsageError:
+            raise
         except (OSError, Exception) as exc:  # imapclient raises its own error classes
             raise FileAccessError(f"cannot use the mailbox at {parts.hostname}: {exc}") \
                 from None
@@ -231,6 +285,7 @@ class Judge:
             return []  # no clock runs (no deadline, paused or over)
         game_id, head, until, seconds = clock
         mark = self.games / ".reminded" / f"{game_id}.json"
+        _check_mark(mark)  # a reminder whose mark cannot be written would go every round
         if now < until and (now < until - seconds // 4 or _marked(mark) == head):
             return []  # not due, and not yet time for the reminder (or reminded)
         with locked(path):
@@ -269,59 +324,111 @@ class Judge:
         return None if due is None else (game.game_id, game.head, due[1], deadline.seconds)
 
     def _remind(self, game: Game, seat: str, words: str) -> None:
+        """Mail ``seat`` that its time runs out (unless its address is refused for good)."""
         party = next(p for p in game.header.seats if p.seat == seat)
         if not party.email:
             return
+        to = address(party.name, party.email, seat)
+        if self._bounced(game.game_id).get(seat) == to.addr_spec:
+            return
         reminder = EmailMessage()
-        reminder["From"] = self.address
-        reminder["To"] = party.email
+        reminder["From"] = Address(display_name=JUDGE_NAME, addr_spec=self.address)
+        reminder["To"] = to
         reminder["Subject"] = f"[frogpbem {game.game_id}] reminder: your move ({seat})"
         reminder.set_content(f"It is your move ({seat}) in game {game.game_id}. {words}\n")
-        send_messages([reminder], self.smtp, self.config)
+        stamp(reminder, domain_of(self.address), "auto-replied")
+        (refused,) = deliver([(reminder, to.addr_spec)], self.smtp, self.config)
+        if refused is not None and not refused.permanent:
+            raise FileAccessError(f"cannot remind {seat}: {refused}")  # reminded next round
+        if refused is not None:
+            self._refused_for_good(game, seat, refused)
 
     def take(self, message: Incoming) -> str:
-        if len(message.data) > MAX_MESSAGE:  # not read: only its headers, to answer it
-            parsed: list[Message] = [
-                BytesHeaderParser(policy=email.policy.default).parsebytes(message.data)]
-            said, usable = f"refused: larger than {MAX_MESSAGE // (1024 * 1024)} MiB", False
-        else:
-            parsed = messages_in(message.data)
-            said, usable = self._taken(parsed)
-        if usable:
-            self.box.file(message, DONE)
-        else:
-            try:
-                self._answer(parsed, said)
-            except FileAccessError as exc:  # the mail server is away: answered next round
-                return (f"message {message.ident} ({subject(parsed)!r}): {said}; not "
-                        f"answered ({exc.message}): it waits for the next round")
-            self.box.file(message, REFUSED)
-        return f"message {message.ident} ({subject(parsed)!r}): {said}"
+        """Take one waiting message, file it, and answer it if it came from a person and
+        could not be used; one log line."""
+        digest = digest_of(message.data)
+        parsed, unreadable = _read(message.data)
+        said = f"message {message.ident} ({subject(parsed)!r})"
+        entry = self.journal.get(digest)
+        if entry is not None and entry.state in ("taken", "answered"):  # a round stopped
+            self.box.file(message, DONE if entry.state == "taken" else REFUSED)  # before
+            return f"{said}: {entry.state} already (before the judge stopped): filed"
+        machine = automatic(parsed[0], self.address) if parsed else None
+        if machine is not None:
+            self.box.file(message, AUTOMATIC)
+            return f"{said}: {machine}: filed in {AUTOMATIC}, not answered"
+        taken = unreadable or self._taken(
+            digest, parsed, entry if entry is not None and entry.state == "taking" else None)
+        if isinstance(taken, Unused):
+            return f"{said}: {taken.said}" + self._answer(message, digest, parsed, taken)
+        self.journal.put(digest, Entry("taken"))
+        self.box.file(message, DONE)
+        return f"{said}: {taken}"
 
-    def _taken(self, parsed: list[Message]) -> tuple[str, bool]:
-        """What taking one message's contents did, and whether the message was of use."""
+    def _taken(self, digest: str, parsed: list[Message], before: Entry | None) -> str | Unused:
+        """What taking one message's contents did, or why it was of no use.
+
+        The journal says the message is being taken (with the hashes of the files of the
+        games it names) before it is: a message found with nothing new is then one taken
+        before a round stopped if one of those files changed since (``before``), and
+        otherwise a copy sent back unchanged, which is answered.
+        """
         try:
-            said = take_found(contents(*parsed), self.games, self.key, self.state_dir,
-                              keep_new=False)
-        except NothingToApplyError:  # taken before (a crash came before it was filed)
-            return "taken already: nothing new in it", True
+            found = contents(*parsed)
+        except RecursionError:  # parts within parts past Python's depth
+            return _TOO_DEEP
+        named = games_named(found)
+        game = named[0] if len(named) == 1 else None
+        if before is None:
+            self.journal.put(digest, Entry("taking", self._hashes(named)))
+        try:
+            said = take_found(found, self.games, self.key, self.state_dir, keep_new=False)
+        except NothingToApplyError as exc:
+            if before is not None and before.games != self._hashes(named):
+                return "taken already: nothing new in it"  # taken, then the round stopped
+            return unused_for(exc, game)
+        except UnknownGameError as exc:
+            return Unused(f"refused: {exc.message}", f"this judge does not run game {game}."
+                          if game else "this judge does not run that game.", None, game,
+                          "write to the judge that runs the game (the address its mail came "
+                          "from): " + NEXT_STEP)
         except FrogPbemError as exc:
-            return f"refused: {exc.message}", False
-        return said, not said.startswith("nothing taken")
+            return unused_for(exc, game)
+        if said.startswith("nothing taken"):
+            return unused_nothing(found, said, game)
+        return said
 
-    def _answer(self, parsed: list[Message], reason: str) -> None:
-        """Tell the sender why its message was not used (nothing hidden is in the reason)."""
-        sender = parseaddr(header_text(parsed[0], "from"))[1] if parsed else ""
-        if not sender:
-            return
-        reply = EmailMessage()
-        reply["From"] = self.address
-        reply["To"] = sender
-        reply["Subject"] = "[frogpbem] your message was not used"
-        reply.set_content(f"The judge could not use your message:\n\n  {reason}\n\n"
-                          "Answer with the game file attached, or with the request block "
-                          "that frogpbem move prints.\n")
-        send_messages([reply], self.smtp, self.config)
+    def _hashes(self, named: list[str]) -> dict[str, str]:
+        """The hash of each named game's file (see :meth:`_taken`)."""
+        hashes = {}
+        for game_id in named:
+            with contextlib.suppress(FrogPbemError, OSError, ValueError):
+                hashes[game_id] = crypto.sha256(read_bytes(game_file(self.games, game_id))) \
+                    .hex()
+        return hashes
+
+    def _answer(self, message: Incoming, digest: str, parsed: list[Message],
+                unused: Unused) -> str:
+        """Answer a person's unusable message once, then file it; what the log adds."""
+        reply = answer(parsed[0], unused, self.address) if parsed else None
+        if reply is None:
+            self.box.file(message, REFUSED)
+            return " (no address to answer)"
+        self.journal.put(digest, Entry("answered"))  # before: never sent twice
+        try:
+            (refused,) = deliver([(reply, recipients(reply)[0])], self.smtp, self.config)
+        except FileAccessError as exc:  # the server is away
+            return self._unanswered(digest, exc.message)
+        if refused is not None and not refused.permanent:
+            return self._unanswered(digest, str(refused))
+        self.box.file(message, REFUSED)
+        return f"; the answer was refused ({refused})" if refused is not None else ""
+
+    def _unanswered(self, digest: str, why: str) -> str:
+        """An answer the server did not take now: the message waits, to be taken afresh
+        (and answered) by a later round."""
+        self.journal.put(digest, Entry("unanswered"))
+        return f"; not answered ({why}): it waits for the next round"
 
     def mail_changes(self) -> list[str]:
         """Mail every seat of every game whose head moved since it was last mailed.
@@ -338,50 +445,227 @@ class Judge:
         return log
 
     def _mail(self, path: Path) -> list[str]:
+        """Mail each seat of one game that has not had its head yet; each seat on its own,
+        so that one refused address holds back nobody else."""
         mailed_dir = self.games / ".mailed"
         data = read_bytes(path)
         digest = crypto.sha256(data).hex()
         quick = mailed_dir / f"{path.name}.sha256"
-        if quick.exists() and read_bytes(quick) == digest.encode():
+        _check_mark(quick)
+        if quick.is_file() and read_bytes(quick) == digest.encode():
             return []  # unchanged since it was mailed: not even read
         game = load(path, HeadMemory(self.state_dir), parsed=parse_game(data, str(path)))
         mark = mailed_dir / f"{game.game_id}.json"
-        log = []
+        backoff = self.state / "backoff" / f"{game.game_id}.json"
+        for each in (mark, backoff, self.state / "bounced" / f"{game.game_id}.json"):
+            _check_mark(each)
+        until, delay = _waits(backoff)
+        if seconds_of(now_text()) < until:
+            return []  # the server failed lately: not yet time to try again
+        joined = None  # for a game that waits for joins: what its mark says once mailed
         if game.undealt:  # the seats join first: invitations, not records (frogpbem/invite.py)
             found, joined = invite.due(game, self.key, _marked(mark), self.address)
-            if found:
-                sent = send_letters(found, self.smtp, self.config)
-                log.append(f"game {game.game_id}: waiting for {', '.join(game.waiting_for)} "
-                           f"to join: mailed {', '.join(sent)}")
+            mailed: set[str] = set()
+        else:
+            found = letters(game, self.key, sender=self.address)
+            mailed = _mailed(mark, game.head, [letter.role for letter in found])
+        missing = [letter.role for letter in found if not letter.address]
+        if missing:
+            raise UsageError(f"no mail address for {', '.join(missing)} in the game file "
+                             "(frogpbem new --email SEAT=ADDRESS)")
+        bounced = self._bounced(game.game_id)
+        due = [letter for letter in found if letter.role not in mailed
+               and bounced.get(letter.role) != letter.address]
+        log, sent, later = [], [], []
+        try:
+            refusals = deliver([(letter.message, letter.address or "") for letter in due],
+                               self.smtp, self.config) if due else []
+        except FileAccessError as exc:
+            refusals = [Refusal(letter.address or "", 0, exc.message) for letter in due]
+        for letter, refused in zip(due, refusals, strict=True):
+            if refused is None:
+                sent.append(letter)
+            elif refused.permanent:
+                log.append(self._refused_for_good(game, letter.role, refused))
+            else:
+                later.append(f"{letter.role}: {refused}")
+        if sent:
+            mailed |= {letter.role for letter in sent}
+            what = (f"waiting for {', '.join(game.waiting_for)} to join: mailed"
+                    if joined is not None else f"mailed record {len(game.file.log)} to")
+            if joined is None:
+                _mark(mark, [game.head, sorted(mailed)])
+            log.insert(0, f"game {game.game_id}: {what} "
+                          f"{', '.join(f'{x.role}: {x.address}' for x in sent)}")
+        if later:
+            delay = min(2 * delay, BACKOFF[1]) if delay else BACKOFF[0]
+            _mark(backoff, [seconds_of(now_text()) + delay, delay])
+            return [*log, f"game {game.game_id}: not mailed yet ({'; '.join(later)}); "
+                          f"trying again in {delay} s"]
+        if joined is not None:
             _mark(mark, joined)
-        elif _marked(mark) != game.head:
-            sent = send_letters(letters(game, self.key, sender=self.address), self.smtp,
-                                self.config)
-            _mark(mark, game.head)
-            log.append(f"game {game.game_id}: mailed record {len(game.file.log)} to "
-                       f"{', '.join(sent)}")
+        if backoff.exists():
+            backoff.unlink()
         mailed_dir.mkdir(exist_ok=True)
         write_atomic(quick, digest.encode(), durable=False)  # after the mail went out
         return log
 
+    @property
+    def journal(self) -> Journal:
+        """What the judge did with each message (see :class:`Journal`)."""
+        return Journal(self.state / "messages")
 
-def _mark(mark: Path, head: str) -> None:
-    """Mark ``head`` as mailed, or as reminded of (read back by :func:`_marked`)."""
-    mark.parent.mkdir(exist_ok=True)
-    write_atomic(mark, json.dumps(head).encode())
+    @property
+    def state(self) -> Path:
+        """The judge's own records in the games folder: the journal of messages, the
+        addresses refused for good, and the waits after a server failed."""
+        return self.games / ".judge"
+
+    def _bounced(self, game_id: str) -> dict[str, str]:
+        """The seats of a game whose address the server refused for good, and that
+        address (a seat is mailed again once the game names another one)."""
+        found = _read_json(self.state / "bounced" / f"{game_id}.json")
+        if not isinstance(found, dict):
+            return {}
+        return {str(k): str(v) for k, v in found.items()}
+
+    def _refused_for_good(self, game: Game, role: str, refused: Refusal) -> str:
+        """Stop mailing ``role`` at the refused address, and tell the referee, once."""
+        bounced = self._bounced(game.game_id)
+        bounced[role] = refused.address
+        _mark(self.state / "bounced" / f"{game.game_id}.json", bounced)
+        said = f"game {game.game_id}: {role}'s address {refused}: not mailed again there"
+        referee = game.header.referee.email or self.address
+        if referee == refused.address:
+            return said
+        try:
+            told = address(None, referee, "the referee").addr_spec
+            (failed,) = deliver([(notice(game.game_id, role, str(refused), told,
+                                         self.address), told)], self.smtp, self.config)
+        except FrogPbemError as exc:
+            return f"{said}; the referee could not be told: {exc.message}"
+        if failed is not None:
+            return f"{said}; the referee could not be told: {failed}"
+        return f"{said}; the referee was told at {told}"
+
+
+def _read(data: bytes) -> tuple[list[Message], Unused | None]:
+    """A message's messages (one, or an mbox's); only its headers, to answer it, and why,
+    when it is not read: too large, or its parts nested past what the email package
+    can parse."""
+    if len(data) <= MAX_MESSAGE:
+        try:
+            return messages_in(data), None
+        except RecursionError:
+            unreadable = _TOO_DEEP
+    else:
+        unreadable = Unused(f"refused: larger than {MAX_MESSAGE // (1024 * 1024)} MiB",
+                            f"it is larger than {MAX_MESSAGE // (1024 * 1024)} MiB, and "
+                            "was not read.")
+    headers: Message = BytesHeaderParser(policy=email.policy.default).parsebytes(data)
+    return [headers], unreadable
+
+
+_TOO_DEEP = Unused("refused: parts nested too deep to read",
+                   "its parts are nested within each other too deeply to be read.")
+
+
+def _head(path: Path) -> bytes:
+    """A message file's bytes, up to one more than :data:`MAX_MESSAGE`: enough to tell a
+    message too large (which is answered from its headers, and filed) from the others."""
+    try:
+        with open(path, "rb") as handle:
+            return handle.read(MAX_MESSAGE + 1)
+    except OSError as exc:
+        raise FileAccessError(f"cannot read: {exc.strerror}", path=path) from None
+
+
+def _check_mark(mark: Path) -> None:
+    """A mark the judge can read and write, or :class:`FileAccessError` before any mail
+    goes out (a mark that cannot be written would have a game mailed every round)."""
+    if os.path.lexists(mark) and not mark.is_file():
+        raise FileAccessError(f"{mark.parent.name}/{mark.name} is not a file, and the judge "
+                              "keeps a mark there: remove it")
+
+
+def _mark(mark: Path, value: object) -> None:
+    """Write one of the judge's marks (read back by :func:`_marked` and :func:`_read_json`)."""
+    mark.parent.mkdir(parents=True, exist_ok=True)
+    write_atomic(mark, json.dumps(value).encode())
+
+
+def _read_json(mark: Path) -> object:
+    """A mark's value; ``None`` when there is none or it is damaged (the judge then does
+    once more what the mark was for, rather than stop every round)."""
+    if not mark.is_file():
+        return None
+    try:
+        return jsontext.loads(read_bytes(mark))
+    except (ValueError, FrogPbemError):  # not JSON, or not UTF-8
+        return None
 
 
 def _marked(mark: Path) -> str | None:
     """The head named by one of the judge's marks (the record it last mailed, or reminded a
     seat of), or ``None`` when there is none. A damaged mark names nothing: the judge then
     mails (or reminds) once more and writes the mark anew, rather than stop every round."""
-    if not mark.exists():
-        return None
-    try:
-        head = jsontext.loads(read_bytes(mark))
-    except ValueError:  # not JSON, or not UTF-8
-        return None
+    head = _read_json(mark)
+    if isinstance(head, list) and head:  # a mailing mark: [head, roles mailed]
+        head = head[0]
     return head if isinstance(head, str) else None
+
+
+def _mailed(mark: Path, head: str, roles: list[str]) -> set[str]:
+    """The roles of ``roles`` that have had ``head`` already (all, for a mark written before
+    marks named the roles: the head alone)."""
+    found = _read_json(mark)
+    if found == head:
+        return set(roles)
+    if isinstance(found, list) and len(found) == 2 and found[0] == head and \
+            isinstance(found[1], list):
+        return {str(role) for role in found[1]}
+    return set()
+
+
+def _waits(mark: Path) -> tuple[int, int]:
+    """Until when a game waits after the mail server failed, and the wait that was: the
+    next one is twice as long (``0, 0``: no wait)."""
+    found = _read_json(mark)
+    if isinstance(found, list) and len(found) == 2 and \
+            all(isinstance(x, int) and not isinstance(x, bool) for x in found):
+        return found[0], found[1]
+    return 0, 0
+
+
+def _loopback(host: str) -> bool:
+    """Whether ``host`` is an address of this machine (127.0.0.0/8, ::1, localhost)."""
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+@contextlib.contextmanager
+def holding(games: Path) -> Iterator[None]:
+    """Hold the games folder for one judge (a lock on ``GAMES/.judge.lock``); a second
+    judge on the same folder gets :class:`FolderBusyError`."""
+    if not games.is_dir():
+        raise FileAccessError("is not a folder: give the folder of the judge's games",
+                              path=games)
+    try:
+        handle = open(games / ".judge.lock", "a")  # noqa: SIM115 - held until the end
+    except OSError as exc:
+        raise FileAccessError(f"cannot lock the games folder: {exc.strerror}",
+                              path=games) from None
+    with handle:
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            raise FolderBusyError("another judge is running on this games folder",
+                                  path=games) from None
+        yield
 
 
 def run(judge: Judge, once: bool, every: float = 30.0) -> Iterator[str]:

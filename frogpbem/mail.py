@@ -10,9 +10,12 @@ A seat's view goes to that seat only.
 from __future__ import annotations
 
 import configparser
+import email.policy
 import os
+import re
 import smtplib
 import ssl
+from email.headerregistry import Address
 from email.message import EmailMessage
 from email.utils import formatdate, make_msgid
 from pathlib import Path
@@ -20,7 +23,7 @@ from typing import Any
 from urllib.parse import unquote, urlsplit
 
 from frogpbem import crypto
-from frogpbem.errors import FileAccessError, UsageError
+from frogpbem.errors import FileAccessError, GameFileError, UsageError
 from frogpbem.frozen import frozen
 from frogpbem.gamefile.document import dump_game, dump_yaml, write_atomic
 from frogpbem.protocol.game import REFEREE, Game, clock_words, known_secrets, replay
@@ -54,14 +57,82 @@ def subject_of(game: Game, state: Any) -> str:
         after = f"game over: {outcome.standing_text()}"
     else:
         after = f"{rules.to_move(state) or 'nobody'} to move"
-    return f"[frogpbem {game.game_id}] {said} \u2014 {after}"
+    # one space between words: a move or a name may hold runs of spaces, tabs or breaks
+    return " ".join(f"[frogpbem {game.game_id}] {said} \u2014 {after}".split())
+
+
+def address(name: str | None, addr_spec: str, whose: str) -> Address:
+    """``addr_spec`` with its display name, as a header holds it (quoted by the email
+    package, never pasted in: a name such as ``Bob <spy@evil.invalid>`` stays a name).
+
+    Raises :class:`GameFileError` naming ``whose`` address when it is not one mail
+    address on one line.
+    """
+    try:
+        found = Address(display_name=name or "", addr_spec=addr_spec)
+    except (ValueError, IndexError):  # the email package's parser raises both
+        found = None
+    if found is None or not found.username or not found.domain or \
+            found.addr_spec != addr_spec.strip():
+        raise GameFileError(f"the mail address of {whose} is not one mail address: "
+                            f"{safe(addr_spec)[:80]!r}")
+    return found
+
+
+def domain_of(addr_spec: str | None) -> str:
+    """The domain for the Message-IDs of mail sent as ``addr_spec`` (``frogpbem.invalid``
+    when there is none)."""
+    domain = (addr_spec or "").rpartition("@")[2]
+    return domain if re.fullmatch(r"[A-Za-z0-9.-]+", domain) else "frogpbem.invalid"
+
+
+def stamp(message: EmailMessage, domain: str, auto: str) -> None:
+    """The headers every message frogpbem sends carries: ``Date``, a ``Message-ID`` in
+    ``domain``, and ``Auto-Submitted`` (RFC 3834: ``auto-generated`` for game mail,
+    ``auto-replied`` for answers), which tells autoresponders not to answer it.
+
+    Called once the message's content is set: its headers are then written unfolded
+    (up to RFC 5322's 998 characters), as the email package folds a subject before the
+    encoded ``—`` with a space left on each side, which reads back as two.
+    """
+    message["Date"] = formatdate(localtime=False)
+    message["Message-ID"] = make_msgid(domain=domain)
+    message["Auto-Submitted"] = auto
+    message.policy = _UNFOLDED
+
+
+_UNFOLDED = email.policy.default.clone(max_line_length=998)
+
+
+def addressed(message: EmailMessage, game: Game, role: str,
+              sender: str | None) -> tuple[str | None, str]:
+    """Set the ``From``, ``Reply-To`` and ``To`` of the referee's message to ``role``: from
+    the referee's address in the game file, else from ``sender``, with answers going to
+    ``sender`` (``Reply-To``) when it is another. Returns the recipient's address (``None``:
+    the game file gives none) and the domain for the message's ``Message-ID``."""
+    parties = {party.seat or REFEREE: party for party in (*game.header.seats,
+                                                         game.header.referee)}
+    referee = parties[REFEREE].email or sender
+    if referee:
+        message["From"] = address(safe(parties[REFEREE].name), referee, "the referee")
+        if sender and sender != referee:
+            message["Reply-To"] = address("frogpbem judge", sender, "the judge")
+    recipient = parties[role].email
+    if recipient:
+        written = address(safe(parties[role].name), recipient, role)
+        message["To"] = written
+        recipient = written.addr_spec
+    return recipient, domain_of(sender or parties[REFEREE].email)
 
 
 def letters(game: Game, key: crypto.PrivateKey, to: str = "all",
             sender: str | None = None) -> list[Letter]:
     """The referee's messages after the last record: to each seat (or ``to`` one), or itself.
 
-    They come from the referee's address in the game file, else from ``sender``.
+    They come from the referee's address in the game file, else from ``sender``;
+    answers go to ``sender`` (``Reply-To``) when it is given, and the Message-IDs are
+    in its domain. Raises :class:`GameFileError` when an address of the game file is
+    not a mail address.
     """
     if game.role(key) != REFEREE:
         raise UsageError("frogpbem mail is the referee's: it mails each seat its own board")
@@ -75,9 +146,6 @@ def letters(game: Game, key: crypto.PrivateKey, to: str = "all",
         return invitations(game, key, wanted, sender)
     state = replay(game, known_secrets(game, REFEREE, key), key, keeper=key).final
     subject = subject_of(game, state)
-    parties = {party.seat or REFEREE: party for party in (*game.header.seats,
-                                                         game.header.referee)}
-    sender = parties[REFEREE].email or sender
     name = game.path.name
     data = dump_game(game.file)
     out = []
@@ -86,13 +154,7 @@ def letters(game: Game, key: crypto.PrivateKey, to: str = "all",
         view = make_view(game, state, role)
         message = EmailMessage()
         message["Subject"] = subject
-        if sender:
-            message["From"] = f"{safe(parties[REFEREE].name)} <{sender}>"
-        address = parties[role].email
-        if address:
-            message["To"] = f"{safe(parties[role].name)} <{address}>"
-        message["Date"] = formatdate(localtime=False)
-        message["Message-ID"] = make_msgid(domain="frogpbem.invalid")
+        recipient, domain = addressed(message, game, role, sender)
         message["X-Frogpbem-Game"] = game.game_id
         message["X-Frogpbem-Head"] = game.head
         body = _body(game, view, role, name, state)
@@ -106,7 +168,8 @@ def letters(game: Game, key: crypto.PrivateKey, to: str = "all",
             stem = name.removesuffix(".yaml")
             message.add_attachment(dump_yaml(signed.to_json()), maintype="application",
                                    subtype="yaml", filename=f"{stem}.{seat}.view.yaml")
-        out.append(Letter(game.game_id, role, address, message))
+        stamp(message, domain, "auto-generated")
+        out.append(Letter(game.game_id, role, recipient, message))
     return out
 
 
@@ -156,36 +219,82 @@ def write_letters(found: list[Letter], folder: Path) -> list[Path]:
 
 
 def send_letters(found: list[Letter], url: str, config: Path | None = None) -> list[str]:
-    """Send the letters through the SMTP server at ``url`` (see :func:`send_messages`)."""
+    """Send the letters through the SMTP server at ``url``, each to its one address (see
+    :func:`deliver`); raises :class:`FileAccessError` naming any the server refused,
+    after the others are sent."""
     missing = [letter.role for letter in found if not letter.address]
     if missing:
         raise UsageError(f"no mail address for {', '.join(missing)} in the game file "
                          "(frogpbem new --email SEAT=ADDRESS); use --out to write .eml files")
-    send_messages([letter.message for letter in found], url, config)
+    refused = deliver([(letter.message, letter.address or "") for letter in found],
+                      url, config)
+    failed = [str(r) for r in refused if r is not None]
+    if failed:
+        raise FileAccessError("; ".join(failed))
     return [f"{letter.role}: {letter.address}" for letter in found]
 
 
 def send_messages(messages: list[EmailMessage], url: str, config: Path | None = None) -> None:
-    """Send over SMTP: ``smtp://host[:port]`` (STARTTLS when offered) or ``smtps://`` (TLS).
+    """Send each message to the addresses of its ``To`` header (see :func:`deliver`);
+    raises :class:`FileAccessError` when the server refuses one."""
+    refused = deliver([(message, to) for message in messages for to in recipients(message)],
+                      url, config)
+    failed = [str(r) for r in refused if r is not None]
+    if failed:
+        raise FileAccessError("; ".join(failed))
+
+
+def recipients(message: EmailMessage) -> list[str]:
+    """The addresses of a message's ``To`` headers."""
+    return [str(to.addr_spec) for header in message.get_all("to", [])
+            for to in header.addresses]
+
+
+@frozen
+class Refusal:
+    """A server's refusal of one message for one address."""
+
+    address: str
+    code: int
+    """The SMTP reply code (``0``: the connection failed before the server answered)."""
+    reply: str
+    """The server's words."""
+
+    @property
+    def permanent(self) -> bool:
+        """A 5xx reply: the address (or the message) will never be taken as it is."""
+        return 500 <= self.code < 600
+
+    def __str__(self) -> str:
+        if self.code:
+            return f"{self.address} refused: {self.code} {self.reply}"
+        return f"{self.address} not sent: {self.reply}"
+
+
+def deliver(envelopes: list[tuple[EmailMessage, str]], url: str,
+            config: Path | None = None) -> list[Refusal | None]:
+    """Send each message to its one address, in one session with the SMTP server at
+    ``url``: ``smtp://host[:port]`` (STARTTLS when offered) or ``smtps://`` (TLS).
+
+    Each is sent on its own, so that one refused address holds back nobody else. Returns,
+    in order, ``None`` for each message sent and a :class:`Refusal` for each refused
+    (a connection lost midway refuses the rest with code 0). Raises
+    :class:`FileAccessError` when the server cannot be reached at all.
 
     The login comes from ``$FROGPBEM_SMTP_USER``/``$FROGPBEM_SMTP_PASSWORD`` or
     the ``[smtp]`` section of ``config`` (user, password), never the command line,
     and is never sent without TLS.
     """
-    parts = urlsplit(url)
-    if parts.scheme not in ("smtp", "smtps") or not parts.hostname:
-        raise UsageError(f"--smtp {url!r}: give smtp://HOST[:PORT] or smtps://HOST[:PORT]")
-    if parts.username or parts.password:
-        raise UsageError("no login in --smtp: set FROGPBEM_SMTP_USER and "
-                         "FROGPBEM_SMTP_PASSWORD, or a config file")
+    scheme, host, port = smtp_server(url)
     user, password = _login(config)
-    port = parts.port or (465 if parts.scheme == "smtps" else 25)
-    host = unquote(parts.hostname)
     try:
         server = smtplib.SMTP_SSL(host, port, context=_tls(), timeout=30) \
-            if parts.scheme == "smtps" else smtplib.SMTP(host, port, timeout=30)
-        with server:
-            if parts.scheme == "smtp":
+            if scheme == "smtps" else smtplib.SMTP(host, port, timeout=30)
+    except (OSError, smtplib.SMTPException) as exc:
+        raise FileAccessError(f"cannot send mail through {host}:{port}: {exc}") from None
+    with server:
+        try:
+            if scheme == "smtp":
                 server.ehlo()
                 if server.has_extn("starttls"):
                     server.starttls(context=_tls())
@@ -195,10 +304,60 @@ def send_messages(messages: list[EmailMessage], url: str, config: Path | None = 
                                      "password in the clear (use smtps://)")
             if user:
                 server.login(user, password or "")
-            for message in messages:
-                server.send_message(message)
-    except (OSError, smtplib.SMTPException) as exc:
-        raise FileAccessError(f"cannot send mail through {host}:{port}: {exc}") from None
+        except (OSError, smtplib.SMTPException) as exc:
+            raise FileAccessError(f"cannot send mail through {host}:{port}: {exc}") \
+                from None
+        return [_send_one(server, message, to) for message, to in envelopes]
+
+
+def smtp_server(url: str) -> tuple[str, str, int]:
+    """The scheme, host and port of an ``--smtp`` URL; :class:`UsageError` for any other
+    URL (one with a login is never repeated: it would show the password)."""
+    try:
+        parts = urlsplit(url)
+        port = parts.port
+    except ValueError:  # a port that is not a number
+        parts, port = urlsplit(""), None
+    if parts.username or parts.password:
+        raise UsageError("no login in --smtp: set FROGPBEM_SMTP_USER and "
+                         "FROGPBEM_SMTP_PASSWORD, or a config file")
+    if parts.scheme not in ("smtp", "smtps") or not parts.hostname:
+        raise UsageError(f"--smtp {safe(url)!r}: give smtp://HOST[:PORT] or "
+                         "smtps://HOST[:PORT]")
+    return parts.scheme, unquote(parts.hostname), port or \
+        (465 if parts.scheme == "smtps" else 25)
+
+
+def _send_one(server: smtplib.SMTP, message: EmailMessage, to: str) -> Refusal | None:
+    """One message to one address: ``None`` once sent, else the server's refusal."""
+    try:
+        server.send_message(message, to_addrs=[to])
+    except smtplib.SMTPRecipientsRefused as exc:
+        code, reply = exc.recipients.get(to, (550, b"refused"))
+        return Refusal(to, code, _said(reply))
+    except smtplib.SMTPSenderRefused as exc:  # not the address's fault: tried again later
+        _reset(server)
+        return Refusal(to, 0, f"the server refused the sender {exc.sender!r}: "
+                              f"{exc.smtp_code} {_said(exc.smtp_error)}")
+    except smtplib.SMTPResponseException as exc:  # sender or data refused
+        _reset(server)
+        return Refusal(to, exc.smtp_code, _said(exc.smtp_error))
+    except (OSError, smtplib.SMTPException) as exc:  # the connection was lost
+        return Refusal(to, 0, str(exc))
+    return None
+
+
+def _said(reply: bytes | str) -> str:
+    text = reply.decode("utf-8", "replace") if isinstance(reply, bytes) else reply
+    return safe(" ".join(text.split()))[:200]
+
+
+def _reset(server: smtplib.SMTP) -> None:
+    """Start the next message afresh after a refusal (a lost connection stays lost)."""
+    try:
+        server.rset()
+    except (OSError, smtplib.SMTPException):
+        pass
 
 
 def _tls() -> ssl.SSLContext:

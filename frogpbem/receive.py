@@ -31,6 +31,8 @@ from frogpbem.errors import (
     GameFileError,
     NothingToApplyError,
     StaleCopyError,
+    UnchangedCopyError,
+    UnknownGameError,
     UsageError,
 )
 from frogpbem.gamefile import mailsafe
@@ -345,7 +347,7 @@ def _take_game(game_id: str, paths: tuple[Path, ...], games: Path, key: crypto.P
     target = game_file(games, game_id)
     if target.exists() and not target.is_file():
         raise FileAccessError("is not a game file", path=target)
-    unknown = StaleCopyError(f"game {game_id} is not one of the games held here")
+    unknown = UnknownGameError(f"game {game_id} is not one of the games held here")
     if not target.exists():
         copies = [p for p in paths if p.suffix == ".yaml"]
         if keep_new and copies and load(copies[0]).role(key) != REFEREE:
@@ -364,9 +366,10 @@ def _take_game(game_id: str, paths: tuple[Path, ...], games: Path, key: crypto.P
             except NothingToApplyError:
                 if any(_holds_something(path) for path in paths):
                     raise  # taken before: the same message again
-                raise UsageError(f"the copy of game {game_id} in the message holds no move: "
-                                 "run frogpbem move on your copy first, then reply with it "
-                                 "attached (or with the block it prints)") from None
+                raise UnchangedCopyError(
+                    f"the copy of game {game_id} in the message holds no move: run frogpbem "
+                    "move on your copy first, then reply with it attached (or with the block "
+                    "it prints)") from None
             return f"game {game_id}: " + ("; ".join(applied.lines) or "taken")
         if not keep_new:
             raise unknown

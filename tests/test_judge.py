@@ -10,7 +10,9 @@ its own process (``frogpbem judge --once``), the players use the CLI.
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import imaplib
+import json
 import os
 import pwd
 import shutil
@@ -153,6 +155,13 @@ def mail_servers() -> Iterator[Servers]:
 
         count = 0
 
+        async def handle_RCPT(self, server: Any, session: Any, envelope: Any, address: str,
+                              options: list[str]) -> str:
+            if address.split("@")[0] not in USERS:  # as an MTA refuses a mistyped address
+                return "550 5.1.1 no such user"
+            envelope.rcpt_tos.append(address)
+            return "250 OK"
+
         async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
             for rcpt in envelope.rcpt_tos:
                 user = rcpt.split("@")[0]
@@ -191,7 +200,8 @@ def judge(servers: Servers, games: Path, keys: Keys) -> subprocess.CompletedProc
     done = subprocess.run(
         [sys.executable, "-m", "frogpbem", "judge", "--games", str(games), "--imap",
          f"imap://judge@127.0.0.1:{servers.imap_port}", "--smtp", servers.smtp,
-         "--from", f"judge@{DOMAIN}", "--key", str(keys.path("referee")), "--once"],
+         "--from", f"judge@{DOMAIN}", "--imap-insecure-loopback", "--key",
+         str(keys.path("referee")), "--once"],
         env=env, capture_output=True, text=True, timeout=120, check=False)
     assert done.returncode == 0, done.stderr
     return done
@@ -202,6 +212,14 @@ def send(servers: Servers, message: EmailMessage) -> None:
 
     with smtplib.SMTP("127.0.0.1", servers.smtp_port) as client:
         client.send_message(message)
+
+
+def send_bytes(servers: Servers, player: str, data: bytes) -> None:
+    """A message sent as it is, byte for byte (as a message left in a mailbox is found)."""
+    import smtplib
+
+    with smtplib.SMTP("127.0.0.1", servers.smtp_port) as client:
+        client.sendmail(f"{player}@{DOMAIN}", [f"judge@{DOMAIN}"], data)
 
 
 def parse(data: bytes) -> EmailMessage:
@@ -290,7 +308,8 @@ def test_an_unusable_message_is_answered_and_filed_never_deleted(
     assert "refused" in took.stdout or "nothing taken" in took.stdout, took.stdout
     assert servers.count("judge", "frogpbem-refused") == 1
     answer = servers.inbox("bob")
-    assert len(answer) == 1 and "not used" in str(parse(answer[0])["Subject"])
+    assert len(answer) == 1 and parse(answer[0])["Subject"] == "Re: hello judge"
+    assert "was not used" in parse(answer[0]).get_content()
     again = judge(servers, games, keys)  # nothing waits any more: nothing happens twice
     assert again.stdout == ""
     assert servers.inbox("bob") == []
@@ -317,7 +336,8 @@ def test_a_message_the_email_package_cannot_read_is_refused_and_the_round_goes_o
     assert servers.count("judge", "frogpbem-refused") == 2
     assert servers.count("judge", "INBOX") == 0
     answer = servers.inbox("bob")  # the odd sender has no address to answer
-    assert len(answer) == 1 and "not used" in str(parse(answer[0])["Subject"])
+    assert len(answer) == 1 and parse(answer[0])["Subject"] == "Re: hello judge"
+    assert "was not used" in parse(answer[0]).get_content()
 
 
 def test_an_answer_the_mail_server_cannot_take_waits_for_the_next_round(
@@ -395,15 +415,20 @@ def test_a_round_stopped_before_it_wrote_the_game_file_is_finished_by_the_next(
     assert cli("move", copy, move, "--key", keys.path(player)).exit_code == 0
     before = game.read_bytes()
     marks = {path: path.read_bytes() for path in (games / ".mailed").iterdir()}
-    send(servers, reply_with(copy, player))
+    reply = reply_with(copy, player).as_bytes(policy=policy.SMTP)
+    send_bytes(servers, player, reply)
     judge(servers, games, keys)
     assert len(strictyaml.loads(game.read_bytes())["log"]) == 1
     # as if that round had been killed between its memory and the game file
     game.write_bytes(before)
     for path, data in marks.items():
         path.write_bytes(data)
+    journal = games / ".judge" / "messages" / f"{hashlib.sha256(reply).hexdigest()}.json"
+    assert json.loads(journal.read_text())[0] == "taken"
+    # as the journal was then: taking it, with the game file as it was before
+    journal.write_text(json.dumps(["taking", {game_id: "0" * 64}]))
     assert all(servers.inbox(name) for name in ("alice", "bob"))  # (never sent, then)
-    send(servers, reply_with(copy, player))  # (never filed, then)
+    send_bytes(servers, player, reply)  # the same message (never filed, then)
     again = judge(servers, games, keys)
     assert f"{game.name}: finished writing what the last round signed" in again.stdout
     assert "taken already" in again.stdout and "refused" not in again.stdout, again.stdout
@@ -420,7 +445,8 @@ def judge_killed(servers: Servers, games: Path, keys: Keys, step: int) -> int:
     done = subprocess.run(
         [sys.executable, "-m", "tests.crash_wrapper", "judge", "--games", str(games),
          "--imap", f"imap://judge@127.0.0.1:{servers.imap_port}", "--smtp", servers.smtp,
-         "--from", f"judge@{DOMAIN}", "--key", str(keys.path("referee")), "--once"],
+         "--from", f"judge@{DOMAIN}", "--imap-insecure-loopback", "--key",
+         str(keys.path("referee")), "--once"],
         env=env, capture_output=True, text=True, timeout=120, check=False,
         cwd=Path(__file__).resolve().parent.parent)
     return done.returncode
@@ -552,7 +578,9 @@ def test_a_deadline_reminds_once_then_forfeits_once_and_audits(
         assert early.exit_code == 4 and "runs until 2026-12-01T04:00:00Z" in early.stderr
         assert "reminded red" in at("2026-12-01T03:30:00Z")
         reminder = sent[-1]
-        assert reminder["To"] == f"alice@{DOMAIN}" and "reminder" in str(reminder["Subject"])
+        assert reminder["To"].addresses[0].addr_spec == f"alice@{DOMAIN}"
+        assert "reminder" in str(reminder["Subject"])
+        assert reminder["Auto-Submitted"] == "auto-replied" and reminder["Message-ID"]
         assert at("2026-12-01T03:45:00Z") == ""  # one reminder only
         mark = games / ".reminded" / f"{game_id}.json"
         mark.write_bytes(b"\xff{ damaged")  # a damaged mark names no reminder:
@@ -638,7 +666,8 @@ def test_a_running_judge_wakes_on_new_mail_with_idle(servers: Servers, cli: Cli,
     running = subprocess.Popen(
         [sys.executable, "-m", "frogpbem", "judge", "--games", str(games), "--imap",
          f"imap://judge@127.0.0.1:{servers.imap_port}", "--smtp", servers.smtp,
-         "--from", f"judge@{DOMAIN}", "--key", str(keys.path("referee")), "--every", "120"],
+         "--from", f"judge@{DOMAIN}", "--imap-insecure-loopback", "--key",
+         str(keys.path("referee")), "--every", "120"],
         env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         for _ in range(200):  # the first round mails the start

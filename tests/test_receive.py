@@ -485,6 +485,7 @@ def test_a_copy_under_another_header_never_replaces_the_game_held(
 def test_the_judge_keeps_no_game_a_stranger_mails_it(keys: Keys, tmp_path: Path) -> None:
     """A stranger's game naming the judge's key as a seat was kept in the judge's folder,
     as a player keeps the first copy of a game; the judge holds only its operator's."""
+    from frogpbem.answers import Unused
     from frogpbem.judge import Judge, MaildirBox
     from frogpbem.receive import contents, messages_in, take_found
 
@@ -494,9 +495,10 @@ def test_the_judge_keeps_no_game_a_stranger_mails_it(keys: Keys, tmp_path: Path)
         (tmp_path / "box" / sub).mkdir(parents=True)
     judge = Judge(games, keys.key("referee"), MaildirBox(tmp_path / "box"), "smtp://127.0.0.1:1")
     planted = attached(strangers_game(keys, "referee"))
-    said, usable = judge._taken(messages_in(planted))
-    assert not usable and "is not one of the games held here" in said, said
-    assert list(games.iterdir()) == []
+    unused = judge._taken("digest", messages_in(planted), None)
+    assert isinstance(unused, Unused) and "is not one of the games held here" in unused.said
+    assert "does not run game" in unused.words
+    assert list(games.glob("*.yaml")) == []  # (the judge's journal is all it wrote)
     kept = take_found(contents(*messages_in(planted)), games, keys.key("referee"))
     assert "kept the copy" in kept  # as a player's first copy: what keep_new=False prevents
 
