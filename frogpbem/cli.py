@@ -124,7 +124,9 @@ def new(
         list[str], typer.Option(help="SEAT=PUB: a seat and its .pub file or key line.")
     ] = [],  # noqa: B006 - typer reads the default
     name: Annotated[list[str], typer.Option(help="SEAT=NAME: a player's name.")] = [],  # noqa: B006
-    email: Annotated[list[str], typer.Option(help="SEAT=ADDRESS: a player's email.")] = [],  # noqa: B006
+    email: Annotated[list[str], typer.Option(
+        help="SEAT=ADDRESS: a player's email; referee=ADDRESS: where answers go (the judge's)."
+    )] = [],  # noqa: B006
     option: Annotated[
         list[str], typer.Option(help="NAME=VALUE: a rules option. frogfinder: size=3..26 (12), "
                                      "frogs=N (5); coan: the same and teams=red+black,blue+purple;"
@@ -152,6 +154,7 @@ def new(
         seat_keys = _pairs(seat, "--seat")
         names = _pairs(name, "--name")
         emails = _pairs(email, "--email")
+        referee_email = emails.pop("referee", None)
         for extra in sorted((set(names) | set(emails)) - set(seat_keys)):
             raise UsageError(f"--name/--email for {extra!r}, which has no --seat")
         specs = [
@@ -175,7 +178,7 @@ def new(
             except GameFileError as exc:
                 raise UsageError(exc.message) from None
         file = create_game(rules, key, referee_name, specs, options, chosen, join=join,
-                           deadline=deadline)
+                           deadline=deadline, referee_email=referee_email)
         views = start_game(game, file, key)
         data = {"game": file.game, "file": str(game), "views": [str(v) for v in views]}
         text = f"created {file.game} in {game}\n" + (
