@@ -514,8 +514,23 @@ def reply(
     ] = None,
     sender: Annotated[
         str | None, typer.Option("--from", help="Your address (default: $FROGPBEM_FROM, "
-                                                "else the To: of the message).")
+                                                "else your seat's in the game file, else "
+                                                "the To: of the message).")
     ] = None,
+    to: Annotated[
+        str | None, typer.Option("--to", help="Answer to this address (default: the "
+                                              "referee's in the game file, else the one you "
+                                              "answered first in this game); it is kept for "
+                                              "the game's next answers.")
+    ] = None,
+    secret: Annotated[
+        str | None, typer.Option("--setup", help="Secret Move, before the deal: your secret "
+                                                 "(as for frogpbem setup).")
+    ] = None,
+    random_setup: Annotated[
+        bool, typer.Option("--random", help="Secret Move, before the deal: a secret chosen "
+                                            "at random.")
+    ] = False,
     out: Annotated[
         Path | None, typer.Option(help="Write the answer here (default: GAME-SEAT-N.eml in "
                                        "this folder); never over a file.")
@@ -528,8 +543,8 @@ def reply(
         bool, typer.Option("--sendmail", help="Send the answer with sendmail -t -oi.")
     ] = False,
     sendmail_path: Annotated[
-        Path, typer.Option(help="The sendmail program.")
-    ] = Path("/usr/sbin/sendmail"),
+        str, typer.Option(help="The sendmail program (a bare name is looked for in PATH).")
+    ] = "/usr/sbin/sendmail",
     as_json: JsonOption = False,
 ) -> None:
     """Player: answer the judge's message with your move, in one command.
@@ -547,6 +562,9 @@ def reply(
     with reported(as_json):
         if sum((out is not None, smtp is not None, sendmail)) > 1:
             raise UsageError("give one of --out FILE, --smtp URL and --sendmail")
+        if secret is not None and random_setup:
+            raise UsageError("give your setup, or --random (not both)")
+        chosen = replies.Setup(secret) if secret is not None or random_setup else None
         if str(message) == "-":
             if _interactive():
                 raise UsageError("pipe the message in (frogpbem reply - ...), or give its file")
@@ -567,7 +585,10 @@ def reply(
         try:
             turn = replies.reply(data, private, games or replies.default_games(),
                                  " ".join(words) if words else None, note,
-                                 sender or os.environ.get("FROGPBEM_FROM") or None, deliver)
+                                 sender or os.environ.get("FROGPBEM_FROM") or None, deliver,
+                                 to=to, setup=chosen)
+        except replies.OptionError:  # about an option given, not the message
+            raise
         except FrogPbemError as exc:  # named after the message it came from
             raise exc.within(path="standard input" if str(message) == "-" else message) \
                 from None
@@ -578,14 +599,16 @@ def reply(
         if not done:
             from frogpbem.views import render_text
 
-            board = render_text(turn.view, _colour())
+            board = render_text(turn.view, _colour()) if turn.view is not None else \
+                f"{turn.loaded.ruleset.title} - game {turn.game}, you play {turn.seat}"
             after = replies.next_step(turn, command)
             emit({"game": turn.game, "seat": turn.seat, "copy": str(turn.copy),
                   "records": turn.records, "next": after}, as_json,
                  f"{board}\n\n{after}\n(your copy: {turn.copy})")
             return
         emit({"game": turn.game, "seat": turn.seat, "copy": str(turn.copy),
-              "records": turn.records, "signed": turn.lines, "sent": turn.sent}, as_json,
+              "records": turn.records, "signed": turn.lines, "sent": turn.sent,
+              "to": turn.to}, as_json,
              "\n".join(done))
 
 
