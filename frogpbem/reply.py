@@ -331,16 +331,25 @@ def attached_copies(message: Message) -> list[GameFile]:
 
 
 def _nothing_attached(message: Message) -> str:
-    """Why a message without a game file cannot be answered, in words for what it is."""
-    about = " ".join(header_text(message, "x-frogpbem-game").split())
-    if about:  # the judge's word that a join is in (or another letter without the file)
-        return (f"the message is the judge's (or referee's) word about game {safe(about)[:80]}"
-                " and carries no game file: nothing to answer; the next message with the "
-                "game file attached comes by mail")
-    text = message.get_body(("plain",)) if isinstance(message, EmailMessage) else None
-    if text is not None and _DECODED.search(bytes(text)):
-        return ("the message was decoded by your mail program, its attachments left out (in "
-                "mutt, unset pipe_decode): pipe or save the message as it came")
+    """Why a message without a game file cannot be answered, in words for what it is: the
+    judge's word that a join is in, its reminder, or its message decoded by a mail program
+    (mutt's ``pipe_decode`` leaves the attachments out)."""
+    about = safe(" ".join(header_text(message, "x-frogpbem-game").split()))[:80]
+    said = " ".join(header_text(message, "subject").split())
+    part = message.get_body(("plain",)) if isinstance(message, EmailMessage) else None
+    text = bytes(part) if part is not None else b""
+    if about and b"Your join (" in text:
+        return (f"the message is the judge's (or referee's) word that your join is in game "
+                f"{about}: it carries no game file and needs no answer; the start comes by "
+                "mail")
+    reminder = re.fullmatch(r"\[frogpbem ([a-z0-9-]{3,64})\] reminder: .*", said)
+    if reminder:
+        return (f"the message is the judge's reminder for game {reminder[1]}, without the "
+                "game file: reply to the judge's last message about it, which carries it")
+    if about or _DECODED.search(text):
+        return ("the message has lost its game file on the way: your mail program decoded "
+                "it for reading, attachments left out (in mutt, unset pipe_decode); pipe or "
+                "save the message as it came")
     return ("the message has no game file attached: reply to a message from the judge "
             "(or the referee), which carries it")
 

@@ -439,7 +439,7 @@ def test_reply_joins_from_the_invitation_and_reads_the_letter_that_says_so(
     [told] = (tmp_path / "told").glob("*-red.eml")
     what = cli("reply", told, *alice)
     assert what.exit_code == 2
-    assert "carries no game file: nothing to answer" in what.stderr, what.output
+    assert "word that your join is in game" in what.stderr, what.output
 
     secret = tmp_path / "sm.yaml"
     assert cli("new", secret, "--rules", "secretmove", "--referee", keys.path("referee"),

@@ -347,6 +347,7 @@ ERRORS = [
     ("bob", "two-histories", ["shoot D4"], 11, "FORK: the referee signed two different"),
     ("bob", "big-headers", ["shoot D4"], 2, "headers are larger than 256 KiB"),
     ("bob", "decoded", ["shoot D4"], 2, "in mutt, unset pipe_decode"),
+    ("bob", "reminder", ["shoot D4"], 2, "the judge's reminder for game ff-"),
     ("bob", "blue", ["shoot D4", "--sendmail", "--sendmail-path", "failing"], 2,
      "--sendmail-path failing: no such program in PATH"),
 ]
@@ -396,10 +397,14 @@ def test_a_refusal_is_one_sentence_and_changes_no_copy(
     messages["big-headers"].write_bytes(b"References: " + b"<a@example.org>\n " * 25000 +
                                         b"<b@example.org>\n" + blue)
     messages["decoded"] = table.folder / "decoded.eml"  # as mutt pipes it with pipe_decode
-    messages["decoded"].write_bytes(
-        b"From: judge@example.org\nSubject: your move\n\nYour move.\n\n"
-        b"[-- Attachment #2: game.yaml --]\n[-- Type: application/yaml, Encoding: 7bit --]\n"
-        b"\n[-- application/yaml is unsupported (use 'v' to view this part) --]\n")
+    judged, decoded = parsed(blue), EmailMessage()  # headers and text only
+    for name in ("From", "To", "Subject", "X-Frogpbem-Game"):
+        decoded[name] = judged[name]
+    decoded.set_content(judged.get_body(("plain",)).get_content())  # type: ignore[union-attr]
+    messages["decoded"].write_bytes(bytes(decoded))
+    messages["reminder"] = table.folder / "reminder.eml"
+    messages["reminder"].write_text(f"From: {JUDGE}\nSubject: [frogpbem {table.id}] reminder: "
+                                    "your move (blue)\n\nIt is your move (blue).\n")
     (table.folder / "taken.eml").write_text("mine")
     (table.folder / "failing").write_text('#!/bin/sh\necho "no route to host" >&2\nexit 75\n')
     (table.folder / "failing").chmod(0o755)
