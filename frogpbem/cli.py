@@ -569,6 +569,8 @@ def reply(
             if _interactive():
                 raise UsageError("pipe the message in (frogpbem reply - ...), or give its file")
             data = sys.stdin.buffer.read(MAX_MESSAGE + 1)
+        elif message.is_dir():
+            raise FileAccessError("is a folder: give the saved message", path=message)
         else:
             try:
                 data = read_bytes(message, MAX_MESSAGE)

@@ -348,6 +348,7 @@ ERRORS = [
     ("bob", "big-headers", ["shoot D4"], 2, "headers are larger than 256 KiB"),
     ("bob", "decoded", ["shoot D4"], 2, "in mutt, unset pipe_decode"),
     ("bob", "reminder", ["shoot D4"], 2, "the judge's reminder for game ff-"),
+    ("bob", "folder", ["shoot D4"], 9, "is a folder: give the saved message"),
     ("bob", "blue", ["shoot D4", "--sendmail", "--sendmail-path", "failing"], 2,
      "--sendmail-path failing: no such program in PATH"),
 ]
@@ -402,6 +403,7 @@ def test_a_refusal_is_one_sentence_and_changes_no_copy(
         decoded[name] = judged[name]
     decoded.set_content(judged.get_body(("plain",)).get_content())  # type: ignore[union-attr]
     messages["decoded"].write_bytes(bytes(decoded))
+    messages["folder"] = table.games["bob"]
     messages["reminder"] = table.folder / "reminder.eml"
     messages["reminder"].write_text(f"From: {JUDGE}\nSubject: [frogpbem {table.id}] reminder: "
                                     "your move (blue)\n\nIt is your move (blue).\n")
