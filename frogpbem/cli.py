@@ -564,6 +564,8 @@ def reply(
             raise UsageError("give one of --out FILE, --smtp URL and --sendmail")
         if secret is not None and random_setup:
             raise UsageError("give your setup, or --random (not both)")
+        if (secret is not None or random_setup) and words:
+            raise UsageError("give a move, or your setup before the deal (not both)")
         chosen = replies.Setup(secret) if secret is not None or random_setup else None
         if str(message) == "-":
             if _interactive():

@@ -429,9 +429,14 @@ def test_reply_joins_from_the_invitation_and_reads_the_letter_that_says_so(
     assert "waiting for red, blue to join" in shown.stdout
     assert f"frogpbem reply {invitation} --key {keys.path('alice')}" in shown.stdout
     assert shown.stdout.count(" join\n") == 1
+    early = cli("reply", invitation, "shoot C3", *alice)
+    assert early.exit_code == 2 and "join first, with join in place" in early.stderr
     done = cli("reply", invitation, "join", *alice, "--out", "joined.eml")
     assert done.exit_code == 0, done.output
     assert done.stdout.startswith("red joined game")
+    assert "your join is in; waiting for blue" in cli("reply", invitation, *alice).stdout
+    again = cli("reply", invitation, "shoot C3", *alice)
+    assert again.exit_code == 4 and "your join is in" in again.stderr, again.output
     taken = cli("receive", tmp_path / "joined.eml", "--games", tmp_path, "--key",
                 keys.path("referee"))
     assert "waiting for blue to join" in taken.stdout, taken.output

@@ -339,6 +339,8 @@ ERRORS = [
     ("bob", "blue", ["shoot D4", "--sendmail", "--sendmail-path", "./missing"], 9,
      "cannot run"),
     ("bob", "blue", ["shoot D4", "--out", "x.eml", "--sendmail"], 2, "give one of"),
+    ("bob", "blue", ["shoot D4", "--random"], 2, "give a move, or your setup"),
+    ("bob", "blue", ["shoot D4", "--smtp", "http://x"], 2, "frogpbem: --smtp 'http://x': give"),
     ("bob", "no-from", ["shoot D4", "--smtp", "smtp://127.0.0.1:9"], 2,
      "the message names nobody to answer (no From: or Reply-To:): give --to"),
     ("bob", "huge", ["shoot D4"], 9, "larger than"),
