@@ -124,7 +124,9 @@ def new(
         list[str], typer.Option(help="SEAT=PUB: a seat and its .pub file or key line.")
     ] = [],  # noqa: B006 - typer reads the default
     name: Annotated[list[str], typer.Option(help="SEAT=NAME: a player's name.")] = [],  # noqa: B006
-    email: Annotated[list[str], typer.Option(help="SEAT=ADDRESS: a player's email.")] = [],  # noqa: B006
+    email: Annotated[list[str], typer.Option(
+        help="SEAT=ADDRESS: a player's email; referee=ADDRESS: where answers go (the judge's)."
+    )] = [],  # noqa: B006
     option: Annotated[
         list[str], typer.Option(help="NAME=VALUE: a rules option. frogfinder: size=3..26 (12), "
                                      "frogs=N (5); coan: the same and teams=red+black,blue+purple;"
@@ -152,6 +154,7 @@ def new(
         seat_keys = _pairs(seat, "--seat")
         names = _pairs(name, "--name")
         emails = _pairs(email, "--email")
+        referee_email = emails.pop("referee", None)
         for extra in sorted((set(names) | set(emails)) - set(seat_keys)):
             raise UsageError(f"--name/--email for {extra!r}, which has no --seat")
         specs = [
@@ -175,7 +178,7 @@ def new(
             except GameFileError as exc:
                 raise UsageError(exc.message) from None
         file = create_game(rules, key, referee_name, specs, options, chosen, join=join,
-                           deadline=deadline)
+                           deadline=deadline, referee_email=referee_email)
         views = start_game(game, file, key)
         data = {"game": file.game, "file": str(game), "views": [str(v) for v in views]}
         text = f"created {file.game} in {game}\n" + (
@@ -511,8 +514,23 @@ def reply(
     ] = None,
     sender: Annotated[
         str | None, typer.Option("--from", help="Your address (default: $FROGPBEM_FROM, "
-                                                "else the To: of the message).")
+                                                "else your seat's in the game file, else "
+                                                "the To: of the message).")
     ] = None,
+    to: Annotated[
+        str | None, typer.Option("--to", help="Answer to this address (default: the "
+                                              "referee's in the game file, else the one you "
+                                              "answered first in this game); it is kept for "
+                                              "the game's next answers.")
+    ] = None,
+    secret: Annotated[
+        str | None, typer.Option("--setup", help="Secret Move, before the deal: your secret "
+                                                 "(as for frogpbem setup).")
+    ] = None,
+    random_setup: Annotated[
+        bool, typer.Option("--random", help="Secret Move, before the deal: a secret chosen "
+                                            "at random.")
+    ] = False,
     out: Annotated[
         Path | None, typer.Option(help="Write the answer here (default: GAME-SEAT-N.eml in "
                                        "this folder); never over a file.")
@@ -525,8 +543,8 @@ def reply(
         bool, typer.Option("--sendmail", help="Send the answer with sendmail -t -oi.")
     ] = False,
     sendmail_path: Annotated[
-        Path, typer.Option(help="The sendmail program.")
-    ] = Path("/usr/sbin/sendmail"),
+        str, typer.Option(help="The sendmail program (a bare name is looked for in PATH).")
+    ] = "/usr/sbin/sendmail",
     as_json: JsonOption = False,
 ) -> None:
     """Player: answer the judge's message with your move, in one command.
@@ -544,10 +562,17 @@ def reply(
     with reported(as_json):
         if sum((out is not None, smtp is not None, sendmail)) > 1:
             raise UsageError("give one of --out FILE, --smtp URL and --sendmail")
+        if secret is not None and random_setup:
+            raise UsageError("give your setup, or --random (not both)")
+        if (secret is not None or random_setup) and words:
+            raise UsageError("give a move, or your setup before the deal (not both)")
+        chosen = replies.Setup(secret) if secret is not None or random_setup else None
         if str(message) == "-":
             if _interactive():
                 raise UsageError("pipe the message in (frogpbem reply - ...), or give its file")
             data = sys.stdin.buffer.read(MAX_MESSAGE + 1)
+        elif message.is_dir():
+            raise FileAccessError("is a folder: give the saved message", path=message)
         else:
             try:
                 data = read_bytes(message, MAX_MESSAGE)
@@ -564,7 +589,10 @@ def reply(
         try:
             turn = replies.reply(data, private, games or replies.default_games(),
                                  " ".join(words) if words else None, note,
-                                 sender or os.environ.get("FROGPBEM_FROM") or None, deliver)
+                                 sender or os.environ.get("FROGPBEM_FROM") or None, deliver,
+                                 to=to, setup=chosen)
+        except replies.OptionError:  # about an option given, not the message
+            raise
         except FrogPbemError as exc:  # named after the message it came from
             raise exc.within(path="standard input" if str(message) == "-" else message) \
                 from None
@@ -575,14 +603,16 @@ def reply(
         if not done:
             from frogpbem.views import render_text
 
-            board = render_text(turn.view, _colour())
+            board = render_text(turn.view, _colour()) if turn.view is not None else \
+                f"{turn.loaded.ruleset.title} - game {turn.game}, you play {turn.seat}"
             after = replies.next_step(turn, command)
             emit({"game": turn.game, "seat": turn.seat, "copy": str(turn.copy),
                   "records": turn.records, "next": after}, as_json,
                  f"{board}\n\n{after}\n(your copy: {turn.copy})")
             return
         emit({"game": turn.game, "seat": turn.seat, "copy": str(turn.copy),
-              "records": turn.records, "signed": turn.lines, "sent": turn.sent}, as_json,
+              "records": turn.records, "signed": turn.lines, "sent": turn.sent,
+              "to": turn.to}, as_json,
              "\n".join(done))
 
 

@@ -81,6 +81,7 @@ def create_game(
     created: str | None = None,
     join: bool = False,
     deadline: Deadline | None = None,
+    referee_email: str | None = None,
 ) -> GameFile:
     """A new game: options checked, setup dealt (or chosen), sealed, committed, signed.
 
@@ -127,7 +128,8 @@ def create_game(
                                     referee.public)
         setup = Setup("random", dealing, fairness)
     header = Header(game_id, ruleset.name, opts, created or now_text(),
-                    Party(referee_name, referee.public.line), parties, setup, deadline=deadline)
+                    Party(referee_name, referee.public.line, email=referee_email), parties,
+                    setup, deadline=deadline)
     return GameFile(header.signed(referee))
 
 

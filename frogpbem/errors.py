@@ -150,3 +150,10 @@ class FolderBusyError(FileAccessError):
     """Another judge holds the games folder: one judge per folder."""
 
     exit_code = 12
+
+
+class NotKeptError(FileAccessError):
+    """``reply``'s answer went out, but the player's copy could not be kept: the move must
+    not be sent again."""
+
+    exit_code = 13

@@ -111,20 +111,26 @@ def _invitation(game: Game, seat: str, name: str) -> str:
     if game.header.setup.choosers:
         why = (f"In {title} every seat chooses its own secret before the game begins; it is "
                "sealed to you and the referee only.")
-        command = f'frogpbem setup {name} "YOUR SECRET" --key YOUR_KEY'
+        command = 'frogpbem reply THIS_MESSAGE.eml --setup "YOUR SECRET" --key YOUR_KEY'
         how = ("with your secret in place of YOUR SECRET (see frogpbem setup --help), or "
-               f"--random in its place to let your tool choose one, and reply to this "
-               f"message with {name} attached (the command has just changed it).")
+               "--random in place of --setup to let your tool choose one: it answers this "
+               "message with the game file signed (--sendmail or --smtp URL sends it).")
+        by_hand = f'frogpbem setup {name} "YOUR SECRET" --key YOUR_KEY'
+
     else:
         why = ("Before the deal every seat adds a random seed of its own, so that nobody, not "
                "even the referee, can choose the deal (frogpbem audit checks it at the end).")
-        command = f"frogpbem join {name} --key YOUR_KEY"
-        how = (f"and reply to this message with {name} attached (the command has just "
-               "changed it).")
+        command = "frogpbem reply THIS_MESSAGE.eml join --key YOUR_KEY"
+        how = ("It answers this message with the game file signed (--sendmail or --smtp "
+               "URL sends it).")
+        by_hand = f"frogpbem join {name} --key YOUR_KEY"
     then = (f"The game begins once every seat has joined (waiting for "
             f"{', '.join(game.waiting_for)}); then the start comes to you by mail.")
-    return "\n\n".join([_wrap(invited), _wrap(f"{why} Save the attached {name}, then run:"),
-                        f"    {command}", _wrap(how), _wrap(then)]) + "\n"
+    return "\n\n".join([_wrap(invited), _wrap(f"{why} Save this message, then run:"),
+                        f"    {command}", _wrap(how),
+                        _wrap(f"Or by hand: save the attached {name}, run"), f"    {by_hand}",
+                        _wrap(f"and reply to this message with {name} attached (the command "
+                              "has just changed it)."), _wrap(then)]) + "\n"
 
 
 def _wrap(paragraph: str) -> str:

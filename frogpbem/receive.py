@@ -17,7 +17,7 @@ import re
 import tempfile
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from email.message import Message
+from email.message import EmailMessage, Message
 from email.parser import BytesHeaderParser
 from html.parser import HTMLParser
 from pathlib import Path
@@ -59,6 +59,10 @@ MAX_PARTS = 100
 """A message with more MIME parts than this (``Content-Type:`` lines) is refused unread: no
 reply has that many, and parts nested a thousand deep make the email package's parser,
 which recurses, fail."""
+MAX_HEADERS = 256 * 1024
+"""A message whose header section is larger than this is refused unread: a real one has a
+few KiB, and the email package's parser takes seconds and hundreds of MiB on a megabyte of
+addresses or References."""
 MAX_BLOCKS = 20
 """A message with more request blocks than this is refused: a reply holds one, or a few
 quoted again."""
@@ -121,7 +125,14 @@ def messages_in(data: bytes) -> list[Message]:
 
 def _message(data: bytes) -> Message:
     """One message parsed, or only its headers (marked :class:`NotRead`) when it has too
-    many parts, or headers nested too deeply for the email package's parser."""
+    many parts, or headers nested too deeply for the email package's parser; nothing of
+    it when its header section is too large to parse."""
+    end = re.search(rb"\r?\n\r?\n", data[:MAX_HEADERS + 4])
+    if (end.start() if end else len(data)) > MAX_HEADERS:
+        empty = EmailMessage()
+        empty.defects.append(NotRead(f"the message's headers are larger than "
+                                     f"{MAX_HEADERS // 1024} KiB; it was not read"))
+        return empty
     if len(_PART_HEADER.findall(data)) > MAX_PARTS:
         reason = f"the message has more than {MAX_PARTS} parts; it was not read"
     else:

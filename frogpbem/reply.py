@@ -8,19 +8,27 @@ games folder (``ID.yaml``, as ``frogpbem receive`` keeps it) follows, checked
 against this user's memory of what was seen, so a rollback or a fork is
 refused as everywhere else.
 
-Nothing is kept before the answer is out: a refused move, a stale message or
-a failed send leaves the player's copy as it was.
+The answer goes to the referee's address signed in the game's header when it
+has one (``frogpbem new --email referee=ADDRESS``), else to the address this
+player answered first in that game (kept beside the copy, ``ID.answer-to``):
+a forwarded message, or one whose Reply-To points elsewhere, cannot take a
+move away from the judge unless ``--to`` says so.
+
+The message's copy is kept as soon as the memory of what was seen accepts it;
+the signed copy only once the answer is out, so a refused move or a failed
+send leaves no request behind that was never mailed.
 """
 
 from __future__ import annotations
 
-import contextlib
 import os
+import re
 import shutil
 import subprocess
 import tempfile
-from collections.abc import Callable
-from dataclasses import dataclass, field
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
+from email.errors import HeaderParseError
 from email.headerregistry import Address
 from email.message import EmailMessage, Message
 from email.policy import default as default_policy
@@ -28,10 +36,13 @@ from email.utils import formatdate, make_msgid
 from pathlib import Path
 
 from frogpbem import crypto
+from frogpbem.dealing import join_game, submit_setup
 from frogpbem.errors import (
     FileAccessError,
     FrogPbemError,
     GameFileError,
+    IllegalMoveError,
+    NotKeptError,
     StaleCopyError,
     UsageError,
 )
@@ -50,6 +61,7 @@ from frogpbem.receive import (
     messages_in,
 )
 from frogpbem.referee import Requested, request_move
+from frogpbem.safetext import safe
 from frogpbem.views import View, view_for
 
 SENDMAIL = Path("/usr/sbin/sendmail")
@@ -72,20 +84,36 @@ class Turn:
     """The player's copy, kept in the games folder."""
     records: int
     """How many records the copy has."""
-    view: View
-    """The player's view of the copy (before the move: it is only requested)."""
+    view: View | None
+    """The player's view of the copy (before the move: it is only requested); ``None``
+    before the deal."""
+    loaded: Game
+    """The copy as signed."""
     lines: list[str] = field(default_factory=list)
     """What was signed, in words."""
     answer: EmailMessage | None = None
     """The reply to the message, when something was signed."""
     sent: str = ""
     """Where the answer went, in words."""
+    to: str = ""
+    """Whom the answer is for (its To:), in words; empty when the message names nobody."""
 
     @property
     def teams(self) -> bool:
         """Whether the game has teams (only then do team notes reach anyone but oneself)."""
-        game = self.view.game
+        game = self.loaded
         return bool(game.ruleset.team_names(game.options))
+
+
+@dataclass(frozen=True)
+class Setup:
+    """A seat's own secret for a game whose seats choose theirs (``None``: at random)."""
+
+    text: str | None
+
+
+class OptionError(UsageError):
+    """An option of the command itself is wrong (not the message): named as given."""
 
 
 Deliver = Callable[[Turn, EmailMessage], str]
@@ -94,70 +122,156 @@ Deliver = Callable[[Turn, EmailMessage], str]
 
 def reply(data: bytes, key: crypto.PrivateKey, games: Path, move: str | None = None,
           note: str | None = None, sender: str | None = None,
-          deliver: Deliver | None = None, seen: SeenGames | None = None) -> Turn:
+          deliver: Deliver | None = None, seen: SeenGames | None = None,
+          to: str | None = None, setup: Setup | None = None) -> Turn:
     """Take the game out of the message ``data``, sign ``move`` (and seal ``note`` to the
-    team), have the answer delivered, then keep the copy in ``games``.
+    team; or join, or choose the ``setup``), have the answer delivered to the referee,
+    then keep the signed copy in ``games``.
 
-    Without a move or a note nothing is signed: the newer copy is kept and the
-    player's view of it returned. Raises :class:`FrogPbemError` before anything
-    is kept.
+    The message's copy is kept as soon as the memory of what was seen accepts it;
+    the signed one only once the answer is out. Without a move, a note or a setup
+    nothing is signed: the player's view of the copy is returned. Raises
+    :class:`FrogPbemError`; an error about this command's own options (``--from``,
+    ``--to``) is an :class:`OptionError`.
     """
+    me = address(sender, "--from") if sender else None
+    given = address(to, "--to") if to else None
     message = one_message(data)
-    copy = attached_game(message)
+    copies = attached_copies(message)
     seen = seen or SeenGames()
-    target = game_file(games, copy.game)
-    # the folder is made only once there is something to keep in it
-    with locked(target) if games.is_dir() else contextlib.nullcontext(), \
-            tempfile.TemporaryDirectory() as folder:
+    target = game_file(games, copies[0].game)
+    with tempfile.TemporaryDirectory() as folder:
         try:
-            return _reply(message, copy, key, target, Path(folder), move, note, sender,
-                          deliver, seen)
+            work = Path(folder) / target.name
+            game = _checked(copies, work, key, seen)
+            _folder(games)
+            with locked(target):
+                return _reply(message, game, work, key, target, move, note, setup, me, given,
+                              deliver, seen)
         except FrogPbemError as exc:
             if exc.path is not None and exc.path.startswith(folder):
                 exc.path = None  # the message's copy, unpacked here: the caller names it
             raise
 
 
-def _reply(message: EmailMessage, copy: GameFile, key: crypto.PrivateKey, target: Path,
-           folder: Path, move: str | None, note: str | None, sender: str | None,
-           deliver: Deliver | None, seen: SeenGames) -> Turn:
-    """:func:`reply` within the lock of the games folder, the message's copy in ``folder``."""
-    work = folder / target.name
-    work.write_bytes(dump_game(copy))
+def _checked(copies: list[GameFile], work: Path, key: crypto.PrivateKey,
+             seen: SeenGames) -> Game:
+    """The message's copy (the longest), written to ``work`` and loaded: a seat's, and of one
+    history when the message carries several copies (else the fork is refused)."""
+    longest = max(copies, key=lambda copy: (len(copy.history_hashes()), copy.reveal is not None))
+    games = []
+    for copy in copies:
+        work.write_bytes(dump_game(copy))
+        games.append(load(work))
+    longest_history = longest.history_hashes()
+    for game in games:
+        history = game.file.history_hashes()
+        if game.header.hash != longest.header.hash or \
+                longest_history[:len(history)] != history:
+            for other in sorted(games, key=lambda g: len(g.file.history_hashes())):
+                seen.see(other)  # raises: a fork, with its proof
+            raise StaleCopyError(f"the message carries copies of game {longest.game} that "
+                                 "differ: ask the judge (or referee) for the game file anew")
+    work.write_bytes(dump_game(longest))
     game = load(work)
-    seat = game.role(key)
-    if seat == REFEREE:
+    if game.role(key) == REFEREE:
         raise UsageError("reply is a seat's: the referee takes answers with frogpbem "
                          "receive or the judge")
-    work.write_bytes(_base(game, target, seen))
-    seen.see(game)  # a rollback or a fork of what this user saw is refused here
-    lines = []
-    if note is not None:
-        lines.append(add_note(work, key, note, seen=seen))
-    requested = request_move(load(work), key, move) if move is not None else None
-    kept = load(work)
-    turn = Turn(game.game_id, seat, target, len(kept.file.log), view_for(kept, key),
-                lines)
-    if requested is not None:
-        turn.lines.append(requested.line)
-    turn.lines = [line.rsplit("; send ", 1)[0] for line in turn.lines]  # this command sends
-    if requested is not None or note is not None:
-        turn.answer = answer(message, read_bytes(work), target.name,
-                             _words(game, requested, note), sender)
-        if deliver is not None:
-            turn.sent = deliver(turn, turn.answer)
+    return game
+
+
+def _folder(games: Path) -> None:
+    """Make the games folder, and check that a copy can be kept in it, before anything is
+    signed or sent."""
     try:
-        target.parent.mkdir(parents=True, exist_ok=True)
+        games.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise FileAccessError(f"cannot make the games folder: {exc.strerror}",
-                              path=target.parent) from None
-    write_atomic(target, read_bytes(work))
+                              path=games) from None
+    if not os.access(games, os.W_OK | os.X_OK):
+        raise FileAccessError("the games folder cannot be written to", path=games)
+
+
+def _reply(message: EmailMessage, game: Game, work: Path, key: crypto.PrivateKey,
+           target: Path, move: str | None, note: str | None, setup: Setup | None,
+           me: Address | None, given: Address | None, deliver: Deliver | None,
+           seen: SeenGames) -> Turn:
+    """:func:`reply` within the lock of the games folder, the message's copy in ``work``."""
+    seat = game.role(key)
+    base = _base(game, target, seen, seat)
+    work.write_bytes(base)
+    seen.see(game)  # a rollback or a fork of what this user saw is refused here
+    if not target.exists() or read_bytes(target) != base:
+        write_atomic(target, base)  # the verified copy is kept, whatever follows
+    game = load(work)
+    lines = []
+    requested = None
+    if move is not None and move.strip().lower() == "join" and game.undealt:
+        lines.append(join_game(work, key, seen))
+    elif setup is not None:
+        lines.append(submit_setup(work, key, setup.text, seen))
+    elif move is not None:
+        if game.undealt:
+            _undealt_refusal(game, seat)
+        requested = request_move(game, key, move)
+    if note is not None:
+        lines.append(add_note(work, key, note, seen=seen))
+    kept = load(work)
+    turn = Turn(game.game_id, seat, target, len(kept.file.log),
+                None if kept.undealt else view_for(kept, key), kept)
+    if requested is not None:
+        lines.append(requested.line)
+    turn.lines = [line.rsplit("; send ", 1)[0] for line in lines]  # this command sends
+    if not turn.lines:
+        return turn
+    sender = me or _own_address(kept, seat, message)
+    recipient = given or _recipient(message, kept, seat, target)
+    if recipient is not None and sender is not None and \
+            recipient.addr_spec.lower() == sender.addr_spec.lower():
+        raise UsageError(f"the answer would go to your own address, {recipient.addr_spec}: "
+                         "give the judge's (or referee's) with --to ADDRESS")
+    turn.to = str(recipient) if recipient is not None else ""
+    turn.answer = answer(message, read_bytes(work), target.name,
+                         _words(kept, requested, note, turn.lines), sender, recipient)
+    if deliver is not None:
+        turn.sent = deliver(turn, turn.answer)
+    try:
+        write_atomic(target, read_bytes(work))
+        if recipient is not None and (given is not None or _remembered(target) is None) and \
+                not kept.header.referee.email:
+            write_atomic(_memory(target), f"{recipient}\n".encode(), durable=False)
+    except FrogPbemError as exc:
+        raise NotKeptError(f"{turn.sent or 'answered'}, but your copy could not be kept: "
+                           f"{exc}") from None
     return turn
+
+
+def _undealt_refusal(game: Game, seat: str) -> None:
+    """A move given for a game not dealt yet: say what this seat can do instead."""
+    if seat not in game.waiting_for:
+        raise IllegalMoveError(f"game {game.game_id} is not dealt yet: your join is in; the "
+                               "start comes by mail once every seat has joined")
+    if game.header.setup.choosers:
+        raise UsageError(f"game {game.game_id} is not dealt yet: choose your secret first, "
+                         'with --setup "YOUR SECRET" (or --random) instead of a move')
+    raise UsageError(f"game {game.game_id} is not dealt yet: join first, with join "
+                     "in place of the move")
 
 
 def next_step(turn: Turn, command: str) -> str:
     """What the player can do now, with ``command`` (``frogpbem reply MESSAGE``...)."""
-    view = turn.view
+    view, game = turn.view, turn.loaded
+    if view is None:  # not dealt yet: the seats join (or choose their secrets) first
+        waiting = ", ".join(game.waiting_for) or "the referee to deal"
+        if turn.seat not in game.waiting_for:
+            return (f"Game {turn.game} is not dealt yet: your join is in; waiting for "
+                    f"{waiting}. The start comes by mail.")
+        if game.header.setup.choosers:
+            return (f"Game {turn.game} is not dealt yet: choose your secret (sealed to you and "
+                    f'the referee) with:\n    {command} --setup "YOUR SECRET"\nor let your '
+                    f"tool choose one:\n    {command} --random")
+        return (f"Game {turn.game} is not dealt yet: waiting for {waiting} to join. Join "
+                f"with a fresh seed of yours:\n    {command} join")
     if view.outcome is not None:
         return f"The game is over; check it: frogpbem audit {turn.copy}"
     to_move = view.game.ruleset.to_move(view.state)
@@ -190,8 +304,8 @@ def one_message(data: bytes) -> EmailMessage:
     return message
 
 
-def attached_game(message: Message) -> GameFile:
-    """The game file the message carries (the longest copy, if it carries several)."""
+def attached_copies(message: Message) -> list[GameFile]:
+    """The copies of one game the message carries (one, or several to be checked)."""
     unread = [str(defect) for defect in message.defects if isinstance(defect, NotRead)]
     if unread:  # too many parts, or nested too deeply: read for its headers only
         raise UsageError(f"the message cannot be read: {unread[0]}")
@@ -203,22 +317,50 @@ def attached_game(message: Message) -> GameFile:
         if found.problems:
             raise GameFileError(f"the game file in the message cannot be read: "
                                 f"{found.problems[0]}")
-        raise UsageError("the message has no game file attached: reply to a message from "
-                         "the judge (or the referee), which carries it")
+        raise UsageError(_nothing_attached(message))
     games = sorted({copy.game for copy in found.copies})
     if len(games) > 1:
         raise UsageError(f"the message carries {len(games)} games ({', '.join(games)}): "
                          "reply to a message about one")
-    return max(found.copies, key=lambda copy: (len(copy.log), copy.reveal is not None))
+    return list(found.copies)
 
 
-def _base(game: Game, target: Path, seen: SeenGames) -> bytes:
-    """What to sign into: the message's copy, or the player's own copy when it is of the same
-    point of the game (it may hold the player's notes not mailed yet).
+def _nothing_attached(message: Message) -> str:
+    """Why a message without a game file cannot be answered, in words for what it is: the
+    judge's word that a join is in, its reminder, or its message decoded by a mail program
+    (mutt's ``pipe_decode`` leaves the attachments out)."""
+    about = safe(" ".join(header_text(message, "x-frogpbem-game").split()))[:80]
+    said = " ".join(header_text(message, "subject").split())
+    part = message.get_body(("plain",)) if isinstance(message, EmailMessage) else None
+    text = bytes(part) if part is not None else b""
+    if about and b"Your join (" in text:
+        return (f"the message is the judge's (or referee's) word that your join is in game "
+                f"{about}: it carries no game file and needs no answer; the start comes by "
+                "mail")
+    reminder = re.fullmatch(r"\[frogpbem ([a-z0-9-]{3,64})\] reminder: .*", said)
+    if reminder:
+        return (f"the message is the judge's reminder for game {reminder[1]}, without the "
+                "game file: reply to the judge's last message about it, which carries it")
+    if about or _DECODED.search(text):
+        return ("the message has lost its game file on the way: your mail program decoded "
+                "it for reading, attachments left out (in mutt, unset pipe_decode); pipe or "
+                "save the message as it came")
+    return ("the message has no game file attached: reply to a message from the judge "
+            "(or the referee), which carries it")
+
+
+_DECODED = re.compile(rb"^\[-- (Attachment #|Type: |.* is unsupported)", re.MULTILINE)
+"""How mutt marks the attachments of a message it decodes (``pipe_decode``, ``print``)."""
+
+
+def _base(game: Game, target: Path, seen: SeenGames, seat: str) -> bytes:
+    """What to sign into: the message's copy (with the player's own notes not mailed yet),
+    or the player's own copy when it is of the same point of the game.
 
     A player's copy ahead of the message means the message is an old one; a copy that
     parts from it (another header, another history) is a fork, which the memory of
-    what was seen proves (or refuses) as everywhere else.
+    what was seen proves (or refuses) as everywhere else. Requests of the player's
+    copy behind the message were for records the message has decided already.
     """
     ours = dump_game(game.file)
     if not target.exists():
@@ -238,67 +380,152 @@ def _base(game: Game, target: Path, seen: SeenGames) -> bytes:
         raise StaleCopyError(f"the message is an old one: it holds record {len(game.file.log)}"
                              f" of game {game.game_id}, your copy {target} record "
                              f"{len(mine.file.log)}; reply to the judge's latest message")
-    return read_bytes(target) if mine_history == history else ours
+    if mine_history == history:
+        return read_bytes(target)
+    known = {note.signature for note in game.file.notes}
+    unsent = tuple(note for note in mine.file.notes
+                   if note.seat == seat and note.signature not in known)
+    if not unsent:
+        return ours
+    return dump_game(replace(game.file, notes=(*game.file.notes, *unsent)))
 
 
-def _words(game: Game, requested: Requested | None, note: str | None) -> str:
+def _words(game: Game, requested: Requested | None, note: str | None,
+           lines: Sequence[str] = ()) -> str:
     """The answer's text: what is in the attached file (a sealed move is not named)."""
-    lines = []
+    said = []
     if requested is not None:
         where = f"in game {game.game_id} ({requested.seat}, for record {requested.n})"
-        lines.append(f"My move {where} is sealed in the attached game file." if requested.sealed
-                     else f"My move {where}: {requested.move}")
+        said.append(f"My move {where} is sealed in the attached game file." if requested.sealed
+                    else f"My move {where}: {requested.move}")
+    for line in lines:
+        if " joined game " in line:
+            said.append(f"I join game {game.game_id} with a fresh seed, signed in the attached "
+                        "game file.")
+        elif " chose its setup" in line:
+            said.append(f"My setup for game {game.game_id} is sealed in the attached game "
+                        "file.")
     if note is not None:
-        lines.append("A note for my team is sealed in the attached game file.")
-    lines += ["", "Signed with frogpbem reply; the signed request is in the attached file."]
-    return "\n".join(lines) + "\n"
+        said.append("A note for my team is sealed in the attached game file.")
+    said += ["", "Signed with frogpbem reply; the signed request is in the attached file."]
+    return "\n".join(said) + "\n"
 
 
 def answer(message: Message, data: bytes, name: str, text: str,
-           sender: str | None = None) -> EmailMessage:
-    """The reply to ``message``: to its Reply-To (else its From), from ``sender`` (else its
-    To), ``Re:`` its subject, threaded under it, the game file ``data`` attached."""
+           sender: Address | None = None, to: Address | None = None) -> EmailMessage:
+    """The reply to ``message``: to ``to``, from ``sender``, ``Re:`` its subject, threaded
+    under it, the game file ``data`` attached."""
     out = EmailMessage()
     said = " ".join(header_text(message, "subject").split())
     out["Subject"] = said if said[:3].lower() == "re:" else f"Re: {said}".rstrip()
-    me = _address(sender, "--from") if sender else _first(message, "to")
-    if me is not None:
-        out["From"] = me
-    to = _first(message, "reply-to") or _first(message, "from")
+    if sender is not None:
+        out["From"] = sender
     if to is not None:
         out["To"] = to
     out["Date"] = formatdate(localtime=False)
-    out["Message-ID"] = make_msgid(domain=me.domain if me is not None and me.domain
+    out["Message-ID"] = make_msgid(domain=sender.domain if sender is not None and sender.domain
                                    else "frogpbem.invalid")
     ident = header_text(message, "message-id").strip()
-    if ident.startswith("<") and ident.endswith(">") and len(ident.split()) == 1:
+    if _MESSAGE_ID.fullmatch(ident):
         out["In-Reply-To"] = ident
-        before = header_text(message, "references").split()[-20:]  # a thread's recent part
+        before = [token for token in header_text(message, "references").split()
+                  if _MESSAGE_ID.fullmatch(token)][-20:]  # a thread's recent part
         out["References"] = " ".join([*before, ident])
     out.set_content(text)
     out.add_attachment(data, maintype="application", subtype="yaml", filename=name)
     return out
 
 
-def _address(text: str, what: str) -> Address:
+_MESSAGE_ID = re.compile(r"<[!#-;=?-~]{1,250}@[!#-;=?-Z^-~]{1,250}>")
+"""A Message-ID as RFC 5322 writes it, ``<left@right>``, printable and without spaces."""
+
+
+def address(text: str, what: str) -> Address:
     """One mail address written as ``Name <user@host>`` or ``user@host``."""
     header = default_policy.header_factory("from", text)
     found: tuple[Address, ...] = tuple(getattr(header, "addresses", ()))
     if len(found) != 1 or header.defects or not found[0].domain:
-        raise UsageError(f"{what} {text!r}: give one address, e.g. 'Alice <alice@example.org>'")
+        raise OptionError(f"{what} {text!r}: give one address, e.g. 'Alice "
+                          "<alice@example.org>'")
     return found[0]
 
 
-def _first(message: Message, name: str) -> Address | None:
-    """The first address of header ``name``, if it has one that reads."""
+def _addresses(message: Message, name: str) -> list[Address]:
+    """The addresses of header ``name`` that read (none when the header does not)."""
+    found = []
     try:
         for header in message.get_all(name) or []:
-            for address in getattr(header, "addresses", ()):
-                if address.username and address.domain:
-                    return Address(address.display_name, address.username, address.domain)
+            for one in getattr(header, "addresses", ()):
+                if one.username and one.domain:
+                    found.append(Address(one.display_name, one.username, one.domain))
     except Exception:  # noqa: BLE001 - the email package's parser raises what it likes
+        return []
+    return found
+
+
+def _party(name: str, email: str) -> Address | None:
+    """``name <email>`` from the signed header, if ``email`` is one address."""
+    try:
+        return Address(display_name=safe(name), addr_spec=email)
+    except (ValueError, IndexError, HeaderParseError):
         return None
-    return None
+
+
+def _own_address(game: Game, seat: str, message: Message) -> Address | None:
+    """This seat's address: its email in the signed header, else the message's To: when
+    that names one address only."""
+    for party in game.header.seats:
+        if party.seat == seat and party.email:
+            return _party(party.name, party.email)
+    to = _addresses(message, "to")
+    return to[0] if len(to) == 1 else None
+
+
+def _recipient(message: Message, game: Game, seat: str, target: Path) -> Address | None:
+    """Where the answer goes: the referee's address signed in the game's header; else the
+    message's Reply-To (or From), if it is the address this player answered before in
+    this game (or the first one), and not a seat's."""
+    referee = game.header.referee
+    if referee.email:
+        signed = _party(referee.name, referee.email)
+        if signed is not None:
+            return signed
+    found = _addresses(message, "reply-to") or _addresses(message, "from")
+    if not found:
+        return None
+    asked = found[0]
+    for party in game.header.seats:
+        if party.email and party.email.lower() == asked.addr_spec.lower():
+            raise UsageError(f"the message asks for the answer at {asked.addr_spec}, the "
+                             f"address of {party.seat} in game {game.game_id}, not the "
+                             "judge's (a forwarded message?): answer the judge's own "
+                             "message, or give --to ADDRESS")
+    before = _remembered(target)
+    if before is not None and before.addr_spec.lower() != asked.addr_spec.lower():
+        raise UsageError(f"the message asks for the answer at {asked.addr_spec}, but your "
+                         f"answers in game {game.game_id} went to {before.addr_spec}: if the "
+                         f"judge has moved, give --to '{asked.addr_spec}'")
+    return asked
+
+
+def _memory(target: Path) -> Path:
+    """Where the address answered in a game is kept: beside the player's copy."""
+    return target.with_name(f"{target.stem}.answer-to")
+
+
+def _remembered(target: Path) -> Address | None:
+    """The address first answered in this game (or last given with --to), if any."""
+    try:
+        text = _memory(target).read_text("utf-8", "replace").strip()
+    except OSError:
+        return None
+    try:
+        header = default_policy.header_factory("to", text)
+        found = [Address(a.display_name, a.username, a.domain)
+                 for a in getattr(header, "addresses", ()) if a.username and a.domain]
+    except Exception:  # noqa: BLE001 - a damaged memory is as none
+        return None
+    return found[0] if found else None
 
 
 # --- where the answer goes -------------------------------------------------------------
@@ -320,7 +547,10 @@ def write_eml(path: Path | None = None) -> Deliver:
         elif os.path.lexists(target):
             raise FileAccessError("exists already; not overwriting a message", path=target)
         write_atomic(target, bytes(message), durable=False, private=True)
-        return f"wrote {target}"
+        if not turn.to:
+            return (f"wrote {target}, with no To: (the message names nobody to answer): "
+                    "add the judge's address before you send it")
+        return f"wrote {target}, to {turn.to}"
 
     return deliver
 
@@ -330,19 +560,27 @@ def send_smtp(url: str, config: Path | None = None) -> Deliver:
 
     def deliver(turn: Turn, message: EmailMessage) -> str:
         _sendable(message, "--smtp")
-        send_messages([message], url, config)
-        return f"sent to {header_text(message, 'to')}"
+        try:
+            send_messages([message], url, config)
+        except UsageError as exc:  # the URL or the login: this command's option
+            raise OptionError(exc.message) from None
+        return f"sent to {turn.to}"
 
     return deliver
 
 
-def send_sendmail(program: Path = SENDMAIL) -> Deliver:
-    """Hand the answer to ``program -t -oi`` (sendmail reads the recipients from To:)."""
+def send_sendmail(program: str | Path = SENDMAIL) -> Deliver:
+    """Hand the answer to ``program -t -oi`` (sendmail reads the recipients from To:).
+
+    A bare name is looked for in PATH only, as a shell does: ``./name`` for one here.
+    """
 
     def deliver(turn: Turn, message: EmailMessage) -> str:
         _sendable(message, "--sendmail")
-        # a bare name is looked for in PATH (msmtp), else in this folder (./failing)
-        command = shutil.which(str(program)) or str(program.absolute())
+        command = str(program) if os.sep in str(program) else shutil.which(str(program))
+        if command is None:
+            raise OptionError(f"--sendmail-path {program}: no such program in PATH (give "
+                              f"./{program} for one in this folder)")
         try:
             done = subprocess.run([command, "-t", "-oi"], input=bytes(message),
                                   capture_output=True, timeout=120, check=False)
@@ -352,18 +590,20 @@ def send_sendmail(program: Path = SENDMAIL) -> Deliver:
             said = done.stderr.decode("utf-8", "replace").strip().splitlines()
             raise FileAccessError(f"{program} refused the message (exit "
                                   f"{done.returncode}){': ' + said[-1] if said else ''}")
-        return f"sent to {header_text(message, 'to')} with {program}"
+        return f"sent to {turn.to} with {program}"
 
     return deliver
 
 
 def _sendable(message: EmailMessage, how: str) -> None:
-    for name, where in (("To", "the message has no From: or Reply-To: to answer"),
+    for name, where in (("To", "the message names nobody to answer (no From: or Reply-To:): "
+                               "give --to ADDRESS"),
                         ("From", "no address of yours: give --from ADDRESS or set "
                                  "FROGPBEM_FROM")):
         if message.get_all(name) is None:
             raise UsageError(f"{where}; or write the answer with --out instead of {how}")
 
 
-__all__ = ["SENDMAIL", "Deliver", "Turn", "answer", "attached_game", "default_games",
-           "next_step", "one_message", "reply", "send_sendmail", "send_smtp", "write_eml"]
+__all__ = ["SENDMAIL", "Deliver", "NotKeptError", "OptionError", "Setup", "Turn", "address",
+           "answer", "attached_copies", "default_games", "next_step", "one_message", "reply",
+           "send_sendmail", "send_smtp", "write_eml"]

@@ -408,3 +408,64 @@ def test_an_address_that_is_not_one_is_refused_in_a_sentence(cli: Cli, keys: Key
     assert refused.exit_code == 7  # the game file's: mail.address, as for a dealt game
     assert "the mail address of blue is not one mail address: 'bob@'" in refused.stderr
     assert not (tmp_path / "out").exists() or not any((tmp_path / "out").iterdir())
+
+
+def test_reply_joins_from_the_invitation_and_reads_the_letter_that_says_so(
+        joined_game: Callable[..., Path], cli: Cli, keys: Keys, tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """``frogpbem reply`` on an invitation said "not dealt yet" (exit 4), took ``join`` for a
+    move (exit 3) and called the "your join is in" letter one with no game file. Now the
+    invitation names it, it shows the join, joins (or chooses a secret), and says what the
+    letter is."""
+    monkeypatch.chdir(tmp_path)
+    game = joined_game()
+    mailed(cli, keys, game, tmp_path / "out")
+    [invitation] = (tmp_path / "out").glob("*-red.eml")
+    body = parsed_body(invitation)
+    assert "frogpbem reply THIS_MESSAGE.eml join --key YOUR_KEY" in body
+    alice = ["--key", keys.path("alice"), "--games", tmp_path / "alice-games"]
+    shown = cli("reply", invitation, *alice)
+    assert shown.exit_code == 0, shown.output
+    assert "waiting for red, blue to join" in shown.stdout
+    assert f"frogpbem reply {invitation} --key {keys.path('alice')}" in shown.stdout
+    assert shown.stdout.count(" join\n") == 1
+    early = cli("reply", invitation, "shoot C3", *alice)
+    assert early.exit_code == 2 and "join first, with join in place" in early.stderr
+    done = cli("reply", invitation, "join", *alice, "--out", "joined.eml")
+    assert done.exit_code == 0, done.output
+    assert done.stdout.startswith("red joined game")
+    assert "your join is in; waiting for blue" in cli("reply", invitation, *alice).stdout
+    again = cli("reply", invitation, "shoot C3", *alice)
+    assert again.exit_code == 4 and "your join is in" in again.stderr, again.output
+    taken = cli("receive", tmp_path / "joined.eml", "--games", tmp_path, "--key",
+                keys.path("referee"))
+    assert "waiting for blue to join" in taken.stdout, taken.output
+    mailed(cli, keys, game, tmp_path / "told", "--to", "red")
+    [told] = (tmp_path / "told").glob("*-red.eml")
+    what = cli("reply", told, *alice)
+    assert what.exit_code == 2
+    assert "word that your join is in game" in what.stderr, what.output
+
+    secret = tmp_path / "sm.yaml"
+    assert cli("new", secret, "--rules", "secretmove", "--referee", keys.path("referee"),
+               "--seat", f"red={keys.pub('alice')}", "--seat",
+               f"blue={keys.pub('bob')}").exit_code == 0
+    mailed(cli, keys, secret, tmp_path / "sm")
+    [invited] = (tmp_path / "sm").glob("*-blue.eml")
+    assert "frogpbem reply THIS_MESSAGE.eml --setup" in parsed_body(invited)
+    bob = ["--key", keys.path("bob"), "--games", tmp_path / "bob-games"]
+    assert "--random" in cli("reply", invited, *bob).stdout
+    moved = cli("reply", invited, "guess A1", *bob, "--out", "no.eml")
+    assert moved.exit_code == 2 and "choose your secret first" in moved.stderr, moved.output
+    chose = cli("reply", invited, "--random", *bob, "--out", "chose.eml")
+    assert chose.exit_code == 0 and "blue chose its setup" in chose.stdout, chose.output
+    taken = cli("receive", tmp_path / "chose.eml", "--games", tmp_path, "--key",
+                keys.path("referee"))
+    assert "waiting for red" in taken.stdout, taken.output
+
+
+def parsed_body(path: Path) -> str:
+    from email import message_from_bytes, policy
+
+    message = message_from_bytes(path.read_bytes(), policy=policy.default)
+    return str(message.get_body(("plain",)).get_content())  # type: ignore[union-attr]

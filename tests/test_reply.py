@@ -43,7 +43,7 @@ def parsed(data: bytes) -> EmailMessage:
 class Table:
     """The judge's games folder, and its mail to the seats, saved as files."""
 
-    def __init__(self, tmp_path: Path, cli: Cli, keys: Keys) -> None:
+    def __init__(self, tmp_path: Path, cli: Cli, keys: Keys, *extra: str) -> None:
         self.folder, self.cli, self.keys = tmp_path, cli, keys
         judge = tmp_path / "judge"
         judge.mkdir()
@@ -53,7 +53,7 @@ class Table:
                    "--name", "red=Alice", "--name", "blue=Bob",
                    "--email", "red=alice@example.org", "--email", "blue=bob@example.org",
                    "--option", "size=6", "--option", "frogs=2",
-                   "--setup", write_setup(tmp_path, SETUP))
+                   "--setup", write_setup(tmp_path, SETUP), *extra)
         assert made.exit_code == 0, made.output
         self.id = str(strictyaml.loads(draft.read_bytes())["header"]["game"])
         self.game = judge / f"{self.id}.yaml"
@@ -98,7 +98,8 @@ def test_a_move_is_signed_and_the_answer_threads_under_the_judges_message(
     judged = parsed(message.read_bytes())
     done = table.reply("alice", message, "shoot", "C3")
     assert done.exit_code == 0, done.output
-    assert done.stdout == f"red asks: shoot C3 (for record 1)\nwrote {table.id}-red-1.eml\n"
+    assert done.stdout == (f"red asks: shoot C3 (for record 1)\nwrote {table.id}-red-1.eml, to "
+                           f"Carol <{JUDGE}>\n")
     answer_path = table.folder / f"{table.id}-red-1.eml"
     answer = parsed(answer_path.read_bytes())
     assert answer["To"].addresses[0].addr_spec == JUDGE  # its From: it has no Reply-To
@@ -126,7 +127,7 @@ def test_a_move_is_signed_and_the_answer_threads_under_the_judges_message(
 def test_the_answer_goes_to_reply_to_from_the_address_given(
         table: Table, monkeypatch: pytest.MonkeyPatch) -> None:
     message = table.mail("red", "red-0.eml", Reply_To="Club moves <moves@example.org>",
-                         References="<older@example.org>")
+                         References="<older@example.org> junk <a b@c>")
     ident = parsed(message.read_bytes())["Message-ID"]
     given = table.reply("alice", message, "shoot C3", "--from", "Alice L <al@example.net>",
                         "--out", "a.eml")
@@ -142,6 +143,7 @@ def test_the_answer_goes_to_reply_to_from_the_address_given(
     bad = table.reply("alice", message, "shoot C3", "--from", "Eve <e@x>\r\nBcc: x@y",
                       "--out", "c.eml")
     assert bad.exit_code == 2 and "give one address" in bad.stderr, bad.output
+    assert bad.stderr.startswith("frogpbem: --from ")  # not blamed on the message
     assert not (table.folder / "c.eml").exists()
 
 
@@ -196,6 +198,115 @@ def test_a_note_written_in_the_copy_and_not_mailed_yet_goes_with_the_move(table:
     assert len(sent["notes"]) == 1 and [r["move"] for r in sent["requests"]] == ["shoot C3"]
 
 
+def test_the_move_goes_to_the_judge_not_where_a_forward_or_a_reply_to_points(
+        table: Table, tmp_path: Path, cli: Cli, keys: Keys) -> None:
+    """The answer once went to the message's Reply-To (else From): a message forwarded by
+    the opponent, or a forged Reply-To, took the move away from the judge."""
+    judged = table.mail("red", "red-0.eml")
+    forward = EmailMessage()  # the opponent forwards the judge's message to Alice
+    forward["From"], forward["To"] = "Bob <bob@example.org>", "alice@example.org"
+    forward["Subject"] = "Fwd: your move"
+    forward.set_content("the judge's mail: just run frogpbem reply on it")
+    forward.add_attachment(parsed(judged.read_bytes()))
+    (tmp_path / "fwd.eml").write_bytes(bytes(forward))
+    refused = table.reply("alice", tmp_path / "fwd.eml", "shoot C3", "--out", "f.eml")
+    assert refused.exit_code == 2, refused.output
+    assert "at bob@example.org, the address of blue in game" in refused.stderr
+    assert not (tmp_path / "f.eml").exists()
+    first = table.reply("alice", judged, "shoot C3", "--out", "a.eml")  # trusted: the first
+    assert first.exit_code == 0 and f"wrote a.eml, to Carol <{JUDGE}>" in first.stdout
+    forged = table.mail("red", "forged.eml", Reply_To="moves@evil.invalid")
+    refused = table.reply("alice", forged, "shoot C3", "--out", "b.eml")
+    assert refused.exit_code == 2, refused.output
+    assert f"but your answers in game {table.id} went to {JUDGE}" in refused.stderr
+    assert "give --to 'moves@evil.invalid'" in refused.stderr
+    moved = table.reply("alice", forged, "shoot C3", "--to", "moves@evil.invalid", "--out",
+                        "b.eml")
+    assert moved.exit_code == 0 and "to moves@evil.invalid" in moved.stdout, moved.output
+    assert parsed((tmp_path / "b.eml").read_bytes())["To"] == "moves@evil.invalid"
+    nobody = parsed(judged.read_bytes())
+    del nobody["From"]
+    (tmp_path / "nobody.eml").write_bytes(bytes(nobody))
+    unsigned = invoke("reply", tmp_path / "nobody.eml", "shoot C3", "--key",
+                      keys.path("alice"), "--games", tmp_path / "other-games", "--out", "c.eml")
+    assert "wrote c.eml, with no To:" in unsigned.stdout, unsigned.output
+
+    signed = tmp_path / "signed"  # the referee's address signed in the header wins
+    signed.mkdir()
+    club = Table(signed, cli, keys, "--email", "referee=moves@example.org")
+    sent = club.reply("alice", club.mail("red", "red.eml", Reply_To="x@evil.invalid"),
+                      "shoot C3", "--out", "d.eml")
+    assert sent.exit_code == 0 and "to Carol <moves@example.org>" in sent.stdout, sent.output
+    assert parsed((tmp_path / "d.eml").read_bytes())["To"].addresses[0].addr_spec == \
+        "moves@example.org"
+
+
+def test_the_answer_is_from_the_seats_own_address_never_to_it(table: Table) -> None:
+    """A message to both players once had Bob answer From: Alice (its first To:)."""
+    both = parsed(table.mail("blue", "blue-0.eml").read_bytes())
+    del both["To"]
+    both["To"] = "Alice <alice@example.org>, Bob <bob@example.org>"
+    (table.folder / "both.eml").write_bytes(bytes(both))
+    done = table.reply("bob", table.folder / "both.eml", "resign", "--out", "r.eml")
+    assert done.exit_code == 0, done.output
+    assert str(parsed((table.folder / "r.eml").read_bytes())["From"]) == "Bob <bob@example.org>"
+    own = table.reply("bob", table.folder / "both.eml", "resign", "--from", JUDGE, "--out",
+                      "s.eml")
+    assert own.exit_code == 2 and "would go to your own address" in own.stderr, own.output
+
+
+def test_a_refused_move_keeps_the_newer_copy_with_the_note_not_mailed_yet(table: Table) -> None:
+    """The memory of what was seen took the message's copy before the move was checked, the
+    copy was kept only once the answer was out: after a typo, the player's own copy was
+    "a rollback". And a note written in the copy was dropped when the message was ahead."""
+    alice = table.keys.path("alice")
+    table.reply("alice", table.mail("red", "red-0.eml"), "shoot C3", "--out", "m1.eml")
+    table.take(table.folder / "m1.eml")
+    red1 = table.mail("red", "red-1.eml")
+    table.reply("bob", table.mail("blue", "blue-1.eml"), "shoot A6", "--out", "m2.eml")
+    table.take(table.folder / "m2.eml")
+    red2 = table.mail("red", "red-2.eml")
+    assert table.reply("alice", red1).exit_code == 0  # the copy at record 1
+    assert table.cli("note", table.copy("alice"), "corners", "--key", alice).exit_code == 0
+    typo = table.reply("alice", red2, "shot D4")
+    assert typo.exit_code == 3, typo.output
+    kept = load(table.copy("alice"))
+    assert (len(kept.file.log), len(kept.file.notes), kept.file.requests) == (2, 1, ())
+    assert table.cli("view", table.copy("alice"), "--key", alice).exit_code == 0
+    done = table.reply("alice", red2, "shoot D4", "--out", "m3.eml")
+    assert done.exit_code == 0, done.output
+    [attached] = parsed((table.folder / "m3.eml").read_bytes()).iter_attachments()
+    assert len(strictyaml.loads(attached.get_content())["notes"]) == 1
+    assert "red shoots D4" in table.take(table.folder / "m3.eml")
+
+
+def test_the_games_folder_is_checked_before_the_answer_is_sent(table: Table) -> None:
+    """A games folder that could not be made was found out after the answer was sent: the
+    command failed (exit 9) and a second run signed a second request."""
+    sendmail = table.folder / "sendmail"
+    sendmail.write_text(f"#!/bin/sh\ncat > {table.folder}/sent.eml\n"
+                        f'[ -e {table.folder}/break ] && rm -r "$GAMES" && touch "$GAMES"\n'
+                        "exit 0\n")
+    sendmail.chmod(0o755)
+    message = table.mail("red", "red-0.eml")
+    games = table.games["alice"]
+    games.write_text("a file, not a folder")
+    send = ["--sendmail", "--sendmail-path", sendmail]
+    refused = table.reply("alice", message, "shoot C3", *send)
+    assert refused.exit_code == 9 and "cannot make the games folder" in refused.stderr, \
+        refused.output
+    assert not (table.folder / "sent.eml").exists()
+    games.unlink()
+    (table.folder / "break").touch()  # the folder goes away while the answer is sent
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("GAMES", str(games))
+        lost = table.reply("alice", message, "shoot C3", *send)
+    assert lost.exit_code == 13, lost.output
+    assert f"sent to Carol <{JUDGE}> with {sendmail}, but your copy could not be kept" in \
+        lost.stderr
+    assert (table.folder / "sent.eml").exists()
+
+
 def test_sendmail_gets_the_answer_with_its_recipients_from_the_headers(table: Table) -> None:
     sendmail = table.folder / "sendmail"
     sendmail.write_text(f'#!/bin/sh\necho "$@" > {table.folder}/args\n'
@@ -228,11 +339,20 @@ ERRORS = [
     ("bob", "blue", ["shoot D4", "--sendmail", "--sendmail-path", "./missing"], 9,
      "cannot run"),
     ("bob", "blue", ["shoot D4", "--out", "x.eml", "--sendmail"], 2, "give one of"),
+    ("bob", "blue", ["shoot D4", "--random"], 2, "give a move, or your setup"),
+    ("bob", "blue", ["shoot D4", "--smtp", "http://x"], 2, "frogpbem: --smtp 'http://x': give"),
     ("bob", "no-from", ["shoot D4", "--smtp", "smtp://127.0.0.1:9"], 2,
-     "the message has no From: or Reply-To: to answer"),
+     "the message names nobody to answer (no From: or Reply-To:): give --to"),
     ("bob", "huge", ["shoot D4"], 9, "larger than"),
     ("bob", "forked", ["guess A2"], 11, "FORK: the referee signed two different"),
     ("bob", "deep", ["guess A2"], 2, "the message cannot be read: the message has more than"),
+    ("bob", "two-histories", ["shoot D4"], 11, "FORK: the referee signed two different"),
+    ("bob", "big-headers", ["shoot D4"], 2, "headers are larger than 256 KiB"),
+    ("bob", "decoded", ["shoot D4"], 2, "in mutt, unset pipe_decode"),
+    ("bob", "reminder", ["shoot D4"], 2, "the judge's reminder for game ff-"),
+    ("bob", "folder", ["shoot D4"], 9, "is a folder: give the saved message"),
+    ("bob", "blue", ["shoot D4", "--sendmail", "--sendmail-path", "failing"], 2,
+     "--sendmail-path failing: no such program in PATH"),
 ]
 
 
@@ -271,6 +391,24 @@ def test_a_refusal_is_one_sentence_and_changes_no_copy(
         b"From: judge@example.org\nSubject: deep\n" +
         b"".join(b'Content-Type: multipart/mixed; boundary="b%d"\n\n--b%d\n' % (i, i)
                  for i in range(1000)) + b"Content-Type: text/plain\n\nhi\n")
+    two = parsed(blue)  # the genuine copy, and the referee's other history of record 1
+    two.add_attachment(other.read_bytes(), maintype="application", subtype="yaml",
+                       filename="other.yaml")
+    messages["two-histories"] = table.folder / "two-histories.eml"
+    messages["two-histories"].write_bytes(bytes(two))
+    messages["big-headers"] = table.folder / "big-headers.eml"  # 400 KB of References
+    messages["big-headers"].write_bytes(b"References: " + b"<a@example.org>\n " * 25000 +
+                                        b"<b@example.org>\n" + blue)
+    messages["decoded"] = table.folder / "decoded.eml"  # as mutt pipes it with pipe_decode
+    judged, decoded = parsed(blue), EmailMessage()  # headers and text only
+    for name in ("From", "To", "Subject", "X-Frogpbem-Game"):
+        decoded[name] = judged[name]
+    decoded.set_content(judged.get_body(("plain",)).get_content())  # type: ignore[union-attr]
+    messages["decoded"].write_bytes(bytes(decoded))
+    messages["folder"] = table.games["bob"]
+    messages["reminder"] = table.folder / "reminder.eml"
+    messages["reminder"].write_text(f"From: {JUDGE}\nSubject: [frogpbem {table.id}] reminder: "
+                                    "your move (blue)\n\nIt is your move (blue).\n")
     (table.folder / "taken.eml").write_text("mine")
     (table.folder / "failing").write_text('#!/bin/sh\necho "no route to host" >&2\nexit 75\n')
     (table.folder / "failing").chmod(0o755)
