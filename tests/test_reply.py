@@ -65,7 +65,8 @@ class Table:
         judge's own), saved as ``name``."""
         found = letters(load(game or self.game), self.keys.key("referee"), seat, sender=JUDGE)
         message = found[0].message
-        for header, value in headers.items():
+        for header, value in headers.items():  # in place of the judge's own (Reply-To)
+            del message[header.replace("_", "-")]
             message[header.replace("_", "-")] = value
         path = self.folder / name
         path.write_bytes(bytes(message))
