@@ -142,6 +142,7 @@ def new(
 ) -> None:
     """Create a game: deal and seal the setup, sign the header, write the views."""
     from frogpbem import crypto
+    from frogpbem.contact import check_address, check_name
     from frogpbem.dealing import SeatSpec, create_game, start_game
     from frogpbem.gamefile import strictyaml
     from frogpbem.gamefile.document import read_bytes
@@ -154,6 +155,11 @@ def new(
         emails = _pairs(email, "--email")
         for extra in sorted((set(names) | set(emails)) - set(seat_keys)):
             raise UsageError(f"--name/--email for {extra!r}, which has no --seat")
+        check_name(referee_name, "--referee-name")
+        for who, text in names.items():
+            check_name(text, f"--name {who}")
+        for who, text in emails.items():
+            check_address(text, f"--email {who}")
         specs = [
             SeatSpec(s, crypto.load_public_key(pub), names.get(s, s.capitalize()), emails.get(s))
             for s, pub in seat_keys.items()

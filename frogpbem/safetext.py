@@ -23,3 +23,8 @@ def _escape(match: re.Match[str]) -> str:
 def safe(text: str) -> str:
     """``text`` on one line: control, line-separator and bidi characters escaped (``\\n``)."""
     return _UNSAFE.sub(_escape, text)
+
+
+def is_safe(text: str) -> bool:
+    """Whether :func:`safe` leaves ``text`` as it is (no character it would escape)."""
+    return _UNSAFE.search(text) is None

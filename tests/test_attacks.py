@@ -433,12 +433,20 @@ def test_9_two_million_values_are_refused_early(cli: Cli, tmp_path: Path) -> Non
 def test_9_a_name_with_control_characters_reaches_the_terminal_escaped(
     cli: Cli, keys: Keys, tmp_path: Path
 ) -> None:
+    """``new`` refuses such names; a file made otherwise (by a hostile referee) shows them
+    escaped."""
+    from frogpbem.dealing import start_game
+
     game = tmp_path / "g.yaml"
     created = cli("new", game, "--referee", keys.path("referee"),
                   "--referee-name", "Carol\x1b]0;pwned\x07",
                   "--seat", f"red={keys.pub('alice')}", "--seat", f"blue={keys.pub('bob')}",
                   "--name", "red=Alice\nTo move: blue", "--option", "size=6")
-    assert created.exit_code == 0, created.output
+    assert created.exit_code == 2 and "--referee-name" in created.stderr, created.output
+    seats = [SeatSpec("red", keys.key("alice").public, "Alice\nTo move: blue"),
+             SeatSpec("blue", keys.key("bob").public, "Blue")]
+    start_game(game, create_game("frogfinder", keys.key("referee"), "Carol\x1b]0;pwned\x07",
+                                 seats, {"size": 6}), keys.key("referee"))
     shown = cli("view", game, "--key", keys.path("alice")).stdout
     assert "\x1b" not in shown and "\x07" not in shown
     assert "red (Alice\\nTo move: blue)" in shown

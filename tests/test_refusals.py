@@ -256,3 +256,98 @@ def test_any_move_text_is_applied_or_refused_in_one_line(game: Path, keys: Keys,
         doc = strictyaml.loads(game.read_bytes())
         assert doc["requests"][-1]["seat"] == "red"
         game.write_bytes(before)
+
+
+def new_args(game: Path, keys: Keys, *extra: object) -> list[object]:
+    return ["new", game, "--referee", keys.path("referee"), "--seat",
+            f"red={keys.pub('alice')}", "--seat", f"blue={keys.pub('bob')}", *extra]
+
+
+@pytest.mark.parametrize("address", [
+    "alice@example.org\r\nBcc: spy@evil.invalid", "Alice <alice@example.org>",
+    "alice@example.org, spy@evil.invalid", "alice", "alice@", "", "(me) alice@example.org",
+])
+def test_new_refuses_an_email_that_is_not_one_address(tmp_path: Path, cli: Cli, keys: Keys,
+                                                      address: str) -> None:
+    """An address lands in mail headers: a line break or a second address would add one."""
+    game = tmp_path / "g.yaml"
+    refused(cli, game, new_args(game, keys, "--email", f"red={address}"), 2,
+            "--email red: ")
+    assert not game.exists()
+
+
+@pytest.mark.parametrize(("option", "value"), [
+    ("--name", "red=Alice\r\nBcc: spy@evil.invalid"), ("--name", "red=A\x1b[2Jlice"),
+    ("--name", "red=" + "A" * 101), ("--name", "red= "), ("--referee-name", "Carol\nX"),
+])
+def test_new_refuses_a_name_not_on_one_line(tmp_path: Path, cli: Cli, keys: Keys, option: str,
+                                            value: str) -> None:
+    game = tmp_path / "g.yaml"
+    refused(cli, game, new_args(game, keys, option, value), 2, f"{option}")
+    assert not game.exists()
+
+
+def test_new_takes_a_name_with_angle_brackets_and_a_plain_address(tmp_path: Path, cli: Cli,
+                                                                  keys: Keys) -> None:
+    """A name is free text; what makes it safe in a header is how mail quotes it."""
+    game = tmp_path / "g.yaml"
+    made = cli(*new_args(game, keys, "--name", "red=Bob <spy@evil.invalid>", "--email",
+                         'red="al ice"@example.org', "--email", "blue=bob@[192.0.2.1]"))
+    assert made.exit_code == 0, made.output
+    text = game.read_text()
+    assert "Bob <spy@evil.invalid>" in text and '\\"al ice\\"@example.org' in text
+
+
+@pytest.mark.parametrize("content", [
+    "{alice}{bob}", "{alice}\n\n# a comment\n", "ssh-ed25519 {blob} a\x1b[2Jcomment\n",
+    "ssh-ed25519 {blob} alice\rssh-ed25519 {blob} bob\n",
+])
+def test_new_refuses_a_pub_that_is_not_one_key_line(tmp_path: Path, cli: Cli, keys: Keys,
+                                                    content: str) -> None:
+    """Two keys in one .pub (or anything after the line) made a file that failed its own
+    schema."""
+    alice, bob = keys.pub("alice").read_text(), keys.pub("bob").read_text()
+    pub = tmp_path / "two.pub"
+    pub.write_text(content.format(alice=alice, bob=bob, blob=alice.split()[1]), newline="")
+    game = tmp_path / "g.yaml"
+    refused(cli, game, ["new", game, "--referee", keys.path("referee"), "--seat",
+                        f"red={pub}", "--seat", f"blue={keys.pub('bob')}"], 5, "two.pub: ")
+    assert not game.exists()
+
+
+def test_a_pub_with_a_trailing_blank_line_is_one_key(tmp_path: Path, cli: Cli,
+                                                     keys: Keys) -> None:
+    pub = tmp_path / "alice.pub"
+    pub.write_text(keys.pub("alice").read_text() + "\n\n")
+    game = tmp_path / "g.yaml"
+    made = cli("new", game, "--referee", keys.path("referee"), "--seat", f"red={pub}",
+               "--seat", f"blue={keys.pub('bob')}")
+    assert made.exit_code == 0, made.output
+
+
+@pytest.mark.parametrize("command", [
+    ["view"], ["view", "--json"], ["move", "shoot C3", "--key", "alice"], ["verify"], ["audit"],
+    ["record"], ["hint"],
+])
+def test_a_folder_given_as_the_game_file(tmp_path: Path, cli: Cli, keys: Keys,
+                                         command: list[str]) -> None:
+    folder = tmp_path / "games"
+    folder.mkdir()
+    result = cli(command[0], folder,
+                 *[keys.path(a) if a == "alice" else a for a in command[1:]])
+    assert result.exit_code == 9, result.output
+    assert "is a directory" in result.stderr and "Traceback" not in result.output
+    assert result.stderr.count("\n") == 1
+
+
+@pytest.mark.parametrize("where", ["a file", "below a file", "in /proc"])
+def test_simulate_records_where_no_folder_can_be(tmp_path: Path, cli: Cli, where: str) -> None:
+    file = tmp_path / "records"
+    file.write_text("mine\n")
+    records = {"a file": file, "below a file": file / "sub",
+               "in /proc": Path("/proc/frogpbem-records")}[where]
+    result = cli("simulate", "--games", "1", "--records", records)
+    assert result.exit_code == 9, result.output
+    assert result.stderr.startswith(f"frogpbem: {records}: --records: ")
+    assert result.stderr.count("\n") == 1 and "average" not in result.stdout
+    assert file.read_text() == "mine\n"

@@ -45,8 +45,16 @@ class PublicKey:
 
     @classmethod
     def parse(cls, line: str) -> PublicKey:
-        """Parse ``ssh-ed25519 AAAA… comment``; raises :class:`KeyError_`."""
-        parts = line.strip().split(None, 2)
+        """Parse ``ssh-ed25519 AAAA… comment``, exactly one line; raises :class:`KeyError_`."""
+        text = line.strip()
+        lines = len(text.splitlines())
+        if lines > 1:
+            raise KeyError_(f"expected one 'ssh-ed25519 AAAA…' public key line, got {lines} "
+                            "lines: give a .pub file with exactly one key")
+        if any(ord(char) < 0x20 or 0x7f <= ord(char) < 0xa0 for char in text if char != "\t"):
+            raise KeyError_("a public key line may not hold control characters (in its "
+                            "comment, say)")
+        parts = text.split(None, 2)
         if len(parts) < 2 or parts[0] != KEY_TYPE:
             shown = line.strip()[:40]
             raise KeyError_(f"expected an 'ssh-ed25519 AAAA…' public key, got {shown!r}")

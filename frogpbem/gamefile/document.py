@@ -354,12 +354,12 @@ def read_bytes(path: Path, limit: int = strictyaml.MAX_BYTES) -> bytes:
         raise FileAccessError("is a directory", path=path) from None
     except OSError as exc:
         raise FileAccessError(f"cannot read: {exc.strerror}", path=path) from None
+    status = os.fstat(fd)
+    if not stat.S_ISREG(status.st_mode):  # before fdopen, which refuses a folder by raising
+        os.close(fd)
+        raise FileAccessError("is a directory" if stat.S_ISDIR(status.st_mode) else
+                              "is not a regular file (a pipe, device or socket)", path=path)
     with os.fdopen(fd, "rb") as handle:
-        status = os.fstat(fd)
-        if stat.S_ISDIR(status.st_mode):
-            raise FileAccessError("is a directory", path=path)
-        if not stat.S_ISREG(status.st_mode):
-            raise FileAccessError("is not a regular file (a pipe, device or socket)", path=path)
         try:
             # as much as the file holds, and one byte more: a buffer of ``limit`` bytes
             # made for each file was a third of the time an audit took to read small ones
