@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
 from frogpbem import crypto
+from frogpbem.board import text_legend
 from frogpbem.errors import FrogPbemError, GameFileError, KeyError_, SignatureError
 from frogpbem.frozen import frozen
 from frogpbem.gamefile import strictyaml
@@ -259,18 +260,22 @@ def render_text(view: View, colour: IO[str] | None = None) -> str:
     lines = [
         f"{rules.title} - game {game.game_id} - after {records} record"
         f"{'' if records == 1 else 's'}",
-        f"Referee: {safe(game.header.referee.name)} "
-        f"({game.header.referee.public_key.fingerprint})",
+        *text_legend([f"Referee: {safe(game.header.referee.name)}",
+                      f"({game.header.referee.public_key.fingerprint})"], " ", indent="",
+                     hang="  "),
         f"View of: {view.who}",
-        f"Setup: {setup_words(game)}",
+        *text_legend(f"Setup: {setup_words(game)}".split(" "), " ", indent="", hang="  "),
     ]
     points = rules.scores(view.state)
     if points:
-        lines.append("Points: " + ", ".join(f"{label(s)} {p}" for s, p in points.items()))
+        scores = [f"{label(s)} {p}" for s, p in points.items()]
+        lines += text_legend([f"Points: {scores[0]}", *scores[1:]], ", ", indent="",
+                             hang="  ")
     outcome = view.outcome
     if outcome:
-        lines.append(f"Game over: {outcome.termination}. Standing: "
-                     f"{outcome.standing_text(label)}")
+        places = [f"{p.rank}. {label(p.seat)} {p.points}" for p in outcome.standing]
+        lines += text_legend([f"Game over: {outcome.termination}. Standing: {places[0]}",
+                              *places[1:]], ", ", indent="", hang="  ")
     else:
         lines.append(f"To move: {label(rules.to_move(view.state) or '')}")
     pause = game.paused

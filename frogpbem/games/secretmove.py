@@ -23,6 +23,7 @@ from dataclasses import replace
 from functools import cache
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from frogpbem.board import text_legend
 from frogpbem.errors import (
     IllegalMoveError,
     InconsistentResultError,
@@ -611,14 +612,14 @@ class SecretMove(Ruleset[State, Move, SecretMoveResult]):
     def hint_text(self, view: JSON, hint: JSON) -> str:
         lines = [f"{hint['opponent']}'s value grids that still fit its moves: "
                  f"{hint['grids_left']} of {hint['of']}.",
-                 "Each square's possible values, likeliest first, with their chance (every "
-                 "grid counted once):"]
+                 "Each square's possible values, likeliest first, with their chance",
+                 "(every grid counted once):"]
         for row in (3, 2, 1):
             for col in "ABC":
                 chances = sorted(hint["values"][f"{col}{row}"].items(),
                                  key=lambda item: (-item[1], item[0]))
-                lines.append(f"  {col}{row}: " + ", ".join(f"{v} ({round(100 * p)} %)"
-                                                         for v, p in chances))
+                values = [f"{v} ({round(100 * p)} %)" for v, p in chances]
+                lines += text_legend([f"{col}{row}: {values[0]}", *values[1:]], ", ")
         if hint["certain"]:
             lines += ["", "Certain: " + ", ".join(f"{sq}={v}" for sq, v in hint["certain"].items())]
         return "\n".join(lines)
