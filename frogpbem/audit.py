@@ -38,7 +38,7 @@ from frogpbem.protocol.game import (
 )
 from frogpbem.protocol.secrets import setup_length
 from frogpbem.protocol.seen import SeenGames
-from frogpbem.safetext import safe
+from frogpbem.safetext import counted, safe
 from frogpbem.views import setup_words
 
 
@@ -136,13 +136,14 @@ def _read(path: Path, report: Report) -> Game | None:
         return None
     log = file.log
     report.passed(
-        f"signatures and chain: header, {len(log)} records"
+        f"signatures and chain: header, {counted(len(log), 'record')}"
         + (", reveal" if file.reveal else "")
         + f"; head {chain_report.head[:19]}…"
     )
     requested = len(log) - len(chain_report.unrequested)
-    report.passed(f"{requested} of {len(log)} records carry their seat's signed request "
-                  "(signature checked)")
+    carry = "carries its" if len(log) == 1 else "carry their"
+    report.passed(f"{requested} of {counted(len(log), 'record')} {carry} seat's signed "
+                  "request (signature checked)")
     game = Game(path, file, ruleset, results, chain_report.unrequested)
     _check_notes(game, report)
     return game
@@ -184,7 +185,8 @@ def _check_salts(game: Game, report: Report) -> None:
     for problem in problems:
         report.failed(problem)
     if not problems:
-        report.passed(f"reveal: {len(salts)} salts, each 32 bytes, none zero, no two alike")
+        report.passed(f"reveal: {counted(len(salts), 'salt')}, each 32 bytes, none zero, "
+                      "no two alike")
 
 
 def _check_unasked(game: Game, report: Report, replayed: Replay, role: str | None) -> None:
@@ -197,8 +199,9 @@ def _check_unasked(game: Game, report: Report, replayed: Replay, role: str | Non
     records = unasked(game, replayed)
     automatic = len(game.unrequested) - len(records)
     if automatic:
-        report.passed(f"{automatic} records without a request are moves the rules make by "
-                      "themselves (checked by the replay)")
+        report.passed(f"{counted(automatic, 'record')} without a request: "
+                      f"{'moves' if automatic > 1 else 'a move'} the rules make by themselves "
+                      "(checked by the replay)")
     if not records:
         return
     mine = [r.n for r in records if role is None or r.seat == role]
@@ -338,7 +341,8 @@ def audit(path: Path, key: crypto.PrivateKey | None = None) -> Report:
     except FrogPbemError as exc:
         report.failed(f"replay: {exc}")
         return report
-    report.passed(f"replay: every result, score and turn of {len(game.file.log)} records")
+    report.passed("replay: every result, score and turn of "
+                  + counted(len(game.file.log), "record"))
     _check_unasked(game, report, replayed, None)
     outcome = game.ruleset.outcome(replayed.final)
     if outcome is None:
@@ -348,7 +352,7 @@ def audit(path: Path, key: crypto.PrivateKey | None = None) -> Report:
     else:
         report.passed(f"end: {outcome.termination}; standing {outcome.standing_text()}")
     if game.file.requests:
-        report.failed(f"{len(game.file.requests)} requests pending after the end")
+        report.failed(f"{counted(len(game.file.requests), 'request')} pending after the end")
     return report
 
 
@@ -434,7 +438,7 @@ def compare_copies(path_a: Path, path_b: Path, report: Report, seen: SeenGames) 
             f"histories; proof saved to {seen.save_proof(proof)}")
         return
     report.passed(f"no fork: {path_b} holds the same history as far as both copies go "
-                  f"({len(file_b.log)} and {len(file_a.log)} records)")
+                  f"(records: {len(file_b.log)} and {len(file_a.log)})")
 
 
 def _short(element: Element) -> str:

@@ -28,3 +28,8 @@ def safe(text: str) -> str:
 def is_safe(text: str) -> bool:
     """Whether :func:`safe` leaves ``text`` as it is (no character it would escape)."""
     return _UNSAFE.search(text) is None
+
+
+def counted(count: int, noun: str) -> str:
+    """``1 record``, ``2 records``: a count and its noun, plural by an ``s``."""
+    return f"{count} {noun}{'' if count == 1 else 's'}"

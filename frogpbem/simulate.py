@@ -19,6 +19,7 @@ from frogpbem.errors import FileAccessError, FrogPbemError, UsageError
 from frogpbem.frozen import frozen
 from frogpbem.gamefile.document import write_atomic
 from frogpbem.games import JSON, STRENGTHS, Outcome, Paint, Ruleset, find_game
+from frogpbem.safetext import counted
 
 
 def play_local(rules: Ruleset[Any, Any, Any], options: dict[str, Any], seats: Sequence[str],
@@ -111,7 +112,7 @@ class Tally:
                 "average_points": {seat: self.average(seat) for seat in self.points}}
 
     def table(self) -> str:
-        lines = [f"{self.games} games of {self.rules}, "
+        lines = [f"{counted(self.games, 'game')} of {self.rules}, "
                  + ", ".join(f"{seat}: {bot}" for seat, bot in self.bots.items())
                  + (" (the bots change seats every other game)" if self.swap else ""),
                  "", f"{'':<22}{'games':>7}{'share':>9}   95 % interval"]

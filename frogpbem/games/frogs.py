@@ -45,6 +45,7 @@ from frogpbem.games import (
     same_json,
     sample,
 )
+from frogpbem.safetext import counted
 
 if TYPE_CHECKING:
     import random
@@ -375,7 +376,7 @@ class FrogGame(Ruleset[State, Move, FrogResult]):
         """At most half the board may hold frogs."""
         size, frogs = int(options["size"]), int(options["frogs"])
         if 2 * frogs * count > size * size:
-            raise UsageError(f"{count} seats with {frogs} frogs each do not fit on a "
+            raise UsageError(f"{count} seats with {counted(frogs, 'frog')} each do not fit on a "
                              f"{size}x{size} board (at most half its squares hold frogs)")
 
     def team_map(self, options: Mapping[str, Any], seats: Sequence[str]) -> dict[str, str]:
@@ -409,7 +410,7 @@ class FrogGame(Ruleset[State, Move, FrogResult]):
             frogs = secret.get("frogs") if isinstance(secret, dict) else None
             if not isinstance(frogs, list) or len(frogs) != options["frogs"]:
                 raise NotationError(
-                    f"setup: {seat} needs a list 'frogs' of {options['frogs']} squares"
+                    f"setup: {seat} needs a list 'frogs' of {counted(options['frogs'], 'square')}"
                 )
             for name in frogs:
                 square = board.parse(str(name))

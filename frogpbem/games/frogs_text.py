@@ -20,6 +20,7 @@ from frogpbem.games.frogs import (
     Miss,
     Shot,
 )
+from frogpbem.safetext import counted
 
 
 @frozen
@@ -98,7 +99,7 @@ def render_hint(view: JSON, hint: JSON) -> str:
         shown[name] = ("!!!" if p == 1 else " . " if p == 0
                        else f"{min(99, max(1, round(100 * p))):>3}")
     lines = ["The odds of an opponent's frog on each square you cannot see",
-             f"({hint['hidden']} frogs hidden from you), in percent:", ""]
+             f"({counted(hint['hidden'], 'frog')} hidden from you), in percent:", ""]
     lines += text_grid(view["size"], lambda name: shown.get(name, "   "))
     lines += ["", *text_legend(["!!!  certain", ".  none", "[n]  shot number",
                                 "-  wrong guess", "(B)  revealed frog", "r  your frog"], "   "),
@@ -111,7 +112,8 @@ def render_hint(view: JSON, hint: JSON) -> str:
         lines.append(f"Likeliest: {', '.join(likely)}")
     safe_squares = [name for name, p in odds.items() if p == 0]
     if safe_squares:
-        lines.append(f"Surely empty: {len(safe_squares)} squares ({', '.join(safe_squares[:8])}"
+        lines.append(f"Surely empty: {counted(len(safe_squares), 'square')} "
+                     f"({', '.join(safe_squares[:8])}"
                      + (", ..." if len(safe_squares) > 8 else "") + ")")
     elif ranked:
         least = ranked[-1][1]

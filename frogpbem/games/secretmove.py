@@ -43,6 +43,7 @@ from frogpbem.games import (
     same_json,
     shuffle,
 )
+from frogpbem.safetext import counted
 
 if TYPE_CHECKING:
     import random
@@ -383,7 +384,7 @@ class SecretMove(Ruleset[State, Move, SecretMoveResult]):
             raise IllegalMoveError(f"{text}: move at least one stone")
         if move.count > state.stones[seat][move.src]:
             raise IllegalMoveError(
-                f"{text}: only {state.stones[seat][move.src]} stones on {move.src}"
+                f"{text}: only {counted(state.stones[seat][move.src], 'stone')} on {move.src}"
             )
         values = self._values(state, seat)
         if values is None:
@@ -535,7 +536,7 @@ class SecretMove(Ruleset[State, Move, SecretMoveResult]):
         for seat, board in view["boards"].items():
             values = board.get("values")
             lines.append("")
-            lines.append(f"{seat}: {board['moves_left']} moves left"
+            lines.append(f"{seat}: {counted(board['moves_left'], 'move')} left"
                          + (", done" if board["done"] else "")
                          + (f", score {board['score']}" if "score" in board else "")
                          + (f", {board['grids_left']} of {len(all_grids())} value grids still "
