@@ -158,8 +158,8 @@ def _check_notes(game: Game, report: Report) -> None:
     except FrogPbemError as exc:
         report.failed(str(exc))
         return
-    report.passed(f"{len(game.file.notes)} team notes: signed by their authors, addressed "
-                  "to exactly their teams by age recipient tags (not read)")
+    report.passed(f"{counted(len(game.file.notes), 'team note')}: signed by their authors, "
+                  "addressed to exactly their teams by age recipient tags (not read)")
 
 
 def _check_salts(game: Game, report: Report) -> None:

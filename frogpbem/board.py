@@ -14,6 +14,7 @@ from functools import cache
 
 from frogpbem.errors import NotationError
 from frogpbem.frozen import frozen
+from frogpbem.safetext import quoted
 
 MAX_SIZE = 26
 LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
@@ -39,7 +40,7 @@ class Square:
         """Parse ``G9`` (or ``g9``); raises :class:`NotationError`."""
         match = _SQUARE_RE.fullmatch(text.strip())
         if match is None:
-            raise NotationError(f"expected a square such as 'G9', got {text!r}")
+            raise NotationError(f"expected a square such as 'G9', got {quoted(text)}")
         return cls(ord(match[1].upper()) - ord("A"), int(match[2]) - 1)
 
     @property

@@ -51,6 +51,8 @@ def _pairs(values: list[str], what: str) -> dict[str, str]:
         name, sep, rest = value.partition("=")
         if not sep or not name.strip():
             raise UsageError(f"{what} must be written NAME=VALUE, got {value!r}")
+        if name.strip() in pairs:  # the last would silently win
+            raise UsageError(f"{what} {name.strip()}=… is given twice")
         pairs[name.strip()] = rest.strip()
     return pairs
 

@@ -33,3 +33,9 @@ def is_safe(text: str) -> bool:
 def counted(count: int, noun: str) -> str:
     """``1 record``, ``2 records``: a count and its noun, plural by an ``s``."""
     return f"{count} {noun}{'' if count == 1 else 's'}"
+
+
+def quoted(text: str, limit: int = 60) -> str:
+    """``text`` quoted as ``repr`` does, cut after ``limit`` characters (``'shoot AAA…'``):
+    an error names what it got without echoing a megabyte back."""
+    return repr(text) if len(text) <= limit else f"{text[:limit]!r}…"

@@ -351,3 +351,40 @@ def test_simulate_records_where_no_folder_can_be(tmp_path: Path, cli: Cli, where
     assert result.stderr.startswith(f"frogpbem: {records}: --records: ")
     assert result.stderr.count("\n") == 1 and "average" not in result.stdout
     assert file.read_text() == "mine\n"
+
+
+@pytest.mark.parametrize("path", ["", ".", "/", "sub/.."])
+def test_keygen_at_a_path_without_a_file_name(tmp_path: Path, cli: Cli, path: str) -> None:
+    refused(cli, tmp_path / "none", ["keygen", path], 2, "names no file")
+
+
+def test_keygen_refuses_a_comment_that_breaks_the_key_line(tmp_path: Path, cli: Cli) -> None:
+    """A comment with a newline wrote a .pub of two lines, which no game takes."""
+    refused(cli, tmp_path / "k", ["keygen", tmp_path / "k", "--comment", "me\nssh-ed25519 X"],
+            2, "holds control characters")
+    assert not (tmp_path / "k").exists() and not (tmp_path / "k.pub").exists()
+
+
+@pytest.mark.parametrize("twice", [["--seat", "red={bob}"], ["--option", "size=8"],
+                                   ["--name", "red=Eve"]])
+def test_an_option_given_twice_for_one_name(tmp_path: Path, cli: Cli, keys: Keys,
+                                            twice: list[str]) -> None:
+    """The last one silently won (a second --seat red=… dropped a player)."""
+    game = tmp_path / "g.yaml"
+    args = new_args(game, keys, "--option", "size=6", "--name", "red=Alice", twice[0],
+                    twice[1].format(bob=keys.pub("bob")))
+    refused(cli, game, args, 2, f"{twice[0]} {twice[1].partition('=')[0]}=… is given twice")
+    assert not game.exists()
+
+
+@pytest.mark.parametrize("rules", ["frogfinder", "froglet", "secretmove"])
+def test_a_huge_move_is_not_echoed_back(rules: str, cli: Cli, keys: Keys,
+                                        finished_demos: dict[str, Path], tmp_path: Path) -> None:
+    game = tmp_path / "g.yaml"
+    game.write_bytes(finished_demos[rules].read_bytes())
+    key = tmp_path / "alice"
+    key.write_bytes((finished_demos[rules].parent / "alice").read_bytes())
+    key.chmod(0o600)
+    result = refused(cli, game, ["move", game, "shoot " + "A" * 1_000_000, "--key", key], 3,
+                     "got 'shoot AAAA")
+    assert len(result.stderr) < 300

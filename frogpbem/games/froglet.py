@@ -35,6 +35,7 @@ from frogpbem.games import (
     same_json,
     shuffle,
 )
+from frogpbem.safetext import quoted
 
 if TYPE_CHECKING:
     import random
@@ -103,8 +104,8 @@ def parse_move(text: str) -> Move:
         if _PATH_RE.fullmatch(text):
             return Jump(tuple(Square.parse(_squeeze(p)) for p in text.split("-")))
     except NotationError as exc:
-        raise NotationError(f"{EXPECTED}, got {text!r} ({exc.message})") from None
-    raise NotationError(f"{EXPECTED}, got {text!r}")
+        raise NotationError(f"{EXPECTED}, got {quoted(text)} ({exc.message})") from None
+    raise NotationError(f"{EXPECTED}, got {quoted(text)}")
 
 
 @frozen

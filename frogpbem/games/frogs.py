@@ -45,7 +45,7 @@ from frogpbem.games import (
     same_json,
     sample,
 )
-from frogpbem.safetext import counted
+from frogpbem.safetext import counted, quoted
 
 if TYPE_CHECKING:
     import random
@@ -100,13 +100,13 @@ def parse_move(text: str) -> Move:
     """Parse ``shoot G9``, ``GUESS a1``, ``resign``; raises :class:`NotationError`."""
     match = _MOVE_RE.fullmatch(text)
     if match is None:
-        raise NotationError(f"{EXPECTED}, got {text!r}")
+        raise NotationError(f"{EXPECTED}, got {quoted(text)}")
     if match[3]:
         return Resign()
     try:
         square = Square.parse(match[2].replace(" ", "").replace("\t", ""))
     except NotationError as exc:
-        raise NotationError(f"{EXPECTED}, got {text!r} ({exc.message})") from None
+        raise NotationError(f"{EXPECTED}, got {quoted(text)} ({exc.message})") from None
     return Shoot(square) if match[1].lower() == "shoot" else Guess(square)
 
 

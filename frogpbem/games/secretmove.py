@@ -43,7 +43,7 @@ from frogpbem.games import (
     same_json,
     shuffle,
 )
-from frogpbem.safetext import counted
+from frogpbem.safetext import counted, quoted
 
 if TYPE_CHECKING:
     import random
@@ -67,7 +67,8 @@ def parse_setup(text: str) -> dict[str, list[int]]:
     """``cols=0,3,5 rows=1,2,4`` as a secret; raises :class:`NotationError`."""
     match = _SETUP_RE.fullmatch(text)
     if match is None:
-        raise NotationError(f'expected "cols=A,B,C rows=1,2,3" with numbers 0-5, got {text!r}')
+        raise NotationError('expected "cols=A,B,C rows=1,2,3" with numbers 0-5, got '
+                            + quoted(text))
     numbers = [int(g) for g in match.groups()]
     secret = {"cols": numbers[:3], "rows": numbers[3:]}
     check_secret(secret)
@@ -184,7 +185,7 @@ def parse_move(text: str) -> Move:
         return SealedGuess(tuple(int(d) for d in "".join(match.groups())))
     if (match := _MOVE_RE.fullmatch(text)) is not None:
         return StoneMove(match[1].upper(), match[2].upper(), int(match[3]))
-    raise NotationError(f"{EXPECTED}, got {text!r}")
+    raise NotationError(f"{EXPECTED}, got {quoted(text)}")
 
 
 @frozen
