@@ -14,7 +14,13 @@ from typing import IO, TYPE_CHECKING, Any
 
 from frogpbem import crypto
 from frogpbem.board import text_legend
-from frogpbem.errors import FrogPbemError, GameFileError, KeyError_, SignatureError
+from frogpbem.errors import (
+    FileAccessError,
+    FrogPbemError,
+    GameFileError,
+    KeyError_,
+    SignatureError,
+)
 from frogpbem.frozen import frozen
 from frogpbem.gamefile import strictyaml
 from frogpbem.gamefile.document import dump_yaml, write_atomic
@@ -183,8 +189,13 @@ def write_views(game: Game, state: Any, key: crypto.PrivateKey) -> list[Path]:
     for view in views:
         path = view_path(game.path, view.seat)
         # a seat's view holds its hidden pieces: readable by its owner only
-        write_atomic(path, view.signed(key, shared).dumped(shared), durable=False,
-                     private=view.seat is not None)
+        try:
+            write_atomic(path, view.signed(key, shared).dumped(shared), durable=False,
+                         private=view.seat is not None)
+        except FileAccessError as exc:  # the game is written already: do not apply it again
+            raise FileAccessError(f"{exc.message}; {game.path.name} itself is saved and what "
+                                  "was done counts: only the views are missing", path=path
+                                  ) from None
         written.append(path)
     return written
 

@@ -388,3 +388,28 @@ def test_a_huge_move_is_not_echoed_back(rules: str, cli: Cli, keys: Keys,
     result = refused(cli, game, ["move", game, "shoot " + "A" * 1_000_000, "--key", key], 3,
                      "got 'shoot AAAA")
     assert len(result.stderr) < 300
+
+
+@pytest.mark.parametrize("where", ["a file", "below a file", "in /proc"])
+def test_demo_where_no_folder_can_be(tmp_path: Path, cli: Cli, where: str) -> None:
+    file = tmp_path / "taken"
+    file.write_text("mine\n")
+    folder = {"a file": file, "below a file": file / "sub",
+              "in /proc": Path("/proc/frogpbem-demo")}[where]
+    result = cli("demo", folder, "--moves", "1")
+    assert result.exit_code == 9, result.output
+    assert result.stderr.startswith(f"frogpbem: {folder}: ") and "Traceback" not in result.output
+    assert file.read_text() == "mine\n"
+
+
+def test_a_view_that_cannot_be_written_says_the_move_counts(game: Path, cli: Cli,
+                                                            keys: Keys) -> None:
+    """The game file is written before the views: a referee told only 'cannot write' would
+    apply the move again, for the next seat."""
+    view = game.parent / "game.red.view.yaml"
+    view.unlink()
+    view.mkdir()
+    result = cli("move", game, "shoot C3", "--key", keys.path("referee"))
+    assert result.exit_code == 9, result.output
+    assert "game.yaml itself is saved and what was done counts" in result.stderr
+    assert len(strictyaml.loads(game.read_bytes())["log"]) == 1
