@@ -413,3 +413,9 @@ def test_a_view_that_cannot_be_written_says_the_move_counts(game: Path, cli: Cli
     assert result.exit_code == 9, result.output
     assert "game.yaml itself is saved and what was done counts" in result.stderr
     assert len(strictyaml.loads(game.read_bytes())["log"]) == 1
+
+
+@pytest.mark.parametrize("where", ["below a file", "in /proc"])
+def test_verify_export_where_no_folder_can_be(game: Path, cli: Cli, where: str) -> None:
+    folder = {"below a file": game / "sub", "in /proc": Path("/proc/frogpbem-export")}[where]
+    refused(cli, game, ["verify", game, "--export", folder], 9, f"{folder}: cannot write: ")
