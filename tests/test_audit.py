@@ -224,12 +224,19 @@ def _every_key(folder: Path) -> list[Path]:
     return sorted(p for p in folder.iterdir() if (folder / f"{p.name}.pub").exists())
 
 
-@pytest.mark.parametrize("rules", ["frogfinder", "coan", "froglet", "secretmove", "example"])
+@pytest.mark.parametrize("rules", ["frogfinder", "coan", "froglet", "secretmove", "example",
+                                   "coan teams"])
 def test_audit_with_any_participant_key_holds(
         rules: str, finished_demos: dict[str, Path], cli: Cli, tmp_path: Path) -> None:
     """A seat's key opens only its own (and its team's) sealed setup; what it cannot open is
     no fault of the game: every participant's audit of an honest game holds."""
-    folder = EXAMPLE if rules == "example" else finished_demos[rules].parent
+    from frogpbem.demo import play_demo
+
+    if rules == "coan teams":
+        folder = play_demo(tmp_path / "teams", "coan", seed=4, seats=4, options={
+            "size": "6", "frogs": "1", "teams": "red+black,blue+purple"}).game.parent
+    else:
+        folder = EXAMPLE if rules == "example" else finished_demos[rules].parent
     game = folder / "game.yaml"
     keys = _every_key(folder)
     assert len(keys) >= 3, keys
@@ -246,6 +253,8 @@ def test_audit_with_any_participant_key_holds(
         referee = next(name for name in opened if name.startswith("referee"))
         seats = [count for name, count in opened.items() if name != referee]
         assert all(0 < count < opened[referee] for count in seats), opened
+        if rules == "coan teams":  # each seat opens its own setup and its teammate's
+            assert seats == [2, 2, 2, 2] and opened[referee] == 4, opened
 
 
 def test_audit_with_a_stranger_key_says_so(finished_game: Path, cli: Cli, keys: Keys) -> None:
