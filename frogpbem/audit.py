@@ -465,10 +465,9 @@ def check_proof(path: Path) -> Report:
 
 
 def _verify_game(game: Game, report: Report, key: crypto.PrivateKey | None) -> None:
-    role = None
+    # a key of neither the referee nor a seat raises: it is no verdict on the game
+    role = game.role(key) if key is not None else None
     try:
-        if key is not None:
-            role = game.role(key)
         secrets = known_secrets(game, role, key)
     except FrogPbemError as exc:
         report.failed(exc.message)

@@ -257,9 +257,17 @@ def test_audit_with_any_participant_key_holds(
             assert seats == [2, 2, 2, 2] and opened[referee] == 4, opened
 
 
-def test_audit_with_a_stranger_key_says_so(finished_game: Path, cli: Cli, keys: Keys) -> None:
-    """A key of neither the referee nor a seat is no verdict on the game."""
-    result = cli("audit", finished_game, "--key", keys.path("mallory"))
+@pytest.mark.parametrize("command", ["audit", "verify", "verify $FROGPBEM_KEY"])
+def test_audit_or_verify_with_a_stranger_key_says_so(
+        finished_game: Path, cli: Cli, keys: Keys, command: str,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A key of neither the referee nor a seat (given, or the usual one in $FROGPBEM_KEY,
+    which verify takes) is no verdict on the game."""
+    if command.endswith("$FROGPBEM_KEY"):
+        monkeypatch.setenv("FROGPBEM_KEY", str(keys.path("mallory")))
+        result = cli("verify", finished_game)
+    else:
+        result = cli(command, finished_game, "--key", keys.path("mallory"))
     assert result.exit_code == 5, result.output
     assert "is neither the referee nor a seat of game" in result.stderr
     assert "DOES NOT HOLD" not in result.output
