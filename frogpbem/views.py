@@ -431,8 +431,11 @@ def _drawn(view: ViewFile, rules: Ruleset[Any, Any, Any], scene: Scene, fmt: str
         from frogpbem.pictures.terminal import painter
 
         paint = painter(rules.name, view.board, scene.last, colour)
-    lines = [f"{rules.title} - game {view.game} - view file {_after(view.n).lower()}", *facts,
-             "", board_text(rules, view.board, frozenset({seat} if seat else ()), paint), ""]
+    wrapped = [line for fact in facts  # at most 76 columns, as the game's own view
+               for line in text_legend(fact.split(" "), " ", indent="", hang="  ")]
+    lines = [f"{rules.title} - game {view.game} - view file {_after(view.n).lower()}",
+             *wrapped, "", board_text(rules, view.board, frozenset({seat} if seat else ()),
+                                      paint), ""]
     if in_words:
         lines.append("Moves:")
         lines += [f"{n:>4}. {words}" for n, words in in_words]

@@ -79,3 +79,7 @@ def test_the_view_of_six_long_names_fits(tmp_path: Path, cli: Cli, keys: Keys,
         shown = cli("view", game, *(["--key", key] if key else ["--public"]))
         assert shown.exit_code == 0, shown.output
         assert too_wide(shown.stdout) == [], shown.stdout
+    for file, key in (("six.red.view.yaml", tmp_path / "p0"), ("six.public.view.yaml", None)):
+        shown = cli("view", tmp_path / file, *(["--key", key] if key else []))
+        assert shown.exit_code == 0, shown.output
+        assert too_wide(shown.stdout) == [], shown.stdout  # a view file mailed to a player
