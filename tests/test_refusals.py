@@ -419,3 +419,14 @@ def test_a_view_that_cannot_be_written_says_the_move_counts(game: Path, cli: Cli
 def test_verify_export_where_no_folder_can_be(game: Path, cli: Cli, where: str) -> None:
     folder = {"below a file": game / "sub", "in /proc": Path("/proc/frogpbem-export")}[where]
     refused(cli, game, ["verify", game, "--export", folder], 9, f"{folder}: cannot write: ")
+
+
+@pytest.mark.parametrize("extra", [["--option", "size=" + "9" * 100_000],
+                                   ["--option", "x" * 100_000 + "=1"],
+                                   ["--rules", "x" * 100_000],
+                                   ["--rules", "coan", "--option", "teams=" + "r" * 100_000]])
+def test_a_huge_option_is_not_echoed_back(tmp_path: Path, cli: Cli, keys: Keys,
+                                          extra: list[str]) -> None:
+    game = tmp_path / "g.yaml"
+    result = refused(cli, game, new_args(game, keys, *extra), 2, "…")
+    assert len(result.stderr) < 300 and not game.exists()

@@ -78,7 +78,7 @@ def _parse_teams(text: str, order: Sequence[str]) -> list[tuple[str, ...]]:
         for member in members:
             if member not in order:
                 known = ", ".join(order)
-                raise UsageError(f"option teams: unknown seat {member!r} (seats: {known})")
+                raise UsageError(f"option teams: unknown seat {quoted(member)} (seats: {known})")
             if member in seen:
                 raise UsageError(f"option teams: {member} is in two teams")
             seen.add(member)
