@@ -17,6 +17,7 @@ from frogpbem.errors import (
     FileAccessError,
     ForkError,
     FrogPbemError,
+    NotAGameFileError,
     StaleCopyError,
     UnfinishedGameError,
 )
@@ -111,13 +112,13 @@ class Report:
 def _read(path: Path, report: Report) -> Game | None:
     """Format, schema, signatures and chain; ``None`` when the file cannot be used further.
 
-    A file that cannot be read at all (missing, unreadable) raises instead: that
-    is not a verdict on the game.
+    A file that cannot be read at all (missing, unreadable) or is no game file (a view
+    file, a key) raises instead: that is not a verdict on the game.
     """
     try:
         file = read_game(path)
-    except FileAccessError:
-        raise  # a missing or unreadable file is no verdict on a game
+    except (FileAccessError, NotAGameFileError):
+        raise  # a missing or unreadable file, or one that is no game file, is no verdict
     except FrogPbemError as exc:
         report.failed(str(exc))
         return None

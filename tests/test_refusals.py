@@ -430,3 +430,18 @@ def test_a_huge_option_is_not_echoed_back(tmp_path: Path, cli: Cli, keys: Keys,
     game = tmp_path / "g.yaml"
     result = refused(cli, game, new_args(game, keys, *extra), 2, "…")
     assert len(result.stderr) < 300 and not game.exists()
+
+
+@pytest.mark.parametrize("command", [["move", "{game}", "--from", "{view}", "--key", "referee"],
+                                     ["record", "{view}"], ["audit", "{view}"],
+                                     ["verify", "{view}"], ["audit", "{pub}"]])
+def test_a_view_file_or_key_given_as_the_game(game: Path, cli: Cli, keys: Keys,
+                                              command: list[str]) -> None:
+    """A view file read as an old game file ('format version 1 … finish the game with the
+    version that started it'), and audit called a file that is no game 'DOES NOT HOLD'."""
+    paths = {"{game}": game, "{view}": game.with_name("game.public.view.yaml"),
+             "{pub}": keys.pub("alice"), "referee": keys.path("referee")}
+    result = refused(cli, game, [paths.get(a, a) for a in command], 7,
+                     "a view file (a board to look at" if "{view}" in command
+                     else "not a frogpbem game file")
+    assert "DOES NOT HOLD" not in result.output

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any, NamedTuple, Protocol
 
 from frogpbem import crypto
-from frogpbem.errors import FileAccessError, GameFileError
+from frogpbem.errors import FileAccessError, GameFileError, NotAGameFileError
 from frogpbem.gamefile import mailsafe, schema, strictyaml
 from frogpbem.gamefile.model import (
     FORMAT_VERSION,
@@ -298,11 +298,15 @@ def _parse(data: bytes, name: str) -> GameFile:
                                 path=name) from None
         raise
     if not isinstance(doc, dict):
-        raise GameFileError("not a frogpbem game file", path=name)
+        raise NotAGameFileError("not a frogpbem game file", path=name)
+    if doc.get("kind") == "view":  # its own version 1 would read as an old game file
+        raise NotAGameFileError("a view file (a board to look at with frogpbem view), not the "
+                            "game file: give the game file itself", path=name)
     version = doc.get("frogpbem")
     if version != FORMAT_VERSION:
         if version is None:
-            raise GameFileError("not a frogpbem game file (no 'frogpbem:' version)", path=name)
+            raise NotAGameFileError("not a frogpbem game file (no 'frogpbem:' version)",
+                                    path=name)
         if version == 1:
             raise GameFileError(
                 "format version 1, written before joins and notes were bound to the header; "
