@@ -445,3 +445,16 @@ def test_a_view_file_or_key_given_as_the_game(game: Path, cli: Cli, keys: Keys,
                      "a view file (a board to look at" if "{view}" in command
                      else "not a frogpbem game file")
     assert "DOES NOT HOLD" not in result.output
+
+
+@pytest.mark.parametrize("fmt", ["svg", "html", "yaml"])
+def test_a_game_not_dealt_yet_is_drawn_in_no_picture(tmp_path: Path, cli: Cli, keys: Keys,
+                                                     fmt: str) -> None:
+    """A line of text where a picture (or YAML) was asked made a broken file."""
+    game = tmp_path / "g.yaml"
+    assert cli(*new_args(game, keys, "--join")).exit_code == 0
+    result = cli("view", game, "--format", fmt)
+    if fmt == "yaml":
+        assert result.exit_code == 0 and strictyaml.loads(result.stdout.encode())["dealt"] is False
+    else:
+        refused(cli, game, ["view", game, "--format", fmt], 4, "not dealt yet: no board to draw")
