@@ -19,6 +19,7 @@ from frogpbem.errors import (
     ForkError,
     FrogPbemError,
     GameFileError,
+    NotAGameFileError,
     StaleCopyError,
     UnfinishedGameError,
 )
@@ -44,7 +45,7 @@ from frogpbem.protocol.game import (
 )
 from frogpbem.protocol.secrets import setup_length
 from frogpbem.protocol.seen import SeenGames
-from frogpbem.safetext import safe
+from frogpbem.safetext import counted, safe
 from frogpbem.views import setup_words
 
 
@@ -117,13 +118,13 @@ class Report:
 def _read(path: Path, report: Report) -> Game | None:
     """Format, schema, signatures and chain; ``None`` when the file cannot be used further.
 
-    A file that cannot be read at all (missing, unreadable) raises instead: that
-    is not a verdict on the game.
+    A file that cannot be read at all (missing, unreadable) or is no game file (a view
+    file, a key) raises instead: that is not a verdict on the game.
     """
     try:
         file = read_game(path)
-    except FileAccessError:
-        raise  # a missing or unreadable file is no verdict on a game
+    except (FileAccessError, NotAGameFileError):
+        raise  # a missing or unreadable file, or one that is no game file, is no verdict
     except FrogPbemError as exc:
         report.failed(str(exc))
         return None
@@ -142,13 +143,14 @@ def _read(path: Path, report: Report) -> Game | None:
         return None
     log = file.log
     report.passed(
-        f"signatures and chain: header, {len(log)} records"
+        f"signatures and chain: header, {counted(len(log), 'record')}"
         + (", reveal" if file.reveal else "")
         + f"; head {chain_report.head[:19]}…"
     )
     requested = len(log) - len(chain_report.unrequested)
-    report.passed(f"{requested} of {len(log)} records carry their seat's signed request "
-                  "(signature checked)")
+    carry = "carries its" if len(log) == 1 else "carry their"
+    report.passed(f"{requested} of {counted(len(log), 'record')} {carry} seat's signed "
+                  "request (signature checked)")
     game = Game(path, file, ruleset, results, chain_report.unrequested)
     _check_notes(game, report)
     _check_clock(game, report)
@@ -179,8 +181,8 @@ def _check_notes(game: Game, report: Report) -> None:
     except FrogPbemError as exc:
         report.failed(str(exc))
         return
-    report.passed(f"{len(game.file.notes)} team notes: signed by their authors, addressed "
-                  "to exactly their teams by age recipient tags (not read)")
+    report.passed(f"{counted(len(game.file.notes), 'team note')}: signed by their authors, "
+                  "addressed to exactly their teams by age recipient tags (not read)")
 
 
 def _check_salts(game: Game, report: Report) -> None:
@@ -206,7 +208,8 @@ def _check_salts(game: Game, report: Report) -> None:
     for problem in problems:
         report.failed(problem)
     if not problems:
-        report.passed(f"reveal: {len(salts)} salts, each 32 bytes, none zero, no two alike")
+        report.passed(f"reveal: {counted(len(salts), 'salt')}, each 32 bytes, none zero, "
+                      "no two alike")
 
 
 def _check_unasked(game: Game, report: Report, replayed: Replay, role: str | None) -> None:
@@ -219,8 +222,9 @@ def _check_unasked(game: Game, report: Report, replayed: Replay, role: str | Non
     records = unasked(game, replayed)
     automatic = len(game.unrequested) - len(records)
     if automatic:
-        report.passed(f"{automatic} records without a request are moves the rules make by "
-                      "themselves (checked by the replay)")
+        report.passed(f"{counted(automatic, 'record')} without a request: "
+                      f"{'moves' if automatic > 1 else 'a move'} the rules make by themselves "
+                      "(checked by the replay)")
     if not records:
         return
     mine = [r.n for r in records if role is None or r.seat == role]
@@ -309,6 +313,14 @@ def _check_sealed(game: Game, report: Report, seat: str, key: crypto.PrivateKey 
             report.passed(f"sealed setup of {seat} decrypted and matches its commitment")
 
 
+def _sealed_to(game: Game, role: str | None, seat: str) -> bool:
+    """Whether ``role``'s key can open ``seat``'s sealed setup: the referee's opens every
+    one, a seat's only its own and its teammates'. (After the reveal anyone may *read*
+    every setup, but a sealed copy still opens only with the keys it was sealed to:
+    what a key cannot open is no fault of the game.)"""
+    return role == REFEREE or (role is not None and role in game.readers_of(seat))
+
+
 def audit(path: Path, key: crypto.PrivateKey | None = None) -> Report:
     """Everything about a finished game, re-checked from the revealed setup."""
     report = Report(str(path))
@@ -322,13 +334,8 @@ def audit(path: Path, key: crypto.PrivateKey | None = None) -> Report:
                       "checked until then; 'frogpbem verify' checks a running game")
         return report
     report.passed(f"the setup was {setup_words(game)}")
-    role = None
-    if key is not None:
-        try:
-            role = game.role(key)
-        except FrogPbemError as exc:
-            report.failed(exc.message)
-            return report
+    # a key of neither the referee nor a seat raises: it is no verdict on the game
+    role = game.role(key) if key is not None else None
     secrets: dict[str, JSON] = {}
     commitments = game.file.dealing.commitments
     for seat in game.seats:
@@ -344,7 +351,7 @@ def audit(path: Path, key: crypto.PrivateKey | None = None) -> Report:
             report.failed(f"reveal: {seat}'s revealed setup does not match its commitment")
             return report
         report.passed(f"reveal: {seat}'s setup matches its commitment")
-        _check_sealed(game, report, seat, key if role and game.may_read(role, seat) else None)
+        _check_sealed(game, report, seat, key if _sealed_to(game, role, seat) else None)
         secrets[seat] = revealed.secret
     extra = set(reveal.secrets) - set(commitments)
     if extra:
@@ -357,7 +364,8 @@ def audit(path: Path, key: crypto.PrivateKey | None = None) -> Report:
     except FrogPbemError as exc:
         report.failed(f"replay: {exc}")
         return report
-    report.passed(f"replay: every result, score and turn of {len(game.file.log)} records")
+    report.passed("replay: every result, score and turn of "
+                  + counted(len(game.file.log), "record"))
     _check_unasked(game, report, replayed, None)
     outcome = game.ruleset.outcome(replayed.final)
     if outcome is None:
@@ -368,7 +376,7 @@ def audit(path: Path, key: crypto.PrivateKey | None = None) -> Report:
         report.passed(f"end: {termination_words(game, outcome.termination)}; standing "
                       f"{outcome.standing_text()}")
     if game.file.requests:
-        report.failed(f"{len(game.file.requests)} requests pending after the end")
+        report.failed(f"{counted(len(game.file.requests), 'request')} pending after the end")
     return report
 
 
@@ -454,7 +462,7 @@ def compare_copies(path_a: Path, path_b: Path, report: Report, seen: SeenGames) 
             f"histories; proof saved to {seen.save_proof(proof)}")
         return
     report.passed(f"no fork: {path_b} holds the same history as far as both copies go "
-                  f"({len(file_b.log)} and {len(file_a.log)} records)")
+                  f"(records: {len(file_b.log)} and {len(file_a.log)})")
 
 
 def _short(element: Element) -> str:
@@ -481,10 +489,9 @@ def check_proof(path: Path) -> Report:
 
 
 def _verify_game(game: Game, report: Report, key: crypto.PrivateKey | None) -> None:
-    role = None
+    # a key of neither the referee nor a seat raises: it is no verdict on the game
+    role = game.role(key) if key is not None else None
     try:
-        if key is not None:
-            role = game.role(key)
         secrets = known_secrets(game, role, key)
     except FrogPbemError as exc:
         report.failed(exc.message)

@@ -8,12 +8,13 @@ from __future__ import annotations
 
 import operator
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import cache
 
 from frogpbem.errors import NotationError
 from frogpbem.frozen import frozen
+from frogpbem.safetext import quoted
 
 MAX_SIZE = 26
 LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
@@ -39,7 +40,7 @@ class Square:
         """Parse ``G9`` (or ``g9``); raises :class:`NotationError`."""
         match = _SQUARE_RE.fullmatch(text.strip())
         if match is None:
-            raise NotationError(f"expected a square such as 'G9', got {text!r}")
+            raise NotationError(f"expected a square such as 'G9', got {quoted(text)}")
         return cls(ord(match[1].upper()) - ord("A"), int(match[2]) - 1)
 
     @property
@@ -108,6 +109,29 @@ def text_grid(size: int, cell: Callable[[str], str],
         lines.append(f"{row:>3} {cells} {row}")
     lines.append(f"    {letters}")
     return lines
+
+
+TEXT_WIDTH = 76
+"""The widest line of a text legend: a view fits a mail body and an 80-column terminal."""
+
+
+def text_legend(items: Sequence[str], separator: str = "    ", width: int = TEXT_WIDTH,
+                indent: str = "  ", hang: str | None = None) -> list[str]:
+    """Items (``.  open``) packed into lines of at most ``width`` columns, the first line
+    after ``indent``, the others after ``hang`` (``indent`` by default). An item is never
+    split (one longer than a line has a line of its own), and a line broken after a comma
+    ends with it."""
+    after = indent if hang is None else hang
+    lines: list[str] = []
+    line = ""
+    for item in items:
+        margin = after if lines else indent
+        if line and len(margin) + len(line) + len(separator) + len(item) > width:
+            lines.append(f"{margin}{line}{separator.rstrip()}")
+            line = item
+        else:
+            line = f"{line}{separator}{item}" if line else item
+    return [*lines, f"{after if lines else indent}{line}"] if line else lines
 
 
 @cache

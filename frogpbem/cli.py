@@ -51,6 +51,8 @@ def _pairs(values: list[str], what: str) -> dict[str, str]:
         name, sep, rest = value.partition("=")
         if not sep or not name.strip():
             raise UsageError(f"{what} must be written NAME=VALUE, got {value!r}")
+        if name.strip() in pairs:  # the last would silently win
+            raise UsageError(f"{what} {name.strip()}=… is given twice")
         pairs[name.strip()] = rest.strip()
     return pairs
 
@@ -144,6 +146,7 @@ def new(
 ) -> None:
     """Create a game: deal and seal the setup, sign the header, write the views."""
     from frogpbem import crypto
+    from frogpbem.contact import check_address, check_name
     from frogpbem.dealing import SeatSpec, create_game, start_game
     from frogpbem.gamefile import strictyaml
     from frogpbem.gamefile.document import read_bytes
@@ -157,6 +160,11 @@ def new(
         referee_email = emails.pop("referee", None)
         for extra in sorted((set(names) | set(emails)) - set(seat_keys)):
             raise UsageError(f"--name/--email for {extra!r}, which has no --seat")
+        check_name(referee_name, "--referee-name")
+        for who, text in names.items():
+            check_name(text, f"--name {who}")
+        for who, text in emails.items():
+            check_address(text, f"--email {who}")
         specs = [
             SeatSpec(s, crypto.load_public_key(pub), names.get(s, s.capitalize()), emails.get(s))
             for s, pub in seat_keys.items()

@@ -30,7 +30,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any, NamedTuple
 
-from frogpbem.errors import FrogPbemError, KeyError_, UsageError
+from frogpbem.errors import FrogPbemError, IllegalMoveError, KeyError_, UsageError
 from frogpbem.safetext import safe
 
 if TYPE_CHECKING:
@@ -172,10 +172,18 @@ def view(game: Path, key: Path | None, public: bool, as_json: bool, fmt: str) ->
         SeenGames().see(loaded)
         if loaded.undealt:
             waiting = ", ".join(loaded.waiting_for) or "the referee to deal"
+            if fmt in ("svg", "html"):  # a line of text in place of a picture: a broken file
+                raise IllegalMoveError(f"game {loaded.game_id} is not dealt yet: no board to "
+                                       f"draw (waiting for {waiting})", path=game)
+            data = {"game": loaded.game_id, "dealt": False, "waiting_for": loaded.waiting_for}
+            if fmt == "yaml":
+                from frogpbem.gamefile.document import dump_yaml
+
+                echo(dump_yaml(data).decode(), nl=False)
+                return
             line = (f"{loaded.ruleset.title} - game {loaded.game_id}: not dealt yet, "
                     f"waiting for {waiting}")
-            emit({"game": loaded.game_id, "dealt": False, "waiting_for": loaded.waiting_for},
-                 as_json or fmt == "json", line)
+            emit(data, as_json or fmt == "json", line)
             return
         private = None
         path, asked = key_path(key)

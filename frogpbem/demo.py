@@ -60,7 +60,12 @@ def play_demo(
         raise UsageError(f"--bot {bot!r}: give one of {', '.join(STRENGTHS)}")
     opts = ruleset.options(options or {})
     seat_names = ruleset.seats(opts, seats or len(ruleset.seat_order))
-    folder.mkdir(parents=True, exist_ok=True)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except FileExistsError:
+        raise FileAccessError("is a file: give the demo a folder", path=folder) from None
+    except OSError as exc:
+        raise FileAccessError(f"cannot make this folder: {exc.strerror}", path=folder) from None
     game_path = folder / "game.yaml"
     if game_path.exists():
         raise FileAccessError(f"{game_path} exists already; give the demo an empty folder")

@@ -124,6 +124,11 @@ class GameFileError(FrogPbemError):
     exit_code = 7
 
 
+class NotAGameFileError(GameFileError):
+    """A file that is no game file at all (a view file, a key, another YAML file): no
+    verdict on a game, as a missing file is none."""
+
+
 class UnfinishedGameError(FrogPbemError):
     """An audit was asked of a game that has not ended: nothing is wrong, it is not over."""
 

@@ -54,9 +54,17 @@ def export_signatures(game_path: Path, folder: Path) -> list[Exported]:
     ``age -d``. ``folder`` must not exist yet, or be empty: nothing is overwritten.
     """
     file = read_game(game_path)
-    if folder.exists() and (not folder.is_dir() or any(folder.iterdir())):
-        raise FileAccessError("exists and is not an empty folder; not overwriting it",
-                              path=folder)
+    try:
+        if folder.exists() and (not folder.is_dir() or any(folder.iterdir())):
+            raise FileAccessError("exists and is not an empty folder; not overwriting it",
+                                  path=folder)
+        return _write(file, folder)
+    except OSError as exc:  # a folder that cannot be made, a full disk
+        raise FileAccessError(f"cannot write: {exc.strerror}", path=folder) from None
+
+
+def _write(file: GameFile, folder: Path) -> list[Exported]:
+    """Write the export of ``file`` into ``folder``; raises ``OSError``."""
     folder.mkdir(parents=True, exist_ok=True)
     header = file.header
     signers = [f'referee namespaces="frogpbem" {header.referee.key}']

@@ -23,3 +23,19 @@ def _escape(match: re.Match[str]) -> str:
 def safe(text: str) -> str:
     """``text`` on one line: control, line-separator and bidi characters escaped (``\\n``)."""
     return _UNSAFE.sub(_escape, text)
+
+
+def is_safe(text: str) -> bool:
+    """Whether :func:`safe` leaves ``text`` as it is (no character it would escape)."""
+    return _UNSAFE.search(text) is None
+
+
+def counted(count: int, noun: str) -> str:
+    """``1 record``, ``2 records``: a count and its noun, plural by an ``s``."""
+    return f"{count} {noun}{'' if count == 1 else 's'}"
+
+
+def quoted(text: str, limit: int = 60) -> str:
+    """``text`` quoted as ``repr`` does, cut after ``limit`` characters (``'shoot AAA…'``):
+    an error names what it got without echoing a megabyte back."""
+    return repr(text) if len(text) <= limit else f"{text[:limit]!r}…"

@@ -15,10 +15,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from frogpbem.errors import FrogPbemError, UsageError
+from frogpbem.errors import FileAccessError, FrogPbemError, UsageError
 from frogpbem.frozen import frozen
 from frogpbem.gamefile.document import write_atomic
 from frogpbem.games import JSON, STRENGTHS, Outcome, Paint, Ruleset, find_game
+from frogpbem.safetext import counted
 
 
 def play_local(rules: Ruleset[Any, Any, Any], options: dict[str, Any], seats: Sequence[str],
@@ -111,7 +112,7 @@ class Tally:
                 "average_points": {seat: self.average(seat) for seat in self.points}}
 
     def table(self) -> str:
-        lines = [f"{self.games} games of {self.rules}, "
+        lines = [f"{counted(self.games, 'game')} of {self.rules}, "
                  + ", ".join(f"{seat}: {bot}" for seat, bot in self.bots.items())
                  + (" (the bots change seats every other game)" if self.swap else ""),
                  "", f"{'':<22}{'games':>7}{'share':>9}   95 % interval"]
@@ -160,6 +161,8 @@ def simulate(rules_name: str, games: int, bots: Sequence[str], seed: int = 0,
         raise UsageError(f"--bots: give one bot, or one for each of the {len(names)} seats")
     given = list(bots) * (len(names) if len(bots) == 1 else 1)
     tally = Tally(rules.name, names, dict(zip(names, given, strict=True)), swap)
+    if records is not None:
+        _make_folder(records)  # before the games: a wrong path is told at once
     for index in range(games):
         order = list(given)
         if swap and index % 2 and len(order) == 2:
@@ -169,7 +172,6 @@ def simulate(rules_name: str, games: int, bots: Sequence[str], seed: int = 0,
         outcome, points = play_local(rules, opts, names, playing, random.Random(seed + index),
                                      moves)
         if records is not None:
-            records.mkdir(parents=True, exist_ok=True)
             heading = (f"{rules.title}, seed {seed + index}, "
                        + ", ".join(f"{s}: {b}" for s, b in playing.items()))
             write_atomic(records / f"game-{index + 1:04d}.txt", (
@@ -180,6 +182,17 @@ def simulate(rules_name: str, games: int, bots: Sequence[str], seed: int = 0,
         if progress is not None:
             progress(index + 1)
     return tally
+
+
+def _make_folder(folder: Path) -> None:
+    """``folder`` and its parents, made if missing; raises :class:`FileAccessError`."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except FileExistsError:
+        raise FileAccessError("--records: is not a folder", path=folder) from None
+    except OSError as exc:
+        raise FileAccessError(f"--records: cannot make this folder: {exc.strerror}",
+                              path=folder) from None
 
 
 def play_terminal(rules_name: str, human: str | None, bot: str, seed: int | None,

@@ -13,7 +13,14 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
 from frogpbem import crypto
-from frogpbem.errors import FrogPbemError, GameFileError, KeyError_, SignatureError
+from frogpbem.board import text_legend
+from frogpbem.errors import (
+    FileAccessError,
+    FrogPbemError,
+    GameFileError,
+    KeyError_,
+    SignatureError,
+)
 from frogpbem.frozen import frozen
 from frogpbem.gamefile import strictyaml
 from frogpbem.gamefile.document import dump_yaml, write_atomic
@@ -190,8 +197,13 @@ def write_views(game: Game, state: Any, key: crypto.PrivateKey) -> list[Path]:
     for view in views:
         path = view_path(game.path, view.seat)
         # a seat's view holds its hidden pieces: readable by its owner only
-        write_atomic(path, view.signed(key, shared).dumped(shared), durable=False,
-                     private=view.seat is not None)
+        try:
+            write_atomic(path, view.signed(key, shared).dumped(shared), durable=False,
+                         private=view.seat is not None)
+        except FileAccessError as exc:  # the game is written already: do not apply it again
+            raise FileAccessError(f"{exc.message}; {game.path.name} itself is saved and what "
+                                  "was done counts: only the views are missing", path=path
+                                  ) from None
         written.append(path)
     return written
 
@@ -285,18 +297,23 @@ def render_text(view: View, colour: IO[str] | None = None) -> str:
     lines = [
         f"{rules.title} - game {game.game_id} - after {records} record"
         f"{'' if records == 1 else 's'}",
-        f"Referee: {safe(game.header.referee.name)} "
-        f"({game.header.referee.public_key.fingerprint})",
+        *text_legend([f"Referee: {safe(game.header.referee.name)}",
+                      f"({game.header.referee.public_key.fingerprint})"], " ", indent="",
+                     hang="  "),
         f"View of: {view.who}",
-        f"Setup: {setup_words(game)}",
+        *text_legend(f"Setup: {setup_words(game)}".split(" "), " ", indent="", hang="  "),
     ]
     points = rules.scores(view.state)
     if points:
-        lines.append("Points: " + ", ".join(f"{label(s)} {p}" for s, p in points.items()))
+        scores = [f"{label(s)} {p}" for s, p in points.items()]
+        lines += text_legend([f"Points: {scores[0]}", *scores[1:]], ", ", indent="",
+                             hang="  ")
     outcome = view.outcome
     if outcome:
-        lines.append(f"Game over: {termination_words(game, outcome.termination)}. Standing: "
-                     f"{outcome.standing_text(label)}")
+        places = [f"{p.rank}. {label(p.seat)} {p.points}" for p in outcome.standing]
+        lines += text_legend([f"Game over: {termination_words(game, outcome.termination)}. "
+                              f"Standing: {places[0]}", *places[1:]], ", ", indent="",
+                             hang="  ")
     else:
         lines.append(f"To move: {label(rules.to_move(view.state) or '')}")
     pause = game.paused
@@ -443,8 +460,11 @@ def _drawn(view: ViewFile, rules: Ruleset[Any, Any, Any], scene: Scene, fmt: str
         from frogpbem.pictures.terminal import painter
 
         paint = painter(rules.name, view.board, scene.last, colour)
-    lines = [f"{rules.title} - game {view.game} - view file {_after(view.n).lower()}", *facts,
-             "", board_text(rules, view.board, frozenset({seat} if seat else ()), paint), ""]
+    wrapped = [line for fact in facts  # at most 76 columns, as the game's own view
+               for line in text_legend(fact.split(" "), " ", indent="", hang="  ")]
+    lines = [f"{rules.title} - game {view.game} - view file {_after(view.n).lower()}",
+             *wrapped, "", board_text(rules, view.board, frozenset({seat} if seat else ()),
+                                      paint), ""]
     if in_words:
         lines.append("Moves:")
         lines += [f"{n:>4}. {words}" for n, words in in_words]

@@ -197,7 +197,8 @@ def test_4_a_random_deal_without_a_committed_seed_is_named_and_fails_the_audit(
     for args in (["view", game, "--key", keys.path("alice")],
                  ["verify", game, "--key", keys.path("alice")]):
         shown = cli(*args)
-        assert "no committed seed: nothing shows that the deal was random" in shown.stdout
+        words = " ".join(shown.stdout.split())  # the view wraps its lines at 76 columns
+        assert "no committed seed: nothing shows that the deal was random" in words
     for player, move in (("alice", "guess E5"), ("bob", "guess A2"), ("alice", "guess F6")):
         assert cli("move", game, move, "--key", keys.path(player)).exit_code == 0
         assert cli("move", game, "--key", keys.path("referee")).exit_code == 0
@@ -433,12 +434,20 @@ def test_9_two_million_values_are_refused_early(cli: Cli, tmp_path: Path) -> Non
 def test_9_a_name_with_control_characters_reaches_the_terminal_escaped(
     cli: Cli, keys: Keys, tmp_path: Path
 ) -> None:
+    """``new`` refuses such names; a file made otherwise (by a hostile referee) shows them
+    escaped."""
+    from frogpbem.dealing import start_game
+
     game = tmp_path / "g.yaml"
     created = cli("new", game, "--referee", keys.path("referee"),
                   "--referee-name", "Carol\x1b]0;pwned\x07",
                   "--seat", f"red={keys.pub('alice')}", "--seat", f"blue={keys.pub('bob')}",
                   "--name", "red=Alice\nTo move: blue", "--option", "size=6")
-    assert created.exit_code == 0, created.output
+    assert created.exit_code == 2 and "--referee-name" in created.stderr, created.output
+    seats = [SeatSpec("red", keys.key("alice").public, "Alice\nTo move: blue"),
+             SeatSpec("blue", keys.key("bob").public, "Blue")]
+    start_game(game, create_game("frogfinder", keys.key("referee"), "Carol\x1b]0;pwned\x07",
+                                 seats, {"size": 6}), keys.key("referee"))
     shown = cli("view", game, "--key", keys.path("alice")).stdout
     assert "\x1b" not in shown and "\x07" not in shown
     assert "red (Alice\\nTo move: blue)" in shown

@@ -216,6 +216,63 @@ def test_audit_with_key_decrypts_sealed_copies(finished_game: Path, cli: Cli, ke
     assert "sealed setup of blue decrypted and matches its commitment" in result.stdout
 
 
+EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "finished-frogfinder"
+
+
+def _every_key(folder: Path) -> list[Path]:
+    """The referee's key and every seat's, as a demo or the example leaves them."""
+    return sorted(p for p in folder.iterdir() if (folder / f"{p.name}.pub").exists())
+
+
+@pytest.mark.parametrize("rules", ["frogfinder", "coan", "froglet", "secretmove", "example",
+                                   "coan teams"])
+def test_audit_with_any_participant_key_holds(
+        rules: str, finished_demos: dict[str, Path], cli: Cli, tmp_path: Path) -> None:
+    """A seat's key opens only its own (and its team's) sealed setup; what it cannot open is
+    no fault of the game: every participant's audit of an honest game holds."""
+    from frogpbem.demo import play_demo
+
+    if rules == "coan teams":
+        folder = play_demo(tmp_path / "teams", "coan", seed=4, seats=4, options={
+            "size": "6", "frogs": "1", "teams": "red+black,blue+purple"}).game.parent
+    else:
+        folder = EXAMPLE if rules == "example" else finished_demos[rules].parent
+    game = folder / "game.yaml"
+    keys = _every_key(folder)
+    assert len(keys) >= 3, keys
+    opened: dict[str, int] = {}
+    for key in keys:
+        private = tmp_path / key.name
+        private.write_bytes(key.read_bytes())
+        private.chmod(0o600)  # git keeps the example's keys without their mode
+        result = cli("audit", game, "--key", private)
+        assert result.exit_code == 0, (key.name, result.output)
+        assert "verdict: everything holds" in result.stdout
+        opened[key.name] = result.stdout.count("decrypted and matches its commitment")
+    if rules != "froglet":  # froglet hides nothing: no sealed setups
+        referee = next(name for name in opened if name.startswith("referee"))
+        seats = [count for name, count in opened.items() if name != referee]
+        assert all(0 < count < opened[referee] for count in seats), opened
+        if rules == "coan teams":  # each seat opens its own setup and its teammate's
+            assert seats == [2, 2, 2, 2] and opened[referee] == 4, opened
+
+
+@pytest.mark.parametrize("command", ["audit", "verify", "verify $FROGPBEM_KEY"])
+def test_audit_or_verify_with_a_stranger_key_says_so(
+        finished_game: Path, cli: Cli, keys: Keys, command: str,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A key of neither the referee nor a seat (given, or the usual one in $FROGPBEM_KEY,
+    which verify takes) is no verdict on the game."""
+    if command.endswith("$FROGPBEM_KEY"):
+        monkeypatch.setenv("FROGPBEM_KEY", str(keys.path("mallory")))
+        result = cli("verify", finished_game)
+    else:
+        result = cli(command, finished_game, "--key", keys.path("mallory"))
+    assert result.exit_code == 5, result.output
+    assert "is neither the referee nor a seat of game" in result.stderr
+    assert "DOES NOT HOLD" not in result.output
+
+
 def test_fork_proof(new_game: Callable[..., Path], cli: Cli, keys: Keys, tmp_path: Path,
                     monkeypatch: pytest.MonkeyPatch) -> None:
     game = new_game()

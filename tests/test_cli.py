@@ -236,3 +236,21 @@ def test_help_and_usage_errors_are_plain_text_without_rich() -> None:
     assert "Usage: frogpbem audit [OPTIONS] {GAME...}" in one.stdout
     assert not any(box in out for out in (group.stdout, one.stdout, wrong.stderr)
                    for box in "╭│╰")
+
+
+def test_one_of_a_thing_is_counted_in_the_singular(new_game: Callable[..., Path], cli: Cli,
+                                                   keys: Keys) -> None:
+    """'1 record', not '1 records': in the view, verify, audit, a picture and simulate."""
+    game = new_game()
+    assert cli("move", game, "resign", "--key", keys.path("alice")).exit_code == 0
+    assert cli("move", game, "--key", keys.path("referee")).exit_code == 0
+    said = [cli("view", game, "--key", keys.path("alice")).stdout,
+            cli("view", game, "--public", "--format", "svg").stdout,
+            cli("verify", game).stdout, cli("audit", game).stdout,
+            cli("simulate", "--games", "1", "--option", "size=4", "--option", "frogs=1").stdout]
+    text = "\n".join(said)
+    assert "after 1 record\n" in said[0] and "header, 1 record, reveal" in said[3]
+    assert "1 of 1 record carries its seat's signed request" in said[3]
+    assert "turn of 1 record\n" in said[3] and "1 game of frogfinder" in said[4]
+    for plural in ("1 records", "1 games", "1 points", "1 salts", "1 requests", "1 frogs"):
+        assert plural not in text, plural

@@ -193,7 +193,7 @@ def test_notes_travel_and_the_audit_checks_them_without_reading(
         assert cli("move", game, "--key", keys.path("referee")).exit_code == 0
     report = audit(game)
     assert report.ok, report.text()
-    assert any("1 team notes: signed by their authors" in c.what for c in report.checks)
+    assert any("1 team note: signed by their authors" in c.what for c in report.checks)
     assert strictyaml.loads(game.read_bytes())["reveal"]["outcome"]["standing"][0]["seat"] == \
         "red+black"
 

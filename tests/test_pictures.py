@@ -204,12 +204,16 @@ def test_pictures_are_self_contained_well_formed_and_small(
 
 def test_names_from_a_file_are_escaped_in_every_picture(cli: Cli, keys: Keys,
                                                        tmp_path: Path) -> None:
+    """Names as a hostile referee may sign them (``new`` refuses the escape sequence)."""
+    from frogpbem.dealing import SeatSpec, create_game, start_game
+    from frogpbem.gamefile.model import ChosenSetup
+
     game = tmp_path / "game.yaml"
-    made = cli("new", game, "--referee", keys.path("referee"), "--referee-name", "<b>Carol",
-               "--seat", f"red={keys.pub('alice')}", "--seat", f"blue={keys.pub('bob')}",
-               "--name", 'red=<script>alert("x")</script>&amp;', "--name", "blue=B\x1b[2Jb",
-               "--option", "size=6", "--option", "frogs=2", "--setup", write_setup(tmp_path))
-    assert made.exit_code == 0, made.output
+    seats = [SeatSpec("red", keys.key("alice").public, '<script>alert("x")</script>&amp;'),
+             SeatSpec("blue", keys.key("bob").public, "B\x1b[2Jb")]
+    start_game(game, create_game("frogfinder", keys.key("referee"), "<b>Carol", seats,
+                                 {"size": 6, "frogs": 2}, ChosenSetup.from_json(SETUP)),
+               keys.key("referee"))
     assert cli("move", game, "shoot C3", "--key", keys.path("alice")).exit_code == 0
     assert cli("move", game, "--key", keys.path("referee")).exit_code == 0
     shown = [cli("view", game, "--key", keys.path("alice"), "--format", fmt).stdout

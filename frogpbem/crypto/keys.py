@@ -17,7 +17,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import (
 )
 
 from frogpbem.crypto.digest import sha256
-from frogpbem.errors import FileAccessError, KeyError_
+from frogpbem.errors import FileAccessError, KeyError_, UsageError
 from frogpbem.frozen import frozen
 
 if TYPE_CHECKING:
@@ -27,6 +27,11 @@ KEY_TYPE = "ssh-ed25519"
 
 PassphraseSource = Callable[[Path], bytes | None]
 """Given the key's path, returns its passphrase (or ``None`` to give up)."""
+
+
+def _has_control(text: str) -> bool:
+    """Whether ``text`` holds a control character other than a tab (C0, DEL or C1)."""
+    return any(ord(char) < 0x20 or 0x7f <= ord(char) < 0xa0 for char in text if char != "\t")
 
 
 def ssh_string(data: bytes) -> bytes:
@@ -45,8 +50,16 @@ class PublicKey:
 
     @classmethod
     def parse(cls, line: str) -> PublicKey:
-        """Parse ``ssh-ed25519 AAAA… comment``; raises :class:`KeyError_`."""
-        parts = line.strip().split(None, 2)
+        """Parse ``ssh-ed25519 AAAA… comment``, exactly one line; raises :class:`KeyError_`."""
+        text = line.strip()
+        lines = len(text.splitlines())
+        if lines > 1:
+            raise KeyError_(f"expected one 'ssh-ed25519 AAAA…' public key line, got {lines} "
+                            "lines: give a .pub file with exactly one key")
+        if _has_control(text):
+            raise KeyError_("a public key line may not hold control characters (in its "
+                            "comment, say)")
+        parts = text.split(None, 2)
         if len(parts) < 2 or parts[0] != KEY_TYPE:
             shown = line.strip()[:40]
             raise KeyError_(f"expected an 'ssh-ed25519 AAAA…' public key, got {shown!r}")
@@ -294,9 +307,18 @@ def _openssh_header(data: bytes) -> bytes:
 
 
 def generate_key(path: Path, comment: str, passphrase: bytes | None = None) -> PrivateKey:
-    """Write a new key to ``path`` (mode 0600) and ``path.pub``; refuse to overwrite."""
+    """Write a new key to ``path`` (mode 0600) and ``path.pub``; refuse to overwrite.
+
+    Raises :class:`UsageError` for a path without a file name (``.``) or a comment that
+    would not stay on the key's one line."""
     from cryptography.hazmat.primitives import serialization
 
+    if path.name in ("", ".", ".."):
+        raise UsageError(f"{str(path)!r} names no file: give the key's file name, such as "
+                         "~/.ssh/frogpbem")
+    if _has_control(comment):
+        raise UsageError(f"the comment {comment!r} holds control characters: a key's comment "
+                         "is one line of text")
     signer = Ed25519PrivateKey.generate()
     encryption: serialization.KeySerializationEncryption = (
         serialization.BestAvailableEncryption(passphrase)

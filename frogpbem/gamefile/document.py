@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any, NamedTuple, Protocol
 
 from frogpbem import crypto
-from frogpbem.errors import FileAccessError, GameFileError
+from frogpbem.errors import FileAccessError, GameFileError, NotAGameFileError
 from frogpbem.gamefile import mailsafe, schema, strictyaml
 from frogpbem.gamefile.model import (
     FORMAT_VERSION,
@@ -298,11 +298,15 @@ def _parse(data: bytes, name: str) -> GameFile:
                                 path=name) from None
         raise
     if not isinstance(doc, dict):
-        raise GameFileError("not a frogpbem game file", path=name)
+        raise NotAGameFileError("not a frogpbem game file", path=name)
+    if doc.get("kind") == "view":  # its own version 1 would read as an old game file
+        raise NotAGameFileError("a view file (a board to look at with frogpbem view), not the "
+                            "game file: give the game file itself", path=name)
     version = doc.get("frogpbem")
     if version != FORMAT_VERSION:
         if version is None:
-            raise GameFileError("not a frogpbem game file (no 'frogpbem:' version)", path=name)
+            raise NotAGameFileError("not a frogpbem game file (no 'frogpbem:' version)",
+                                    path=name)
         if version == 1:
             raise GameFileError(
                 "format version 1, written before joins and notes were bound to the header; "
@@ -354,12 +358,12 @@ def read_bytes(path: Path, limit: int = strictyaml.MAX_BYTES) -> bytes:
         raise FileAccessError("is a directory", path=path) from None
     except OSError as exc:
         raise FileAccessError(f"cannot read: {exc.strerror}", path=path) from None
+    status = os.fstat(fd)
+    if not stat.S_ISREG(status.st_mode):  # before fdopen, which refuses a folder by raising
+        os.close(fd)
+        raise FileAccessError("is a directory" if stat.S_ISDIR(status.st_mode) else
+                              "is not a regular file (a pipe, device or socket)", path=path)
     with os.fdopen(fd, "rb") as handle:
-        status = os.fstat(fd)
-        if stat.S_ISDIR(status.st_mode):
-            raise FileAccessError("is a directory", path=path)
-        if not stat.S_ISREG(status.st_mode):
-            raise FileAccessError("is not a regular file (a pipe, device or socket)", path=path)
         try:
             # as much as the file holds, and one byte more: a buffer of ``limit`` bytes
             # made for each file was a third of the time an audit took to read small ones

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, TypeVar
 from frogpbem.board import MAX_SIZE, Square
 from frogpbem.errors import GameOverError, IllegalMoveError, NotYourTurnError, UsageError
 from frogpbem.frozen import frozen
+from frogpbem.safetext import quoted
 
 if TYPE_CHECKING:
     import random
@@ -183,7 +184,8 @@ class Ruleset(ABC, Generic[S, M, R]):
         unknown = sorted(set(given) - set(self.option_defaults))
         if unknown:
             known = ", ".join(self.option_defaults) or "none"
-            raise UsageError(f"unknown option {unknown[0]!r} for {self.name} (known: {known})")
+            raise UsageError(f"unknown option {quoted(unknown[0])} for {self.name} "
+                             f"(known: {known})")
         return {**self.option_defaults, **given}
 
     def seats(self, options: Mapping[str, Any], count: int) -> tuple[str, ...]:
@@ -430,7 +432,7 @@ def find_game(name: str) -> Ruleset[Any, Any, Any]:
         return _REGISTRY[name]
     except KeyError:
         known = ", ".join(known_games())
-        raise UsageError(f"unknown rules {name!r} (known: {known})") from None
+        raise UsageError(f"unknown rules {quoted(name)} (known: {known})") from None
 
 
 def known_games() -> tuple[str, ...]:
@@ -474,7 +476,8 @@ def parse_int_option(name: str, value: object, low: int, high: int) -> int:
     elif isinstance(value, str) and _WHOLE_NUMBER.fullmatch(value):
         number = int(value)
     else:
-        raise UsageError(f"option {name} must be a whole number, got {value!r}")
+        shown = quoted(value) if isinstance(value, str) else repr(value)
+        raise UsageError(f"option {name} must be a whole number, got {shown}")
     if not low <= number <= high:
         raise UsageError(f"option {name} must be {low}..{high}, got {number}")
     return number

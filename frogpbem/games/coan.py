@@ -7,6 +7,7 @@ from typing import Any, ClassVar
 
 from frogpbem.errors import UsageError
 from frogpbem.games.frogs import FrogGame
+from frogpbem.safetext import quoted
 
 
 class Coan(FrogGame):
@@ -77,7 +78,7 @@ def _parse_teams(text: str, order: Sequence[str]) -> list[tuple[str, ...]]:
         for member in members:
             if member not in order:
                 known = ", ".join(order)
-                raise UsageError(f"option teams: unknown seat {member!r} (seats: {known})")
+                raise UsageError(f"option teams: unknown seat {quoted(member)} (seats: {known})")
             if member in seen:
                 raise UsageError(f"option teams: {member} is in two teams")
             seen.add(member)
@@ -86,5 +87,5 @@ def _parse_teams(text: str, order: Sequence[str]) -> list[tuple[str, ...]]:
         raise UsageError("option teams needs at least two teams, e.g. red+black,blue+purple")
     if len({len(t) for t in teams}) != 1 or len(teams[0]) < 2:
         raise UsageError("option teams: teams are 2 against 2 or 3 against 3, "
-                         f"got {text!r}")
+                         f"got {quoted(text)}")
     return sorted(teams, key=lambda team: order.index(team[0]))

@@ -14,7 +14,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from frogpbem.board import Board, Square, text_grid
+from frogpbem.board import Board, Square, text_grid, text_legend
 from frogpbem.errors import (
     IllegalMoveError,
     InconsistentResultError,
@@ -35,6 +35,7 @@ from frogpbem.games import (
     same_json,
     shuffle,
 )
+from frogpbem.safetext import quoted
 
 if TYPE_CHECKING:
     import random
@@ -103,8 +104,8 @@ def parse_move(text: str) -> Move:
         if _PATH_RE.fullmatch(text):
             return Jump(tuple(Square.parse(_squeeze(p)) for p in text.split("-")))
     except NotationError as exc:
-        raise NotationError(f"{EXPECTED}, got {text!r} ({exc.message})") from None
-    raise NotationError(f"{EXPECTED}, got {text!r}")
+        raise NotationError(f"{EXPECTED}, got {quoted(text)} ({exc.message})") from None
+    raise NotationError(f"{EXPECTED}, got {quoted(text)}")
 
 
 @frozen
@@ -339,8 +340,9 @@ class Froglet(Ruleset[State, Move, FrogletResult]):
         lines = text_grid(size, lambda name: f"({at[name]})" if name in last else f" {at[name]} ",
                           paint)
         left = ", ".join(f"{COLOURS[c]} {n}" for c, n in view["frogs_left"].items())
-        lines += ["", "  G green 1   Y yellow 2   R red 3   B blue 4   . empty   "
-                  "(x) squares of the last move", f"  frogs left: {left}"]
+        lines += ["", *text_legend(["G green 1", "Y yellow 2", "R red 3", "B blue 4", ". empty",
+                                    "(x) squares of the last move"], "   "),
+                  f"  frogs left: {left}"]
         return "\n".join(lines)
 
     def describe(self, seat: str, move: str, result: FrogletResult) -> str:
@@ -376,8 +378,8 @@ class Froglet(Ruleset[State, Move, FrogletResult]):
                             for r in hint["removals"])
         lines = ["Best jumps now:"]
         lines += [f"  {j['move']}: +{j['points']}" for j in hint["best_now"]]
-        lines.append("Best jumps after a short search (points, less the opponent's best "
-                     "answer, plus your best jump after it):")
+        lines.append("Best jumps after a short search (points, less the opponent's best answer,")
+        lines.append("plus your best jump after it):")
         lines += [f"  {j['move']}: +{j['points']}, net {j['net']:+d}" for j in hint["searched"]]
         return "\n".join(lines)
 

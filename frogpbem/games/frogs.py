@@ -45,6 +45,7 @@ from frogpbem.games import (
     same_json,
     sample,
 )
+from frogpbem.safetext import counted, quoted
 
 if TYPE_CHECKING:
     import random
@@ -99,13 +100,13 @@ def parse_move(text: str) -> Move:
     """Parse ``shoot G9``, ``GUESS a1``, ``resign``; raises :class:`NotationError`."""
     match = _MOVE_RE.fullmatch(text)
     if match is None:
-        raise NotationError(f"{EXPECTED}, got {text!r}")
+        raise NotationError(f"{EXPECTED}, got {quoted(text)}")
     if match[3]:
         return Resign()
     try:
         square = Square.parse(match[2].replace(" ", "").replace("\t", ""))
     except NotationError as exc:
-        raise NotationError(f"{EXPECTED}, got {text!r} ({exc.message})") from None
+        raise NotationError(f"{EXPECTED}, got {quoted(text)} ({exc.message})") from None
     return Shoot(square) if match[1].lower() == "shoot" else Guess(square)
 
 
@@ -375,7 +376,7 @@ class FrogGame(Ruleset[State, Move, FrogResult]):
         """At most half the board may hold frogs."""
         size, frogs = int(options["size"]), int(options["frogs"])
         if 2 * frogs * count > size * size:
-            raise UsageError(f"{count} seats with {frogs} frogs each do not fit on a "
+            raise UsageError(f"{count} seats with {counted(frogs, 'frog')} each do not fit on a "
                              f"{size}x{size} board (at most half its squares hold frogs)")
 
     def team_map(self, options: Mapping[str, Any], seats: Sequence[str]) -> dict[str, str]:
@@ -409,7 +410,7 @@ class FrogGame(Ruleset[State, Move, FrogResult]):
             frogs = secret.get("frogs") if isinstance(secret, dict) else None
             if not isinstance(frogs, list) or len(frogs) != options["frogs"]:
                 raise NotationError(
-                    f"setup: {seat} needs a list 'frogs' of {options['frogs']} squares"
+                    f"setup: {seat} needs a list 'frogs' of {counted(options['frogs'], 'square')}"
                 )
             for name in frogs:
                 square = board.parse(str(name))

@@ -5,7 +5,7 @@ Reads only view data (what a seat may know), as ``FrogGame.view`` writes it.
 
 from __future__ import annotations
 
-from frogpbem.board import text_grid
+from frogpbem.board import text_grid, text_legend
 from frogpbem.frozen import frozen
 from frogpbem.games import JSON, Paint
 from frogpbem.games.frogs import (
@@ -20,6 +20,7 @@ from frogpbem.games.frogs import (
     Miss,
     Shot,
 )
+from frogpbem.safetext import counted
 
 
 @frozen
@@ -70,16 +71,15 @@ def render(view: JSON, paint: Paint | None = None) -> str:
     shown = {name: _glyph(cell) for name, cell in cells(view).items()}
     lines = text_grid(size, lambda name: shown.get(name, " . "), paint)
     lines.append("")
-    lines.append(
-        "  .  open    -  wrong guess (empty)    0-8 shot square and its number"
-    )
-    colours = ", ".join(f"{letter(s)} {s}" for s in view["seats"])
-    own = "".join(f"{letter(s).lower()}  {s}'s hidden frog    "
-                  for s in view["own_frogs"])
-    lines.append(
-        f"  {own}(B) frog shot    [B] frog found    <B> frog of a seat that resigned"
-    )
-    lines.append(f"  colours: {colours}")
+    own = list(view["own_frogs"])
+    hidden = ([f"{letter(own[0]).lower()}  {own[0]}'s hidden frog"] if len(own) == 1 else
+              [" ".join(letter(s).lower() for s in own) + "  hidden frogs of "
+               + ", ".join(own)] if own else [])
+    lines += text_legend([".  open", "-  wrong guess (empty)", "0-8  shot square and its number",
+                          *hidden, "(B)  frog shot", "[B]  frog found",
+                          "<B>  frog of a seat that resigned"])
+    colours = [f"{letter(s)} {s}" for s in view["seats"]]
+    lines += text_legend([f"colours: {colours[0]}", *colours[1:]], ", ")
     return "\n".join(lines)
 
 
@@ -98,11 +98,12 @@ def render_hint(view: JSON, hint: JSON) -> str:
     for name, p in odds.items():
         shown[name] = ("!!!" if p == 1 else " . " if p == 0
                        else f"{min(99, max(1, round(100 * p))):>3}")
-    lines = [f"The odds of an opponent's frog on each square you cannot see "
-             f"({hint['hidden']} frogs hidden from you), in percent:", ""]
+    lines = ["The odds of an opponent's frog on each square you cannot see",
+             f"({counted(hint['hidden'], 'frog')} hidden from you), in percent:", ""]
     lines += text_grid(view["size"], lambda name: shown.get(name, "   "))
-    lines += ["", "  !!! certain   .  none   [n] shot number   -  wrong guess   "
-              "(B) revealed frog   r  your frog", ""]
+    lines += ["", *text_legend(["!!!  certain", ".  none", "[n]  shot number",
+                                "-  wrong guess", "(B)  revealed frog", "r  your frog"], "   "),
+              ""]
     ranked = sorted(odds.items(), key=lambda item: (-item[1], item[0]))
     if hint["certain"]:
         lines.append(f"Certain: {', '.join(hint['certain'])}")
@@ -111,12 +112,14 @@ def render_hint(view: JSON, hint: JSON) -> str:
         lines.append(f"Likeliest: {', '.join(likely)}")
     safe_squares = [name for name, p in odds.items() if p == 0]
     if safe_squares:
-        lines.append(f"Surely empty: {len(safe_squares)} squares ({', '.join(safe_squares[:8])}"
+        lines.append(f"Surely empty: {counted(len(safe_squares), 'square')} "
+                     f"({', '.join(safe_squares[:8])}"
                      + (", ..." if len(safe_squares) > 8 else "") + ")")
     elif ranked:
         least = ranked[-1][1]
-        lines.append(f"Safest: {100 * least:.1f} % on "
-                     + ", ".join(n for n, p in ranked if p == least)[:60])
+        safest = [n for n, p in ranked if p == least]
+        lines.append(f"Safest: {100 * least:.1f} % on {', '.join(safest[:8])}"
+                     + (", ..." if len(safest) > 8 else ""))
     split = hint["by_opponent"]
     if ranked and len(next(iter(split.values()))) > 1:
         lines.append("Whose frog it would be, on the likeliest squares:")

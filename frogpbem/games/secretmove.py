@@ -23,6 +23,7 @@ from dataclasses import replace
 from functools import cache
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from frogpbem.board import text_legend
 from frogpbem.errors import (
     IllegalMoveError,
     InconsistentResultError,
@@ -42,6 +43,7 @@ from frogpbem.games import (
     same_json,
     shuffle,
 )
+from frogpbem.safetext import counted, quoted
 
 if TYPE_CHECKING:
     import random
@@ -65,7 +67,8 @@ def parse_setup(text: str) -> dict[str, list[int]]:
     """``cols=0,3,5 rows=1,2,4`` as a secret; raises :class:`NotationError`."""
     match = _SETUP_RE.fullmatch(text)
     if match is None:
-        raise NotationError(f'expected "cols=A,B,C rows=1,2,3" with numbers 0-5, got {text!r}')
+        raise NotationError('expected "cols=A,B,C rows=1,2,3" with numbers 0-5, got '
+                            + quoted(text))
     numbers = [int(g) for g in match.groups()]
     secret = {"cols": numbers[:3], "rows": numbers[3:]}
     check_secret(secret)
@@ -182,7 +185,7 @@ def parse_move(text: str) -> Move:
         return SealedGuess(tuple(int(d) for d in "".join(match.groups())))
     if (match := _MOVE_RE.fullmatch(text)) is not None:
         return StoneMove(match[1].upper(), match[2].upper(), int(match[3]))
-    raise NotationError(f"{EXPECTED}, got {text!r}")
+    raise NotationError(f"{EXPECTED}, got {quoted(text)}")
 
 
 @frozen
@@ -382,7 +385,7 @@ class SecretMove(Ruleset[State, Move, SecretMoveResult]):
             raise IllegalMoveError(f"{text}: move at least one stone")
         if move.count > state.stones[seat][move.src]:
             raise IllegalMoveError(
-                f"{text}: only {state.stones[seat][move.src]} stones on {move.src}"
+                f"{text}: only {counted(state.stones[seat][move.src], 'stone')} on {move.src}"
             )
         values = self._values(state, seat)
         if values is None:
@@ -534,7 +537,7 @@ class SecretMove(Ruleset[State, Move, SecretMoveResult]):
         for seat, board in view["boards"].items():
             values = board.get("values")
             lines.append("")
-            lines.append(f"{seat}: {board['moves_left']} moves left"
+            lines.append(f"{seat}: {counted(board['moves_left'], 'move')} left"
                          + (", done" if board["done"] else "")
                          + (f", score {board['score']}" if "score" in board else "")
                          + (f", {board['grids_left']} of {len(all_grids())} value grids still "
@@ -611,14 +614,14 @@ class SecretMove(Ruleset[State, Move, SecretMoveResult]):
     def hint_text(self, view: JSON, hint: JSON) -> str:
         lines = [f"{hint['opponent']}'s value grids that still fit its moves: "
                  f"{hint['grids_left']} of {hint['of']}.",
-                 "Each square's possible values, likeliest first, with their chance (every "
-                 "grid counted once):"]
+                 "Each square's possible values, likeliest first, with their chance",
+                 "(every grid counted once):"]
         for row in (3, 2, 1):
             for col in "ABC":
                 chances = sorted(hint["values"][f"{col}{row}"].items(),
                                  key=lambda item: (-item[1], item[0]))
-                lines.append(f"  {col}{row}: " + ", ".join(f"{v} ({round(100 * p)} %)"
-                                                         for v, p in chances))
+                values = [f"{v} ({round(100 * p)} %)" for v, p in chances]
+                lines += text_legend([f"{col}{row}: {values[0]}", *values[1:]], ", ")
         if hint["certain"]:
             lines += ["", "Certain: " + ", ".join(f"{sq}={v}" for sq, v in hint["certain"].items())]
         return "\n".join(lines)

@@ -7,6 +7,7 @@ import string
 
 from frogpbem.pictures import JSON, Scene, status
 from frogpbem.pictures.svg import INK, Grid, Picture, tag
+from frogpbem.safetext import counted
 
 CELL = 34
 MARGIN = 26
@@ -60,7 +61,8 @@ def _legend(picture: Picture, view: JSON, scene: Scene, top: float) -> float:
     y = top
     for seat in view["seats"]:
         name = scene.names.get(seat)
-        words = f"{seat}" + (f" ({name})" if name else "") + f": {view['points'][seat]} points"
+        words = (f"{seat}" + (f" ({name})" if name else "")
+                 + f": {counted(view['points'][seat], 'point')}")
         if seat == scene.seat:
             words += " (you)"
         picture.add(tag("circle", cx=MARGIN + 7, cy=y - 4, r=6,

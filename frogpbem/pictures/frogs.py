@@ -12,6 +12,7 @@ from __future__ import annotations
 from frogpbem.games.frogs_text import Cell, cells, letter
 from frogpbem.pictures import JSON, Scene, status
 from frogpbem.pictures.svg import Grid, Picture, cross, frog, seat_colour, text_on
+from frogpbem.safetext import counted
 
 CELL = 36
 MARGIN = 26
@@ -77,9 +78,9 @@ def _legend(picture: Picture, view: JSON, scene: Scene, top: float) -> float:
         words = f"{seat}" + (f" ({name})" if name else "")
         words += f": {view['hidden_left'][seat]} hidden"
         if team in view["points"] and team != seat:
-            words += f", team {team} {view['points'][team]} points"
+            words += f", team {team} {counted(view['points'][team], 'point')}"
         elif seat in view["points"]:
-            words += f", {view['points'][seat]} points"
+            words += f", {counted(view['points'][seat], 'point')}"
         if seat in out:
             words += ", out"
         if you is not None and teams.get(seat) == you:

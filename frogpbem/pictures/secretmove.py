@@ -7,6 +7,7 @@ import re
 
 from frogpbem.pictures import JSON, Scene, status
 from frogpbem.pictures.svg import INK, Grid, Picture, seat_colour, tag
+from frogpbem.safetext import counted
 
 CELL = 56
 MARGIN = 26
@@ -45,7 +46,8 @@ def _board(picture: Picture, grid: Grid, seat: str, board: JSON, scene: Scene) -
         status = f"score {board['score']}"
     else:
         status = f"{board['grids_left']} value grids fit"
-    status = f"{board['moves_left']} moves left, " + ("done, " if board["done"] else "") + status
+    status = (f"{counted(board['moves_left'], 'move')} left, "
+              + ("done, " if board["done"] else "") + status)
     picture.text(grid.x, grid.y - 6, status, size=11)
     values = board.get("values")
     for square in grid.names():

@@ -521,8 +521,8 @@ def vectors() -> list[Vector]:
     def text_of(base: str) -> Callable[[dict[str, Doc]], str]:
         return lambda d: strictyaml.dumps(d[base])
 
-    def raw(name: str, text: str, says: str) -> None:
-        add(name, "finished", "load", "GameFileError", says)(lambda d: text)
+    def raw(name: str, text: str, says: str, error: str = "GameFileError") -> None:
+        add(name, "finished", "load", error, says)(lambda d: text)
 
     raw("alias-bomb", "frogpbem: 2\na: &a [x, x, x, x, x, x, x, x]\n"
         "b: &b [*a, *a, *a, *a, *a, *a]\nc: [*b, *b, *b, *b, *b, *b, *b]\n",
@@ -537,8 +537,9 @@ def vectors() -> list[Vector]:
     raw("many-values", "frogpbem: 2\nx: [" + ",".join(["1"] * 120_000) + "]\n",
         "more than 100000 YAML values")
     raw("format-version-1", "frogpbem: 1\n", "format version 1")
-    raw("no-version", "header: {}\n", "no 'frogpbem:' version")
-    raw("a-list-not-a-file", "- frogpbem\n- 2\n", "not a frogpbem game file")
+    raw("no-version", "header: {}\n", "no 'frogpbem:' version", "NotAGameFileError")
+    raw("a-list-not-a-file", "- frogpbem\n- 2\n", "not a frogpbem game file",
+        "NotAGameFileError")
 
     def shape(name: str, base: str, change: Callable[[Doc], None], says: str = "",
               error: str = "GameFileError") -> None:
