@@ -38,7 +38,9 @@ def timed_game(cli: Cli, keys: Keys, tmp_path: Path, rules: str = "frogfinder",
              "secretmove": ("red", "blue")}[rules]
     args: list[Any] = ["new", game, "--rules", rules, "--referee", keys.path("referee"),
                        "--seat", f"{seats[0]}={keys.pub('alice')}",
-                       "--seat", f"{seats[1]}={keys.pub('bob')}", "--option", "deadline=4h",
+                       "--seat", f"{seats[1]}={keys.pub('bob')}",
+                       *([] if any(o.startswith("deadline=") for o in options)
+                         else ["--option", "deadline=4h"]),  # an option is given once
                        "--email", f"{seats[0]}=alice@example.org",
                        "--email", f"{seats[1]}=bob@example.org",
                        "--option", f"on_timeout={on_timeout}", *options]

@@ -16,7 +16,7 @@ from frogpbem import crypto
 from frogpbem.audit import audit
 from frogpbem.gamefile import strictyaml
 from frogpbem.games import find_game
-from tests.conftest import Cli, Keys, Result
+from tests.conftest import Cli, Keys, Result, game_addressed
 
 
 def chi_square_ok(observed: list[int], expected: float) -> bool:
@@ -399,11 +399,8 @@ def test_the_judge_invites_every_seat_once_then_tells_each_joiner_once(
 
 def test_an_address_that_is_not_one_is_refused_in_a_sentence(cli: Cli, keys: Keys,
                                                              tmp_path: Path) -> None:
-    game = tmp_path / "g.yaml"
-    assert cli("new", game, "--join", "--referee", keys.path("referee"), "--seat",
-               f"red={keys.pub('alice')}", "--seat", f"blue={keys.pub('bob')}",
-               "--email", "blue=bob@", "--option", "size=6", "--option",
-               "frogs=2").exit_code == 0
+    game = tmp_path / "g.yaml"  # new refuses such an address: an older or hostile tool's
+    game_addressed(game, keys, {"blue": "bob@"}, join=True)
     refused = cli("mail", game, "--out", tmp_path / "out", "--key", keys.path("referee"))
     assert refused.exit_code == 7  # the game file's: mail.address, as for a dealt game
     assert "the mail address of blue is not one mail address: 'bob@'" in refused.stderr

@@ -26,7 +26,7 @@ from typing import Any
 import pytest
 
 from frogpbem.gamefile import strictyaml
-from tests.conftest import Cli, Keys, write_setup
+from tests.conftest import Cli, Keys, game_addressed, write_setup
 from tests.test_judge import DOMAIN, Servers, free_port, judge, mail_servers, parse
 
 
@@ -263,8 +263,9 @@ def test_an_address_with_a_line_break_stops_its_game_only(
     """A CR LF in one game's address once ended every round in a traceback: no game was
     mailed. Now that game is refused in one sentence, once, and the others are mailed."""
     games = tmp_path / "games"
-    bad_id, _ = club_game(cli, keys, tmp_path, games,
-                          blue=f"bob@{DOMAIN}\r\nBcc: spy@evil.invalid", name="bad")
+    games.mkdir()  # new refuses such an address: a game of an older or hostile tool's
+    game_addressed(games / "bad.yaml", keys, {
+        "red": f"alice@{DOMAIN}", "blue": f"bob@{DOMAIN}\r\nBcc: spy@evil.invalid"})
     good_id, _ = club_game(cli, keys, tmp_path, games, name="good")
     box = maildir(tmp_path / "Maildir")
     with smtp_keeping() as (url, kept):
@@ -273,7 +274,7 @@ def test_an_address_with_a_line_break_stops_its_game_only(
         first = cli(*args)
         assert first.exit_code == 0, first.output
         assert f"game {good_id}: mailed record 0" in first.stdout
-        assert f"{bad_id}.yaml: skipped: the mail address of blue is not one mail address" \
+        assert "bad.yaml: skipped: the mail address of blue is not one mail address" \
             in first.stdout
         again = cli(*args)  # the bad game waits; the good one is not mailed again
         assert again.stdout.count("\n") == 1 and "not one mail address" in again.stdout
