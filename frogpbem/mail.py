@@ -15,6 +15,7 @@ import os
 import re
 import smtplib
 import ssl
+from collections.abc import Callable
 from email.headerregistry import Address
 from email.message import EmailMessage
 from email.utils import formatdate, make_msgid
@@ -272,7 +273,8 @@ class Refusal:
 
 
 def deliver(envelopes: list[tuple[EmailMessage, str]], url: str,
-            config: Path | None = None) -> list[Refusal | None]:
+            config: Path | None = None,
+            sending: Callable[[], None] | None = None) -> list[Refusal | None]:
     """Send each message to its one address, in one session with the SMTP server at
     ``url``: ``smtp://host[:port]`` (STARTTLS when offered) or ``smtps://`` (TLS).
 
@@ -283,7 +285,8 @@ def deliver(envelopes: list[tuple[EmailMessage, str]], url: str,
 
     The login comes from ``$FROGPBEM_SMTP_USER``/``$FROGPBEM_SMTP_PASSWORD`` or
     the ``[smtp]`` section of ``config`` (user, password), never the command line,
-    and is never sent without TLS.
+    and is never sent without TLS. ``sending`` is called once the session is up (TLS and
+    login done), just before the first message goes: the judge notes there that it answered.
     """
     scheme, host, port = smtp_server(url)
     user, password = _login(config)
@@ -307,6 +310,8 @@ def deliver(envelopes: list[tuple[EmailMessage, str]], url: str,
         except (OSError, smtplib.SMTPException) as exc:
             raise FileAccessError(f"cannot send mail through {host}:{port}: {exc}") \
                 from None
+        if sending is not None:
+            sending()
         return [_send_one(server, message, to) for message, to in envelopes]
 
 

@@ -207,9 +207,11 @@ def test_each_unusable_message_is_answered_exactly_once(
 
 
 @contextlib.contextmanager
-def smtp_keeping(busy: set[str] | None = None) -> Iterator[tuple[str, list[Any]]]:
-    """An SMTP server in this process that keeps every envelope (refusing bbo@, as an MTA
-    refuses a mistyped address; asking to try the addresses of ``busy`` later)."""
+def smtp_keeping(busy: set[str] | None = None,
+                 gone: set[str] | None = None) -> Iterator[tuple[str, list[Any]]]:
+    """An SMTP server in this process that keeps every envelope (refusing bbo@ and the
+    addresses of ``gone``, as an MTA refuses a mistyped address; asking to try the
+    addresses of ``busy`` later)."""
     from aiosmtpd.controller import Controller
 
     kept: list[Any] = []
@@ -217,7 +219,7 @@ def smtp_keeping(busy: set[str] | None = None) -> Iterator[tuple[str, list[Any]]
     class Keep:
         async def handle_RCPT(self, server: Any, session: Any, envelope: Any, address: str,
                               options: list[str]) -> str:
-            if address.startswith("bbo@"):
+            if address.startswith("bbo@") or address in (gone or set()):
                 return "550 5.1.1 no such user"
             if address in (busy or set()):
                 return "451 4.3.0 try again later"

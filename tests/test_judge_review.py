@@ -1,0 +1,148 @@
+"""The judge after an outside review: a cleared bounce brings a seat back, signed moves in
+automatic-looking mail count, no invitation twice, no answer loop, no answer lost.
+
+They run the judge on a Maildir and send through the aiosmtpd server of
+:func:`tests.test_judge_citizen.smtp_keeping` (in this process).
+"""
+
+from __future__ import annotations
+
+import os
+from email import policy
+from email.message import EmailMessage
+from pathlib import Path
+
+import pytest
+
+from frogpbem import crypto
+from frogpbem.gamefile import strictyaml
+from frogpbem.judge import Incoming, Judge, MaildirBox
+from tests.conftest import Cli, Keys
+from tests.test_judge import DOMAIN, parse
+from tests.test_judge_citizen import club_game, maildir, person, smtp_keeping
+
+
+def judge_args(games: Path, box: Path, url: str, keys: Keys) -> list[object]:
+    return ["judge", "--games", games, "--maildir", box, "--smtp", url, "--once",
+            "--from", f"judge@{DOMAIN}", "--key", keys.path("referee")]
+
+
+def moved(cli: Cli, keys: Keys, tmp_path: Path, game: Path, subject: str) -> EmailMessage:
+    """Alice's mail with red's move ``shoot C3`` in her copy of ``game``, attached."""
+    copy = tmp_path / "alice.yaml"
+    copy.write_bytes(game.read_bytes())
+    assert cli("move", copy, "shoot C3", "--key", keys.path("alice")).exit_code == 0
+    message = person("alice", subject)
+    message.add_attachment(copy.read_bytes(), maintype="application", subtype="yaml",
+                           filename=game.name)
+    return message
+
+
+def test_a_cleared_bounce_brings_the_seat_back(cli: Cli, keys: Keys, tmp_path: Path) -> None:
+    """Blue's address is refused for good, then works again and the referee removes
+    ``.judge/bounced/GAME.json`` as told: blue is mailed the record it missed. (The round
+    that skipped blue once marked the game mailed: blue was never mailed again.)"""
+    games = tmp_path / "games"
+    game_id, _ = club_game(cli, keys, tmp_path, games)
+    box = maildir(tmp_path / "Maildir")
+    gone = {f"bob@{DOMAIN}"}
+    with smtp_keeping(gone=gone) as (url, kept):
+        first = cli(*judge_args(games, box, url, keys))
+        assert f"blue's address bob@{DOMAIN} refused: 550" in first.stdout, first.output
+        assert cli(*judge_args(games, box, url, keys)).stdout == ""
+        gone.clear()
+        (games / ".judge" / "bounced" / f"{game_id}.json").unlink()
+        back = cli(*judge_args(games, box, url, keys)).stdout
+        assert f"game {game_id}: mailed record 0 to blue: bob@{DOMAIN}" in back, back
+        assert cli(*judge_args(games, box, url, keys)).stdout == ""
+    assert [e.rcpt_tos for e in kept] == [[f"alice@{DOMAIN}"], [f"judge@{DOMAIN}"],
+                                          [f"bob@{DOMAIN}"]]
+
+
+@pytest.mark.parametrize("header", [("List-Id", "<club.example.org>"),
+                                    ("Auto-Submitted", "auto-generated")])
+def test_a_signed_move_in_automatic_looking_mail_is_taken(
+        cli: Cli, keys: Keys, tmp_path: Path, header: tuple[str, str]) -> None:
+    """A move cc'd to the club's list (List-Id), or sent by a player's bot
+    (Auto-Submitted), once was filed unused in frogpbem-automatic: the game stood still.
+    Signatures decide what is taken; such mail is only never answered."""
+    games = tmp_path / "games"
+    game_id, game = club_game(cli, keys, tmp_path, games)
+    message = moved(cli, keys, tmp_path, game, "my move")
+    message[header[0]] = header[1]
+    box = maildir(tmp_path / "Maildir")
+    (box / "new" / "1.msg").write_bytes(message.as_bytes(policy=policy.SMTP))
+    with smtp_keeping() as (url, _):
+        took = cli(*judge_args(games, box, url, keys))
+    assert "red shoots C3" in took.stdout, took.output
+    assert len(strictyaml.loads(game.read_bytes())["log"]) == 1
+    assert [p.name for p in (box / ".frogpbem-done" / "cur").iterdir()] == ["1.msg"]
+
+
+def test_a_login_the_server_cannot_take_leaves_the_message_to_answer(
+        keys: Keys, cli: Cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A login is set and the server offers no STARTTLS: the judge once exited 2 with the
+    message journalled as answered, and the next run filed it unanswered. Now it waits,
+    and is answered once the configuration is right."""
+    games = tmp_path / "games"
+    games.mkdir()
+    box = maildir(tmp_path / "Maildir")
+    (box / "new" / "1.msg").write_bytes(person("bob", "hello").as_bytes(policy=policy.SMTP))
+    with smtp_keeping() as (url, kept):
+        monkeypatch.setenv("FROGPBEM_SMTP_USER", "judge")
+        stuck = cli(*judge_args(games, box, url, keys))
+        assert stuck.exit_code == 0, stuck.output
+        assert "offers no STARTTLS" in stuck.stdout and "it waits" in stuck.stdout
+        assert [p.name for p in (box / "new").iterdir()] == ["1.msg"]
+        monkeypatch.delenv("FROGPBEM_SMTP_USER")
+        assert "('hello')" in cli(*judge_args(games, box, url, keys)).stdout
+        assert cli(*judge_args(games, box, url, keys)).stdout == ""
+    assert [e.rcpt_tos for e in kept] == [[f"bob@{DOMAIN}"]]
+
+
+class ReadBox(MaildirBox):
+    """A Maildir that a mail program reads while the judge works: as soon as the judge
+    has listed the messages, the first is marked seen (``cur/NAME:2,S``), the second is
+    deleted."""
+
+    def waiting(self) -> list[Incoming]:
+        found = super().waiting()
+        seen, deleted = sorted((self.path / "new").iterdir())
+        seen.rename(self.path / "cur" / f"{seen.name}:2,S")
+        deleted.unlink()
+        return found
+
+
+def test_a_mail_program_on_the_maildir_stops_no_round(keys: Keys, tmp_path: Path) -> None:
+    """Once ``FileNotFoundError`` ended the round in a traceback (and the service with it)."""
+    games = tmp_path / "games"
+    games.mkdir()
+    box = maildir(tmp_path / "Maildir")
+    for name in ("1.host", "2.host"):
+        (box / "new" / name).write_bytes(person("bob", name).as_bytes(policy=policy.SMTP))
+    with smtp_keeping() as (url, kept):
+        judge = Judge(games, crypto.load_private_key(keys.path("referee")), ReadBox(box),
+                      url, f"judge@{DOMAIN}")
+        log = judge.round()
+    assert "('1.host'): nothing taken" in log[0]
+    assert log[1] == "message new/2.host: gone from the mailbox (taken by another program): " \
+        "left alone"
+    assert os.listdir(box / ".frogpbem-refused" / "cur") == ["1.host:2,S"]
+    assert kept
+
+
+def test_a_judge_address_with_a_display_name(cli: Cli, keys: Keys, tmp_path: Path) -> None:
+    """``--from 'Judge <judge@…>'`` once made every game's mail fail ("not one mail
+    address"); two addresses are refused after the option, exit 2."""
+    games = tmp_path / "games"
+    game_id, _ = club_game(cli, keys, tmp_path, games)
+    box = maildir(tmp_path / "Maildir")
+    with smtp_keeping() as (url, kept):
+        args = judge_args(games, box, url, keys)
+        args[args.index("--from") + 1] = f"Club Judge <judge@{DOMAIN}>"
+        mailed = cli(*args)
+        assert f"game {game_id}: mailed record 0" in mailed.stdout, mailed.output
+        args[args.index("--from") + 1] = f"judge@{DOMAIN}, spy@{DOMAIN}"
+        two = cli(*args)
+        assert two.exit_code == 2 and "--from" in two.stderr, two.output
+    assert parse(kept[0].content)["From"].addresses[0].addr_spec == f"judge@{DOMAIN}"
