@@ -18,6 +18,7 @@ from email.utils import parseaddr
 from pathlib import Path
 
 from frogpbem import crypto
+from frogpbem.dealing import JoinRefusedError
 from frogpbem.errors import (
     FrogPbemError,
     GameFileError,
@@ -92,6 +93,8 @@ def unused_for(exc: FrogPbemError, game: str | None) -> Unused:
     """A refusal of ``take_found`` said to a player: what happened and what to do."""
     detail: str | None = safe(exc.message)
     next_step = NEXT_STEP
+    if isinstance(exc, JoinRefusedError):
+        return _join_refused(exc, game)
     if isinstance(exc, UnchangedCopyError):
         words = ("it holds the judge's copy of the game unchanged: there is no move in it "
                  "(frogpbem move, or frogpbem reply, was not run on it).")
@@ -129,6 +132,31 @@ def unused_for(exc: FrogPbemError, game: str | None) -> Unused:
     else:
         words = "it could not be used."
     return Unused(f"refused: {exc.message}", words, detail, game, next_step)
+
+
+def _join_refused(exc: JoinRefusedError, game: str | None) -> Unused:
+    """A reply to an invitation that adds no join, said to a seat: before the deal there
+    is no move to make, only the join (or the secret of Secret Move) to send."""
+    if exc.joined:
+        return Unused(f"refused: {exc.message}", "you joined already: the first join "
+                      "counts, and this one is not used.", None, game,
+                      "nothing: the start of the game comes to you by mail once every "
+                      "seat has joined.")
+    name = f"{game}.yaml" if game else "GAME.yaml"  # as the judge mails it
+    if exc.choosing:
+        what, reply, by_hand = ("frogpbem setup", '--setup "YOUR SECRET"',
+                                f'frogpbem setup {name} "YOUR SECRET"')
+    else:
+        what, reply, by_hand = "frogpbem join", "join", f"frogpbem join {name}"
+    return Unused(f"refused: {exc.message}", f"your copy holds no join: the game waits for "
+                  f"its seats to join before the deal, and {what} was not run on it.",
+                  None, game,
+                  "save the judge's invitation as MESSAGE, and run\n"
+                  f"    frogpbem reply MESSAGE {reply} --key YOUR_KEY\n"
+                  + ("(--random in place of --setup lets your tool choose the secret)\n"
+                     if exc.choosing else "")
+                  + f"(or run\n    {by_hand} --key YOUR_KEY\non the game file attached to "
+                  "the invitation, and reply with that file attached).")
 
 
 def unused_nothing(found: Found, said: str, game: str | None) -> Unused:

@@ -146,3 +146,58 @@ def test_a_judge_address_with_a_display_name(cli: Cli, keys: Keys, tmp_path: Pat
         two = cli(*args)
         assert two.exit_code == 2 and "--from" in two.stderr, two.output
     assert parse(kept[0].content)["From"].addresses[0].addr_spec == f"judge@{DOMAIN}"
+
+
+def join_game(cli: Cli, keys: Keys, tmp_path: Path, games: Path) -> tuple[str, Path]:
+    """A two-seat game that waits for its seats to join (``--join``), in the judge's folder."""
+    games.mkdir()
+    draft = tmp_path / "draft.yaml"
+    made = cli("new", draft, "--join", "--referee", keys.path("referee"),
+               "--seat", f"red={keys.pub('alice')}", "--seat", f"blue={keys.pub('bob')}",
+               "--email", f"red=alice@{DOMAIN}", "--email", f"blue=bob@{DOMAIN}",
+               "--option", "size=6", "--option", "frogs=2")
+    assert made.exit_code == 0, made.output
+    game_id = str(strictyaml.loads(draft.read_bytes())["header"]["game"])
+    return game_id, Path(draft.replace(games / f"{game_id}.yaml"))
+
+
+def test_a_join_game_invites_each_seat_once_though_another_is_deferred(
+        cli: Cli, keys: Keys, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Blue's server says "try later" for hours: red was invited again at every retry."""
+    games = tmp_path / "games"
+    game_id, _ = join_game(cli, keys, tmp_path, games)
+    box = maildir(tmp_path / "Maildir")
+    busy = {f"bob@{DOMAIN}"}
+    with smtp_keeping(busy) as (url, kept):
+        for hour in range(4):
+            monkeypatch.setenv("FROGPBEM_NOW", f"2026-12-01T0{hour}:00:00Z")
+            assert cli(*judge_args(games, box, url, keys)).exit_code == 0
+        busy.clear()
+        monkeypatch.setenv("FROGPBEM_NOW", "2026-12-01T05:00:00Z")
+        last = cli(*judge_args(games, box, url, keys)).stdout
+        assert f"game {game_id}: waiting for red, blue to join: mailed blue: bob@" in last
+        assert cli(*judge_args(games, box, url, keys)).stdout == ""
+    assert [e.rcpt_tos for e in kept] == [[f"alice@{DOMAIN}"], [f"bob@{DOMAIN}"]]
+
+
+def test_a_reply_that_forgot_to_join_is_told_how_to_join(
+        cli: Cli, keys: Keys, tmp_path: Path) -> None:
+    """Red replies to the invitation with the file unchanged. The answer once said "your
+    move is not allowed" and named frogpbem reply "YOUR MOVE" and frogpbem move, which
+    both refuse a game not yet dealt."""
+    games = tmp_path / "games"
+    game_id, game = join_game(cli, keys, tmp_path, games)
+    box = maildir(tmp_path / "Maildir")
+    forgot = person("alice", f"Re: [frogpbem {game_id}] join")
+    forgot.add_attachment(game.read_bytes(), maintype="application", subtype="yaml",
+                          filename=game.name)
+    (box / "new" / "1.msg").write_bytes(forgot.as_bytes(policy=policy.SMTP))
+    with smtp_keeping() as (url, kept):
+        took = cli(*judge_args(games, box, url, keys))
+        assert "holds no join" in took.stdout, took.output
+    [answer] = [parse(e.content) for e in kept if b"In-Reply-To" in e.content]
+    text = " ".join(answer.get_content().split())
+    assert "your copy holds no join" in text and "not allowed" not in text, text
+    assert "frogpbem reply MESSAGE join --key YOUR_KEY" in text
+    assert f"frogpbem join {game_id}.yaml --key YOUR_KEY" in text
+    assert "YOUR MOVE" not in text and "frogpbem move" not in text
