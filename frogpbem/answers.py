@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from email.headerregistry import Address
 from email.message import EmailMessage, Message
 from email.utils import parseaddr
@@ -87,6 +88,8 @@ class Unused:
     """The game the message was about, when known."""
     next_step: str = NEXT_STEP
     """What the player does now."""
+    nothing: bool = False
+    """Whether the message held nothing of a game at all (see :func:`unanswered`)."""
 
 
 def unused_for(exc: FrogPbemError, game: str | None) -> Unused:
@@ -164,7 +167,39 @@ def unused_nothing(found: Found, said: str, game: str | None) -> Unused:
     request block in it, or a game file that does not read."""
     if found.problems:
         return Unused(said, _DAMAGED, safe("; ".join(found.problems)), game)
-    return Unused(said, "there is no game file and no request block in it.", None, game)
+    return Unused(said, "there is no game file and no request block in it.", None, game,
+                  nothing=True)
+
+
+ANSWERS = "frogpbem-answer"
+"""What the Message-ID of each of the judge's answers holds (``<….frogpbem-answer@DOMAIN>``),
+so that a reply to an answer is known for one."""
+ONE_A_DAY = 86400
+"""Seconds before one address is answered again that its message held nothing."""
+
+
+def unanswered(message: Message, judge: str, players: Callable[[], set[str]],
+               answered_at: int | None, now: int) -> str | None:
+    """Why a message that held nothing of a game at all is not answered, or ``None`` to
+    answer it. Such a message is answered only when something ties it to a game (a
+    ``[frogpbem …]`` subject, a Message-ID of the judge's in its references, an
+    attachment, or a sender who has a seat: not spam under a forged sender), never when
+    it answers one of the judge's own answers (an autoresponder that ignores
+    Auto-Submitted: no loop), and once a day per address (``answered_at``: when it last
+    was)."""
+    domain = domain_of(judge)
+    ids = _ids(header_text(message, "in-reply-to") + " " + header_text(message, "references"))
+    if any(ident.endswith(f".{ANSWERS}@{domain}>") for ident in ids):
+        return "it answers the judge's own answer"
+    sender = parseaddr(header_text(message, "from"))[1].lower()
+    if "[frogpbem" not in header_text(message, "subject").lower() and \
+            not any(ident.endswith(f"@{domain}>") for ident in ids) and \
+            not any(part.get_filename() or part.get_content_disposition() == "attachment"
+                    for part in message.walk()) and sender not in players():
+        return "nothing ties it to a game"
+    if answered_at is not None and 0 <= now - answered_at < ONE_A_DAY:
+        return f"{safe(sender)[:80]} was answered so in the last day"
+    return None
 
 
 _DAMAGED = ("the game file in it could not be read: it was changed on the way, or by "
@@ -223,7 +258,7 @@ def answer(to: Message, unused: Unused, judge: str) -> EmailMessage | None:
               "This answer was written by a program; replies to it are read by the judge "
               "only."]
     reply.set_content("\n".join(lines) + "\n")
-    stamp(reply, domain_of(judge), "auto-replied")
+    stamp(reply, domain_of(judge), "auto-replied", ANSWERS)
     return reply
 
 

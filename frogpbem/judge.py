@@ -47,6 +47,7 @@ from frogpbem.answers import (
     digest_of,
     games_named,
     notice,
+    unanswered,
     unused_for,
     unused_nothing,
 )
@@ -444,15 +445,37 @@ class Judge:
         if reply is None:
             self.box.file(message, REFUSED)
             return " (no address to answer)"
+        to = recipients(reply)[0]
+        last = self.state / "nothing" / f"{crypto.sha256(to.lower().encode()).hex()}.json"
+        if unused.nothing:
+            when = _read_json(last)
+            quiet = unanswered(parsed[0], self.address, self._players,
+                               when if isinstance(when, int) else None,
+                               seconds_of(now_text()))
+            if quiet is not None:
+                self.box.file(message, REFUSED)
+                return f" (not answered: {quiet})"
         try:  # "answered" once the session is up, before the answer goes: never sent twice
-            (refused,) = deliver([(reply, recipients(reply)[0])], self.smtp, self.config,
+            (refused,) = deliver([(reply, to)], self.smtp, self.config,
                                  sending=lambda: self.journal.put(digest, Entry("answered")))
         except FrogPbemError as exc:  # the server is away, or will not take the login
             return self._unanswered(digest, exc.message)
         if refused is not None and not refused.permanent:
             return self._unanswered(digest, str(refused))
+        if unused.nothing:
+            _mark(last, seconds_of(now_text()))
         self.box.file(message, REFUSED)
         return f"; the answer was refused ({refused})" if refused is not None else ""
+
+    def _players(self) -> set[str]:
+        """The mail addresses of the seats and referees of the judge's games."""
+        found = set()
+        for path in game_files(self.games):
+            with contextlib.suppress(FrogPbemError, OSError):
+                header = parse_game(read_bytes(path), str(path)).header
+                found |= {(party.email or "").lower()
+                          for party in (*header.seats, header.referee)}
+        return found - {""}
 
     def _unanswered(self, digest: str, why: str) -> str:
         """An answer the server did not take now: the message waits, to be taken afresh

@@ -87,7 +87,7 @@ def domain_of(addr_spec: str | None) -> str:
     return domain if re.fullmatch(r"[A-Za-z0-9.-]+", domain) else "frogpbem.invalid"
 
 
-def stamp(message: EmailMessage, domain: str, auto: str) -> None:
+def stamp(message: EmailMessage, domain: str, auto: str, kind: str | None = None) -> None:
     """The headers every message frogpbem sends carries: ``Date``, a ``Message-ID`` in
     ``domain``, and ``Auto-Submitted`` (RFC 3834: ``auto-generated`` for game mail,
     ``auto-replied`` for answers), which tells autoresponders not to answer it.
@@ -97,7 +97,7 @@ def stamp(message: EmailMessage, domain: str, auto: str) -> None:
     encoded ``—`` with a space left on each side, which reads back as two.
     """
     message["Date"] = formatdate(localtime=False)
-    message["Message-ID"] = make_msgid(domain=domain)
+    message["Message-ID"] = make_msgid(kind, domain=domain)  # <….KIND@DOMAIN>
     message["Auto-Submitted"] = auto
     message.policy = _UNFOLDED
 

@@ -87,7 +87,8 @@ def test_a_login_the_server_cannot_take_leaves_the_message_to_answer(
     games = tmp_path / "games"
     games.mkdir()
     box = maildir(tmp_path / "Maildir")
-    (box / "new" / "1.msg").write_bytes(person("bob", "hello").as_bytes(policy=policy.SMTP))
+    (box / "new" / "1.msg").write_bytes(person("bob", "Re: [frogpbem] hello")
+                                        .as_bytes(policy=policy.SMTP))
     with smtp_keeping() as (url, kept):
         monkeypatch.setenv("FROGPBEM_SMTP_USER", "judge")
         stuck = cli(*judge_args(games, box, url, keys))
@@ -95,7 +96,7 @@ def test_a_login_the_server_cannot_take_leaves_the_message_to_answer(
         assert "offers no STARTTLS" in stuck.stdout and "it waits" in stuck.stdout
         assert [p.name for p in (box / "new").iterdir()] == ["1.msg"]
         monkeypatch.delenv("FROGPBEM_SMTP_USER")
-        assert "('hello')" in cli(*judge_args(games, box, url, keys)).stdout
+        assert "('Re: [frogpbem] hello')" in cli(*judge_args(games, box, url, keys)).stdout
         assert cli(*judge_args(games, box, url, keys)).stdout == ""
     assert [e.rcpt_tos for e in kept] == [[f"bob@{DOMAIN}"]]
 
@@ -119,12 +120,13 @@ def test_a_mail_program_on_the_maildir_stops_no_round(keys: Keys, tmp_path: Path
     games.mkdir()
     box = maildir(tmp_path / "Maildir")
     for name in ("1.host", "2.host"):
-        (box / "new" / name).write_bytes(person("bob", name).as_bytes(policy=policy.SMTP))
+        (box / "new" / name).write_bytes(person("bob", f"[frogpbem] {name}")
+                                         .as_bytes(policy=policy.SMTP))
     with smtp_keeping() as (url, kept):
         judge = Judge(games, crypto.load_private_key(keys.path("referee")), ReadBox(box),
                       url, f"judge@{DOMAIN}")
         log = judge.round()
-    assert "('1.host'): nothing taken" in log[0]
+    assert "('[frogpbem] 1.host'): nothing taken" in log[0]
     assert log[1] == "message new/2.host: gone from the mailbox (taken by another program): " \
         "left alone"
     assert os.listdir(box / ".frogpbem-refused" / "cur") == ["1.host:2,S"]
@@ -201,3 +203,39 @@ def test_a_reply_that_forgot_to_join_is_told_how_to_join(
     assert "frogpbem reply MESSAGE join --key YOUR_KEY" in text
     assert f"frogpbem join {game_id}.yaml --key YOUR_KEY" in text
     assert "YOUR MOVE" not in text and "frogpbem move" not in text
+
+
+def test_no_loop_with_an_autoresponder_and_no_answer_to_spam(
+        cli: Cli, keys: Keys, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """An autoresponder that marks nothing answered each answer of the judge's (one
+    exchange a round, for ever), and spam under a forged sender was answered. Now a reply
+    to the judge's answer with nothing in it is not answered; a message that nothing ties
+    to a game is not; and one address is told its message held nothing once a day."""
+    monkeypatch.setenv("FROGPBEM_NOW", "2026-12-01T00:00:00Z")
+    games = tmp_path / "games"
+    games.mkdir()
+    box = maildir(tmp_path / "Maildir")
+    (box / "new" / "1.msg").write_bytes(person("bob", "Re: [frogpbem ff-abcd] hi")
+                                        .as_bytes(policy=policy.SMTP))
+    spam = person("victim", "Cheap watches")
+    (box / "new" / "2.msg").write_bytes(spam.as_bytes(policy=policy.SMTP))
+    with smtp_keeping() as (url, kept):
+        first = cli(*judge_args(games, box, url, keys)).stdout
+        assert "not answered: nothing ties it to a game" in first, first
+        [answer] = [parse(e.content) for e in kept]
+        ticket = person("bob", f"Re: Ticket received: {answer['Subject']}",
+                        "Thank you, your ticket is received.")
+        ticket["In-Reply-To"] = str(answer["Message-ID"])
+        (box / "new" / "3.msg").write_bytes(ticket.as_bytes(policy=policy.SMTP))
+        again = person("bob", "Re: [frogpbem ff-abcd] hi again")
+        (box / "new" / "4.msg").write_bytes(again.as_bytes(policy=policy.SMTP))
+        second = cli(*judge_args(games, box, url, keys)).stdout
+        assert "not answered: it answers the judge's own answer" in second, second
+        assert f"not answered: bob@{DOMAIN} was answered so in the last day" in second
+        assert len(kept) == 1
+        monkeypatch.setenv("FROGPBEM_NOW", "2026-12-02T00:00:01Z")
+        (box / "new" / "5.msg").write_bytes(person("bob", "Re: [frogpbem ff-abcd] later")
+                                            .as_bytes(policy=policy.SMTP))
+        cli(*judge_args(games, box, url, keys))
+    assert [e.rcpt_tos for e in kept] == [[f"bob@{DOMAIN}"]] * 2
+    assert len(os.listdir(box / ".frogpbem-refused" / "cur")) == 5
