@@ -28,8 +28,8 @@ import re
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from email.headerregistry import Address, AddressHeader, HeaderRegistry
-from email.message import EmailMessage, Message
+from email.headerregistry import AddressHeader, HeaderRegistry
+from email.message import Message
 from email.parser import BytesHeaderParser
 from pathlib import Path
 from typing import Protocol
@@ -37,7 +37,6 @@ from urllib.parse import unquote, urlsplit
 
 from frogpbem import crypto, invite
 from frogpbem.answers import (
-    JUDGE_NAME,
     NEXT_STEP,
     Entry,
     Journal,
@@ -66,10 +65,8 @@ from frogpbem.mail import (
     Refusal,
     address,
     deliver,
-    domain_of,
     letters,
     recipients,
-    stamp,
 )
 from frogpbem.protocol.game import (
     REFEREE,
@@ -353,20 +350,19 @@ class Judge:
         return None if due is None else (game.game_id, game.head, due[1], deadline.seconds)
 
     def _remind(self, game: Game, seat: str, words: str) -> None:
-        """Mail ``seat`` that its time runs out (unless its address is refused for good)."""
+        """Mail ``seat`` that its time runs out (unless its address is refused for good):
+        the game's letter to the seat, with the game file, so that it can be answered as
+        it is (``frogpbem reply REMINDER "MOVE"``), its first words the reminder."""
         party = next(p for p in game.header.seats if p.seat == seat)
         if not party.email:
             return
         to = address(party.name, party.email, seat)
         if self._bounced(game.game_id).get(seat) == to.addr_spec:
             return
-        reminder = EmailMessage()
-        reminder["From"] = Address(display_name=JUDGE_NAME, addr_spec=self.address)
-        reminder["To"] = to
-        reminder["Subject"] = f"[frogpbem {game.game_id}] reminder: your move ({seat})"
-        reminder.set_content(f"It is your move ({seat}) in game {game.game_id}. {words}\n")
-        stamp(reminder, domain_of(self.address), "auto-replied")
-        (refused,) = deliver([(reminder, to.addr_spec)], self.smtp, self.config)
+        (reminder,) = letters(game, self.key, seat, self.address,
+                              reminder=f"Reminder: it is your move ({seat}) in game "
+                                       f"{game.game_id}. {words}")
+        (refused,) = deliver([(reminder.message, to.addr_spec)], self.smtp, self.config)
         if refused is not None and not refused.permanent:
             raise FileAccessError(f"cannot remind {seat}: {refused}")  # reminded next round
         if refused is not None:

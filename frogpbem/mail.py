@@ -127,13 +127,15 @@ def addressed(message: EmailMessage, game: Game, role: str,
 
 
 def letters(game: Game, key: crypto.PrivateKey, to: str = "all",
-            sender: str | None = None) -> list[Letter]:
+            sender: str | None = None, reminder: str | None = None) -> list[Letter]:
     """The referee's messages after the last record: to each seat (or ``to`` one), or itself.
 
     They come from the referee's address in the game file, else from ``sender``;
     answers go to ``sender`` (``Reply-To``) when it is given, and the Message-IDs are
     in its domain. Raises :class:`GameFileError` when an address of the game file is
-    not a mail address.
+    not a mail address. ``reminder`` makes each the judge's reminder of a deadline: its
+    words come first, under the subject ``[frogpbem ID] reminder: …``, and the rest is
+    the letter as it was (the game file, the view, how to reply).
     """
     if game.role(key) != REFEREE:
         raise UsageError("frogpbem mail is the referee's: it mails each seat its own board")
@@ -147,6 +149,8 @@ def letters(game: Game, key: crypto.PrivateKey, to: str = "all",
         return invitations(game, key, wanted, sender)
     state = replay(game, known_secrets(game, REFEREE, key), key, keeper=key).final
     subject = subject_of(game, state)
+    if reminder is not None:
+        subject = subject.replace("] ", "] reminder: ", 1)
     name = game.path.name
     data = dump_game(game.file)
     out = []
@@ -159,6 +163,8 @@ def letters(game: Game, key: crypto.PrivateKey, to: str = "all",
         message["X-Frogpbem-Game"] = game.game_id
         message["X-Frogpbem-Head"] = game.head
         body = _body(game, view, role, name, state)
+        if reminder is not None:
+            body = f"{reminder}\n\n{body}"
         message.set_content(body)
         # the same words under the board's picture, for mail programs that show HTML
         message.add_alternative(render_letter(view, body), subtype="html", cte="base64")

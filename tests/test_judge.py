@@ -581,8 +581,13 @@ def test_a_deadline_reminds_once_then_forfeits_once_and_audits(
         assert "reminded red" in at("2026-12-01T03:30:00Z")
         reminder = sent[-1]
         assert reminder["To"].addresses[0].addr_spec == f"alice@{DOMAIN}"
-        assert "reminder" in str(reminder["Subject"])
-        assert reminder["Auto-Submitted"] == "auto-replied" and reminder["Message-ID"]
+        assert str(reminder["Subject"]).startswith(f"[frogpbem {game_id}] reminder: ")
+        assert reminder["Auto-Submitted"] == "auto-generated" and reminder["Message-ID"]
+        saved = tmp_path / "reminder.eml"  # it carries the game: answered as it is
+        saved.write_bytes(reminder.as_bytes())
+        answered = cli("reply", saved, "shoot C3", "--key", keys.path("alice"), "--games",
+                       tmp_path / "alice-games", "--out", tmp_path / "answer.eml")
+        assert answered.exit_code == 0, answered.output
         assert at("2026-12-01T03:45:00Z") == ""  # one reminder only
         mark = games / ".reminded" / f"{game_id}.json"
         mark.write_bytes(b"\xff{ damaged")  # a damaged mark names no reminder:
