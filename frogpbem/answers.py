@@ -36,7 +36,7 @@ from frogpbem.errors import (
 from frogpbem.frozen import frozen
 from frogpbem.gamefile import jsontext, mailsafe
 from frogpbem.gamefile.document import read_bytes, write_atomic
-from frogpbem.mail import domain_of, stamp
+from frogpbem.mail import MAX_NAME, domain_of, stamp
 from frogpbem.receive import Found, header_text
 from frogpbem.safetext import safe
 
@@ -230,7 +230,7 @@ def answer(to: Message, unused: Unused, judge: str) -> EmailMessage | None:
     """
     try:
         name, sender = parseaddr(header_text(to, "from"))
-        recipient = Address(display_name=name, addr_spec=sender) if sender else None
+        recipient = Address(display_name=name[:MAX_NAME], addr_spec=sender) if sender else None
     except (ValueError, IndexError):
         recipient = None
     if recipient is None or not recipient.domain:

@@ -70,7 +70,7 @@ def address(name: str | None, addr_spec: str, whose: str) -> Address:
     address on one line.
     """
     try:
-        found = Address(display_name=name or "", addr_spec=addr_spec)
+        found = Address(display_name=(name or "")[:MAX_NAME], addr_spec=addr_spec)
     except (ValueError, IndexError):  # the email package's parser raises both
         found = None
     if found is None or not found.username or not found.domain or \
@@ -92,17 +92,54 @@ def stamp(message: EmailMessage, domain: str, auto: str, kind: str | None = None
     ``domain``, and ``Auto-Submitted`` (RFC 3834: ``auto-generated`` for game mail,
     ``auto-replied`` for answers), which tells autoresponders not to answer it.
 
-    Called once the message's content is set: its headers are then written unfolded
-    (up to RFC 5322's 998 characters), as the email package folds a subject before the
-    encoded ``—`` with a space left on each side, which reads back as two.
+    Called once the message's content is set: its headers are then folded as the email
+    package folds them, except a subject that would not read back as it was (see
+    :class:`_Policy`). ``kind`` goes into the Message-ID (``<….KIND@DOMAIN>``).
     """
     message["Date"] = formatdate(localtime=False)
-    message["Message-ID"] = make_msgid(kind, domain=domain)  # <….KIND@DOMAIN>
+    message["Message-ID"] = make_msgid(kind, domain=domain)
     message["Auto-Submitted"] = auto
-    message.policy = _UNFOLDED
+    message.policy = _POLICY
 
 
-_UNFOLDED = email.policy.default.clone(max_line_length=998)
+class _Policy(email.policy.EmailPolicy):
+    """The email package's own policy (lines of 78, encoded words of 76 at most), but a
+    header that would read back changed once folded is written on one line, if it fits
+    RFC 5322's 998 characters: the package folds a subject before the encoded ``—``, and
+    a name not in ASCII between its encoded words, with a space left on each side, which
+    reads back as two."""
+
+    def fold(self, name: str, value: str) -> str:
+        folded = str(super().fold(name, value))
+        if _read_back(name, folded) == str(value):
+            return folded
+        whole = str(email.policy.EmailPolicy.fold(self._unfolded(), name, value))
+        return whole if _fits(whole) else folded
+
+    def fold_binary(self, name: str, value: str) -> bytes:
+        folded = bytes(super().fold_binary(name, value))
+        if _read_back(name, folded.decode("ascii", "replace")) == str(value):
+            return folded
+        whole = bytes(email.policy.EmailPolicy.fold_binary(self._unfolded(), name, value))
+        return whole if _fits(whole.decode("ascii", "replace")) else folded
+
+    def _unfolded(self) -> email.policy.EmailPolicy:
+        return self.clone(max_line_length=998)
+
+
+def _read_back(name: str, folded: str) -> str:
+    """A folded header's text as a mail program reads it."""
+    return str(email.message_from_string(folded, policy=email.policy.default)[name])
+
+
+def _fits(header: str) -> bool:
+    return all(len(line) <= 998 for line in header.splitlines())
+
+
+_POLICY = _Policy()
+MAX_NAME = 200
+"""Characters of a display name in a header (a longer one is cut: its line would be
+refused by a mail server)."""
 
 
 def addressed(message: EmailMessage, game: Game, role: str,

@@ -239,3 +239,31 @@ def test_no_loop_with_an_autoresponder_and_no_answer_to_spam(
         cli(*judge_args(games, box, url, keys))
     assert [e.rcpt_tos for e in kept] == [[f"bob@{DOMAIN}"]] * 2
     assert len(os.listdir(box / ".frogpbem-refused" / "cur")) == 5
+
+
+def test_headers_keep_to_the_lengths_of_mail(cli: Cli, keys: Keys, tmp_path: Path) -> None:
+    """A 1,200-character name once gave a To: line over 998 characters (a server refuses
+    it: "500 Line too long"), and every header was one encoded word of up to ~990
+    (RFC 2047 allows 75). A name is cut at 200 characters; headers are folded as the
+    email package folds them, but for one that would not read back as it was."""
+    import re
+
+    games = tmp_path / "games"
+    name = "Bob Example-" * 100
+    _, game = club_game(cli, keys, tmp_path, games, "--name", f"blue={name}",
+                        "--name", "red=Al\u00e9")
+    written = cli("mail", game, "--out", tmp_path / "out", "--key", keys.path("referee"))
+    assert written.exit_code == 0, written.output
+    for path in (tmp_path / "out").iterdir():
+        data = path.read_bytes()
+        head = data[:data.index(b"\n\n")].decode("ascii")
+        assert max(len(line) for line in head.splitlines()) <= 998, path.name
+        words = re.findall(r"=\?[^?]+\?[bBqQ]\?[^?]*\?=", head)  # the email package's
+        assert max(map(len, words)) <= 76  # own folding writes them to 76 (RFC 2047: 75)
+        parsed = parse(data)
+        assert "  " not in str(parsed["Subject"])
+    to_blue = parse((tmp_path / "out" / f"{game.stem}-blue.eml").read_bytes())
+    assert to_blue["To"].addresses[0].addr_spec == f"bob@{DOMAIN}"
+    assert to_blue["To"].addresses[0].display_name == name[:200]
+    to_red = parse((tmp_path / "out" / f"{game.stem}-red.eml").read_bytes())
+    assert to_red["To"].addresses[0].display_name == "Al\u00e9"
