@@ -305,8 +305,9 @@ class Journal:
     """What the judge did with each message, by the sha256 of its bytes, in
     ``FOLDER/SHA256.json``: ``taking`` (before its requests are taken, with the
     hash of the file of each game it names), ``taken`` (after the game file was written),
-    ``answered`` (before the answer is sent: an answer is never sent twice, and
-    one lost by a crash at that instant is not sent at all). Each state is
+    ``answered`` (once the session with the mail server is up, just before the answer is
+    sent: an answer is never sent twice, and one lost by a crash at that instant is not
+    sent at all). Each state is
     written before the message is filed, so a message found again after a crash
     is filed as it would have been.
     """
