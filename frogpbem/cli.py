@@ -689,7 +689,7 @@ def judge(
     second one exits with status 12.
     """
     from frogpbem.judge import ImapBox, Judge, Mailbox, MaildirBox, holding, judge_address, run
-    from frogpbem.mail import default_config, smtp_server
+    from frogpbem.mail import check_login, default_config, smtp_server
 
     with reported():
         if (imap is None) == (maildir is None):
@@ -697,6 +697,7 @@ def judge(
         smtp_server(smtp)
         address = judge_address(address)
         referee = load_key(key)
+        check_login(smtp, default_config())
         with holding(games):
             box: Mailbox = MaildirBox(maildir) if maildir is not None else \
                 ImapBox(imap or "", os.environ.get("FROGPBEM_IMAP_PASSWORD"),

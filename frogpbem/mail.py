@@ -10,6 +10,7 @@ A seat's view goes to that seat only.
 from __future__ import annotations
 
 import configparser
+import contextlib
 import email.policy
 import os
 import re
@@ -356,6 +357,17 @@ def deliver(envelopes: list[tuple[EmailMessage, str]], url: str,
         if sending is not None:
             sending()
         return [_send_one(server, message, to) for message, to in envelopes]
+
+
+def check_login(url: str, config: Path | None) -> None:
+    """With a login set, open a session with the SMTP server at ``url`` once, sending
+    nothing: :class:`UsageError` when it cannot be used (a login, and no STARTTLS), so that
+    a service is not started that cannot answer anybody. A server that is away now is
+    tried again by the rounds."""
+    if _login(config)[0] is None:
+        return
+    with contextlib.suppress(FileAccessError):
+        deliver([], url, config)
 
 
 def smtp_server(url: str) -> tuple[str, str, int]:

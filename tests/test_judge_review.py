@@ -82,8 +82,9 @@ def test_a_signed_move_in_automatic_looking_mail_is_taken(
 def test_a_login_the_server_cannot_take_leaves_the_message_to_answer(
         keys: Keys, cli: Cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A login is set and the server offers no STARTTLS: the judge once exited 2 with the
-    message journalled as answered, and the next run filed it unanswered. Now it waits,
-    and is answered once the configuration is right."""
+    message journalled as answered, and the next run filed it unanswered. Now the judge
+    says so at start-up (exit 2, nothing touched); a round that meets it leaves the
+    message waiting, answered once the configuration is right."""
     games = tmp_path / "games"
     games.mkdir()
     box = maildir(tmp_path / "Maildir")
@@ -91,9 +92,12 @@ def test_a_login_the_server_cannot_take_leaves_the_message_to_answer(
                                         .as_bytes(policy=policy.SMTP))
     with smtp_keeping() as (url, kept):
         monkeypatch.setenv("FROGPBEM_SMTP_USER", "judge")
-        stuck = cli(*judge_args(games, box, url, keys))
-        assert stuck.exit_code == 0, stuck.output
-        assert "offers no STARTTLS" in stuck.stdout and "it waits" in stuck.stdout
+        refused = cli(*judge_args(games, box, url, keys))
+        assert refused.exit_code == 2 and "offers no STARTTLS" in refused.stderr
+        judge = Judge(games, crypto.load_private_key(keys.path("referee")), MaildirBox(box),
+                      url, f"judge@{DOMAIN}")
+        [stuck] = judge.round()
+        assert "offers no STARTTLS" in stuck and "it waits" in stuck, stuck
         assert [p.name for p in (box / "new").iterdir()] == ["1.msg"]
         monkeypatch.delenv("FROGPBEM_SMTP_USER")
         assert "('Re: [frogpbem] hello')" in cli(*judge_args(games, box, url, keys)).stdout
