@@ -271,3 +271,19 @@ def test_headers_keep_to_the_lengths_of_mail(cli: Cli, keys: Keys, tmp_path: Pat
     assert to_blue["To"].addresses[0].display_name == name[:200]
     to_red = parse((tmp_path / "out" / f"{game.stem}-red.eml").read_bytes())
     assert to_red["To"].addresses[0].display_name == "Al\u00e9"
+
+
+def test_join_refusals_name_the_join_not_a_move() -> None:
+    """A second join, and a Secret Move copy without its secret, in a seat's words."""
+    from frogpbem.answers import unused_for
+    from frogpbem.dealing import JoinRefusedError
+
+    again, secret = JoinRefusedError("joined already"), JoinRefusedError("holds no join")
+    again.joined, secret.choosing = True, True
+    said = unused_for(again, "ff-game")
+    assert "you joined already: the first join counts" in said.words
+    assert "frogpbem reply" not in said.next_step and "YOUR MOVE" not in said.next_step
+    said = unused_for(secret, "ff-game")
+    assert 'frogpbem reply MESSAGE --setup "YOUR SECRET" --key YOUR_KEY' in said.next_step
+    assert "--random" in said.next_step
+    assert 'frogpbem setup ff-game.yaml "YOUR SECRET" --key YOUR_KEY' in said.next_step
