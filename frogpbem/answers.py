@@ -12,12 +12,14 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from email.headerregistry import Address
 from email.message import EmailMessage, Message
 from email.utils import parseaddr
 from pathlib import Path
 
 from frogpbem import crypto
+from frogpbem.dealing import JoinRefusedError
 from frogpbem.errors import (
     FrogPbemError,
     GameFileError,
@@ -34,7 +36,7 @@ from frogpbem.errors import (
 from frogpbem.frozen import frozen
 from frogpbem.gamefile import jsontext, mailsafe
 from frogpbem.gamefile.document import read_bytes, write_atomic
-from frogpbem.mail import domain_of, stamp
+from frogpbem.mail import MAX_NAME, domain_of, stamp
 from frogpbem.receive import Found, header_text
 from frogpbem.safetext import safe
 
@@ -86,12 +88,16 @@ class Unused:
     """The game the message was about, when known."""
     next_step: str = NEXT_STEP
     """What the player does now."""
+    nothing: bool = False
+    """Whether the message held nothing of a game at all (see :func:`unanswered`)."""
 
 
 def unused_for(exc: FrogPbemError, game: str | None) -> Unused:
     """A refusal of ``take_found`` said to a player: what happened and what to do."""
     detail: str | None = safe(exc.message)
     next_step = NEXT_STEP
+    if isinstance(exc, JoinRefusedError):
+        return _join_refused(exc, game)
     if isinstance(exc, UnchangedCopyError):
         words = ("it holds the judge's copy of the game unchanged: there is no move in it "
                  "(frogpbem move, or frogpbem reply, was not run on it).")
@@ -131,12 +137,69 @@ def unused_for(exc: FrogPbemError, game: str | None) -> Unused:
     return Unused(f"refused: {exc.message}", words, detail, game, next_step)
 
 
+def _join_refused(exc: JoinRefusedError, game: str | None) -> Unused:
+    """A reply to an invitation that adds no join, said to a seat: before the deal there
+    is no move to make, only the join (or the secret of Secret Move) to send."""
+    if exc.joined:
+        return Unused(f"refused: {exc.message}", "you joined already: the first join "
+                      "counts, and this one is not used.", None, game,
+                      "nothing: the start of the game comes to you by mail once every "
+                      "seat has joined.")
+    name = f"{game}.yaml" if game else "GAME.yaml"  # as the judge mails it
+    if exc.choosing:
+        what, reply, by_hand = ("frogpbem setup", '--setup "YOUR SECRET"',
+                                f'frogpbem setup {name} "YOUR SECRET"')
+    else:
+        what, reply, by_hand = "frogpbem join", "join", f"frogpbem join {name}"
+    return Unused(f"refused: {exc.message}", f"your copy holds no join: the game waits for "
+                  f"its seats to join before the deal, and {what} was not run on it.",
+                  None, game,
+                  "save the judge's invitation as MESSAGE, and run\n"
+                  f"    frogpbem reply MESSAGE {reply} --key YOUR_KEY\n"
+                  + ("(--random in place of --setup lets your tool choose the secret)\n"
+                     if exc.choosing else "")
+                  + f"(or run\n    {by_hand} --key YOUR_KEY\non the game file attached to "
+                  "the invitation, and reply with that file attached).")
+
+
 def unused_nothing(found: Found, said: str, game: str | None) -> Unused:
     """A message in which nothing was taken, said to a player: no game file and no
     request block in it, or a game file that does not read."""
     if found.problems:
         return Unused(said, _DAMAGED, safe("; ".join(found.problems)), game)
-    return Unused(said, "there is no game file and no request block in it.", None, game)
+    return Unused(said, "there is no game file and no request block in it.", None, game,
+                  nothing=True)
+
+
+ANSWERS = "frogpbem-answer"
+"""What the Message-ID of each of the judge's answers holds (``<….frogpbem-answer@DOMAIN>``),
+so that a reply to an answer is known for one."""
+ONE_A_DAY = 86400
+"""Seconds before one address is answered again that its message held nothing."""
+
+
+def unanswered(message: Message, judge: str, players: Callable[[], set[str]],
+               answered_at: int | None, now: int) -> str | None:
+    """Why a message that held nothing of a game at all is not answered, or ``None`` to
+    answer it. Such a message is answered only when something ties it to a game (a
+    ``[frogpbem …]`` subject, a Message-ID of the judge's in its references, an
+    attachment, or a sender who has a seat: not spam under a forged sender), never when
+    it answers one of the judge's own answers (an autoresponder that ignores
+    Auto-Submitted: no loop), and once a day per address (``answered_at``: when it last
+    was)."""
+    domain = domain_of(judge)
+    ids = _ids(header_text(message, "in-reply-to") + " " + header_text(message, "references"))
+    if any(ident.endswith(f".{ANSWERS}@{domain}>") for ident in ids):
+        return "it answers the judge's own answer"
+    sender = parseaddr(header_text(message, "from"))[1].lower()
+    if "[frogpbem" not in header_text(message, "subject").lower() and \
+            not any(ident.endswith(f"@{domain}>") for ident in ids) and \
+            not any(part.get_filename() or part.get_content_disposition() == "attachment"
+                    for part in message.walk()) and sender not in players():
+        return "nothing ties it to a game"
+    if answered_at is not None and 0 <= now - answered_at < ONE_A_DAY:
+        return f"{safe(sender)[:80]} was answered so in the last day"
+    return None
 
 
 _DAMAGED = ("the game file in it could not be read: it was changed on the way, or by "
@@ -167,7 +230,7 @@ def answer(to: Message, unused: Unused, judge: str) -> EmailMessage | None:
     """
     try:
         name, sender = parseaddr(header_text(to, "from"))
-        recipient = Address(display_name=name, addr_spec=sender) if sender else None
+        recipient = Address(display_name=name[:MAX_NAME], addr_spec=sender) if sender else None
     except (ValueError, IndexError):
         recipient = None
     if recipient is None or not recipient.domain:
@@ -195,7 +258,7 @@ def answer(to: Message, unused: Unused, judge: str) -> EmailMessage | None:
               "This answer was written by a program; replies to it are read by the judge "
               "only."]
     reply.set_content("\n".join(lines) + "\n")
-    stamp(reply, domain_of(judge), "auto-replied")
+    stamp(reply, domain_of(judge), "auto-replied", ANSWERS)
     return reply
 
 
@@ -242,8 +305,9 @@ class Journal:
     """What the judge did with each message, by the sha256 of its bytes, in
     ``FOLDER/SHA256.json``: ``taking`` (before its requests are taken, with the
     hash of the file of each game it names), ``taken`` (after the game file was written),
-    ``answered`` (before the answer is sent: an answer is never sent twice, and
-    one lost by a crash at that instant is not sent at all). Each state is
+    ``answered`` (once the session with the mail server is up, just before the answer is
+    sent: an answer is never sent twice, and one lost by a crash at that instant is not
+    sent at all). Each state is
     written before the message is filed, so a message found again after a crash
     is filed as it would have been.
     """

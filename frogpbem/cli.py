@@ -696,19 +696,16 @@ def judge(
     once, with the reason. One log line per message. One judge per games folder: a
     second one exits with status 12.
     """
-    from frogpbem.judge import ImapBox, Judge, Mailbox, MaildirBox, holding, run
-    from frogpbem.mail import address as mail_address
-    from frogpbem.mail import default_config, smtp_server
+    from frogpbem.judge import ImapBox, Judge, Mailbox, MaildirBox, holding, judge_address, run
+    from frogpbem.mail import check_login, default_config, smtp_server
 
     with reported():
         if (imap is None) == (maildir is None):
             raise UsageError("give the mailbox: --imap URL or --maildir DIR (one)")
         smtp_server(smtp)
-        try:
-            mail_address(None, address, "--from")
-        except GameFileError as exc:
-            raise UsageError(exc.message) from None
+        address = judge_address(address)
         referee = load_key(key)
+        check_login(smtp, default_config())
         with holding(games):
             box: Mailbox = MaildirBox(maildir) if maildir is not None else \
                 ImapBox(imap or "", os.environ.get("FROGPBEM_IMAP_PASSWORD"),

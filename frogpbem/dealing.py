@@ -245,6 +245,15 @@ def _check_dealer(game: Game, key: crypto.PrivateKey) -> None:
         raise IllegalMoveError(f"game {game.game_id} is dealt already", path=game.path)
 
 
+class JoinRefusedError(IllegalMoveError):
+    """A mailed copy of a game that waits for joins that adds none: the seat joined
+    already (``joined``: the first join counts), or the copy holds no join. ``choosing``:
+    the seats choose a secret (``frogpbem setup``) rather than join."""
+
+    joined = False
+    choosing = False
+
+
 def _nothing_new(game: Game, offered: Sequence[Join],
                  known: Mapping[str, Join]) -> FrogPbemError:
     """Why a mailed copy adds no join to ``game``, in a seat's words."""
@@ -252,16 +261,21 @@ def _nothing_new(game: Game, offered: Sequence[Join],
     again = [j.seat for j in offered if j.hash == known[j.seat].hash]
     other = [j.seat for j in offered if j.hash != known[j.seat].hash]
     if other:
-        return IllegalMoveError(f"{', '.join(other)} joined game {game.game_id} already: "
-                                f"the first join counts, this one is not used; {waiting}")
+        refused = JoinRefusedError(f"{', '.join(other)} joined game {game.game_id} already: "
+                                   f"the first join counts, this one is not used; {waiting}")
+        refused.joined = True
+        return refused
     if again:
         return NothingToApplyError(f"the join of {', '.join(again)} is in game "
                                    f"{game.game_id} already; {waiting}")
     name = game.path.name  # as mailed: the referee's file
     how = (f'frogpbem setup {name} "YOUR SECRET" --key YOUR_KEY' if game.header.setup.choosers
            else f"frogpbem join {name} --key YOUR_KEY")
-    return IllegalMoveError(f"the copy of game {game.game_id} you sent holds no join: save "
-                            f"the file, run {how}, and reply with the file that changed")
+    refused = JoinRefusedError(f"the copy of game {game.game_id} you sent holds no join: "
+                               f"save the file, run {how}, and reply with the file that "
+                               "changed")
+    refused.choosing = bool(game.header.setup.choosers)
+    return refused
 
 
 def joined_words(seats: Sequence[str]) -> str:

@@ -20,14 +20,16 @@ from __future__ import annotations
 import contextlib
 import email.policy
 import fcntl
+import glob
 import ipaddress
 import json
 import os
+import re
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from email.headerregistry import Address
-from email.message import EmailMessage, Message
+from email.headerregistry import AddressHeader, HeaderRegistry
+from email.message import Message
 from email.parser import BytesHeaderParser
 from pathlib import Path
 from typing import Protocol
@@ -35,7 +37,6 @@ from urllib.parse import unquote, urlsplit
 
 from frogpbem import crypto, invite
 from frogpbem.answers import (
-    JUDGE_NAME,
     NEXT_STEP,
     Entry,
     Journal,
@@ -45,6 +46,7 @@ from frogpbem.answers import (
     digest_of,
     games_named,
     notice,
+    unanswered,
     unused_for,
     unused_nothing,
 )
@@ -63,10 +65,8 @@ from frogpbem.mail import (
     Refusal,
     address,
     deliver,
-    domain_of,
     letters,
     recipients,
-    stamp,
 )
 from frogpbem.protocol.game import (
     REFEREE,
@@ -81,6 +81,7 @@ from frogpbem.protocol.game import (
 )
 from frogpbem.protocol.memory import HeadMemory
 from frogpbem.receive import (
+    MAX_HEADERS,
     MAX_MESSAGE,
     contents,
     game_file,
@@ -90,6 +91,7 @@ from frogpbem.receive import (
     take_found,
 )
 from frogpbem.referee import apply_timeout
+from frogpbem.safetext import safe
 
 DONE = "frogpbem-done"
 REFUSED = "frogpbem-refused"
@@ -98,6 +100,10 @@ AUTOMATIC = "frogpbem-automatic"
 BACKOFF = (60, 3600)
 """Seconds before mailing a game again after the server failed for a while: the first
 wait, doubled at each failure up to the second."""
+
+
+class Vanished(Exception):
+    """A waiting message that is gone from the mailbox (a mail program took it)."""
 
 
 @dataclass
@@ -132,16 +138,28 @@ class MaildirBox:
         found = []
         for sub in ("new", "cur"):
             for entry in sorted((self.path / sub).iterdir()):
-                if entry.is_file():
-                    found.append(Incoming(f"{sub}/{entry.name}", _head(entry)))
+                with contextlib.suppress(Vanished):  # taken by a mail program meanwhile
+                    if entry.is_file():
+                        found.append(Incoming(f"{sub}/{entry.name}", _head(entry)))
         return found
 
     def file(self, message: Incoming, folder: str) -> None:
+        """Move the message into ``folder``; :class:`Vanished` when it is no longer there.
+
+        A mail program reading the same Maildir moves a message from ``new/`` to ``cur/``
+        and adds flags to its name (``NAME:2,S``): it is found by the part before ``:``.
+        """
         target = self.path / f".{folder}"
         for sub in ("new", "cur", "tmp"):
             (target / sub).mkdir(parents=True, exist_ok=True)
-        name = message.ident.split("/", 1)[1]
-        os.replace(self.path / message.ident, target / "cur" / name)
+        unique = message.ident.split("/", 1)[1].partition(":")[0]
+        for source in (self.path / message.ident,
+                       *sorted((self.path / "cur").glob(f"{glob.escape(unique)}:*")),
+                       self.path / "cur" / unique):
+            with contextlib.suppress(FileNotFoundError):
+                os.replace(source, target / "cur" / source.name)
+                return
+        raise Vanished(message.ident)
 
     def wait(self, seconds: float) -> None:
         time.sleep(seconds)
@@ -239,14 +257,22 @@ class Judge:
     """What was said of files the judge cannot use (each said once)."""
 
     def round(self) -> list[str]:
+        """One round's log (see :meth:`steps`)."""
+        return list(self.steps())
+
+    def steps(self) -> Iterator[str]:
         """Finish a write a stopped round left undone, take every waiting message, apply
-        deadlines, then mail what changed."""
-        log = self.finish_writes()
+        deadlines, then mail what changed; each log line as soon as it is done (so that
+        what a round did is printed even if it stops midway)."""
+        yield from self.finish_writes()
         for message in self.box.waiting():
-            log.append(self.take(message))
-        log += self.deadlines()
-        log += self.mail_changes()
-        return log
+            try:
+                yield self.take(message)
+            except Vanished:  # a mail program on the same mailbox took it meanwhile
+                yield f"message {message.ident}: gone from the mailbox (taken by another " \
+                      "program): left alone"
+        yield from self.deadlines()
+        yield from self.mail_changes()
 
     def finish_writes(self) -> list[str]:
         """Each game file that a round stopped (killed) between keeping what it signed and
@@ -324,20 +350,19 @@ class Judge:
         return None if due is None else (game.game_id, game.head, due[1], deadline.seconds)
 
     def _remind(self, game: Game, seat: str, words: str) -> None:
-        """Mail ``seat`` that its time runs out (unless its address is refused for good)."""
+        """Mail ``seat`` that its time runs out (unless its address is refused for good):
+        the game's letter to the seat, with the game file, so that it can be answered as
+        it is (``frogpbem reply REMINDER "MOVE"``), its first words the reminder."""
         party = next(p for p in game.header.seats if p.seat == seat)
         if not party.email:
             return
         to = address(party.name, party.email, seat)
         if self._bounced(game.game_id).get(seat) == to.addr_spec:
             return
-        reminder = EmailMessage()
-        reminder["From"] = Address(display_name=JUDGE_NAME, addr_spec=self.address)
-        reminder["To"] = to
-        reminder["Subject"] = f"[frogpbem {game.game_id}] reminder: your move ({seat})"
-        reminder.set_content(f"It is your move ({seat}) in game {game.game_id}. {words}\n")
-        stamp(reminder, domain_of(self.address), "auto-replied")
-        (refused,) = deliver([(reminder, to.addr_spec)], self.smtp, self.config)
+        (reminder,) = letters(game, self.key, seat, self.address,
+                              reminder=f"Reminder: it is your move ({seat}) in game "
+                                       f"{game.game_id}. {words}")
+        (refused,) = deliver([(reminder.message, to.addr_spec)], self.smtp, self.config)
         if refused is not None and not refused.permanent:
             raise FileAccessError(f"cannot remind {seat}: {refused}")  # reminded next round
         if refused is not None:
@@ -353,13 +378,15 @@ class Judge:
         if entry is not None and entry.state in ("taken", "answered"):  # a round stopped
             self.box.file(message, DONE if entry.state == "taken" else REFUSED)  # before
             return f"{said}: {entry.state} already (before the judge stopped): filed"
-        machine = automatic(parsed[0], self.address) if parsed else None
-        if machine is not None:
-            self.box.file(message, AUTOMATIC)
-            return f"{said}: {machine}: filed in {AUTOMATIC}, not answered"
         taken = unreadable or self._taken(
             digest, parsed, entry if entry is not None and entry.state == "taking" else None)
         if isinstance(taken, Unused):
+            # signatures decide what is taken; headers only whether a refusal is answered
+            machine = automatic(parsed[0], self.address) if parsed else None
+            if machine is not None:
+                self.box.file(message, AUTOMATIC)
+                return f"{said}: {machine}, nothing usable in it: filed in {AUTOMATIC}, " \
+                       "not answered"
             return f"{said}: {taken.said}" + self._answer(message, digest, parsed, taken)
         self.journal.put(digest, Entry("taken"))
         self.box.file(message, DONE)
@@ -414,15 +441,37 @@ class Judge:
         if reply is None:
             self.box.file(message, REFUSED)
             return " (no address to answer)"
-        self.journal.put(digest, Entry("answered"))  # before: never sent twice
-        try:
-            (refused,) = deliver([(reply, recipients(reply)[0])], self.smtp, self.config)
-        except FileAccessError as exc:  # the server is away
+        to = recipients(reply)[0]
+        last = self.state / "nothing" / f"{crypto.sha256(to.lower().encode()).hex()}.json"
+        if unused.nothing:
+            when = _read_json(last)
+            quiet = unanswered(parsed[0], self.address, self._players,
+                               when if isinstance(when, int) else None,
+                               seconds_of(now_text()))
+            if quiet is not None:
+                self.box.file(message, REFUSED)
+                return f" (not answered: {quiet})"
+        try:  # "answered" once the session is up, before the answer goes: never sent twice
+            (refused,) = deliver([(reply, to)], self.smtp, self.config,
+                                 sending=lambda: self.journal.put(digest, Entry("answered")))
+        except FrogPbemError as exc:  # the server is away, or will not take the login
             return self._unanswered(digest, exc.message)
         if refused is not None and not refused.permanent:
             return self._unanswered(digest, str(refused))
+        if unused.nothing:
+            _mark(last, seconds_of(now_text()))
         self.box.file(message, REFUSED)
         return f"; the answer was refused ({refused})" if refused is not None else ""
+
+    def _players(self) -> set[str]:
+        """The mail addresses of the seats and referees of the judge's games."""
+        found = set()
+        for path in game_files(self.games):
+            with contextlib.suppress(FrogPbemError, OSError):
+                header = parse_game(read_bytes(path), str(path)).header
+                found |= {(party.email or "").lower()
+                          for party in (*header.seats, header.referee)}
+        return found - {""}
 
     def _unanswered(self, digest: str, why: str) -> str:
         """An answer the server did not take now: the message waits, to be taken afresh
@@ -462,10 +511,12 @@ class Judge:
         until, delay = _waits(backoff)
         if seconds_of(now_text()) < until:
             return []  # the server failed lately: not yet time to try again
+        pending = mailed_dir / f"{game.game_id}.pending.json"
+        _check_mark(pending)
         joined = None  # for a game that waits for joins: what its mark says once mailed
         if game.undealt:  # the seats join first: invitations, not records (frogpbem/invite.py)
             found, joined = invite.due(game, self.key, _marked(mark), self.address)
-            mailed: set[str] = set()
+            mailed = _mailed(pending, joined, [letter.role for letter in found])
         else:
             found = letters(game, self.key, sender=self.address)
             mailed = _mailed(mark, game.head, [letter.role for letter in found])
@@ -474,8 +525,9 @@ class Judge:
             raise UsageError(f"no mail address for {', '.join(missing)} in the game file "
                              "(frogpbem new --email SEAT=ADDRESS)")
         bounced = self._bounced(game.game_id)
-        due = [letter for letter in found if letter.role not in mailed
-               and bounced.get(letter.role) != letter.address]
+        left = [letter for letter in found if letter.role not in mailed]
+        due = [letter for letter in left if bounced.get(letter.role) != letter.address]
+        skipped = len(due) < len(left)  # a seat refused for good: mailed once it is cleared
         log, sent, later = [], [], []
         try:
             refusals = deliver([(letter.message, letter.address or "") for letter in due],
@@ -487,25 +539,32 @@ class Judge:
                 sent.append(letter)
             elif refused.permanent:
                 log.append(self._refused_for_good(game, letter.role, refused))
+                skipped = True
             else:
                 later.append(f"{letter.role}: {refused}")
+        mailed |= {letter.role for letter in sent}
         if sent:
-            mailed |= {letter.role for letter in sent}
             what = (f"waiting for {', '.join(game.waiting_for)} to join: mailed"
                     if joined is not None else f"mailed record {len(game.file.log)} to")
-            if joined is None:
-                _mark(mark, [game.head, sorted(mailed)])
             log.insert(0, f"game {game.game_id}: {what} "
                           f"{', '.join(f'{x.role}: {x.address}' for x in sent)}")
+        if joined is None and sent:
+            _mark(mark, [game.head, sorted(mailed)])
+        elif joined is not None and (later or skipped) and sent:
+            _mark(pending, [joined, sorted(mailed)])  # who has this invitation already
         if later:
             delay = min(2 * delay, BACKOFF[1]) if delay else BACKOFF[0]
             _mark(backoff, [seconds_of(now_text()) + delay, delay])
             return [*log, f"game {game.game_id}: not mailed yet ({'; '.join(later)}); "
                           f"trying again in {delay} s"]
-        if joined is not None:
-            _mark(mark, joined)
         if backoff.exists():
             backoff.unlink()
+        if skipped:  # looked at again each round, so that a cleared seat is mailed
+            return log
+        if joined is not None:
+            _mark(mark, joined)
+            if pending.exists():
+                pending.unlink()
         mailed_dir.mkdir(exist_ok=True)
         write_atomic(quick, digest.encode(), durable=False)  # after the mail went out
         return log
@@ -549,6 +608,22 @@ class Judge:
         return f"{said}; the referee was told at {told}"
 
 
+def judge_address(given: str) -> str:
+    """The judge's own address from ``--from``: ``judge@club.org`` or ``Judge
+    <judge@club.org>`` (its display name is the judge's own); :class:`UsageError` for
+    anything but one mail address."""
+    try:
+        header = HeaderRegistry()("from", given)
+        found = header.addresses if isinstance(header, AddressHeader) else ()
+    except (ValueError, IndexError):  # the email package's parser raises both
+        found = ()
+    if len(found) != 1 or not found[0].username or not found[0].domain or \
+            any(c in given for c in "\r\n"):
+        raise UsageError(f"--from {safe(given)[:80]!r}: give one mail address "
+                         "(judge@example.org)")
+    return str(found[0].addr_spec)
+
+
 def _read(data: bytes) -> tuple[list[Message], Unused | None]:
     """A message's messages (one, or an mbox's); only its headers, to answer it, and why,
     when it is not read: too large, or its parts nested past what the email package
@@ -562,7 +637,9 @@ def _read(data: bytes) -> tuple[list[Message], Unused | None]:
         unreadable = Unused(f"refused: larger than {MAX_MESSAGE // (1024 * 1024)} MiB",
                             f"it is larger than {MAX_MESSAGE // (1024 * 1024)} MiB, and "
                             "was not read.")
-    headers: Message = BytesHeaderParser(policy=email.policy.default).parsebytes(data)
+    end = re.search(rb"\r?\n\r?\n", data[:MAX_HEADERS + 4])  # the headers only
+    headers: Message = BytesHeaderParser(policy=email.policy.default).parsebytes(
+        data[:end.end() if end else MAX_HEADERS])
     return [headers], unreadable
 
 
@@ -576,6 +653,8 @@ def _head(path: Path) -> bytes:
     try:
         with open(path, "rb") as handle:
             return handle.read(MAX_MESSAGE + 1)
+    except FileNotFoundError:
+        raise Vanished(path.name) from None
     except OSError as exc:
         raise FileAccessError(f"cannot read: {exc.strerror}", path=path) from None
 
@@ -672,7 +751,7 @@ def run(judge: Judge, once: bool, every: float = 30.0) -> Iterator[str]:
     """Rounds until stopped (or one with ``once``), each message's line as it comes."""
     try:
         while True:
-            yield from judge.round()
+            yield from judge.steps()
             if once:
                 return
             judge.box.wait(every)

@@ -10,11 +10,13 @@ A seat's view goes to that seat only.
 from __future__ import annotations
 
 import configparser
+import contextlib
 import email.policy
 import os
 import re
 import smtplib
 import ssl
+from collections.abc import Callable
 from email.headerregistry import Address
 from email.message import EmailMessage
 from email.utils import formatdate, make_msgid
@@ -69,7 +71,7 @@ def address(name: str | None, addr_spec: str, whose: str) -> Address:
     address on one line.
     """
     try:
-        found = Address(display_name=name or "", addr_spec=addr_spec)
+        found = Address(display_name=(name or "")[:MAX_NAME], addr_spec=addr_spec)
     except (ValueError, IndexError):  # the email package's parser raises both
         found = None
     if found is None or not found.username or not found.domain or \
@@ -86,22 +88,59 @@ def domain_of(addr_spec: str | None) -> str:
     return domain if re.fullmatch(r"[A-Za-z0-9.-]+", domain) else "frogpbem.invalid"
 
 
-def stamp(message: EmailMessage, domain: str, auto: str) -> None:
+def stamp(message: EmailMessage, domain: str, auto: str, kind: str | None = None) -> None:
     """The headers every message frogpbem sends carries: ``Date``, a ``Message-ID`` in
     ``domain``, and ``Auto-Submitted`` (RFC 3834: ``auto-generated`` for game mail,
     ``auto-replied`` for answers), which tells autoresponders not to answer it.
 
-    Called once the message's content is set: its headers are then written unfolded
-    (up to RFC 5322's 998 characters), as the email package folds a subject before the
-    encoded ``—`` with a space left on each side, which reads back as two.
+    Called once the message's content is set: its headers are then folded as the email
+    package folds them, except a subject that would not read back as it was (see
+    :class:`_Policy`). ``kind`` goes into the Message-ID (``<….KIND@DOMAIN>``).
     """
     message["Date"] = formatdate(localtime=False)
-    message["Message-ID"] = make_msgid(domain=domain)
+    message["Message-ID"] = make_msgid(kind, domain=domain)
     message["Auto-Submitted"] = auto
-    message.policy = _UNFOLDED
+    message.policy = _POLICY
 
 
-_UNFOLDED = email.policy.default.clone(max_line_length=998)
+class _Policy(email.policy.EmailPolicy):
+    """The email package's own policy (lines of 78, encoded words of 76 at most), but a
+    header that would read back changed once folded is written on one line, if it fits
+    RFC 5322's 998 characters: the package folds a subject before the encoded ``—``, and
+    a name not in ASCII between its encoded words, with a space left on each side, which
+    reads back as two."""
+
+    def fold(self, name: str, value: str) -> str:
+        folded = str(super().fold(name, value))
+        if _read_back(name, folded) == str(value):
+            return folded
+        whole = str(email.policy.EmailPolicy.fold(self._unfolded(), name, value))
+        return whole if _fits(whole) else folded
+
+    def fold_binary(self, name: str, value: str) -> bytes:
+        folded = bytes(super().fold_binary(name, value))
+        if _read_back(name, folded.decode("ascii", "replace")) == str(value):
+            return folded
+        whole = bytes(email.policy.EmailPolicy.fold_binary(self._unfolded(), name, value))
+        return whole if _fits(whole.decode("ascii", "replace")) else folded
+
+    def _unfolded(self) -> email.policy.EmailPolicy:
+        return self.clone(max_line_length=998)
+
+
+def _read_back(name: str, folded: str) -> str:
+    """A folded header's text as a mail program reads it."""
+    return str(email.message_from_string(folded, policy=email.policy.default)[name])
+
+
+def _fits(header: str) -> bool:
+    return all(len(line) <= 998 for line in header.splitlines())
+
+
+_POLICY = _Policy()
+MAX_NAME = 200
+"""Characters of a display name in a header (a longer one is cut: its line would be
+refused by a mail server)."""
 
 
 def addressed(message: EmailMessage, game: Game, role: str,
@@ -126,13 +165,15 @@ def addressed(message: EmailMessage, game: Game, role: str,
 
 
 def letters(game: Game, key: crypto.PrivateKey, to: str = "all",
-            sender: str | None = None) -> list[Letter]:
+            sender: str | None = None, reminder: str | None = None) -> list[Letter]:
     """The referee's messages after the last record: to each seat (or ``to`` one), or itself.
 
     They come from the referee's address in the game file, else from ``sender``;
     answers go to ``sender`` (``Reply-To``) when it is given, and the Message-IDs are
     in its domain. Raises :class:`GameFileError` when an address of the game file is
-    not a mail address.
+    not a mail address. ``reminder`` makes each the judge's reminder of a deadline: its
+    words come first, under the subject ``[frogpbem ID] reminder: …``, and the rest is
+    the letter as it was (the game file, the view, how to reply).
     """
     if game.role(key) != REFEREE:
         raise UsageError("frogpbem mail is the referee's: it mails each seat its own board")
@@ -146,6 +187,8 @@ def letters(game: Game, key: crypto.PrivateKey, to: str = "all",
         return invitations(game, key, wanted, sender)
     state = replay(game, known_secrets(game, REFEREE, key), key, keeper=key).final
     subject = subject_of(game, state)
+    if reminder is not None:
+        subject = subject.replace("] ", "] reminder: ", 1)
     name = game.path.name
     data = dump_game(game.file)
     out = []
@@ -158,6 +201,8 @@ def letters(game: Game, key: crypto.PrivateKey, to: str = "all",
         message["X-Frogpbem-Game"] = game.game_id
         message["X-Frogpbem-Head"] = game.head
         body = _body(game, view, role, name, state)
+        if reminder is not None:
+            body = f"{reminder}\n\n{body}"
         message.set_content(body)
         # the same words under the board's picture, for mail programs that show HTML
         message.add_alternative(render_letter(view, body), subtype="html", cte="base64")
@@ -272,7 +317,8 @@ class Refusal:
 
 
 def deliver(envelopes: list[tuple[EmailMessage, str]], url: str,
-            config: Path | None = None) -> list[Refusal | None]:
+            config: Path | None = None,
+            sending: Callable[[], None] | None = None) -> list[Refusal | None]:
     """Send each message to its one address, in one session with the SMTP server at
     ``url``: ``smtp://host[:port]`` (STARTTLS when offered) or ``smtps://`` (TLS).
 
@@ -283,7 +329,8 @@ def deliver(envelopes: list[tuple[EmailMessage, str]], url: str,
 
     The login comes from ``$FROGPBEM_SMTP_USER``/``$FROGPBEM_SMTP_PASSWORD`` or
     the ``[smtp]`` section of ``config`` (user, password), never the command line,
-    and is never sent without TLS.
+    and is never sent without TLS. ``sending`` is called once the session is up (TLS and
+    login done), just before the first message goes: the judge notes there that it answered.
     """
     scheme, host, port = smtp_server(url)
     user, password = _login(config)
@@ -307,7 +354,20 @@ def deliver(envelopes: list[tuple[EmailMessage, str]], url: str,
         except (OSError, smtplib.SMTPException) as exc:
             raise FileAccessError(f"cannot send mail through {host}:{port}: {exc}") \
                 from None
+        if sending is not None:
+            sending()
         return [_send_one(server, message, to) for message, to in envelopes]
+
+
+def check_login(url: str, config: Path | None) -> None:
+    """With a login set, open a session with the SMTP server at ``url`` once, sending
+    nothing: :class:`UsageError` when it cannot be used (a login, and no STARTTLS), so that
+    a service is not started that cannot answer anybody. A server that is away now is
+    tried again by the rounds."""
+    if _login(config)[0] is None:
+        return
+    with contextlib.suppress(FileAccessError):
+        deliver([], url, config)
 
 
 def smtp_server(url: str) -> tuple[str, str, int]:

@@ -329,14 +329,14 @@ def test_a_message_the_email_package_cannot_read_is_refused_and_the_round_goes_o
            b"<p>hello judge</p>\r\n")
     with smtplib.SMTP("127.0.0.1", servers.smtp_port) as client:
         client.sendmail(f"x@{DOMAIN}", [f"judge@{DOMAIN}"], odd)
-    send(servers, from_bob("hello judge", "nothing for the judge"))  # one it answers
+    send(servers, from_bob("[frogpbem] hello judge", "nothing for the judge"))  # answered
     took = judge(servers, games, keys)
     assert "('odd'): nothing taken" in took.stdout, took.stdout
-    assert "('hello judge'): nothing taken" in took.stdout, took.stdout
+    assert "('[frogpbem] hello judge'): nothing taken" in took.stdout, took.stdout
     assert servers.count("judge", "frogpbem-refused") == 2
     assert servers.count("judge", "INBOX") == 0
     answer = servers.inbox("bob")  # the odd sender has no address to answer
-    assert len(answer) == 1 and parse(answer[0])["Subject"] == "Re: hello judge"
+    assert len(answer) == 1 and parse(answer[0])["Subject"] == "Re: [frogpbem] hello judge"
     assert "was not used" in parse(answer[0]).get_content()
 
 
@@ -346,8 +346,10 @@ def test_an_answer_the_mail_server_cannot_take_waits_for_the_next_round(
     after it waited), the unusable message stays waiting, and is answered once it is back."""
     games = tmp_path / "judge-games"
     games.mkdir()
-    for subject in ("first", "second"):
-        send(servers, from_bob(subject, "nothing for the judge"))
+    for who in ("bob", "alice"):  # (one address is told its message held nothing once a day)
+        message = from_bob(f"[frogpbem] from {who}", "nothing for the judge")
+        message.replace_header("From", f"{who}@{DOMAIN}")
+        send(servers, message)
     away = Servers(servers.folder, servers.imap_port, free_port())  # nobody listens there
     took = judge(away, games, keys)
     assert took.stdout.count("not answered (cannot send mail through") == 2, took.stdout
@@ -356,7 +358,7 @@ def test_an_answer_the_mail_server_cannot_take_waits_for_the_next_round(
     again = judge(servers, games, keys)
     assert again.stdout.count("nothing taken") == 2 and "not answered" not in again.stdout
     assert servers.count("judge", "frogpbem-refused") == 2
-    assert len(servers.inbox("bob")) == 2
+    assert len(servers.inbox("bob")) == len(servers.inbox("alice")) == 1
 
 
 def test_a_message_over_the_size_limit_is_answered_and_filed_unread(
@@ -579,8 +581,13 @@ def test_a_deadline_reminds_once_then_forfeits_once_and_audits(
         assert "reminded red" in at("2026-12-01T03:30:00Z")
         reminder = sent[-1]
         assert reminder["To"].addresses[0].addr_spec == f"alice@{DOMAIN}"
-        assert "reminder" in str(reminder["Subject"])
-        assert reminder["Auto-Submitted"] == "auto-replied" and reminder["Message-ID"]
+        assert str(reminder["Subject"]).startswith(f"[frogpbem {game_id}] reminder: ")
+        assert reminder["Auto-Submitted"] == "auto-generated" and reminder["Message-ID"]
+        saved = tmp_path / "reminder.eml"  # it carries the game: answered as it is
+        saved.write_bytes(reminder.as_bytes())
+        answered = cli("reply", saved, "shoot C3", "--key", keys.path("alice"), "--games",
+                       tmp_path / "alice-games", "--out", tmp_path / "answer.eml")
+        assert answered.exit_code == 0, answered.output
         assert at("2026-12-01T03:45:00Z") == ""  # one reminder only
         mark = games / ".reminded" / f"{game_id}.json"
         mark.write_bytes(b"\xff{ damaged")  # a damaged mark names no reminder:

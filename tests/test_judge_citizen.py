@@ -207,9 +207,11 @@ def test_each_unusable_message_is_answered_exactly_once(
 
 
 @contextlib.contextmanager
-def smtp_keeping(busy: set[str] | None = None) -> Iterator[tuple[str, list[Any]]]:
-    """An SMTP server in this process that keeps every envelope (refusing bbo@, as an MTA
-    refuses a mistyped address; asking to try the addresses of ``busy`` later)."""
+def smtp_keeping(busy: set[str] | None = None,
+                 gone: set[str] | None = None) -> Iterator[tuple[str, list[Any]]]:
+    """An SMTP server in this process that keeps every envelope (refusing bbo@ and the
+    addresses of ``gone``, as an MTA refuses a mistyped address; asking to try the
+    addresses of ``busy`` later)."""
     from aiosmtpd.controller import Controller
 
     kept: list[Any] = []
@@ -217,7 +219,7 @@ def smtp_keeping(busy: set[str] | None = None) -> Iterator[tuple[str, list[Any]]
     class Keep:
         async def handle_RCPT(self, server: Any, session: Any, envelope: Any, address: str,
                               options: list[str]) -> str:
-            if address.startswith("bbo@"):
+            if address.startswith("bbo@") or address in (gone or set()):
                 return "550 5.1.1 no such user"
             if address in (busy or set()):
                 return "451 4.3.0 try again later"
@@ -314,7 +316,7 @@ def test_crash_between_answering_and_filing_never_answers_twice(
     run again: the message is answered at most once, and filed."""
     games = tmp_path / "games"
     games.mkdir()
-    message = person("bob", "hello judge").as_bytes(policy=policy.SMTP)
+    message = person("bob", "Re: [frogpbem] hello judge").as_bytes(policy=policy.SMTP)
     with smtp_keeping() as (url, kept):
         steps = tmp_path / "steps"
         answered = 0
@@ -574,13 +576,14 @@ def test_a_message_nested_past_the_parser_s_depth_is_answered_and_the_round_goes
             + b"Content-Type: text/plain\r\n\r\nhi\r\n"
             + b"".join(b"--b%d--\r\n" % i for i in reversed(range(1000))))
     (box / "new" / "1.msg").write_bytes(deep)
-    (box / "new" / "2.msg").write_bytes(person("alice", "hello").as_bytes(policy=policy.SMTP))
+    (box / "new" / "2.msg").write_bytes(person("alice", "[frogpbem] hello")
+                                        .as_bytes(policy=policy.SMTP))
     with smtp_keeping() as (url, kept):
         args = ["judge", "--games", games, "--maildir", box, "--smtp", url, "--once",
                 "--key", keys.path("referee")]
         took = cli(*args)
         assert took.exit_code == 0, took.output
         assert "('deep'): nothing taken: the message has more than 100 parts" in took.stdout
-        assert "('hello'): nothing taken" in took.stdout
+        assert "('[frogpbem] hello'): nothing taken" in took.stdout
         assert cli(*args).stdout == ""
     assert sorted(r for e in kept for r in e.rcpt_tos) == [f"alice@{DOMAIN}", f"bob@{DOMAIN}"]
