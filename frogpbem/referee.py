@@ -41,6 +41,7 @@ from frogpbem.protocol.game import (
     replay,
     sealed_move_secret,
     seconds_of,
+    signature_mark,
     termination_words,
     timeout_move,
 )
@@ -198,12 +199,13 @@ def take_requests(game: Game, other_path: Path) -> int:
     else:
         other = load_copy(game, other_path, copy)
         requests, notes = list(other.file.requests), list(other.file.notes)
-    # pending already, or applied already (a copy or message taken twice): not again
-    present = {r.signature for r in game.file.requests}
-    present |= {record.request for record in game.file.log if record.request}
-    fresh = [r for r in requests if r.signature not in present]
-    known = {note.signature for note in game.file.notes}
-    notes = [n for n in notes if n.signature not in known]
+    # pending already, or applied already (a copy or message taken twice): not again. Known
+    # by what was signed (signature_mark), never by the signature's text
+    present = {signature_mark(r.signature) for r in game.file.requests}
+    present |= {signature_mark(record.request) for record in game.file.log if record.request}
+    fresh = [r for r in requests if signature_mark(r.signature) not in present]
+    known = {signature_mark(note.signature) for note in game.file.notes}
+    notes = [n for n in notes if signature_mark(n.signature) not in known]
     game.file = replace(game.file, requests=(*game.file.requests, *fresh),
                         notes=(*game.file.notes, *notes))
     return len(fresh) + len(notes)

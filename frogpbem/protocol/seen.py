@@ -60,7 +60,9 @@ class Seen:
     """When this tool first saw each element of ``history`` (``""``: before it kept times;
     a memory written by an older frogpbem has none)."""
     signed: tuple[tuple[str, str], ...] = ()
-    """Each request this tool signed in the game: its signature, and when."""
+    """Each request, join or setup this tool signed in the game, by its
+    :func:`~frogpbem.protocol.game.signature_mark` (not its text), and when it was first
+    signed (the same move signed again has the same mark: the earliest time is kept)."""
 
     def to_json(self) -> dict[str, Any]:
         return {"header": self.header, "history": list(self.history), "records": self.records,
@@ -68,12 +70,18 @@ class Seen:
 
     @classmethod
     def from_json(cls, value: Any) -> Seen:
-        """A memory as written; ``first_seen`` and ``signed`` may be missing (older ones)."""
+        """A memory as written; ``first_seen`` and ``signed`` may be missing (older ones), and
+        an older one keeps signatures by their text (read here by their marks)."""
+        from frogpbem.protocol.game import signature_mark
+
         first = tuple(str(t) for t in value.get("first_seen", ()))
-        signed = value.get("signed", {})
+        signed: dict[str, str] = {}
+        for text, at in value.get("signed", {}).items():
+            mark = signature_mark(str(text))
+            signed[mark] = min(signed.get(mark, str(at)), str(at))
         return cls(str(value["header"]), tuple(str(h) for h in value["history"]),
                    int(value.get("records", 0)), first[:len(value["history"])],
-                   tuple((str(k), str(v)) for k, v in signed.items()))
+                   tuple(signed.items()))
 
     def seen_at(self) -> tuple[str, ...]:
         """``first_seen`` for every element of ``history`` (``""`` where it is not known)."""
@@ -152,15 +160,18 @@ class SeenGames:
             raise exc.within(path=game.path) from None
 
     def signed(self, game: Game, signature: str, clock: Clock | None = None) -> None:
-        """Remember that this tool signed a request (``signature``) in ``game`` now."""
-        from frogpbem.protocol.game import Clock
+        """Remember that this tool signed a request, join or setup (``signature``) in
+        ``game`` now, by what it signed: a signature already known keeps its first time
+        (signing the same move again must not make its record look dated back)."""
+        from frogpbem.protocol.game import Clock, signature_mark
 
         json_path, _, lock_path = self._paths(game.game_id)
         with lock_file(lock_path):
             seen = self._read(game.game_id)
-            if seen is not None:
+            mark = signature_mark(signature)
+            if seen is not None and mark not in dict(seen.signed):
                 self._write(game.game_id, replace(seen, signed=(
-                    *seen.signed, (signature, (clock or Clock()).text()))), None)
+                    *seen.signed, (mark, (clock or Clock()).text()))), None)
 
     def _write(self, game: str, seen: Seen, copy: bytes | Later | None) -> None:
         """Write the memory (and the latest copy, when it changed)."""
