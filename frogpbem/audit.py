@@ -54,9 +54,11 @@ class Check:
 
     ok: bool
     what: str
+    warning: bool = False
+    """A warning: nothing this report can prove either way (it does not fail the file)."""
 
     def to_json(self) -> dict[str, Any]:
-        return {"ok": self.ok, "what": self.what}
+        return {"ok": self.ok, "what": self.what, **({"warning": True} if self.warning else {})}
 
 
 @dataclass
@@ -102,8 +104,8 @@ class Report:
 
     def text(self) -> str:
         lines = [f"{self.path}:"]
-        lines += [f"  {'ok  ' if c.ok else 'FAIL'} " + "\n  ".join(map(safe, c.what.split("\n")))
-                  for c in self.checks]
+        lines += [f"  {'WARN' if c.warning else 'ok  ' if c.ok else 'FAIL'} "
+                  + "\n  ".join(map(safe, c.what.split("\n"))) for c in self.checks]
         lines.append(f"  verdict: {self.verdict}")
         return "\n".join(lines)
 
@@ -420,9 +422,11 @@ def verify(path: Path, key: crypto.PrivateKey | None = None,
     if game is not None:
         if seen is not None:
             try:
-                seen.see(game)
+                late = seen.see(game)
                 report.passed("no fork, no rollback: it extends every copy of this game "
                               "seen here before")
+                report.checks += [Check(True, words.removeprefix("WARNING: "), warning=True)
+                                  for words in late]
             except (ForkError, StaleCopyError, ChainError, GameFileError) as exc:
                 report.failed(f"{exc.element} {exc.message}" if exc.element else exc.message)
         _verify_game(game, report, key)

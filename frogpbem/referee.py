@@ -15,6 +15,7 @@ from frogpbem import crypto
 from frogpbem.errors import (
     ChainError,
     FrogPbemError,
+    GameOverError,
     IllegalMoveError,
     NothingToApplyError,
     StaleCopyError,
@@ -81,6 +82,9 @@ class Requested:
     """The seat took its pending request ``replaced`` back and asks for nothing."""
     block: str = ""
     """The signed request as a block to paste into a mail reply instead of the file."""
+    warnings: tuple[str, ...] = ()
+    """What this seat's tool noticed of the copy that it cannot prove (a timeout recorded
+    though it signed a move in time)."""
 
     @property
     def line(self) -> str:
@@ -90,8 +94,8 @@ class Requested:
                              if self.sealed else "")
         again = f", replacing {self.replaced!r}" if self.replaced else ""
         where = self.path.name if self.path else "the game file"
-        return f"{self.seat} asks: {shown} (for record {self.n}{again}); send {where} " \
-               "to the referee"
+        return "\n".join([*self.warnings, f"{self.seat} asks: {shown} (for record {self.n}"
+                          f"{again}); send {where} to the referee"])
 
 
 def move(
@@ -116,7 +120,7 @@ def move(
         role = game.role(key)
         if role != REFEREE:
             seen = seen or SeenGames()
-            seen.see(game)
+            late = seen.see(game)
             if seat not in (None, role) or take_from or discard_requests:
                 raise UsageError(f"key {key.public.fingerprint} holds seat {role}: "
                                  "--seat, --from and --discard-requests are the referee's")
@@ -124,7 +128,13 @@ def move(
                 return withdraw_request(game, role)
             if text is None:
                 raise UsageError(f"give the move to sign for {role}, e.g. \"shoot G9\"")
-            return request_move(game, key, text, seen)
+            try:
+                return replace(request_move(game, key, text, seen), warnings=tuple(late))
+            except GameOverError as exc:  # a forfeit on time: the warning says why
+                if late:
+                    raise GameOverError(" ".join([exc.message, *late]), path=exc.path,
+                                        element=exc.element) from None
+                raise
         if withdraw:
             raise UsageError("--withdraw is a seat's: it takes back its own pending request")
         return apply_moves(game, key, text, seat, take_from, discard_requests, memory,
@@ -167,7 +177,7 @@ def request_move(game: Game, key: crypto.PrivateKey, text: str,
     others = tuple(r for r in game.file.requests if r.seat != seat)
     game.file = replace(game.file, requests=(*others, request))
     write_atomic(game.path, game_bytes(game.file))
-    (seen or SeenGames()).signed(game, request.signature)
+    (seen or SeenGames()).signed(game, request.signature, request=(n, seat))
     return Requested(seat, canonical, n, sealed is not None,
                      mine[-1].move if mine else None, game.path,
                      block=mailsafe.request_block(request.to_json()))

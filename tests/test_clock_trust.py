@@ -543,3 +543,33 @@ def test_a_note_re_written_is_not_taken_as_a_second_note(
     write_atomic(copy, game_bytes(replace(file, notes=(forged,))))
     cli("move", game, "--from", copy, "--key", keys.path("referee"))
     assert len(parse_game(read_bytes(game), str(game)).notes) == 1
+
+
+def test_a_timeout_recorded_though_my_move_was_signed_in_time_is_a_warning(
+        cli: Cli, keys: Keys, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Red signs its move half an hour into its hour; the referee records red's forfeit at
+    the deadline instead. Red's tool says so, naming both times, in verify and move: a
+    warning, as only red's own clock says when it signed."""
+    as_user(monkeypatch, tmp_path, "referee")
+    at(monkeypatch, T0)
+    game = timed_game(cli, keys, tmp_path, "frogfinder", "forfeit", "--option", "deadline=1h")
+    mine = tmp_path / "alice-copy.yaml"
+    mine.write_bytes(game.read_bytes())
+    as_user(monkeypatch, tmp_path, "alice")
+    at(monkeypatch, hours(0.5))
+    assert run(cli, keys, "alice", "move", mine, MOVE_1).exit_code == 0
+    as_user(monkeypatch, tmp_path, "referee")
+    at(monkeypatch, hours(1))
+    assert run(cli, keys, "referee", "timeout", game).exit_code == 0
+    as_user(monkeypatch, tmp_path, "alice")
+    at(monkeypatch, hours(1.1))
+    warning = (f"record 1 says red's time ran out (dated {hours(1)}), yet this tool signed "
+               f"red's move for that record at {hours(0.5)}, before the deadline ({hours(1)})")
+    verified = run(cli, keys, "alice", "verify", game)
+    assert verified.exit_code == 0, verified.output
+    assert "WARN " + warning in verified.stdout
+    assert "no one else can check it" in verified.stdout
+    moved = run(cli, keys, "alice", "move", game, MOVE_1)
+    assert moved.exit_code != 0 and warning in moved.stderr, moved.output
+    as_user(monkeypatch, tmp_path, "bob")
+    assert "WARN" not in run(cli, keys, "bob", "verify", game).stdout

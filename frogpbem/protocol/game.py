@@ -251,6 +251,34 @@ def check_observed(file: GameFile, first_seen: Sequence[str], signed: Mapping[st
                 "the referee cut the time short", element=name)
 
 
+def late_timeouts(file: GameFile, requests: Sequence[tuple[int, str, str]]) -> list[str]:
+    """Warnings for each timeout (or timed pass) recorded where this tool signed the seat's
+    move for that very record (``requests``: record, seat, when) before the deadline ran
+    out. The referee may not have had it in time (mail is slow); if it had, it recorded a
+    timeout instead. Only this tool's clock says when it signed: it proves nothing to
+    anyone else, so this is a warning, not a refusal."""
+    deadline = file.header.deadline
+    if deadline is None or not requests:
+        return []
+    signed = {(n, seat): at for n, seat, at in requests}
+    warnings = []
+    for record in file.log:
+        when = signed.get((record.n, record.seat))
+        if not record.timeout or when is None:
+            continue
+        before = file.log[record.n - 2].at if record.n > 1 else \
+            file.deal.at if file.deal is not None else file.header.created
+        due = seconds_of(before) + deadline.seconds
+        if seconds_of(when) < due:
+            warnings.append(
+                f"WARNING: record {record.n} says {record.seat}'s time ran out (dated "
+                f"{record.at}), yet this tool signed {record.seat}'s move for that record at "
+                f"{when}, before the deadline ({text_of(due)}). If the referee had it in "
+                "time, it recorded a timeout instead. This rests on this computer's clock "
+                "alone: no one else can check it; keep the mail you sent as evidence.")
+    return warnings
+
+
 def _check_not_before(at: str, when: str, name: str, what: str) -> None:
     """Refuse an element dated more than :data:`SKEW` before ``when`` (this tool signed
     ``what``, which it applies, then; ``""``: not this tool's)."""
