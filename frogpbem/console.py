@@ -144,7 +144,7 @@ def move(game: Path, words: list[str] | None, key: Path | None, seat: str | None
 def view(game: Path, key: Path | None, public: bool, as_json: bool, fmt: str) -> None:
     """``frogpbem view`` (its help is in :mod:`frogpbem.cli`)."""
     from frogpbem.gamefile.document import parse_view, read_bytes
-    from frogpbem.protocol.game import load
+    from frogpbem.protocol.game import deadline_words, load
     from frogpbem.protocol.seen import SeenGames
     from frogpbem.views import RENDERERS, view_for
 
@@ -173,8 +173,10 @@ def view(game: Path, key: Path | None, public: bool, as_json: bool, fmt: str) ->
         if loaded.undealt:
             waiting = ", ".join(loaded.waiting_for) or "the referee to deal"
             line = (f"{loaded.ruleset.title} - game {loaded.game_id}: not dealt yet, "
-                    f"waiting for {waiting}")
-            emit({"game": loaded.game_id, "dealt": False, "waiting_for": loaded.waiting_for},
+                    f"waiting for {waiting}. {deadline_words(loaded.header)}")
+            deadline = loaded.header.deadline
+            emit({"game": loaded.game_id, "dealt": False, "waiting_for": loaded.waiting_for,
+                  "deadline": deadline.to_json() if deadline else None},
                  as_json or fmt == "json", line)
             return
         private = None

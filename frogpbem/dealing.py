@@ -39,6 +39,7 @@ from frogpbem.games import Ruleset, find_game
 from frogpbem.protocol.game import (
     REFEREE,
     Game,
+    deadline_words,
     known_secrets,
     load,
     load_copy,
@@ -168,7 +169,8 @@ def join_game(path: Path, key: crypto.PrivateKey, seen: SeenGames | None = None)
         write_atomic(path, dump_game(game.file))
         seen.signed(game, element.signature)  # no deal may be dated before it
         return (f"{seat} joined game {game.game_id} with a fresh seed; "
-                f"send {path.name} to the referee")
+                f"send {path.name} to the referee"
+                f". {deadline_words(game.header)}")
 
 
 def _check_may_join(game: Game, seat: str) -> None:
@@ -206,7 +208,8 @@ def submit_setup(path: Path, key: crypto.PrivateKey, text: str | None,
         write_atomic(path, dump_game(game.file))
         seen.signed(game, element.signature)  # no deal may be dated before it
         return (f"{seat} chose its setup (sealed to you and the referee); "
-                f"send {path.name} to the referee")
+                f"send {path.name} to the referee"
+                f". {deadline_words(game.header)}")
 
 
 def deal_game(

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import base64
 import calendar
+import json
 import struct
 import time
 from dataclasses import replace
@@ -26,6 +27,7 @@ from frogpbem.crypto import sshsig
 from frogpbem.crypto.keys import ssh_string
 from frogpbem.errors import ChainError, SignatureError
 from frogpbem.gamefile.document import game_bytes, parse_game, read_bytes, write_atomic
+from frogpbem.gamefile.model import Deadline
 from frogpbem.protocol.game import check_observed
 from frogpbem.protocol.seen import SeenGames
 from tests.conftest import Cli, Keys, write_setup
@@ -491,6 +493,7 @@ def join_game(cli: Cli, keys: Keys, tmp_path: Path, monkeypatch: pytest.MonkeyPa
         at(monkeypatch, hours(3))
         joined = run(cli, keys, who, "join", game)
         assert joined.exit_code == 0, joined.output
+        assert "Once dealt, each seat has 1h a move; after that it forfeits." in joined.output
     return game
 
 
@@ -573,3 +576,26 @@ def test_a_timeout_recorded_though_my_move_was_signed_in_time_is_a_warning(
     assert moved.exit_code != 0 and warning in moved.stderr, moved.output
     as_user(monkeypatch, tmp_path, "bob")
     assert "WARN" not in run(cli, keys, "bob", "verify", game).stdout
+
+
+def test_a_header_signed_with_a_deadline_out_of_range_is_refused_where_it_is_read(
+        cli: Cli, keys: Keys, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``new`` refuses ``deadline=1s``; a header the referee's own tool signed with it (a
+    second to answer by mail) is refused by every command that reads it. Before the deal,
+    join and the view state the deadline each seat agrees to."""
+    game = join_game(cli, keys, tmp_path, monkeypatch)
+    shown = cli("view", game)
+    assert "Once dealt, each seat has 1h a move; after that it forfeits." in shown.stdout
+    assert json.loads(cli("view", game, "--json").stdout)["deadline"] == \
+        {"per_move": "1h", "on_timeout": "forfeit"}
+    file = parse_game(read_bytes(game), str(game))
+    for per_move, why in (("1s", "give at least 1h"), ("366d1s", "at most 366d")):
+        header = replace(file.header, deadline=Deadline(per_move, "forfeit"), signature="")
+        write_atomic(game, game_bytes(replace(file, header=header.signed(keys.key("referee")),
+                                              joins=())))
+        for args in (("view", game), ("verify", game), ("join", game, "--key",
+                                                        keys.path("alice"))):
+            refused = cli(*args)
+            assert refused.exit_code == (1 if args[0] == "verify" else 7), refused.output
+            assert f"header: deadline {per_move!r}" in refused.stderr + refused.stdout
+            assert why in refused.stderr + refused.stdout

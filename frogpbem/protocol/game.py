@@ -361,6 +361,17 @@ def clock_words(game: Game, state: Any) -> str:
     return f"{clock.to_move} must move by {when} ({clock.per_move} a move); after that {then}."
 
 
+def deadline_words(header: Header) -> str:
+    """The header's deadline in a sentence, for a game not dealt yet (``join``, ``setup``
+    and the view say what a seat agrees to by joining)."""
+    deadline = header.deadline
+    if deadline is None:
+        return "No deadline is set for this game."
+    then = "its turn passes (where the rules allow)" if deadline.on_timeout == "pass" \
+        else "it forfeits"
+    return f"Once dealt, each seat has {deadline.per_move} a move; after that {then}."
+
+
 @frozen
 class ClockState:
     """Who must move by when, and what then (``view --json``'s ``clock``)."""
