@@ -26,6 +26,7 @@ from frogpbem.gamefile import chain
 from frogpbem.gamefile.document import read_bytes, read_game
 from frogpbem.gamefile.forkproof import ForkProof, conflict
 from frogpbem.gamefile.model import FORMAT_VERSION, JSON, Element, Record
+from frogpbem.games.clock import Paused, Resumed
 from frogpbem.protocol.game import (
     REFEREE,
     Game,
@@ -219,7 +220,21 @@ def _check_unasked(game: Game, report: Report, replayed: Replay, role: str | Non
     they asked.
     """
     records = unasked(game, replayed)
-    automatic = len(game.unrequested) - len(records)
+    asked = {r.n for r in records}
+    log = game.file.log
+    timeouts = [n for n in game.unrequested if n not in asked and log[n - 1].timeout]
+    pauses = [n for n in game.unrequested if n not in asked and n not in timeouts
+              and isinstance(game.results[n - 1], Paused | Resumed)]
+    automatic = len(game.unrequested) - len(records) - len(timeouts) - len(pauses)
+    if timeouts:
+        listed = ", ".join(f"record {n} ({log[n - 1].seat})" for n in timeouts)
+        report.passed(f"{len(timeouts)} timeout{'s' if len(timeouts) > 1 else ''}, {listed}: "
+                      "the seat's deadline ran out by the referee's clock (times that only "
+                      "that seat's own tool can check against when it signed and saw)")
+    if pauses:
+        report.passed(f"{len(pauses)} pause{'s' if len(pauses) > 1 else ''} or resume"
+                      f"{'s' if len(pauses) > 1 else ''} by the referee (records "
+                      f"{', '.join(map(str, pauses))})")
     if automatic:
         report.passed(f"{automatic} records without a request are moves the rules make by "
                       "themselves (checked by the replay)")
