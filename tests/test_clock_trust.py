@@ -28,8 +28,8 @@ from frogpbem.crypto.keys import ssh_string
 from frogpbem.errors import ChainError, SignatureError
 from frogpbem.gamefile.document import game_bytes, parse_game, read_bytes, write_atomic
 from frogpbem.gamefile.model import Deadline
-from frogpbem.protocol.game import check_observed
-from frogpbem.protocol.seen import SeenGames
+from frogpbem.protocol.game import check_observed, signature_mark
+from frogpbem.protocol.seen import Seen, SeenGames
 from tests.conftest import Cli, Keys, write_setup
 from tests.test_clock import T0, at, mailed_text, timed_game
 from tests.test_notes import SEATS, SETUP, TEAMS
@@ -603,3 +603,15 @@ def test_a_header_signed_with_a_deadline_out_of_range_is_refused_where_it_is_rea
             assert refused.exit_code == (1 if args[0] == "verify" else 7), refused.output
             assert f"header: deadline {per_move!r}" in refused.stderr + refused.stdout
             assert why in refused.stderr + refused.stdout
+
+
+def test_a_memory_keyed_by_signature_text_is_read_by_what_was_signed(keys: Keys) -> None:
+    """An earlier frogpbem keyed its signed requests by their text: read, each is known by
+    the Ed25519 signature inside, two texts of one signature as one, at the earlier time."""
+    text = crypto.sign_message(keys.key("alice"), b"frogpbem/1 request\n{}")
+    old = {"header": "h", "history": [], "signed": {text: hours(2),
+                                                      rewrite_reserved(text): hours(1)}}
+    read = Seen.from_json(old)
+    assert read.signed == ((signature_mark(text), hours(1)),)
+    assert signature_mark(text) == base64.b64encode(base64.b64decode(text)[-64:]).decode()
+    assert signature_mark("not base64!") == "not base64!"
