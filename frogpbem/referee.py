@@ -15,7 +15,6 @@ from frogpbem import crypto
 from frogpbem.errors import (
     ChainError,
     FrogPbemError,
-    GameOverError,
     IllegalMoveError,
     NothingToApplyError,
     StaleCopyError,
@@ -130,10 +129,8 @@ def move(
                 raise UsageError(f"give the move to sign for {role}, e.g. \"shoot G9\"")
             try:
                 return replace(request_move(game, key, text, seen), warnings=tuple(late))
-            except GameOverError as exc:  # a forfeit on time: the warning says why
-                if late:
-                    raise GameOverError(" ".join([exc.message, *late]), path=exc.path,
-                                        element=exc.element) from None
+            except FrogPbemError as exc:  # over, or not its turn, on time: the warning says why
+                exc.message = " ".join([exc.message, *late])
                 raise
         if withdraw:
             raise UsageError("--withdraw is a seat's: it takes back its own pending request")

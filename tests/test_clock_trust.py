@@ -552,14 +552,17 @@ def test_a_note_re_written_is_not_taken_as_a_second_note(
     assert len(parse_game(read_bytes(game), str(game)).notes) == 1
 
 
+@pytest.mark.parametrize("then", ["forfeit", "pass"])
 def test_a_timeout_recorded_though_my_move_was_signed_in_time_is_a_warning(
-        cli: Cli, keys: Keys, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Red signs its move half an hour into its hour; the referee records red's forfeit at
-    the deadline instead. Red's tool says so, naming both times, in verify and move: a
-    warning, as only red's own clock says when it signed."""
+        cli: Cli, keys: Keys, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        then: str) -> None:
+    """Red signs its move half an hour into its hour; the referee records red's forfeit (or
+    pass) at the deadline instead. Red's tool says so, naming both times, in verify and in
+    move's refusal (the game is over, or it is blue's turn): a warning, as only red's own
+    clock says when it signed."""
     as_user(monkeypatch, tmp_path, "referee")
     at(monkeypatch, T0)
-    game = timed_game(cli, keys, tmp_path, "frogfinder", "forfeit", "--option", "deadline=1h")
+    game = timed_game(cli, keys, tmp_path, "frogfinder", then, "--option", "deadline=1h")
     mine = tmp_path / "alice-copy.yaml"
     mine.write_bytes(game.read_bytes())
     as_user(monkeypatch, tmp_path, "alice")
@@ -580,6 +583,14 @@ def test_a_timeout_recorded_though_my_move_was_signed_in_time_is_a_warning(
     assert moved.exit_code != 0 and warning in moved.stderr, moved.output
     as_user(monkeypatch, tmp_path, "bob")
     assert "WARN" not in run(cli, keys, "bob", "verify", game).stdout
+    if then == "pass":  # red's next move, signed, still says so
+        assert run(cli, keys, "bob", "move", game, MOVE_2).exit_code == 0
+        as_user(monkeypatch, tmp_path, "referee")
+        assert run(cli, keys, "referee", "move", game).exit_code == 0
+        as_user(monkeypatch, tmp_path, "alice")
+        moved = run(cli, keys, "alice", "move", game, MOVE_1)
+        assert moved.exit_code == 0, moved.output
+        assert moved.stdout.startswith("WARNING: " + warning) and "red asks" in moved.stdout
 
 
 def test_a_header_signed_with_a_deadline_out_of_range_is_refused_where_it_is_read(
