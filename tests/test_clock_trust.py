@@ -169,7 +169,7 @@ def test_honest_times_pass_every_check(
     # a timeout is listed as one, resting on the referee's clock: no move of the rules
     said = audit(game).text()
     assert "1 timeout, record 2 (blue): the seat's deadline ran out by the referee's clock" \
-        in said and "without a request are moves the rules make" not in said, said
+        in said and "the rules make by themselves" not in said, said
 
 
 def test_a_memory_from_before_times_were_kept_still_reads_and_learns_them(
