@@ -27,6 +27,7 @@ from frogpbem.gamefile import chain
 from frogpbem.gamefile.document import read_bytes, read_game
 from frogpbem.gamefile.forkproof import ForkProof, conflict
 from frogpbem.gamefile.model import FORMAT_VERSION, JSON, Element, Record
+from frogpbem.games.clock import Paused, Resumed
 from frogpbem.protocol.game import (
     REFEREE,
     Game,
@@ -55,9 +56,11 @@ class Check:
 
     ok: bool
     what: str
+    warning: bool = False
+    """A warning: nothing this report can prove either way (it does not fail the file)."""
 
     def to_json(self) -> dict[str, Any]:
-        return {"ok": self.ok, "what": self.what}
+        return {"ok": self.ok, "what": self.what, **({"warning": True} if self.warning else {})}
 
 
 @dataclass
@@ -103,8 +106,8 @@ class Report:
 
     def text(self) -> str:
         lines = [f"{self.path}:"]
-        lines += [f"  {'ok  ' if c.ok else 'FAIL'} " + "\n  ".join(map(safe, c.what.split("\n")))
-                  for c in self.checks]
+        lines += [f"  {'WARN' if c.warning else 'ok  ' if c.ok else 'FAIL'} "
+                  + "\n  ".join(map(safe, c.what.split("\n"))) for c in self.checks]
         lines.append(f"  verdict: {self.verdict}")
         return "\n".join(lines)
 
@@ -220,7 +223,21 @@ def _check_unasked(game: Game, report: Report, replayed: Replay, role: str | Non
     they asked.
     """
     records = unasked(game, replayed)
-    automatic = len(game.unrequested) - len(records)
+    asked = {r.n for r in records}
+    log = game.file.log
+    timeouts = [n for n in game.unrequested if n not in asked and log[n - 1].timeout]
+    pauses = [n for n in game.unrequested if n not in asked and n not in timeouts
+              and isinstance(game.results[n - 1], Paused | Resumed)]
+    automatic = len(game.unrequested) - len(records) - len(timeouts) - len(pauses)
+    if timeouts:
+        listed = ", ".join(f"record {n} ({log[n - 1].seat})" for n in timeouts)
+        report.passed(f"{len(timeouts)} timeout{'s' if len(timeouts) > 1 else ''}, {listed}: "
+                      "the seat's deadline ran out by the referee's clock (times that only "
+                      "that seat's own tool can check against when it signed and saw)")
+    if pauses:
+        report.passed(f"{len(pauses)} pause{'s' if len(pauses) > 1 else ''} or resume"
+                      f"{'s' if len(pauses) > 1 else ''} by the referee (records "
+                      f"{', '.join(map(str, pauses))})")
     if automatic:
         report.passed(f"{counted(automatic, 'record')} without a request: "
                       f"{'moves' if automatic > 1 else 'a move'} the rules make by themselves "
@@ -428,9 +445,11 @@ def verify(path: Path, key: crypto.PrivateKey | None = None,
     if game is not None:
         if seen is not None:
             try:
-                seen.see(game)
+                late = seen.see(game)
                 report.passed("no fork, no rollback: it extends every copy of this game "
                               "seen here before")
+                report.checks += [Check(True, words.removeprefix("WARNING: "), warning=True)
+                                  for words in late]
             except (ForkError, StaleCopyError, ChainError, GameFileError) as exc:
                 report.failed(f"{exc.element} {exc.message}" if exc.element else exc.message)
         _verify_game(game, report, key)

@@ -144,7 +144,7 @@ def move(game: Path, words: list[str] | None, key: Path | None, seat: str | None
 def view(game: Path, key: Path | None, public: bool, as_json: bool, fmt: str) -> None:
     """``frogpbem view`` (its help is in :mod:`frogpbem.cli`)."""
     from frogpbem.gamefile.document import parse_view, read_bytes
-    from frogpbem.protocol.game import load
+    from frogpbem.protocol.game import deadline_words, load
     from frogpbem.protocol.seen import SeenGames
     from frogpbem.views import RENDERERS, view_for
 
@@ -175,14 +175,16 @@ def view(game: Path, key: Path | None, public: bool, as_json: bool, fmt: str) ->
             if fmt in ("svg", "html"):  # a line of text in place of a picture: a broken file
                 raise IllegalMoveError(f"game {loaded.game_id} is not dealt yet: no board to "
                                        f"draw (waiting for {waiting})", path=game)
-            data = {"game": loaded.game_id, "dealt": False, "waiting_for": loaded.waiting_for}
+            deadline = loaded.header.deadline
+            data = {"game": loaded.game_id, "dealt": False, "waiting_for": loaded.waiting_for,
+                    "deadline": deadline.to_json() if deadline else None}
             if fmt == "yaml":
                 from frogpbem.gamefile.document import dump_yaml
 
                 echo(dump_yaml(data).decode(), nl=False)
                 return
             line = (f"{loaded.ruleset.title} - game {loaded.game_id}: not dealt yet, "
-                    f"waiting for {waiting}")
+                    f"waiting for {waiting}. {deadline_words(loaded.header)}")
             emit(data, as_json or fmt == "json", line)
             return
         private = None

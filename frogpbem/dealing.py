@@ -39,6 +39,7 @@ from frogpbem.games import Ruleset, find_game
 from frogpbem.protocol.game import (
     REFEREE,
     Game,
+    deadline_words,
     known_secrets,
     load,
     load_copy,
@@ -157,7 +158,8 @@ def join_game(path: Path, key: crypto.PrivateKey, seen: SeenGames | None = None)
         seat = game.role(key)
         if seat == REFEREE:
             raise UsageError("the referee's seed is in the header already; seats join")
-        (seen or SeenGames()).see(game)
+        seen = seen or SeenGames()
+        seen.see(game)
         if game.header.setup.choosers:
             raise UsageError(f"in {game.ruleset.name} each seat chooses its secret: "
                              f"frogpbem setup {path.name} ...")
@@ -165,8 +167,10 @@ def join_game(path: Path, key: crypto.PrivateKey, seen: SeenGames | None = None)
         element = Join(game.game_id, game.header.hash, seat, crypto.new_seed()).signed(key)
         game.file = replace(game.file, joins=(*game.file.joins, element))
         write_atomic(path, dump_game(game.file))
+        seen.signed(game, element.signature)  # no deal may be dated before it
         return (f"{seat} joined game {game.game_id} with a fresh seed; "
-                f"send {path.name} to the referee")
+                f"send {path.name} to the referee"
+                f". {deadline_words(game.header)}")
 
 
 def _check_may_join(game: Game, seat: str) -> None:
@@ -187,7 +191,8 @@ def submit_setup(path: Path, key: crypto.PrivateKey, text: str | None,
         if seat == REFEREE or not game.header.setup.choosers:
             raise UsageError("only the seats of a game whose seats choose their setup "
                              "(secretmove) use frogpbem setup", path=path)
-        (seen or SeenGames()).see(game)
+        seen = seen or SeenGames()
+        seen.see(game)
         if seat not in game.waiting_for:
             raise IllegalMoveError(f"{seat} has chosen its setup already"
                                    if game.undealt else "the game has started", path=path)
@@ -201,8 +206,10 @@ def submit_setup(path: Path, key: crypto.PrivateKey, text: str | None,
         element = Join(game.game_id, game.header.hash, seat, chosen=sealed.field).signed(key)
         game.file = replace(game.file, joins=(*game.file.joins, element))
         write_atomic(path, dump_game(game.file))
+        seen.signed(game, element.signature)  # no deal may be dated before it
         return (f"{seat} chose its setup (sealed to you and the referee); "
-                f"send {path.name} to the referee")
+                f"send {path.name} to the referee"
+                f". {deadline_words(game.header)}")
 
 
 def deal_game(

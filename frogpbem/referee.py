@@ -41,6 +41,7 @@ from frogpbem.protocol.game import (
     replay,
     sealed_move_secret,
     seconds_of,
+    signature_mark,
     termination_words,
     timeout_move,
 )
@@ -80,6 +81,9 @@ class Requested:
     """The seat took its pending request ``replaced`` back and asks for nothing."""
     block: str = ""
     """The signed request as a block to paste into a mail reply instead of the file."""
+    warnings: tuple[str, ...] = ()
+    """What this seat's tool noticed of the copy that it cannot prove (a timeout recorded
+    though it signed a move in time)."""
 
     @property
     def line(self) -> str:
@@ -89,8 +93,8 @@ class Requested:
                              if self.sealed else "")
         again = f", replacing {self.replaced!r}" if self.replaced else ""
         where = self.path.name if self.path else "the game file"
-        return f"{self.seat} asks: {shown} (for record {self.n}{again}); send {where} " \
-               "to the referee"
+        return "\n".join([*self.warnings, f"{self.seat} asks: {shown} (for record {self.n}"
+                          f"{again}); send {where} to the referee"])
 
 
 def move(
@@ -115,7 +119,7 @@ def move(
         role = game.role(key)
         if role != REFEREE:
             seen = seen or SeenGames()
-            seen.see(game)
+            late = seen.see(game)
             if seat not in (None, role) or take_from or discard_requests:
                 raise UsageError(f"key {key.public.fingerprint} holds seat {role}: "
                                  "--seat, --from and --discard-requests are the referee's")
@@ -123,7 +127,11 @@ def move(
                 return withdraw_request(game, role)
             if text is None:
                 raise UsageError(f"give the move to sign for {role}, e.g. \"shoot G9\"")
-            return request_move(game, key, text, seen)
+            try:
+                return replace(request_move(game, key, text, seen), warnings=tuple(late))
+            except FrogPbemError as exc:  # over, or not its turn, on time: the warning says why
+                exc.message = " ".join([exc.message, *late])
+                raise
         if withdraw:
             raise UsageError("--withdraw is a seat's: it takes back its own pending request")
         return apply_moves(game, key, text, seat, take_from, discard_requests, memory,
@@ -166,7 +174,7 @@ def request_move(game: Game, key: crypto.PrivateKey, text: str,
     others = tuple(r for r in game.file.requests if r.seat != seat)
     game.file = replace(game.file, requests=(*others, request))
     write_atomic(game.path, game_bytes(game.file))
-    (seen or SeenGames()).signed(game, request.signature)
+    (seen or SeenGames()).signed(game, request.signature, request=(n, seat))
     return Requested(seat, canonical, n, sealed is not None,
                      mine[-1].move if mine else None, game.path,
                      block=mailsafe.request_block(request.to_json()))
@@ -198,12 +206,13 @@ def take_requests(game: Game, other_path: Path) -> int:
     else:
         other = load_copy(game, other_path, copy)
         requests, notes = list(other.file.requests), list(other.file.notes)
-    # pending already, or applied already (a copy or message taken twice): not again
-    present = {r.signature for r in game.file.requests}
-    present |= {record.request for record in game.file.log if record.request}
-    fresh = [r for r in requests if r.signature not in present]
-    known = {note.signature for note in game.file.notes}
-    notes = [n for n in notes if n.signature not in known]
+    # pending already, or applied already (a copy or message taken twice): not again. Known
+    # by what was signed (signature_mark), never by the signature's text
+    present = {signature_mark(r.signature) for r in game.file.requests}
+    present |= {signature_mark(record.request) for record in game.file.log if record.request}
+    fresh = [r for r in requests if signature_mark(r.signature) not in present]
+    known = {signature_mark(note.signature) for note in game.file.notes}
+    notes = [n for n in notes if signature_mark(n.signature) not in known]
     game.file = replace(game.file, requests=(*game.file.requests, *fresh),
                         notes=(*game.file.notes, *notes))
     return len(fresh) + len(notes)

@@ -7,18 +7,32 @@ what it saw and signed), and every command runs at a time set the same way.
 
 from __future__ import annotations
 
+import base64
 import calendar
+import json
+import struct
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import pytest
+from cryptography.exceptions import InvalidSignature
 
 import frogpbem.protocol.game
 import frogpbem.referee
+from frogpbem import crypto
 from frogpbem.audit import audit
+from frogpbem.crypto import sshsig
+from frogpbem.crypto.keys import ssh_string
+from frogpbem.errors import ChainError, SignatureError
+from frogpbem.gamefile.document import game_bytes, parse_game, read_bytes, write_atomic
+from frogpbem.gamefile.model import Deadline
+from frogpbem.protocol.game import check_observed, signature_mark
+from frogpbem.protocol.seen import Seen, SeenGames
 from tests.conftest import Cli, Keys, write_setup
 from tests.test_clock import T0, at, mailed_text, timed_game
+from tests.test_notes import SEATS, SETUP, TEAMS
 
 MOVE_1 = "shoot C3"
 MOVE_2 = "shoot D4"
@@ -152,6 +166,10 @@ def test_honest_times_pass_every_check(
         checked = run(cli, keys, who, "verify", game)
         assert checked.exit_code == 0, checked.output
     assert audit(game).ok
+    # a timeout is listed as one, resting on the referee's clock: no move of the rules
+    said = audit(game).text()
+    assert "1 timeout, record 2 (blue): the seat's deadline ran out by the referee's clock" \
+        in said and "the rules make by themselves" not in said, said
 
 
 def test_a_memory_from_before_times_were_kept_still_reads_and_learns_them(
@@ -328,3 +346,283 @@ def test_a_time_that_is_no_date_is_named(
         shown.stderr, shown.output
     verified = cli("verify", game)
     assert "FAIL times: record 1 '2026-12-32T00:00:00Z' is not a UTC time" in verified.stdout
+
+
+def rewrite_reserved(signature: str) -> str:
+    """``signature`` with its SSHSIG ``reserved`` field filled: bytes the Ed25519 signature
+    does not cover, so OpenSSH still verifies it (what a modified referee tool can do)."""
+    blob = base64.b64decode(signature)
+    pos, fields = 10, []
+    for _ in range(5):  # public key, namespace, reserved, hash, signature
+        (size,) = struct.unpack(">I", blob[pos:pos + 4])
+        fields.append(blob[pos + 4:pos + 4 + size])
+        pos += 4 + size
+    fields[2] = b"any bytes at all"
+    return base64.b64encode(blob[:10] + b"".join(ssh_string(f) for f in fields)).decode()
+
+
+def forge_last(game: Path, referee: crypto.PrivateKey) -> None:
+    """A cheating referee's tool: the last record's request re-written
+    (:func:`rewrite_reserved`) and the record signed again."""
+    file = parse_game(read_bytes(game), str(game))
+    last = file.log[-1]
+    forged = replace(last, request=rewrite_reserved(last.request or ""), signature="")
+    write_atomic(game, game_bytes(replace(file, log=(*file.log[:-1], forged.signed(referee)))))
+
+
+def lax_verify(key: crypto.PublicKey, message: bytes, blob: bytes,
+               namespace: str = "frogpbem") -> None:
+    """Verifying as OpenSSH does, the reserved field skipped (frogpbem before its fix)."""
+    raw, hash_name = sshsig._read(key, blob, namespace)
+    try:
+        key.verifier().verify(raw, sshsig._to_be_signed(message, namespace, hash_name))
+    except InvalidSignature:
+        raise SignatureError("invalid signature") from None
+
+
+def test_a_request_signature_re_written_by_the_referee_still_dates_its_record(
+        cli: Cli, keys: Keys, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The referee dates red's and blue's moves back, within the game, and re-writes red's
+    request signature so that red's tool would not know its own: red forfeits at once.
+    The re-written signature does not verify (one text per signature), and red's memory
+    knows its request by what it signed, not by that text."""
+    game = forfeit_game(cli, keys, tmp_path, monkeypatch, hours(-200))
+    as_user(monkeypatch, tmp_path, "alice")
+    at(monkeypatch, hours(-5))
+    assert run(cli, keys, "alice", "move", game, MOVE_1).exit_code == 0
+    with monkeypatch.context() as cheat:  # everyone's tool but red's, checking as OpenSSH
+        for module in (sshsig, crypto):
+            cheat.setattr(module, "verify" if module is sshsig else "verify_blob", lax_verify)
+        as_user(cheat, tmp_path, "referee")
+        at(cheat, hours(-80))
+        assert run(cli, keys, "referee", "move", game).exit_code == 0
+        forge_last(game, keys.key("referee"))
+        as_user(cheat, tmp_path, "bob")
+        at(cheat, hours(-4.9))
+        assert run(cli, keys, "bob", "move", game, MOVE_2).exit_code == 0
+        as_user(cheat, tmp_path, "referee")
+        cheat.setenv("FROGPBEM_STATE", str(tmp_path / "cheat-state"))  # forgets its head
+        at(cheat, hours(-80))
+        assert run(cli, keys, "referee", "move", game).exit_code == 0
+        at(cheat, hours(-8))
+        assert run(cli, keys, "referee", "timeout", game).exit_code == 0
+    as_user(monkeypatch, tmp_path, "alice")
+    at(monkeypatch, hours(-4.8))
+    verified = run(cli, keys, "alice", "verify", game)
+    assert verified.exit_code != 0, verified.output
+    assert "not in the one form" in verified.output
+    assert cli("audit", game).exit_code != 0
+    # and were it to verify, red's memory knows the request by its Ed25519 signature
+    memory = SeenGames().latest(game_id(game))
+    assert memory is not None
+    with pytest.raises(ChainError, match="record 1: applies the request you signed"):
+        check_observed(parse_game(read_bytes(game), str(game)), memory[1].seen_at(),
+                       dict(memory[1].signed))
+
+
+def game_id(game: Path) -> str:
+    return parse_game(read_bytes(game), str(game)).game
+
+
+def test_the_same_move_signed_twice_keeps_its_first_time(
+        cli: Cli, keys: Keys, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Red, with no answer yet, signs its move again (the same signature: Ed25519 is
+    deterministic); the honest record of the first, made before the second, still holds."""
+    game = forfeit_game(cli, keys, tmp_path, monkeypatch, T0)
+    as_user(monkeypatch, tmp_path, "alice")
+    at(monkeypatch, hours(0.5))
+    assert run(cli, keys, "alice", "move", game, MOVE_1).exit_code == 0
+    mine = tmp_path / "alice-copy.yaml"
+    mine.write_bytes(game.read_bytes())
+    as_user(monkeypatch, tmp_path, "referee")
+    at(monkeypatch, hours(0.6))
+    assert run(cli, keys, "referee", "move", game).exit_code == 0
+    as_user(monkeypatch, tmp_path, "alice")
+    at(monkeypatch, hours(1.2))
+    again = run(cli, keys, "alice", "move", mine, MOVE_1)
+    assert again.exit_code == 0, again.output
+    at(monkeypatch, hours(1.3))
+    verified = run(cli, keys, "alice", "verify", game)
+    assert verified.exit_code == 0, verified.output
+
+
+def test_a_timeout_seen_sooner_than_the_deadline_after_my_move_is_refused(
+        cli: Cli, keys: Keys, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The two ten-minute allowances do not add up: red's move dated ten minutes back, its
+    forfeit ten minutes ahead, is seen 40 minutes after red signed, with an hour a move."""
+    as_user(monkeypatch, tmp_path, "referee")
+    at(monkeypatch, T0)
+    game = timed_game(cli, keys, tmp_path, "frogfinder", "forfeit", "--option", "deadline=1h")
+    as_user(monkeypatch, tmp_path, "alice")
+    at(monkeypatch, hours(1))
+    assert run(cli, keys, "alice", "move", game, MOVE_1).exit_code == 0
+    as_user(monkeypatch, tmp_path, "referee")
+    at(monkeypatch, hours(50 / 60))  # red's move dated ten minutes back
+    assert run(cli, keys, "referee", "move", game).exit_code == 0
+    as_user(monkeypatch, tmp_path, "bob")
+    at(monkeypatch, hours(1))
+    assert run(cli, keys, "bob", "move", game, MOVE_2).exit_code == 0
+    as_user(monkeypatch, tmp_path, "referee")
+    at(monkeypatch, hours(50 / 60))
+    assert run(cli, keys, "referee", "move", game).exit_code == 0
+    at(monkeypatch, hours(110 / 60))
+    assert run(cli, keys, "referee", "timeout", game).exit_code == 0
+    as_user(monkeypatch, tmp_path, "alice")
+    at(monkeypatch, hours(100 / 60))
+    verified = run(cli, keys, "alice", "verify", game)
+    assert verified.exit_code != 0, verified.output
+    assert f"record 3 says red's time ran out, yet this tool first saw it at {hours(100 / 60)}" \
+        f", 40 minutes after it signed red's last move ({hours(1)}), less than the 1h a " \
+        "move" in verified.stdout
+    assert run(cli, keys, "bob", "verify", game).exit_code != 0  # bob's own memory: none
+    # the same, honestly: the forfeit seen an hour after red's move holds
+    as_user(monkeypatch, tmp_path, "carol")
+    at(monkeypatch, hours(2))
+    assert run(cli, keys, "alice", "verify", game).exit_code == 0
+
+
+def join_game(cli: Cli, keys: Keys, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """red (alice) against blue (bob), an hour a move, forfeit, each seat joins; created T0;
+    both seats join three hours later."""
+    as_user(monkeypatch, tmp_path, "referee")
+    at(monkeypatch, T0)
+    game = tmp_path / "joined.yaml"
+    made = cli("new", game, "--rules", "frogfinder", "--referee", keys.path("referee"),
+               "--seat", f"red={keys.pub('alice')}", "--seat", f"blue={keys.pub('bob')}",
+               "--option", "size=6", "--option", "frogs=2", "--option", "deadline=1h",
+               "--option", "on_timeout=forfeit", "--join")
+    assert made.exit_code == 0, made.output
+    for who in ("alice", "bob"):
+        as_user(monkeypatch, tmp_path, who)
+        at(monkeypatch, hours(3))
+        joined = run(cli, keys, who, "join", game)
+        assert joined.exit_code == 0, joined.output
+        assert "Once dealt, each seat has 1h a move; after that it forfeits." in joined.output
+    return game
+
+
+@pytest.mark.parametrize(("dealt", "timed_out", "why"), [
+    (0, 1, "the deal applies your join at {join}, yet is dated {dealt}, 3 hours before it"),
+    (3 - 9 / 60, 4 - 9 / 60, "record 1 says red's time ran out, yet this tool first saw it"),
+])
+def test_a_deal_dated_before_my_join_cannot_start_my_clock(
+        cli: Cli, keys: Keys, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        dealt: float, timed_out: float, why: str) -> None:
+    """The referee deals at once, dated before the seats joined (at the game's creation, or
+    just within the skew), and forfeits red an hour after that date: red's tool knows when
+    it joined."""
+    game = join_game(cli, keys, tmp_path, monkeypatch)
+    as_user(monkeypatch, tmp_path, "referee")
+    at(monkeypatch, hours(dealt))
+    dealt_out = run(cli, keys, "referee", "deal", game)
+    assert dealt_out.exit_code == 0, dealt_out.output
+    at(monkeypatch, hours(timed_out))
+    assert run(cli, keys, "referee", "timeout", game).exit_code == 0
+    as_user(monkeypatch, tmp_path, "alice")
+    at(monkeypatch, hours(max(timed_out, 3.1)))
+    verified = run(cli, keys, "alice", "verify", game)
+    assert verified.exit_code != 0, verified.output
+    assert why.format(join=hours(3), dealt=hours(dealt)) in verified.stdout
+
+
+def test_a_note_re_written_is_not_taken_as_a_second_note(
+        cli: Cli, keys: Keys, tmp_path: Path) -> None:
+    """A copy holding a seat's note with its signature re-written (the same Ed25519
+    signature, another text) adds no second note: the referee knows a note by what was
+    signed."""
+    game = tmp_path / "team.yaml"
+    seat_keys = {seat: tmp_path / seat for seat in SEATS}
+    args: list[Any] = ["new", game, "--rules", "coan", "--referee", keys.path("referee"),
+                       "--option", "size=6", "--option", "frogs=1", "--option", f"teams={TEAMS}",
+                       "--setup", write_setup(tmp_path, SETUP)]
+    for seat, path in seat_keys.items():
+        crypto.generate_key(path, seat)
+        args += ["--seat", f"{seat}={path}.pub"]
+    assert cli(*args).exit_code == 0
+    copy = game.with_name("red-copy.yaml")
+    copy.write_bytes(game.read_bytes())
+    assert cli("note", copy, "purple's frog is near F1", "--key", seat_keys["red"]).exit_code == 0
+    taken = cli("move", game, "--from", copy, "--key", keys.path("referee"))
+    assert taken.exit_code == 0, taken.output
+    file = parse_game(read_bytes(copy), str(copy))
+    note = file.notes[0]
+    forged = replace(note, signature=rewrite_reserved(note.signature))
+    write_atomic(copy, game_bytes(replace(file, notes=(forged,))))
+    cli("move", game, "--from", copy, "--key", keys.path("referee"))
+    assert len(parse_game(read_bytes(game), str(game)).notes) == 1
+
+
+@pytest.mark.parametrize("then", ["forfeit", "pass"])
+def test_a_timeout_recorded_though_my_move_was_signed_in_time_is_a_warning(
+        cli: Cli, keys: Keys, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        then: str) -> None:
+    """Red signs its move half an hour into its hour; the referee records red's forfeit (or
+    pass) at the deadline instead. Red's tool says so, naming both times, in verify and in
+    move's refusal (the game is over, or it is blue's turn): a warning, as only red's own
+    clock says when it signed."""
+    as_user(monkeypatch, tmp_path, "referee")
+    at(monkeypatch, T0)
+    game = timed_game(cli, keys, tmp_path, "frogfinder", then, "--option", "deadline=1h")
+    mine = tmp_path / "alice-copy.yaml"
+    mine.write_bytes(game.read_bytes())
+    as_user(monkeypatch, tmp_path, "alice")
+    at(monkeypatch, hours(0.5))
+    assert run(cli, keys, "alice", "move", mine, MOVE_1).exit_code == 0
+    as_user(monkeypatch, tmp_path, "referee")
+    at(monkeypatch, hours(1))
+    assert run(cli, keys, "referee", "timeout", game).exit_code == 0
+    as_user(monkeypatch, tmp_path, "alice")
+    at(monkeypatch, hours(1.1))
+    warning = (f"record 1 says red's time ran out (dated {hours(1)}), yet this tool signed "
+               f"red's move for that record at {hours(0.5)}, before the deadline ({hours(1)})")
+    verified = run(cli, keys, "alice", "verify", game)
+    assert verified.exit_code == 0, verified.output
+    assert "WARN " + warning in verified.stdout
+    assert "no one else can check it" in verified.stdout
+    moved = run(cli, keys, "alice", "move", game, MOVE_1)
+    assert moved.exit_code != 0 and warning in moved.stderr, moved.output
+    as_user(monkeypatch, tmp_path, "bob")
+    assert "WARN" not in run(cli, keys, "bob", "verify", game).stdout
+    if then == "pass":  # red's next move, signed, still says so
+        assert run(cli, keys, "bob", "move", game, MOVE_2).exit_code == 0
+        as_user(monkeypatch, tmp_path, "referee")
+        assert run(cli, keys, "referee", "move", game).exit_code == 0
+        as_user(monkeypatch, tmp_path, "alice")
+        moved = run(cli, keys, "alice", "move", game, MOVE_1)
+        assert moved.exit_code == 0, moved.output
+        assert moved.stdout.startswith("WARNING: " + warning) and "red asks" in moved.stdout
+
+
+def test_a_header_signed_with_a_deadline_out_of_range_is_refused_where_it_is_read(
+        cli: Cli, keys: Keys, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``new`` refuses ``deadline=1s``; a header the referee's own tool signed with it (a
+    second to answer by mail) is refused by every command that reads it. Before the deal,
+    join and the view state the deadline each seat agrees to."""
+    game = join_game(cli, keys, tmp_path, monkeypatch)
+    shown = cli("view", game)
+    assert "Once dealt, each seat has 1h a move; after that it forfeits." in shown.stdout
+    assert json.loads(cli("view", game, "--json").stdout)["deadline"] == \
+        {"per_move": "1h", "on_timeout": "forfeit"}
+    file = parse_game(read_bytes(game), str(game))
+    for per_move, why in (("1s", "give at least 1h"), ("366d1s", "at most 366d")):
+        header = replace(file.header, deadline=Deadline(per_move, "forfeit"), signature="")
+        write_atomic(game, game_bytes(replace(file, header=header.signed(keys.key("referee")),
+                                              joins=())))
+        for args in (("view", game), ("verify", game), ("join", game, "--key",
+                                                        keys.path("alice"))):
+            refused = cli(*args)
+            assert refused.exit_code == (1 if args[0] == "verify" else 7), refused.output
+            assert f"header: deadline {per_move!r}" in refused.stderr + refused.stdout
+            assert why in refused.stderr + refused.stdout
+
+
+def test_a_memory_keyed_by_signature_text_is_read_by_what_was_signed(keys: Keys) -> None:
+    """An earlier frogpbem keyed its signed requests by their text: read, each is known by
+    the Ed25519 signature inside, two texts of one signature as one, at the earlier time."""
+    text = crypto.sign_message(keys.key("alice"), b"frogpbem/1 request\n{}")
+    old = {"header": "h", "history": [], "signed": {text: hours(2),
+                                                      rewrite_reserved(text): hours(1)}}
+    read = Seen.from_json(old)
+    assert read.signed == ((signature_mark(text), hours(1)),)
+    assert signature_mark(text) == base64.b64encode(base64.b64decode(text)[-64:]).decode()
+    assert signature_mark("not base64!") == "not base64!"

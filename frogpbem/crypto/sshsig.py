@@ -77,19 +77,30 @@ def signer_of(blob: bytes) -> PublicKey:
 def verify(key: PublicKey, message: bytes, blob: bytes, namespace: str = NAMESPACE) -> None:
     """Check that ``blob`` is ``key``'s signature of ``message``; raises :class:`SignatureError`.
 
-    A blob in the form :func:`sign` writes for this key and namespace (every signature
-    frogpbem makes) is recognised at one look; any other is read field by field, with
-    the same outcome.
+    Only the one form :func:`sign` writes is accepted (SSHSIG v1, this key and namespace,
+    an empty ``reserved`` field, SHA-512 inside, an Ed25519 signature): ``ssh-keygen -Y
+    sign`` writes the same. The ``reserved`` field and the choice of hash are not covered
+    by the Ed25519 signature, so a blob allowing others could be re-written by anyone
+    into another text that still verifies: a signature must have one text, as requests
+    and notes are recognised by it. Any other blob is read field by field only to say
+    what is wrong with it.
     """
     lead = _lead(key.blob, namespace)
-    if len(blob) == len(lead) + RAW_SIZE and blob.startswith(lead):
-        raw, hash_name = blob[len(lead):], HASH
-    else:
-        raw, hash_name = _read(key, blob, namespace)
+    if len(blob) != len(lead) + RAW_SIZE or not blob.startswith(lead):
+        _read(key, blob, namespace)
+        raise SignatureError("signature not in the one form frogpbem accepts (SSHSIG v1, "
+                             "SHA-512, empty reserved field): re-written by someone")
+    raw = blob[len(lead):]
     try:
-        _verifier(key.blob).verify(raw, _to_be_signed(message, namespace, hash_name))
+        _verifier(key.blob).verify(raw, _to_be_signed(message, namespace, HASH))
     except InvalidSignature:
         raise SignatureError("invalid signature") from None
+
+
+def raw_signature(blob: bytes) -> bytes:
+    """The Ed25519 signature a verified blob ends with: what the signer's key made,
+    the same whatever was written around it."""
+    return blob[-RAW_SIZE:]
 
 
 @functools.lru_cache(maxsize=64)
@@ -100,7 +111,8 @@ def _verifier(key_blob: bytes) -> Ed25519PublicKey:
 
 def _read(key: PublicKey, blob: bytes, namespace: str) -> tuple[bytes, str]:
     """A signature blob read field by field and checked to be ``key``'s, in ``namespace``:
-    the Ed25519 signature and the name of the hash it signs."""
+    the Ed25519 signature and the name of the hash it signs (what :func:`verify` says of
+    a blob not in its one form)."""
     try:
         reader = SshReader(blob)
         if reader.take(6) != MAGIC or struct.unpack(">I", reader.take(4))[0] != VERSION:

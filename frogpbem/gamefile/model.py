@@ -273,6 +273,19 @@ class Deadline:
             raise GameFileError(f"on_timeout {on_timeout!r}: give forfeit or pass")
         return cls("".join(f"{count}{unit}" for count, unit in parts), on_timeout)
 
+    @classmethod
+    def read(cls, data: Mapping[str, Any] | None) -> Deadline | None:
+        """A signed header's deadline, held to the range :meth:`parse` accepts: a header
+        signed with ``per_move: 1s`` leaves no time to answer by mail, and is refused
+        wherever it is read. (The schema holds its text to the one form ``parse`` writes.)"""
+        if data is None:
+            return None
+        try:
+            cls.parse(data["per_move"], data["on_timeout"])
+        except GameFileError as exc:
+            raise exc.within(element="header") from None
+        return cls(data["per_move"], data["on_timeout"])
+
 
 @frozen
 class Header(Element):
@@ -326,12 +339,10 @@ class Header(Element):
         for name in names:
             if names.count(name) > 1:
                 raise GameFileError(f"seat {name!r} appears twice", element="header")
-        deadline = data.get("deadline")
         return _checked(cls(data["game"], data["rules"], dict(data["options"]), data["created"],
                             Party.from_json(data["referee"]), seats,
                             Setup.from_json(data["setup"]), data["signature"],
-                            Deadline(deadline["per_move"], deadline["on_timeout"])
-                            if deadline is not None else None), data, "header")
+                            Deadline.read(data.get("deadline"))), data, "header")
 
 
 # --- before the first record: joins and the deal ------------------------------------

@@ -6,6 +6,7 @@ the crypto package; it holds no game's rules itself.
 
 from __future__ import annotations
 
+import base64
 import json
 import os
 import time
@@ -16,6 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
 from frogpbem import crypto
+from frogpbem.crypto.sshsig import RAW_SIZE, raw_signature
 from frogpbem.errors import (
     ChainError,
     CommitmentError,
@@ -181,6 +183,18 @@ def check_not_ahead(file: GameFile, clock: Clock | None = None) -> None:
                              "yet (or this computer's clock is behind)", element=name)
 
 
+def signature_mark(signature: str) -> str:
+    """What recognises a signature this tool made, whatever text a copy writes it in: the
+    Ed25519 signature inside (base64). Ed25519 is deterministic: the same request signed
+    twice has one mark. (Only one text of a signature verifies: this is belt and braces.)"""
+    try:
+        blob = base64.b64decode("".join(signature.split()), validate=True)
+    except ValueError:
+        return signature
+    return base64.b64encode(raw_signature(blob)).decode() \
+        if len(blob) > RAW_SIZE else signature
+
+
 def check_observed(file: GameFile, first_seen: Sequence[str], signed: Mapping[str, str],
                    ) -> None:
     """The referee's times against this user's own clock readings (its memory of the game,
@@ -190,10 +204,15 @@ def check_observed(file: GameFile, first_seen: Sequence[str], signed: Mapping[st
       (``first_seen``, one per element of the history; ``""``: not known). An element
       seen for the first time now is so checked against the clock: a timeout signed
       ahead of its deadline is refused, and stays refused once that time has come.
-    - No record applying a request this tool signed (``signed``: signature to time) is
-      dated more than :data:`SKEW` before it was signed. Times never go back
-      (:func:`check_times`), so no later record is either: the clock of a seat's next
-      turn cannot start before that seat's own last move.
+    - No deal holding a join this tool signed, and no record applying a request it signed
+      (``signed``: :func:`signature_mark` to the time it signed), is dated more than
+      :data:`SKEW` before it was signed. Times never go back (:func:`check_times`), so no
+      later element is either: the clock of a seat's turn cannot start before that seat's
+      own join or last move.
+    - No timeout (or timed pass) of a seat was first seen here less than the deadline after
+      this tool signed what the history last applied for that seat (its request, or its
+      join in the deal): both times are this computer's, so no skew is allowed. A seat's
+      deadline starts after its own move was recorded, and that after it was signed.
     """
     elements = list(timeline(file))[1:]  # the history's: what ``first_seen`` dates
     for (name, at), seen in zip(elements, first_seen, strict=False):
@@ -203,14 +222,71 @@ def check_observed(file: GameFile, first_seen: Sequence[str], signed: Mapping[st
             raise ChainError(f"is dated {at}, {duration_words(late)} after this tool first "
                              f"saw it ({seen}): the referee dated it ahead (or this "
                              "computer's clock was behind)", element=name)
+    if not signed:
+        return
+    last_mine: dict[str, tuple[str, str]] = {}  # per seat: when this tool signed what the
+    # history last applied for it ("": not this tool's), and what that was
+    deal = file.deal
+    if deal is not None:
+        for join in deal.joins:
+            when = signed.get(signature_mark(join.signature), "")
+            last_mine[join.seat] = when, "join"
+            _check_not_before(deal.at, when, "the deal", "your join")
+    deadline = file.header.deadline
+    seen_at = {name: seen for (name, _), seen in zip(elements, first_seen, strict=False)}
     for record in file.log:
-        when = signed.get(record.request or "")
-        early = seconds_of(when) - seconds_at(record.at, f"record {record.n}") \
-            if when and record.at < when else 0
-        if early > SKEW:
-            raise ChainError(f"applies the request you signed at {when}, yet is dated "
-                             f"{record.at}, {duration_words(early)} before it: the referee "
-                             "dated it back", element=f"record {record.n}")
+        name = f"record {record.n}"
+        if record.request:
+            when = signed.get(signature_mark(record.request), "")
+            last_mine[record.seat] = when, "last move"
+            _check_not_before(record.at, when, name, "the request you signed")
+            continue
+        (mine, what), saw = last_mine.get(record.seat, ("", "")), seen_at.get(name)
+        if record.timeout and deadline is not None and mine and saw and \
+                seconds_of(saw) - seconds_of(mine) < deadline.seconds:
+            raise ChainError(
+                f"says {record.seat}'s time ran out, yet this tool first saw it at {saw}, "
+                f"{duration_words(seconds_of(saw) - seconds_of(mine))} after it signed "
+                f"{record.seat}'s {what} ({mine}), less than the {deadline.per_move} a move: "
+                "the referee cut the time short", element=name)
+
+
+def late_timeouts(file: GameFile, requests: Sequence[tuple[int, str, str]]) -> list[str]:
+    """Warnings for each timeout (or timed pass) recorded where this tool signed the seat's
+    move for that very record (``requests``: record, seat, when) before the deadline ran
+    out. The referee may not have had it in time (mail is slow); if it had, it recorded a
+    timeout instead. Only this tool's clock says when it signed: it proves nothing to
+    anyone else, so this is a warning, not a refusal."""
+    deadline = file.header.deadline
+    if deadline is None or not requests:
+        return []
+    signed = {(n, seat): at for n, seat, at in requests}
+    warnings = []
+    for record in file.log:
+        when = signed.get((record.n, record.seat))
+        if not record.timeout or when is None:
+            continue
+        before = file.log[record.n - 2].at if record.n > 1 else \
+            file.deal.at if file.deal is not None else file.header.created
+        due = seconds_of(before) + deadline.seconds
+        if seconds_of(when) < due:
+            warnings.append(
+                f"WARNING: record {record.n} says {record.seat}'s time ran out (dated "
+                f"{record.at}), yet this tool signed {record.seat}'s move for that record at "
+                f"{when}, before the deadline ({text_of(due)}). If the referee had it in "
+                "time, it recorded a timeout instead. This rests on this computer's clock "
+                "alone: no one else can check it; keep the mail you sent as evidence.")
+    return warnings
+
+
+def _check_not_before(at: str, when: str, name: str, what: str) -> None:
+    """Refuse an element dated more than :data:`SKEW` before ``when`` (this tool signed
+    ``what``, which it applies, then; ``""``: not this tool's)."""
+    early = seconds_of(when) - seconds_at(at, name) if when and at < when else 0
+    if early > SKEW:
+        raise ChainError(f"applies {what} at {when}, yet is dated {at}, "
+                         f"{duration_words(early)} before it: the referee dated it back",
+                         element=name)
 
 
 def duration_words(seconds: int) -> str:
@@ -283,6 +359,17 @@ def clock_words(game: Game, state: Any) -> str:
     when = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(seconds_of(clock.due)))
     then = "its turn passes" if clock.then == "pass" else "it forfeits"
     return f"{clock.to_move} must move by {when} ({clock.per_move} a move); after that {then}."
+
+
+def deadline_words(header: Header) -> str:
+    """The header's deadline in a sentence, for a game not dealt yet (``join``, ``setup``
+    and the view say what a seat agrees to by joining)."""
+    deadline = header.deadline
+    if deadline is None:
+        return "No deadline is set for this game."
+    then = "its turn passes (where the rules allow)" if deadline.on_timeout == "pass" \
+        else "it forfeits"
+    return f"Once dealt, each seat has {deadline.per_move} a move; after that {then}."
 
 
 @frozen

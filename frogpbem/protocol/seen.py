@@ -60,20 +60,35 @@ class Seen:
     """When this tool first saw each element of ``history`` (``""``: before it kept times;
     a memory written by an older frogpbem has none)."""
     signed: tuple[tuple[str, str], ...] = ()
-    """Each request this tool signed in the game: its signature, and when."""
+    """Each request, join or setup this tool signed in the game, by its
+    :func:`~frogpbem.protocol.game.signature_mark` (not its text), and when it was first
+    signed (the same move signed again has the same mark: the earliest time is kept)."""
+    requests: tuple[tuple[int, str, str], ...] = ()
+    """Each move this tool signed: the record it asked to become, the seat, and when it was
+    first signed (to warn of a timeout recorded instead:
+    :func:`~frogpbem.protocol.game.late_timeouts`)."""
 
     def to_json(self) -> dict[str, Any]:
         return {"header": self.header, "history": list(self.history), "records": self.records,
-                "first_seen": list(self.first_seen), "signed": dict(self.signed)}
+                "first_seen": list(self.first_seen), "signed": dict(self.signed),
+                "requests": [list(r) for r in self.requests]}
 
     @classmethod
     def from_json(cls, value: Any) -> Seen:
-        """A memory as written; ``first_seen`` and ``signed`` may be missing (older ones)."""
+        """A memory as written; ``first_seen`` and ``signed`` may be missing (older ones), and
+        an older one keeps signatures by their text (read here by their marks)."""
+        from frogpbem.protocol.game import signature_mark
+
         first = tuple(str(t) for t in value.get("first_seen", ()))
-        signed = value.get("signed", {})
+        signed: dict[str, str] = {}
+        for text, at in value.get("signed", {}).items():
+            mark = signature_mark(str(text))
+            signed[mark] = min(signed.get(mark, str(at)), str(at))
+        requests = tuple((int(n), str(seat), str(at))
+                         for n, seat, at in value.get("requests", ()))
         return cls(str(value["header"]), tuple(str(h) for h in value["history"]),
                    int(value.get("records", 0)), first[:len(value["history"])],
-                   tuple((str(k), str(v)) for k, v in signed.items()))
+                   tuple(signed.items()), requests)
 
     def seen_at(self) -> tuple[str, ...]:
         """``first_seen`` for every element of ``history`` (``""`` where it is not known)."""
@@ -120,15 +135,17 @@ class SeenGames:
         keep_recent(_KNOWN, path, (data, seen), KNOWN_MEMORIES)
         return seen
 
-    def see(self, game: Game, clock: Clock | None = None) -> None:
+    def see(self, game: Game, clock: Clock | None = None) -> list[str]:
         """Refuse a copy that forks from or rolls back what was seen; remember a newer one,
         with when each new element was first seen (``clock``: the time now); then refuse it
         if its times do not fit those readings (:func:`~frogpbem.protocol.game.check_observed`).
 
         A copy refused for its times is remembered all the same: it is what the referee
-        signed, and a time forged forward stays refused once that time has come.
+        signed, and a time forged forward stays refused once that time has come. Returns
+        warnings for the user that prove nothing to anyone else
+        (:func:`~frogpbem.protocol.game.late_timeouts`).
         """
-        from frogpbem.protocol.game import Clock, check_observed
+        from frogpbem.protocol.game import Clock, check_observed, late_timeouts
 
         clock = clock or Clock()
         file = game.file
@@ -144,23 +161,36 @@ class SeenGames:
                     self._refuse(game, seen, now)
                 known = seen.seen_at() if seen is not None else ()
                 now = replace(now, first_seen=known + (clock.text(),) * (
-                    len(now.history) - len(known)), signed=seen.signed if seen else ())
+                    len(now.history) - len(known)), signed=seen.signed if seen else (),
+                    requests=seen.requests if seen else ())
                 self._write(file.game, now, game_bytes(file))
         try:
             check_observed(file, now.seen_at(), dict(now.signed))
         except FrogPbemError as exc:
             raise exc.within(path=game.path) from None
+        return late_timeouts(file, now.requests)
 
-    def signed(self, game: Game, signature: str, clock: Clock | None = None) -> None:
-        """Remember that this tool signed a request (``signature``) in ``game`` now."""
-        from frogpbem.protocol.game import Clock
+    def signed(self, game: Game, signature: str, clock: Clock | None = None,
+               request: tuple[int, str] | None = None) -> None:
+        """Remember that this tool signed a request, join or setup (``signature``) in
+        ``game`` now, by what it signed: a signature already known keeps its first time
+        (signing the same move again must not make its record look dated back). A move's
+        ``request`` (the record it asks to become, and the seat) is kept too."""
+        from frogpbem.protocol.game import Clock, signature_mark
 
         json_path, _, lock_path = self._paths(game.game_id)
         with lock_file(lock_path):
             seen = self._read(game.game_id)
-            if seen is not None:
-                self._write(game.game_id, replace(seen, signed=(
-                    *seen.signed, (signature, (clock or Clock()).text()))), None)
+            mark, now = signature_mark(signature), (clock or Clock()).text()
+            if seen is None:
+                return
+            signed, requests = seen.signed, seen.requests
+            if mark not in dict(signed):
+                signed = (*signed, (mark, now))
+            if request is not None and all(r[:2] != request for r in requests):
+                requests = (*requests, (*request, now))
+            if (signed, requests) != (seen.signed, seen.requests):
+                self._write(game.game_id, replace(seen, signed=signed, requests=requests), None)
 
     def _write(self, game: str, seen: Seen, copy: bytes | Later | None) -> None:
         """Write the memory (and the latest copy, when it changed)."""

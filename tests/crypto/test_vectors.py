@@ -11,7 +11,6 @@ from __future__ import annotations
 import base64
 import hashlib
 import shutil
-import struct
 from collections.abc import Callable
 from pathlib import Path
 
@@ -22,7 +21,6 @@ from hypothesis import strategies as st
 
 from frogpbem import crypto
 from frogpbem.crypto import sshsig
-from frogpbem.crypto.keys import ssh_string
 from frogpbem.errors import SignatureError
 from frogpbem.gamefile.model import Plaintext
 
@@ -97,7 +95,8 @@ def _outcome(check: Callable[[], None]) -> str:
 
 def _read_field_by_field(key: crypto.PublicKey, message: bytes, blob: bytes,
                          namespace: str) -> None:
-    """What verifying was before blobs in our own form were recognised at one look."""
+    """Verifying as before blobs not in our one form were refused: every field read, the
+    ``reserved`` one skipped, a SHA-256 inside allowed."""
     raw, hash_name = sshsig._read(key, blob, namespace)
     try:
         key.verifier().verify(raw, sshsig._to_be_signed(message, namespace, hash_name))
@@ -108,10 +107,11 @@ def _read_field_by_field(key: crypto.PublicKey, message: bytes, blob: bytes,
 @given(data=st.data())
 @settings(max_examples=400, deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture])
-def test_a_signature_in_our_form_verifies_as_read_field_by_field(
+def test_a_signature_verifies_only_in_our_one_form(
         fixed: crypto.PrivateKey, data: st.DataObject) -> None:
-    """Our own form is recognised at one look; a blob changed anywhere (or another key's,
-    or another namespace's) gives the same outcome as reading every field."""
+    """A blob changed anywhere (or another key's, or another namespace's) gives the same
+    outcome as reading every field, except that one read field by field as valid yet not
+    byte for byte our form is refused: a signature has one text."""
     message = (VECTORS / "record.msg").read_bytes()
     blob = bytearray(crypto.sign_blob(fixed, message))
     for _ in range(data.draw(st.integers(0, 3))):
@@ -129,20 +129,40 @@ def test_a_signature_in_our_form_verifies_as_read_field_by_field(
     signed = data.draw(st.sampled_from([message, message + b" "]))
     key = fixed.public if data.draw(st.booleans()) else crypto.PublicKey(
         bytes(fixed.public.blob[:-1]) + b"\x01")
-    assert _outcome(lambda: crypto.verify_blob(key, signed, bytes(blob), namespace)) == \
-        _outcome(lambda: _read_field_by_field(key, signed, bytes(blob), namespace))
+    ours = _outcome(lambda: crypto.verify_blob(key, signed, bytes(blob), namespace))
+    theirs = _outcome(lambda: _read_field_by_field(key, signed, bytes(blob), namespace))
+    if theirs == "verified" and bytes(blob) != sshsig.sign(fixed, signed, namespace):
+        assert ours.startswith("refused: signature not in the one form")
+    else:
+        assert ours == theirs
 
 
-def test_a_signature_in_another_valid_form_is_still_read_field_by_field(
+@pytest.mark.parametrize(("name", "why"), [
+    ("reserved", "the reserved field, which the Ed25519 signature does not cover, re-written"),
+    ("sha256", "SHA-256 inside: valid under OpenSSH, yet a second text for one signature"),
+])
+def test_a_signature_re_written_around_a_valid_ed25519_one_is_refused(
+        fixed: crypto.PrivateKey, name: str, why: str) -> None:
+    """Must-fail vectors: the blob still holds a valid Ed25519 signature of the message by
+    the fixed key, yet is not the one text of it, so it is refused ({why})."""
+    message = (VECTORS / "record.msg").read_bytes()
+    armored = (VECTORS / f"record.msg.{name}.sig").read_text()
+    blob = base64.b64decode("".join(armored.splitlines()[1:-1]))
+    _read_field_by_field(fixed.public, message, blob, "frogpbem")  # valid to a lax reader
+    with pytest.raises(SignatureError, match="not in the one form"):
+        crypto.verify_blob(fixed.public, message, blob)
+    with pytest.raises(SignatureError, match="not in the one form"):
+        crypto.verify_message(fixed.public, message, base64.b64encode(blob).decode())
+
+
+def test_a_signature_in_base64_other_than_its_one_encoding_is_refused(
         fixed: crypto.PrivateKey) -> None:
-    """ssh-keygen may sign with SHA-256 inside: such a blob is not in our form, and it is
-    read field by field and verified."""
-    message = b"any message"
-    raw = fixed.sign_raw(sshsig._to_be_signed(message, "frogpbem", "sha256"))
-    blob = (sshsig.MAGIC + struct.pack(">I", 1) + ssh_string(fixed.public.blob)
-            + ssh_string(b"frogpbem") + ssh_string(b"") + ssh_string(b"sha256")
-            + ssh_string(ssh_string(b"ssh-ed25519") + ssh_string(raw)))
-    assert not blob.startswith(sshsig._lead(fixed.public.blob, "frogpbem"))
-    crypto.verify_blob(fixed.public, message, blob)
-    with pytest.raises(SignatureError, match="invalid signature"):
-        crypto.verify_blob(fixed.public, message + b".", blob)
+    """Base64 with the pad bits set, or a line break, is another text of the same blob."""
+    message = (VECTORS / "record.msg").read_bytes()
+    text = crypto.sign_message(fixed, message)
+    crypto.verify_message(fixed.public, message, text)
+    padded = text[:-3] + chr(ord(text[-3]) + 1) + text[-2:]  # ends "A==": "B==" decodes alike
+    assert base64.b64decode(padded) == base64.b64decode(text)
+    for other in (padded, text[:40] + "\n" + text[40:], " " + text):
+        with pytest.raises(SignatureError, match="malformed"):
+            crypto.verify_message(fixed.public, message, other)
