@@ -615,13 +615,13 @@ def reply(
                 f"{turn.loaded.ruleset.title} - game {turn.game}, you play {turn.seat}"
             after = replies.next_step(turn, command)
             emit({"game": turn.game, "seat": turn.seat, "copy": str(turn.copy),
-                  "records": turn.records, "next": after}, as_json,
-                 f"{board}\n\n{after}\n(your copy: {turn.copy})")
+                  "records": turn.records, "next": after, "warnings": turn.warnings}, as_json,
+                 "\n".join([*turn.warnings, f"{board}\n\n{after}\n(your copy: {turn.copy})"]))
             return
         emit({"game": turn.game, "seat": turn.seat, "copy": str(turn.copy),
               "records": turn.records, "signed": turn.lines, "sent": turn.sent,
-              "to": turn.to}, as_json,
-             "\n".join(done))
+              "to": turn.to, "warnings": turn.warnings}, as_json,
+             "\n".join([*turn.warnings, *done]))
 
 
 @app.command()

@@ -97,6 +97,9 @@ class Turn:
     """Where the answer went, in words."""
     to: str = ""
     """Whom the answer is for (its To:), in words; empty when the message names nobody."""
+    warnings: list[str] = field(default_factory=list)
+    """What this user's memory says the referee passed over (a move signed in time, and a
+    timeout recorded instead): shown to the player, never signed or mailed."""
 
     @property
     def teams(self) -> bool:
@@ -200,7 +203,7 @@ def _reply(message: EmailMessage, game: Game, work: Path, key: crypto.PrivateKey
     seat = game.role(key)
     base = _base(game, target, seen, seat)
     work.write_bytes(base)
-    seen.see(game)  # a rollback or a fork of what this user saw is refused here
+    late = seen.see(game)  # a rollback or a fork of what this user saw is refused here
     if not target.exists() or read_bytes(target) != base:
         write_atomic(target, base)  # the verified copy is kept, whatever follows
     game = load(work)
@@ -213,12 +216,17 @@ def _reply(message: EmailMessage, game: Game, work: Path, key: crypto.PrivateKey
     elif move is not None:
         if game.undealt:
             _undealt_refusal(game, seat)
-        requested = request_move(game, key, move)
+        try:
+            requested = request_move(game, key, move)
+        except FrogPbemError as exc:  # over, or not its turn, on time: the warning says why
+            exc.message = " ".join([exc.message, *late])
+            raise
     if note is not None:
         lines.append(add_note(work, key, note, seen=seen))
     kept = load(work)
     turn = Turn(game.game_id, seat, target, len(kept.file.log),
                 None if kept.undealt else view_for(kept, key), kept)
+    turn.warnings = late
     if requested is not None:
         lines.append(requested.line)
     turn.lines = [line.rsplit("; send ", 1)[0] for line in lines]  # this command sends

@@ -581,6 +581,12 @@ def test_a_timeout_recorded_though_my_move_was_signed_in_time_is_a_warning(
     assert "no one else can check it" in verified.stdout
     moved = run(cli, keys, "alice", "move", game, MOVE_1)
     assert moved.exit_code != 0 and warning in moved.stderr, moved.output
+    as_user(monkeypatch, tmp_path, "referee")  # the referee's mail, read with reply
+    assert run(cli, keys, "referee", "mail", game, "--out", tmp_path / "mail").exit_code == 0
+    as_user(monkeypatch, tmp_path, "alice")
+    [to_red] = (tmp_path / "mail").glob("*-red.eml")
+    shown = run(cli, keys, "alice", "reply", to_red, "--games", tmp_path / "alice-games")
+    assert shown.exit_code == 0 and shown.stdout.startswith("WARNING: " + warning), shown.output
     as_user(monkeypatch, tmp_path, "bob")
     assert "WARN" not in run(cli, keys, "bob", "verify", game).stdout
     if then == "pass":  # red's next move, signed, still says so
