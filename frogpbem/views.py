@@ -233,10 +233,16 @@ def scene_of(view: View, hint: Any = None) -> Scene:
 
 def pictured(view: View) -> JSON:
     """The board a picture of ``view`` draws: the view's, its outcome told as players read
-    it (:func:`~frogpbem.protocol.game.termination_words`: a loss on time)."""
+    it (:func:`~frogpbem.protocol.game.termination_words`: a loss on time), and while the
+    game runs under a deadline or a pause, its clock in words (``clock``)."""
     outcome = view.outcome
-    words = termination_words(view.game, outcome.termination) if outcome else ""
-    if outcome is None or words == outcome.termination:
+    if outcome is None:
+        game = view.game
+        running = game.header.deadline is not None or game.paused is not None
+        clock = clock_words(game, view.state) if running else ""
+        return {**view.board, "clock": clock} if clock else view.board
+    words = termination_words(view.game, outcome.termination)
+    if words == outcome.termination:
         return view.board
     from frogpbem.pictures import with_termination
 

@@ -229,6 +229,14 @@ def test_a_forfeit_on_time_reads_as_one_everywhere(
     assert "end: red lost on time; standing" in audit(game).text()
 
 
+def svg_words(svg: str) -> str:
+    """The words a picture shows, its lines joined by spaces."""
+    import re
+    from html import unescape
+
+    return " ".join(unescape(text) for text in re.findall(r"<text[^>]*>([^<]*)</text>", svg))
+
+
 def test_views_say_who_must_move_by_when_and_what_then(
         cli: Cli, keys: Keys, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     import json
@@ -242,6 +250,8 @@ def test_views_say_who_must_move_by_when_and_what_then(
                              "then": "forfeit", "paused": None}
     page = run(cli, keys, "alice", "view", game, "--format", "html").stdout
     assert "red must move by 2026-12-04 00:00 UTC" in page
+    assert "red must move by 2026-12-04 00:00 UTC (72h a move); after that it forfeits." \
+        in svg_words(run(cli, keys, "alice", "view", game, "--format", "svg").stdout)
     at(monkeypatch, hours(1))
     assert run(cli, keys, "referee", "pause", game, "--reason", "holidays").exit_code == 0
     data = json.loads(cli("view", game, "--json").stdout)
@@ -254,6 +264,7 @@ def test_views_say_who_must_move_by_when_and_what_then(
     data = json.loads(cli("view", plain, "--json").stdout)
     assert data["clock"]["per_move"] is None and data["clock"]["to_move"] == "red"
     assert "Clock:" not in cli("view", plain).stdout
+    assert "must move" not in svg_words(cli("view", plain, "--format", "svg").stdout)
     assert "No deadline is set" in mailed_text(cli, keys, plain, tmp_path / "running", "red")
     assert run(cli, keys, "referee", "move", plain, "resign", "--seat", "red").exit_code == 0
     assert json.loads(cli("view", plain, "--json").stdout)["clock"] is None

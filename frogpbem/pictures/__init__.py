@@ -45,7 +45,9 @@ def status(board: JSON) -> str:
                              for p in outcome["standing"])
         return f"Game over: {outcome['termination']}. {standing}"
     to_move = board.get("to_move")
-    return f"To move: {to_move}" if to_move else ""
+    clock = board.get("clock")  # a running game's deadline, or its pause, in words
+    return " ".join([*([f"To move: {to_move}."] if to_move else []),
+                     *([clock] if isinstance(clock, str) else [])])
 
 
 def with_termination(board: JSON, termination: str) -> JSON:
