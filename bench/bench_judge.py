@@ -101,7 +101,8 @@ def main() -> None:
         game = games / f"{file.game}.yaml"
         state = folder / "judge-state"
         start_game(game, file, referee, state)
-        box = ImapBox(f"imap://judge@127.0.0.1:{servers.imap_port}", PASSWORD)
+        box = ImapBox(f"imap://judge@127.0.0.1:{servers.imap_port}", PASSWORD,
+                      insecure_loopback=True)
         judge = Judge(games, referee, box, servers.smtp, f"judge@{DOMAIN}", state_dir=state)
         judge.round()  # mails the start
         targets = [f"{chr(ord('C') + c)}{r}" for r in range(3, 18) for c in range(15)]
