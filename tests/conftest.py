@@ -165,16 +165,18 @@ def finished_demos(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
                 for rules, options in DEMO_RULES.items()}
 
 
-def game_addressed(path: Path, keys: Keys, emails: dict[str, str], join: bool = False) -> str:
+def game_addressed(path: Path, keys: Keys, emails: dict[str, str], join: bool = False,
+                   names: dict[str, str] | None = None) -> str:
     """The known two-seat game (or, with ``join``, one that waits for joins) whose header
-    gives the seats ``emails`` as they are, as a hostile referee's tool, or a frogpbem from
-    before ``new`` checked addresses, signs them; written to ``path`` and remembered as
-    ``new`` does. Its id."""
+    gives the seats ``emails`` (and ``names``) as they are, as a hostile referee's tool, or
+    a frogpbem from before ``new`` checked them, signs them; written to ``path`` and
+    remembered as ``new`` does. Its id."""
     from frogpbem.dealing import SeatSpec, create_game, start_game
     from frogpbem.gamefile.model import ChosenSetup
 
     referee = keys.key("referee")
-    seats = [SeatSpec(seat, keys.key(player).public, player.capitalize(), emails.get(seat))
+    seats = [SeatSpec(seat, keys.key(player).public,
+                      (names or {}).get(seat, player.capitalize()), emails.get(seat))
              for seat, player in (("red", "alice"), ("blue", "bob"))]
     file = create_game("frogfinder", referee, "Judge", seats, {"size": 6, "frogs": 2},
                        None if join else ChosenSetup.from_json(SETUP), join=join)

@@ -17,7 +17,7 @@ import pytest
 from frogpbem import crypto
 from frogpbem.gamefile import strictyaml
 from frogpbem.judge import Incoming, Judge, MaildirBox
-from tests.conftest import Cli, Keys
+from tests.conftest import Cli, Keys, game_addressed
 from tests.test_judge import DOMAIN, parse
 from tests.test_judge_citizen import club_game, maildir, person, smtp_keeping
 
@@ -253,9 +253,11 @@ def test_headers_keep_to_the_lengths_of_mail(cli: Cli, keys: Keys, tmp_path: Pat
     import re
 
     games = tmp_path / "games"
-    name = "Bob Example-" * 100
-    _, game = club_game(cli, keys, tmp_path, games, "--name", f"blue={name}",
-                        "--name", "red=Al\u00e9")
+    games.mkdir()
+    name = "Bob Example-" * 100  # new refuses it now: an older or hostile tool's game
+    game_id = game_addressed(games / "draft.yaml", keys, {
+        "red": f"alice@{DOMAIN}", "blue": f"bob@{DOMAIN}"}, names={"blue": name, "red": "Al\u00e9"})
+    game = (games / "draft.yaml").rename(games / f"{game_id}.yaml")
     written = cli("mail", game, "--out", tmp_path / "out", "--key", keys.path("referee"))
     assert written.exit_code == 0, written.output
     for path in (tmp_path / "out").iterdir():
