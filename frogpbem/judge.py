@@ -40,6 +40,7 @@ from frogpbem.answers import (
     NEXT_STEP,
     Entry,
     Journal,
+    Own,
     Unused,
     answer,
     automatic,
@@ -413,17 +414,32 @@ class Judge:
         except NothingToApplyError as exc:
             if before is not None and before.games != self._hashes(named):
                 return "taken already: nothing new in it"  # taken, then the round stopped
-            return unused_for(exc, game)
+            return unused_for(exc, game, self._own(game), found)
         except UnknownGameError as exc:
             return Unused(f"refused: {exc.message}", f"this judge does not run game {game}."
                           if game else "this judge does not run that game.", None, game,
                           "write to the judge that runs the game (the address its mail came "
                           "from): " + NEXT_STEP)
         except FrogPbemError as exc:
-            return unused_for(exc, game)
+            return unused_for(exc, game, self._own(game), found)
         if said.startswith("nothing taken"):
             return unused_nothing(found, said, game)
         return said
+
+    def _own(self, game_id: str | None) -> Own | None:
+        """The judge's own copy of the game a refused message is about, for its answer;
+        ``None`` when there is none (or it does not read)."""
+        if game_id is None:
+            return None
+        path = game_file(self.games, game_id)
+        try:
+            with locked(path):
+                game = load(path, HeadMemory(self.state_dir))
+                state = None if game.undealt else \
+                    replay(game, known_secrets(game, REFEREE, self.key), self.key).final
+        except (FrogPbemError, OSError):
+            return None
+        return Own(game, None if state is None else game.ruleset.to_move(state))
 
     def _hashes(self, named: list[str]) -> dict[str, str]:
         """The hash of each named game's file (see :meth:`_taken`)."""

@@ -1,0 +1,80 @@
+"""What a newcomer met walking through the README: the judge's answers, ``reply``'s
+warnings and words, ``receive`` of a message twice, exit statuses, ``mail``'s sender
+and ``new``'s folder.
+
+The judge runs on a Maildir and sends through the SMTP server in this process of
+:mod:`tests.test_judge_citizen`.
+"""
+
+from __future__ import annotations
+
+from email import policy
+from email.message import EmailMessage
+from pathlib import Path
+
+from frogpbem.gamefile import strictyaml
+from tests.conftest import Cli, Keys
+from tests.test_judge import DOMAIN, parse
+from tests.test_judge_citizen import club_game, maildir, person, smtp_keeping
+
+
+def _copy_with(cli: Cli, game: Path, to: Path, move: str, key: str, keys: Keys) -> Path:
+    """A player's copy of ``game`` with ``move`` requested by ``key``'s seat."""
+    to.write_bytes(game.read_bytes())
+    moved = cli("move", to, move, "--key", keys.path(key))
+    assert moved.exit_code == 0, moved.output
+    return to
+
+
+def _mail(sender: str, subject: str, copy: Path) -> EmailMessage:
+    message = person(sender, subject)
+    message.add_attachment(copy.read_bytes(), maintype="application", subtype="yaml",
+                           filename=copy.name)
+    return message
+
+
+def test_the_judge_says_a_move_sent_twice_was_applied_and_a_move_after_the_end_is_over(
+        cli: Cli, keys: Keys, tmp_path: Path) -> None:
+    """Blue answers record 2 twice: the first is applied; the second was answered "your copy
+    is older than the judge's: move again" (and the log named the referee's
+    --discard-requests), though it was red's turn. Red then resigns, and a move from red's
+    older copy was answered the same way, though the game was over."""
+    games = tmp_path / "games"
+    game_id, game = club_game(cli, keys, tmp_path, games)
+    box = maildir(tmp_path / "Maildir")
+    args = ["judge", "--games", games, "--maildir", box, "--once", "--from",
+            f"judge@{DOMAIN}", "--key", keys.path("referee"), "--smtp"]
+    red = _copy_with(cli, game, tmp_path / "red.yaml", "shoot C3", "alice", keys)
+    sent = [_mail("alice", "my move", red)]
+    log = ""
+    with smtp_keeping() as (url, kept):
+        def judge_takes(message: EmailMessage) -> None:
+            nonlocal log
+            name = f"{len(list((box / 'new').iterdir())) + 100}.msg"
+            (box / "new" / name).write_bytes(message.as_bytes(policy=policy.SMTP))
+            took = cli(*args, url)
+            assert took.exit_code == 0, took.output
+            log += took.stdout
+
+        judge_takes(sent[0])
+        first = _copy_with(cli, game, tmp_path / "b1.yaml", "shoot D4", "bob", keys)
+        second = _copy_with(cli, game, tmp_path / "b2.yaml", "shoot D5", "bob", keys)
+        judge_takes(_mail("bob", "D4", first))
+        twice = _mail("bob", "D5", second)
+        judge_takes(twice)
+        resign = _copy_with(cli, game, tmp_path / "r2.yaml", "resign", "alice", keys)
+        late = _copy_with(cli, game, tmp_path / "r3.yaml", "shoot E5", "alice", keys)
+        judge_takes(_mail("alice", "I resign", resign))
+        after = _mail("alice", "E5", late)
+        judge_takes(after)
+    assert [r["move"] for r in strictyaml.loads(game.read_bytes())["log"]][:3] == \
+        ["shoot C3", "shoot D4", "resign"], log
+    assert "--discard-requests" not in log, log
+    answered = {str(m["In-Reply-To"]): m.get_content() for m in
+                (parse(e.content) for e in kept) if m["In-Reply-To"] is not None}
+    again = " ".join(answered[str(twice["Message-ID"])].split())
+    assert "your move for record 2 came in an earlier message and was applied" in again
+    assert "it is red's turn now" in again and "older than the judge's" not in again
+    over = " ".join(answered[str(after["Message-ID"])].split())
+    assert "the game is over: red resigned; no more moves are taken" in over, over
+    assert f"frogpbem audit {game_id}.yaml" in over and "reply MESSAGE" not in over
