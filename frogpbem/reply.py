@@ -21,6 +21,7 @@ send leaves no request behind that was never mailed.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -229,6 +230,7 @@ def _reply(message: EmailMessage, game: Game, work: Path, key: crypto.PrivateKey
     turn.warnings = late
     if requested is not None:
         lines.append(requested.line)
+        turn.warnings += _answered_before(target, requested.n)
     turn.lines = [line.rsplit("; send ", 1)[0] for line in lines]  # this command sends
     if not turn.lines:
         return turn
@@ -245,6 +247,10 @@ def _reply(message: EmailMessage, game: Game, work: Path, key: crypto.PrivateKey
         turn.sent = deliver(turn, turn.answer)
     try:
         write_atomic(target, read_bytes(work))
+        if requested is not None:
+            write_atomic(_answered(target), json.dumps(
+                {"record": requested.n, "move": requested.move, "sent": turn.sent})
+                .encode(), durable=False, private=True)
         if recipient is not None and (given is not None or _remembered(target) is None) and \
                 not kept.header.referee.email:
             write_atomic(_memory(target), f"{recipient}\n".encode(), durable=False)
@@ -519,6 +525,27 @@ def _recipient(message: Message, game: Game, seat: str, target: Path) -> Address
 def _memory(target: Path) -> Path:
     """Where the address answered in a game is kept: beside the player's copy."""
     return target.with_name(f"{target.stem}.answer-to")
+
+
+def _answered(target: Path) -> Path:
+    """Where the last move answered in a game is kept (its record, the move, where it went):
+    beside the player's copy, so that a second answer for one record is warned of."""
+    return target.with_name(f"{target.stem}.answered")
+
+
+def _answered_before(target: Path, record: int) -> list[str]:
+    """The warning that ``record`` was answered already (the judge takes the first answer
+    that arrives, and not a later one); none if it was not (or the memory does not read)."""
+    try:
+        said = json.loads(_answered(target).read_bytes())
+        if said["record"] != record:
+            return []
+        move, sent = safe(str(said["move"])), safe(str(said["sent"]))
+    except (OSError, ValueError, TypeError, KeyError):
+        return []
+    where = f" ({sent})" if sent else ""
+    return [f"warning: you already answered record {record} with {move!r}{where}; the judge "
+            "takes the first answer that arrives, so this one may not be used"]
 
 
 def _remembered(target: Path) -> Address | None:

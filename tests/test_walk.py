@@ -12,10 +12,21 @@ from email import policy
 from email.message import EmailMessage
 from pathlib import Path
 
+import pytest
+
 from frogpbem.gamefile import strictyaml
 from tests.conftest import Cli, Keys
 from tests.test_judge import DOMAIN, parse
 from tests.test_judge_citizen import club_game, maildir, person, smtp_keeping
+from tests.test_reply import JUDGE, Table
+
+
+@pytest.fixture(name="table")
+def judge_table(tmp_path: Path, cli: Cli, keys: Keys, monkeypatch: pytest.MonkeyPatch) -> Table:
+    """The judge's game and its mail to the seats as files (:class:`tests.test_reply.Table`),
+    in the current folder."""
+    monkeypatch.chdir(tmp_path)
+    return Table(tmp_path, cli, keys)
 
 
 def _copy_with(cli: Cli, game: Path, to: Path, move: str, key: str, keys: Keys) -> Path:
@@ -78,3 +89,16 @@ def test_the_judge_says_a_move_sent_twice_was_applied_and_a_move_after_the_end_i
     over = " ".join(answered[str(after["Message-ID"])].split())
     assert "the game is over: red resigned; no more moves are taken" in over, over
     assert f"frogpbem audit {game_id}.yaml" in over and "reply MESSAGE" not in over
+
+
+def test_reply_warns_that_a_record_was_answered_already(table: Table) -> None:
+    """A second answer to one message replaced the first in the player's copy without a
+    word, though the first may have reached the judge, which takes the first to arrive."""
+    message = table.mail("red", "red-0.eml")
+    first = table.reply("alice", message, "shoot D4", "--out", "b1.eml")
+    assert first.exit_code == 0 and "already" not in first.stdout, first.output
+    second = table.reply("alice", message, "shoot D5", "--out", "b2.eml")
+    assert second.exit_code == 0, second.output
+    assert "you already answered record 1 with 'shoot D4' (wrote b1.eml, to Carol " \
+        f"<{JUDGE}>); the judge takes the first answer that arrives" in second.stdout
+    assert "replacing 'shoot D4'" in second.stdout
