@@ -292,6 +292,8 @@ def receive(sources: list[bytes], games: Path, key: crypto.PrivateKey,
             number += 1
             try:
                 said = take_found(contents(message), games, key, state_dir, seen)
+            except NothingToApplyError:  # what it holds was taken from it (or its copy) before
+                said = "taken already: nothing new in it"
             except FrogPbemError as exc:
                 said = f"refused: {exc}"
             lines.append(f"message {number} ({subject([message])!r}): {said}")

@@ -102,3 +102,14 @@ def test_reply_warns_that_a_record_was_answered_already(table: Table) -> None:
     assert "you already answered record 1 with 'shoot D4' (wrote b1.eml, to Carol " \
         f"<{JUDGE}>); the judge takes the first answer that arrives" in second.stdout
     assert "replacing 'shoot D4'" in second.stdout
+
+
+def test_receive_of_a_message_taken_before_says_so_and_succeeds(table: Table) -> None:
+    """The same answer received twice was 'refused: no move given and no pending requests
+    to apply' (exit 1), as if it were wrong; its move is in the game."""
+    table.reply("alice", table.mail("red", "red-0.eml"), "shoot C3", "--out", "m.eml")
+    table.take(table.folder / "m.eml")
+    again = table.cli("receive", table.folder / "m.eml", "--games", table.game.parent,
+                      "--key", table.keys.path("referee"))
+    assert again.exit_code == 0, again.output
+    assert again.stdout.endswith(": taken already: nothing new in it\n"), again.stdout
