@@ -261,15 +261,17 @@ def _reply(message: EmailMessage, game: Game, work: Path, key: crypto.PrivateKey
 
 
 def _undealt_refusal(game: Game, seat: str) -> None:
-    """A move given for a game not dealt yet: say what this seat can do instead."""
+    """A move given for a game not dealt yet: say what this seat can do instead (exit 4, as
+    ``frogpbem move`` on a game not dealt)."""
     if seat not in game.waiting_for:
         raise IllegalMoveError(f"game {game.game_id} is not dealt yet: your join is in; the "
                                "start comes by mail once every seat has joined")
     if game.header.setup.choosers:
-        raise UsageError(f"game {game.game_id} is not dealt yet: choose your secret first, "
-                         'with --setup "YOUR SECRET" (or --random) instead of a move')
-    raise UsageError(f"game {game.game_id} is not dealt yet: join first, with join "
-                     "in place of the move")
+        raise IllegalMoveError(f"game {game.game_id} is not dealt yet: choose your secret "
+                               'first, with --setup "YOUR SECRET" (or --random) instead of '
+                               "a move")
+    raise IllegalMoveError(f"game {game.game_id} is not dealt yet: join first, with join "
+                           "in place of the move")
 
 
 def next_step(turn: Turn, command: str) -> str:
