@@ -21,7 +21,6 @@ send leaves no request behind that was never mailed.
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import shutil
@@ -37,6 +36,7 @@ from email.utils import formatdate, make_msgid
 from pathlib import Path
 
 from frogpbem import crypto
+from frogpbem.answers import ANSWERS
 from frogpbem.dealing import join_game, submit_setup
 from frogpbem.errors import (
     FileAccessError,
@@ -248,9 +248,10 @@ def _reply(message: EmailMessage, game: Game, work: Path, key: crypto.PrivateKey
     try:
         write_atomic(target, read_bytes(work))
         if requested is not None:
-            write_atomic(_answered(target), json.dumps(
-                {"record": requested.n, "move": requested.move, "sent": turn.sent})
-                .encode(), durable=False, private=True)
+            said = [str(requested.n), requested.move, turn.sent]  # one line each
+            write_atomic(_answered(target), "".join(f"{' '.join(line.split())}\n"
+                                                    for line in said).encode(),
+                         durable=False, private=True)
         if recipient is not None and (given is not None or _remembered(target) is None) and \
                 not kept.header.referee.email:
             write_atomic(_memory(target), f"{recipient}\n".encode(), durable=False)
@@ -343,7 +344,8 @@ def attached_copies(message: Message) -> list[GameFile]:
 
 def _nothing_attached(message: Message) -> str:
     """Why a message without a game file cannot be answered, in words for what it is: the
-    judge's word that a join is in, its reminder, or its message decoded by a mail program
+    judge's word that a join is in, its answer to a message it could not use (its
+    Message-ID says so), its reminder, or its message decoded by a mail program
     (mutt's ``pipe_decode`` leaves the attachments out)."""
     about = safe(" ".join(header_text(message, "x-frogpbem-game").split()))[:80]
     said = " ".join(header_text(message, "subject").split())
@@ -353,6 +355,11 @@ def _nothing_attached(message: Message) -> str:
         return (f"the message is the judge's (or referee's) word that your join is in game "
                 f"{about}: it carries no game file and needs no answer; the start comes by "
                 "mail")
+    if re.search(rf"\.{ANSWERS}@[^>]*>\s*$", header_text(message, "message-id")):
+        named = re.match(r"(?:re: )?\[frogpbem ([a-z0-9-]{3,64})\]", said, re.IGNORECASE)
+        game = f"game {named[1]} (subject [frogpbem {named[1]}] …)" if named else "the game"
+        return ("this is the judge's answer to a message it could not use: it carries no "
+                f"game file; answer its last message about {game}, which carries it")
     reminder = re.fullmatch(r"\[frogpbem ([a-z0-9-]{3,64})\] reminder: .*", said)
     if reminder:
         return (f"the message is the judge's reminder for game {reminder[1]}, without the "
@@ -530,8 +537,9 @@ def _memory(target: Path) -> Path:
 
 
 def _answered(target: Path) -> Path:
-    """Where the last move answered in a game is kept (its record, the move, where it went):
-    beside the player's copy, so that a second answer for one record is warned of."""
+    """Where the last move answered in a game is kept (its record, the move, where it went,
+    a line each): beside the player's copy, so that a second answer for one record is
+    warned of."""
     return target.with_name(f"{target.stem}.answered")
 
 
@@ -539,12 +547,12 @@ def _answered_before(target: Path, record: int) -> list[str]:
     """The warning that ``record`` was answered already (the judge takes the first answer
     that arrives, and not a later one); none if it was not (or the memory does not read)."""
     try:
-        said = json.loads(_answered(target).read_bytes())
-        if said["record"] != record:
+        number, move, sent = _answered(target).read_text("utf-8").split("\n")[:3]
+        if int(number) != record:
             return []
-        move, sent = safe(str(said["move"])), safe(str(said["sent"]))
-    except (OSError, ValueError, TypeError, KeyError):
+    except (OSError, ValueError):  # none, or damaged: as none
         return []
+    move, sent = safe(move), safe(sent)
     where = f" ({sent})" if sent else ""
     return [f"warning: you already answered record {record} with {move!r}{where}; the judge "
             "takes the first answer that arrives, so this one may not be used"]

@@ -113,3 +113,23 @@ def test_receive_of_a_message_taken_before_says_so_and_succeeds(table: Table) ->
                       "--key", table.keys.path("referee"))
     assert again.exit_code == 0, again.output
     assert again.stdout.endswith(": taken already: nothing new in it\n"), again.stdout
+
+
+def test_reply_on_the_judge_s_answer_says_what_it_is(cli: Cli, keys: Keys,
+                                                      tmp_path: Path) -> None:
+    """The judge's answer to a message it could not use carries no game file; reply on it
+    said "reply to a message from the judge", though it is one."""
+    from frogpbem.answers import Unused, answer
+
+    theirs = person("alice", "Re: [frogpbem ff-abcdefgh] the game begins")
+    made = answer(theirs, Unused("refused: stale", "your copy is old.", None, "ff-abcdefgh"),
+                  f"judge@{DOMAIN}")
+    assert made is not None
+    saved = tmp_path / "answer.eml"
+    saved.write_bytes(bytes(made))
+    said = cli("reply", saved, "shoot C3", "--key", keys.path("alice"), "--games",
+               tmp_path / "games")
+    assert said.exit_code == 2, said.output
+    assert "this is the judge's answer to a message it could not use" in said.stderr
+    assert "answer its last message about game ff-abcdefgh (subject [frogpbem ff-abcdefgh]" \
+        in said.stderr and "reply to a message from the judge" not in said.stderr
