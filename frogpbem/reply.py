@@ -26,6 +26,7 @@ import re
 import shutil
 import subprocess
 import tempfile
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from email.errors import HeaderParseError
@@ -51,7 +52,7 @@ from frogpbem.gamefile.document import dump_game, locked, read_bytes, write_atom
 from frogpbem.gamefile.model import GameFile
 from frogpbem.mail import send_messages
 from frogpbem.notes import add_note
-from frogpbem.protocol.game import REFEREE, Game, load
+from frogpbem.protocol.game import REFEREE, Game, deadline_of, load, now_text, seconds_of
 from frogpbem.protocol.seen import SeenGames, default_home
 from frogpbem.receive import (
     MAX_MESSAGE,
@@ -231,6 +232,7 @@ def _reply(message: EmailMessage, game: Game, work: Path, key: crypto.PrivateKey
     if requested is not None:
         lines.append(requested.line)
         turn.warnings += _answered_before(target, requested.n)
+        turn.warnings += _past_deadline(kept, turn.view, seat)
     turn.lines = [line.rsplit("; send ", 1)[0] for line in lines]  # this command sends
     if not turn.lines:
         return turn
@@ -534,6 +536,17 @@ def _recipient(message: Message, game: Game, seat: str, target: Path) -> Address
 def _memory(target: Path) -> Path:
     """Where the address answered in a game is kept: beside the player's copy."""
     return target.with_name(f"{target.stem}.answer-to")
+
+
+def _past_deadline(game: Game, view: View | None, seat: str) -> list[str]:
+    """The warning that ``seat``'s deadline to move passed already by this machine's clock
+    (the move is signed all the same: the judge's clock decides)."""
+    due = deadline_of(game, view.state) if view is not None else None
+    if due is None or due[0] != seat or seconds_of(now_text()) < due[1]:
+        return []
+    when = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(due[1]))
+    return [f"warning: your deadline passed at {when} (by this computer's clock): the judge "
+            "has probably recorded the timeout, and may not take this move"]
 
 
 def _answered(target: Path) -> Path:

@@ -133,3 +133,25 @@ def test_reply_on_the_judge_s_answer_says_what_it_is(cli: Cli, keys: Keys,
     assert "this is the judge's answer to a message it could not use" in said.stderr
     assert "answer its last message about game ff-abcdefgh (subject [frogpbem ff-abcdefgh]" \
         in said.stderr and "reply to a message from the judge" not in said.stderr
+
+
+def test_reply_warns_of_a_deadline_passed_and_still_signs(
+        cli: Cli, keys: Keys, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A move signed after the seat's deadline by the player's own clock went without a
+    word: the judge has likely recorded the timeout. It is signed (the judge decides)."""
+    from tests.test_clock_trust import as_user, forfeit_game, hours, run
+
+    monkeypatch.chdir(tmp_path)
+    game = forfeit_game(cli, keys, tmp_path, monkeypatch, hours(0))
+    assert run(cli, keys, "referee", "mail", game, "--out", tmp_path / "out").exit_code == 0
+    letter = next((tmp_path / "out").glob("*-red.eml"))
+    as_user(monkeypatch, tmp_path, "alice")
+    alice = ["--key", keys.path("alice"), "--games", tmp_path / "alice-games"]
+    in_time = cli("reply", letter, "shoot C3", *alice, "--out", "a.eml")
+    assert in_time.exit_code == 0 and "deadline" not in in_time.stdout, in_time.output
+    monkeypatch.setenv("FROGPBEM_NOW", hours(73))
+    late = cli("reply", letter, "shoot C4", *alice, "--out", "b.eml")
+    assert late.exit_code == 0, late.output
+    assert "your deadline passed at 2026-12-04 00:00 UTC" in late.stdout
+    assert "the judge has probably recorded the timeout" in late.stdout
+    assert (tmp_path / "b.eml").exists()
