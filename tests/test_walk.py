@@ -155,3 +155,39 @@ def test_reply_warns_of_a_deadline_passed_and_still_signs(
     assert "your deadline passed at 2026-12-04 00:00 UTC" in late.stdout
     assert "the judge has probably recorded the timeout" in late.stdout
     assert (tmp_path / "b.eml").exists()
+
+
+def test_mail_takes_from_and_says_when_its_messages_have_no_from(
+        cli: Cli, keys: Keys, tmp_path: Path) -> None:
+    """A game without a referee address was mailed with no From: (no answer could reach
+    the referee), in silence, and mail had no --from."""
+    _, game = club_game(cli, keys, tmp_path, tmp_path / "games")
+    bare = cli("mail", game, "--out", tmp_path / "bare", "--key", keys.path("referee"))
+    assert bare.exit_code == 0, bare.output
+    assert "no From: and cannot be answered; give --from ADDRESS" in bare.stderr
+    assert all(parse(p.read_bytes())["From"] is None for p in (tmp_path / "bare").iterdir())
+    sent = cli("mail", game, "--out", tmp_path / "from", "--from", f"carol@{DOMAIN}",
+               "--key", keys.path("referee"))
+    assert sent.exit_code == 0 and "From" not in sent.stderr, sent.output
+    assert {parse(p.read_bytes())["From"].addresses[0].addr_spec
+            for p in (tmp_path / "from").glob("*.eml")} == {f"carol@{DOMAIN}"}
+    wrong = cli("mail", game, "--out", tmp_path / "x", "--from", "carol",
+                "--key", keys.path("referee"))
+    assert wrong.exit_code == 2 and "--from 'carol'" in wrong.stderr, wrong.output
+
+
+def test_new_makes_the_games_folder_and_says_when_it_cannot(
+        cli: Cli, keys: Keys, tmp_path: Path) -> None:
+    """``new judge/games/club.yaml`` (README's judge section) said "cannot lock its folder:
+    No such file or directory" (exit 9) until the folder was made by hand."""
+    made = cli("new", tmp_path / "judge" / "games" / "club.yaml", "--referee",
+               keys.path("referee"), "--seat", f"red={keys.pub('alice')}", "--seat",
+               f"blue={keys.pub('bob')}", "--join")
+    assert made.exit_code == 0, made.output
+    assert (tmp_path / "judge" / "games" / "club.yaml").is_file()
+    assert "or the judge, which deals on the last join" in made.stdout
+    (tmp_path / "file").write_text("not a folder")
+    under = cli("new", tmp_path / "file" / "club.yaml", "--referee", keys.path("referee"),
+                "--seat", f"red={keys.pub('alice')}", "--seat", f"blue={keys.pub('bob')}",
+                "--join")
+    assert under.exit_code == 9 and "cannot lock its folder" in under.stderr, under.output
