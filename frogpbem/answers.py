@@ -346,7 +346,9 @@ class Entry:
     """``taking``, ``taken``, ``answered``, or ``unanswered`` (found of no use, and the
     answer not taken by the server: the message is taken afresh by a later round)."""
     games: object = None
-    """For ``taking``: the hash of the file of each game it names, before it was taken."""
+    """For ``taking``: the hash of the file of each game it names, before it was taken; for
+    ``taken`` and ``answered``: how the mailbox named the message (found again under that
+    name, a round stopped before filing it; under another, the same message came twice)."""
 
 
 class Journal:

@@ -377,8 +377,10 @@ class Judge:
         said = f"message {message.ident} ({subject(parsed)!r})"
         entry = self.journal.get(digest)
         if entry is not None and entry.state in ("taken", "answered"):  # a round stopped
-            self.box.file(message, DONE if entry.state == "taken" else REFUSED)  # before
-            return f"{said}: {entry.state} already (before the judge stopped): filed"
+            self.box.file(message, DONE if entry.state == "taken" else REFUSED)  # before,
+            when = "before the judge stopped" if entry.games == message.ident else \
+                "the same message came before"  # or it came twice (its name says which)
+            return f"{said}: {entry.state} already ({when}): filed"
         taken = unreadable or self._taken(
             digest, parsed, entry if entry is not None and entry.state == "taking" else None)
         if isinstance(taken, Unused):
@@ -389,7 +391,7 @@ class Judge:
                 return f"{said}: {machine}, nothing usable in it: filed in {AUTOMATIC}, " \
                        "not answered"
             return f"{said}: {taken.said}" + self._answer(message, digest, parsed, taken)
-        self.journal.put(digest, Entry("taken"))
+        self.journal.put(digest, Entry("taken", message.ident))
         self.box.file(message, DONE)
         return f"{said}: {taken}"
 
@@ -468,8 +470,9 @@ class Judge:
                 self.box.file(message, REFUSED)
                 return f" (not answered: {quiet})"
         try:  # "answered" once the session is up, before the answer goes: never sent twice
+            answered = Entry("answered", message.ident)
             (refused,) = deliver([(reply, to)], self.smtp, self.config,
-                                 sending=lambda: self.journal.put(digest, Entry("answered")))
+                                 sending=lambda: self.journal.put(digest, answered))
         except FrogPbemError as exc:  # the server is away, or will not take the login
             return self._unanswered(digest, exc.message)
         if refused is not None and not refused.permanent:

@@ -191,3 +191,21 @@ def test_new_makes_the_games_folder_and_says_when_it_cannot(
                 "--seat", f"red={keys.pub('alice')}", "--seat", f"blue={keys.pub('bob')}",
                 "--join")
     assert under.exit_code == 9 and "cannot lock its folder" in under.stderr, under.output
+
+
+def test_the_same_message_twice_is_not_said_to_follow_a_stop(
+        cli: Cli, keys: Keys, tmp_path: Path) -> None:
+    """A message delivered twice was logged "answered already (before the judge stopped)",
+    though the judge never stopped."""
+    games = tmp_path / "games"
+    games.mkdir()
+    box = maildir(tmp_path / "Maildir")
+    data = person("bob", "[frogpbem] hello judge").as_bytes(policy=policy.SMTP)
+    for name in ("1.msg", "2.msg"):
+        (box / "new" / name).write_bytes(data)
+    with smtp_keeping() as (url, kept):
+        took = cli("judge", "--games", games, "--maildir", box, "--smtp", url, "--once",
+                   "--from", f"judge@{DOMAIN}", "--key", keys.path("referee"))
+    assert took.exit_code == 0, took.output
+    assert "answered already (the same message came before): filed" in took.stdout, took.stdout
+    assert "stopped" not in took.stdout and len(kept) == 1
