@@ -112,7 +112,7 @@ def unused_for(exc: FrogPbemError, game: str | None, own: Own | None = None,
     already by the same seat from an earlier message (a move sent twice): nothing to
     move again."""
     if isinstance(exc, JoinRefusedError):
-        return _join_refused(exc, game)
+        return _join_refused(exc, game, own.game.path.name if own is not None else None)
     said = f"refused: {_REFEREE_OPTION.sub('', exc.message)}"  # the judge's own, not its options
     if own is not None and outcome_of(own.game) is not None:
         return Unused(said, f"the game is over: {safe(result_token(own.game)[1])}; no more "
@@ -185,15 +185,16 @@ def _made_before(game: Game, found: Found) -> int | None:
     return None
 
 
-def _join_refused(exc: JoinRefusedError, game: str | None) -> Unused:
+def _join_refused(exc: JoinRefusedError, game: str | None, file: str | None) -> Unused:
     """A reply to an invitation that adds no join, said to a seat: before the deal there
-    is no move to make, only the join (or the secret of Secret Move) to send."""
+    is no move to make, only the join (or the secret of Secret Move) to send, on the file
+    attached to the invitation (named as the judge's own, ``file``)."""
     if exc.joined:
         return Unused(f"refused: {exc.message}", "you joined already: the first join "
                       "counts, and this one is not used.", None, game,
                       "nothing: the start of the game comes to you by mail once every "
                       "seat has joined.")
-    name = f"{game}.yaml" if game else "GAME.yaml"  # as the judge mails it
+    name = file or (f"{game}.yaml" if game else "GAME.yaml")  # as the judge mails it
     if exc.choosing:
         what, reply, by_hand = ("frogpbem setup", '--setup "YOUR SECRET"',
                                 f'frogpbem setup {name} "YOUR SECRET"')

@@ -209,3 +209,25 @@ def test_the_same_message_twice_is_not_said_to_follow_a_stop(
     assert took.exit_code == 0, took.output
     assert "answered already (the same message came before): filed" in took.stdout, took.stdout
     assert "stopped" not in took.stdout and len(kept) == 1
+
+
+def test_the_judge_names_the_invitation_s_file_as_it_is_called(
+        cli: Cli, keys: Keys, tmp_path: Path) -> None:
+    """The answer to a reply without a join said "frogpbem join ID.yaml", though the
+    invitation's attachment is named as the judge's file (club2.yaml)."""
+    games = tmp_path / "games"
+    game = games / "club2.yaml"
+    made = cli("new", game, "--referee", keys.path("referee"), "--seat",
+               f"red={keys.pub('alice')}", "--seat", f"blue={keys.pub('bob')}", "--email",
+               f"red=alice@{DOMAIN}", "--email", f"blue=bob@{DOMAIN}", "--join")
+    assert made.exit_code == 0, made.output
+    box = maildir(tmp_path / "Maildir")
+    unjoined = _mail("alice", "Re: join", game)
+    (box / "new" / "1.msg").write_bytes(unjoined.as_bytes(policy=policy.SMTP))
+    with smtp_keeping() as (url, kept):
+        took = cli("judge", "--games", games, "--maildir", box, "--smtp", url, "--once",
+                   "--from", f"judge@{DOMAIN}", "--key", keys.path("referee"))
+    assert took.exit_code == 0, took.output
+    [said] = [parse(e.content).get_content() for e in kept
+              if parse(e.content)["In-Reply-To"] is not None]
+    assert "frogpbem join club2.yaml --key YOUR_KEY" in said, said
