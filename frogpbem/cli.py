@@ -481,7 +481,7 @@ def mail(
                 raise UsageError(f"--from {sender!r}: give one mail address, e.g. "
                                  "referee@example.org") from None
         found = letters(load(game), load_key(key), to, sender)
-        if any(letter.message["From"] is None for letter in found):
+        if any(letter.message.get_all("From") is None for letter in found):
             typer.echo("frogpbem: warning: the game file names no referee address, so the "
                        "messages have no From: and cannot be answered; give --from ADDRESS",
                        err=True)
