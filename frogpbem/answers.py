@@ -117,7 +117,7 @@ def unused_for(exc: FrogPbemError, game: str | None, own: Own | None = None,
     if own is not None and outcome_of(own.game) is not None:
         return Unused(said, f"the game is over: {safe(result_token(own.game)[1])}; no more "
                       "moves are taken.", None, game,
-                      f"check the game with\n    frogpbem audit {own.game.game_id}.yaml")
+                      f"check the game with\n    frogpbem audit {own.game.path.name}")
     if own is not None and found is not None and isinstance(exc, StaleCopyError):
         made = _made_before(own.game, found)
         if made is not None:
