@@ -37,7 +37,9 @@ from frogpbem.frozen import frozen
 from frogpbem.gamefile import jsontext, mailsafe
 from frogpbem.gamefile.document import read_bytes, write_atomic
 from frogpbem.mail import MAX_NAME, domain_of, stamp
+from frogpbem.protocol.game import Game
 from frogpbem.receive import Found, header_text
+from frogpbem.record import outcome_of, result_token
 from frogpbem.safetext import safe
 
 JUDGE_NAME = "frogpbem judge"
@@ -92,12 +94,41 @@ class Unused:
     """Whether the message held nothing of a game at all (see :func:`unanswered`)."""
 
 
-def unused_for(exc: FrogPbemError, game: str | None) -> Unused:
-    """A refusal of ``take_found`` said to a player: what happened and what to do."""
+@frozen
+class Own:
+    """The judge's own copy of the game a refused message is about."""
+
+    game: Game
+    to_move: str | None
+    """The seat to move in it (``None``: over, or not dealt)."""
+
+
+def unused_for(exc: FrogPbemError, game: str | None, own: Own | None = None,
+               found: Found | None = None) -> Unused:
+    """A refusal of ``take_found`` said to a player: what happened and what to do.
+
+    With the judge's ``own`` copy the answer says what it holds: a game over (whatever
+    was refused, no move is taken any more), or the record a stale request asks for made
+    already by the same seat from an earlier message (a move sent twice): nothing to
+    move again."""
+    if isinstance(exc, JoinRefusedError):
+        return _join_refused(exc, game, own.game.path.name if own is not None else None)
+    said = f"refused: {_REFEREE_OPTION.sub('', exc.message)}"  # the judge's own, not its options
+    if own is not None and outcome_of(own.game) is not None:
+        return Unused(said, f"the game is over: {safe(result_token(own.game)[1])}; no more "
+                      "moves are taken.", None, game,
+                      f"check the game with\n    frogpbem audit {own.game.path.name}")
+    if own is not None and found is not None and isinstance(exc, StaleCopyError):
+        made = _made_before(own.game, found)
+        if made is not None:
+            turn = f"; it is {own.to_move}'s turn now" if own.to_move else ""
+            return Unused(said, f"your move for record {made} came in an earlier message and "
+                          f"was applied (it is record {made} of the game); this one is not "
+                          f"used{turn}.", None, game,
+                          "wait for the judge's next message about the game; then " + NEXT_STEP
+                          if own.to_move != own.game.file.log[made - 1].seat else NEXT_STEP)
     detail: str | None = safe(exc.message)
     next_step = NEXT_STEP
-    if isinstance(exc, JoinRefusedError):
-        return _join_refused(exc, game)
     if isinstance(exc, UnchangedCopyError):
         words = ("it holds the judge's copy of the game unchanged: there is no move in it "
                  "(frogpbem move, or frogpbem reply, was not run on it).")
@@ -134,18 +165,36 @@ def unused_for(exc: FrogPbemError, game: str | None) -> Unused:
         words = _DAMAGED
     else:
         words = "it could not be used."
-    return Unused(f"refused: {exc.message}", words, detail, game, next_step)
+    return Unused(said, words, detail, game, next_step)
 
 
-def _join_refused(exc: JoinRefusedError, game: str | None) -> Unused:
+_REFEREE_OPTION = re.compile(r";? (or )?drop (it|them) with --discard-requests")
+"""What the referee's ``move`` adds to a refusal: an option of no use to a player."""
+
+
+def _made_before(game: Game, found: Found) -> int | None:
+    """The record a request of the message asks for that its own seat has made already in
+    ``game`` (from an earlier message), if any."""
+    for copy in found.copies:
+        if copy.game != game.game_id:
+            continue
+        for request in copy.requests:
+            if 0 < request.n <= len(game.file.log) and \
+                    game.file.log[request.n - 1].seat == request.seat:
+                return request.n
+    return None
+
+
+def _join_refused(exc: JoinRefusedError, game: str | None, file: str | None) -> Unused:
     """A reply to an invitation that adds no join, said to a seat: before the deal there
-    is no move to make, only the join (or the secret of Secret Move) to send."""
+    is no move to make, only the join (or the secret of Secret Move) to send, on the file
+    attached to the invitation (named as the judge's own, ``file``)."""
     if exc.joined:
         return Unused(f"refused: {exc.message}", "you joined already: the first join "
                       "counts, and this one is not used.", None, game,
                       "nothing: the start of the game comes to you by mail once every "
                       "seat has joined.")
-    name = f"{game}.yaml" if game else "GAME.yaml"  # as the judge mails it
+    name = file or (f"{game}.yaml" if game else "GAME.yaml")  # as the judge mails it
     if exc.choosing:
         what, reply, by_hand = ("frogpbem setup", '--setup "YOUR SECRET"',
                                 f'frogpbem setup {name} "YOUR SECRET"')
@@ -298,7 +347,9 @@ class Entry:
     """``taking``, ``taken``, ``answered``, or ``unanswered`` (found of no use, and the
     answer not taken by the server: the message is taken afresh by a later round)."""
     games: object = None
-    """For ``taking``: the hash of the file of each game it names, before it was taken."""
+    """For ``taking``: the hash of the file of each game it names, before it was taken; for
+    ``taken`` and ``answered``: how the mailbox named the message (found again under that
+    name, a round stopped before filing it; under another, the same message came twice)."""
 
 
 class Journal:

@@ -187,11 +187,18 @@ def new(
                 raise UsageError(exc.message) from None
         file = create_game(rules, key, referee_name, specs, options, chosen, join=join,
                            deadline=deadline, referee_email=referee_email)
+        if not game.parent.exists():  # a folder of games made on first use (the judge's)
+            try:
+                game.parent.mkdir(parents=True)
+            except OSError as exc:
+                raise FileAccessError(f"cannot make its folder: {exc.strerror}",
+                                      path=game) from None
         views = start_game(game, file, key)
         data = {"game": file.game, "file": str(game), "views": [str(v) for v in views]}
         text = f"created {file.game} in {game}\n" + (
             "views: " + ", ".join(str(v) for v in views) if views else
-            f"now each seat joins (frogpbem join {game.name}), then you deal (frogpbem deal)"
+            f"now each seat joins (frogpbem join {game.name}), then you deal (frogpbem deal; "
+            "or the judge, which deals on the last join)"
         )
         emit(data, as_json, text)
 
@@ -452,17 +459,32 @@ def mail(
                                       "$FROGPBEM_SMTP_USER/$FROGPBEM_SMTP_PASSWORD or the "
                                       "config file.")
     ] = None,
+    sender: Annotated[
+        str | None, typer.Option("--from", help="Your address, user@host: the messages come "
+                                                "from it when the game file names no "
+                                                "referee address, and answers go to it.")
+    ] = None,
     key: KeyOption = None,
     as_json: JsonOption = False,
 ) -> None:
     """Referee: mail each seat its board, the game file and how to answer (.eml or SMTP)."""
-    from frogpbem.mail import default_config, letters, send_letters, write_letters
+    from frogpbem.mail import address, default_config, letters, send_letters, write_letters
     from frogpbem.protocol.game import load
 
     with reported(as_json):
         if (out is None) == (smtp is None):
             raise UsageError("give --out DIR (write .eml files) or --smtp URL (send), one")
-        found = letters(load(game), load_key(key), to)
+        if sender is not None:
+            try:
+                address(None, sender, "--from")
+            except GameFileError:  # an option, not the game file
+                raise UsageError(f"--from {sender!r}: give one mail address, e.g. "
+                                 "referee@example.org") from None
+        found = letters(load(game), load_key(key), to, sender)
+        if any(letter.message.get_all("From") is None for letter in found):
+            typer.echo("frogpbem: warning: the game file names no referee address, so the "
+                       "messages have no From: and cannot be answered; give --from ADDRESS",
+                       err=True)
         if out is not None:
             paths = write_letters(found, out)
             emit({"written": [str(p) for p in paths]}, as_json,

@@ -40,6 +40,7 @@ from frogpbem.answers import (
     NEXT_STEP,
     Entry,
     Journal,
+    Own,
     Unused,
     answer,
     automatic,
@@ -376,8 +377,10 @@ class Judge:
         said = f"message {message.ident} ({subject(parsed)!r})"
         entry = self.journal.get(digest)
         if entry is not None and entry.state in ("taken", "answered"):  # a round stopped
-            self.box.file(message, DONE if entry.state == "taken" else REFUSED)  # before
-            return f"{said}: {entry.state} already (before the judge stopped): filed"
+            self.box.file(message, DONE if entry.state == "taken" else REFUSED)  # before,
+            when = "before the judge stopped" if entry.games == message.ident else \
+                "the same message came before"  # or it came twice (its name says which)
+            return f"{said}: {entry.state} already ({when}): filed"
         taken = unreadable or self._taken(
             digest, parsed, entry if entry is not None and entry.state == "taking" else None)
         if isinstance(taken, Unused):
@@ -388,7 +391,7 @@ class Judge:
                 return f"{said}: {machine}, nothing usable in it: filed in {AUTOMATIC}, " \
                        "not answered"
             return f"{said}: {taken.said}" + self._answer(message, digest, parsed, taken)
-        self.journal.put(digest, Entry("taken"))
+        self.journal.put(digest, Entry("taken", message.ident))
         self.box.file(message, DONE)
         return f"{said}: {taken}"
 
@@ -413,17 +416,32 @@ class Judge:
         except NothingToApplyError as exc:
             if before is not None and before.games != self._hashes(named):
                 return "taken already: nothing new in it"  # taken, then the round stopped
-            return unused_for(exc, game)
+            return unused_for(exc, game, self._own(game), found)
         except UnknownGameError as exc:
             return Unused(f"refused: {exc.message}", f"this judge does not run game {game}."
                           if game else "this judge does not run that game.", None, game,
                           "write to the judge that runs the game (the address its mail came "
                           "from): " + NEXT_STEP)
         except FrogPbemError as exc:
-            return unused_for(exc, game)
+            return unused_for(exc, game, self._own(game), found)
         if said.startswith("nothing taken"):
             return unused_nothing(found, said, game)
         return said
+
+    def _own(self, game_id: str | None) -> Own | None:
+        """The judge's own copy of the game a refused message is about, for its answer;
+        ``None`` when there is none (or it does not read)."""
+        if game_id is None:
+            return None
+        path = game_file(self.games, game_id)
+        try:
+            with locked(path):
+                game = load(path, HeadMemory(self.state_dir))
+                state = None if game.undealt else \
+                    replay(game, known_secrets(game, REFEREE, self.key), self.key).final
+        except (FrogPbemError, OSError):
+            return None
+        return Own(game, None if state is None else game.ruleset.to_move(state))
 
     def _hashes(self, named: list[str]) -> dict[str, str]:
         """The hash of each named game's file (see :meth:`_taken`)."""
@@ -452,8 +470,9 @@ class Judge:
                 self.box.file(message, REFUSED)
                 return f" (not answered: {quiet})"
         try:  # "answered" once the session is up, before the answer goes: never sent twice
+            answered = Entry("answered", message.ident)
             (refused,) = deliver([(reply, to)], self.smtp, self.config,
-                                 sending=lambda: self.journal.put(digest, Entry("answered")))
+                                 sending=lambda: self.journal.put(digest, answered))
         except FrogPbemError as exc:  # the server is away, or will not take the login
             return self._unanswered(digest, exc.message)
         if refused is not None and not refused.permanent:

@@ -292,6 +292,8 @@ def receive(sources: list[bytes], games: Path, key: crypto.PrivateKey,
             number += 1
             try:
                 said = take_found(contents(message), games, key, state_dir, seen)
+            except NothingToApplyError as exc:  # what it holds was taken (from a copy) before
+                said = f"taken already: {exc.message}"
             except FrogPbemError as exc:
                 said = f"refused: {exc}"
             lines.append(f"message {number} ({subject([message])!r}): {said}")
@@ -375,8 +377,8 @@ def _take_game(game_id: str, paths: tuple[Path, ...], games: Path, key: crypto.P
                 applied = apply_moves(game, key, take_from=paths,
                                       memory=HeadMemory(state_dir))
             except NothingToApplyError:
-                if any(_holds_something(path) for path in paths):
-                    raise  # taken before: the same message again
+                if any(_holds_something(path) for path in paths):  # the same message again
+                    raise NothingToApplyError("nothing new in it", path=target) from None
                 raise UnchangedCopyError(
                     f"the copy of game {game_id} in the message holds no move: run frogpbem "
                     "move on your copy first, then reply with it attached (or with the block "

@@ -15,6 +15,7 @@ from frogpbem import crypto
 from frogpbem.errors import (
     ChainError,
     FrogPbemError,
+    GameOverError,
     IllegalMoveError,
     NothingToApplyError,
     StaleCopyError,
@@ -161,7 +162,13 @@ def request_move(game: Game, key: crypto.PrivateKey, text: str,
     parsed = rules.parse_move(text)
     state = replay(game, known_secrets(game, seat, key), keeper=key).final
     game.check_running()
-    rules.check(state, seat, parsed)
+    try:
+        rules.check(state, seat, parsed)
+    except GameOverError as exc:  # in the views' words (a loss on time, not a resignation)
+        outcome = rules.outcome(state)
+        if outcome is not None:
+            exc.message = f"the game is over ({termination_words(game, outcome.termination)})"
+        raise
     canonical = rules.format_move(parsed)
     n = len(game.file.log) + 1
     sealed = None

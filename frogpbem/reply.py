@@ -26,6 +26,7 @@ import re
 import shutil
 import subprocess
 import tempfile
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from email.errors import HeaderParseError
@@ -36,6 +37,7 @@ from email.utils import formatdate, make_msgid
 from pathlib import Path
 
 from frogpbem import crypto
+from frogpbem.answers import ANSWERS
 from frogpbem.dealing import join_game, submit_setup
 from frogpbem.errors import (
     FileAccessError,
@@ -50,7 +52,7 @@ from frogpbem.gamefile.document import dump_game, locked, read_bytes, write_atom
 from frogpbem.gamefile.model import GameFile
 from frogpbem.mail import send_messages
 from frogpbem.notes import add_note
-from frogpbem.protocol.game import REFEREE, Game, load
+from frogpbem.protocol.game import REFEREE, Game, deadline_of, load, now_text, seconds_of
 from frogpbem.protocol.seen import SeenGames, default_home
 from frogpbem.receive import (
     MAX_MESSAGE,
@@ -229,6 +231,8 @@ def _reply(message: EmailMessage, game: Game, work: Path, key: crypto.PrivateKey
     turn.warnings = late
     if requested is not None:
         lines.append(requested.line)
+        turn.warnings += _answered_before(target, requested.n)
+        turn.warnings += _past_deadline(kept, turn.view, seat)
     turn.lines = [line.rsplit("; send ", 1)[0] for line in lines]  # this command sends
     if not turn.lines:
         return turn
@@ -245,6 +249,11 @@ def _reply(message: EmailMessage, game: Game, work: Path, key: crypto.PrivateKey
         turn.sent = deliver(turn, turn.answer)
     try:
         write_atomic(target, read_bytes(work))
+        if requested is not None:
+            said = [str(requested.n), requested.move, turn.sent]  # one line each
+            write_atomic(_answered(target), "".join(f"{' '.join(line.split())}\n"
+                                                    for line in said).encode(),
+                         durable=False, private=True)
         if recipient is not None and (given is not None or _remembered(target) is None) and \
                 not kept.header.referee.email:
             write_atomic(_memory(target), f"{recipient}\n".encode(), durable=False)
@@ -255,15 +264,17 @@ def _reply(message: EmailMessage, game: Game, work: Path, key: crypto.PrivateKey
 
 
 def _undealt_refusal(game: Game, seat: str) -> None:
-    """A move given for a game not dealt yet: say what this seat can do instead."""
+    """A move given for a game not dealt yet: say what this seat can do instead (exit 4, as
+    ``frogpbem move`` on a game not dealt)."""
     if seat not in game.waiting_for:
         raise IllegalMoveError(f"game {game.game_id} is not dealt yet: your join is in; the "
                                "start comes by mail once every seat has joined")
     if game.header.setup.choosers:
-        raise UsageError(f"game {game.game_id} is not dealt yet: choose your secret first, "
-                         'with --setup "YOUR SECRET" (or --random) instead of a move')
-    raise UsageError(f"game {game.game_id} is not dealt yet: join first, with join "
-                     "in place of the move")
+        raise IllegalMoveError(f"game {game.game_id} is not dealt yet: choose your secret "
+                               'first, with --setup "YOUR SECRET" (or --random) instead of '
+                               "a move")
+    raise IllegalMoveError(f"game {game.game_id} is not dealt yet: join first, with join "
+                           "in place of the move")
 
 
 def next_step(turn: Turn, command: str) -> str:
@@ -335,7 +346,8 @@ def attached_copies(message: Message) -> list[GameFile]:
 
 def _nothing_attached(message: Message) -> str:
     """Why a message without a game file cannot be answered, in words for what it is: the
-    judge's word that a join is in, its reminder, or its message decoded by a mail program
+    judge's word that a join is in, its answer to a message it could not use (its
+    Message-ID says so), its reminder, or its message decoded by a mail program
     (mutt's ``pipe_decode`` leaves the attachments out)."""
     about = safe(" ".join(header_text(message, "x-frogpbem-game").split()))[:80]
     said = " ".join(header_text(message, "subject").split())
@@ -345,6 +357,11 @@ def _nothing_attached(message: Message) -> str:
         return (f"the message is the judge's (or referee's) word that your join is in game "
                 f"{about}: it carries no game file and needs no answer; the start comes by "
                 "mail")
+    if re.search(rf"\.{ANSWERS}@[^>]*>\s*$", header_text(message, "message-id")):
+        named = re.match(r"(?:re: )?\[frogpbem ([a-z0-9-]{3,64})\]", said, re.IGNORECASE)
+        game = f"game {named[1]} (subject [frogpbem {named[1]}] …)" if named else "the game"
+        return ("this is the judge's answer to a message it could not use: it carries no "
+                f"game file; answer its last message about {game}, which carries it")
     reminder = re.fullmatch(r"\[frogpbem ([a-z0-9-]{3,64})\] reminder: .*", said)
     if reminder:
         return (f"the message is the judge's reminder for game {reminder[1]}, without the "
@@ -519,6 +536,39 @@ def _recipient(message: Message, game: Game, seat: str, target: Path) -> Address
 def _memory(target: Path) -> Path:
     """Where the address answered in a game is kept: beside the player's copy."""
     return target.with_name(f"{target.stem}.answer-to")
+
+
+def _past_deadline(game: Game, view: View | None, seat: str) -> list[str]:
+    """The warning that ``seat``'s deadline to move passed already by this machine's clock
+    (the move is signed all the same: the judge's clock decides)."""
+    due = deadline_of(game, view.state) if view is not None else None
+    if due is None or due[0] != seat or seconds_of(now_text()) < due[1]:
+        return []
+    when = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(due[1]))
+    return [f"warning: your deadline passed at {when} (by this computer's clock): the judge "
+            "has probably recorded the timeout, and may not take this move"]
+
+
+def _answered(target: Path) -> Path:
+    """Where the last move answered in a game is kept (its record, the move, where it went,
+    a line each): beside the player's copy, so that a second answer for one record is
+    warned of."""
+    return target.with_name(f"{target.stem}.answered")
+
+
+def _answered_before(target: Path, record: int) -> list[str]:
+    """The warning that ``record`` was answered already (the judge takes the first answer
+    that arrives, and not a later one); none if it was not (or the memory does not read)."""
+    try:
+        number, move, sent = _answered(target).read_text("utf-8").split("\n")[:3]
+        if int(number) != record:
+            return []
+    except (OSError, ValueError):  # none, or damaged: as none
+        return []
+    move, sent = safe(move), safe(sent)
+    where = f" ({sent})" if sent else ""
+    return [f"warning: you already answered record {record} with {move!r}{where}; the judge "
+            "takes the first answer that arrives, so this one may not be used"]
 
 
 def _remembered(target: Path) -> Address | None:

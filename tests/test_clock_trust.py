@@ -198,7 +198,8 @@ def test_a_memory_from_before_times_were_kept_still_reads_and_learns_them(
 def test_a_forfeit_on_time_reads_as_one_everywhere(
         cli: Cli, keys: Keys, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Not as a resignation: the referee's line, the mail's subject, the view, the record
-    (its comment and Termination tag), its JSON and the audit say the seat lost on time."""
+    (its comment and Termination tag), its JSON, the audit and the refusal of a move after
+    the end say the seat lost on time."""
     import email
     import email.policy
     import json
@@ -227,6 +228,11 @@ def test_a_forfeit_on_time_reads_as_one_everywhere(
     assert data["termination"] == "red lost on time"
     assert data["moves"][0]["comment"] == "time forfeit"
     assert "end: red lost on time; standing" in audit(game).text()
+    as_user(monkeypatch, tmp_path, "bob")  # a move after the end: said the same way
+    late = run(cli, keys, "bob", "reply", next((tmp_path / "out").glob("*-blue.eml")),
+               "resign", "--games", tmp_path / "bob-games")
+    assert late.exit_code == 4 and "the game is over (red lost on time)" in late.stderr, \
+        late.output
 
 
 def svg_words(svg: str) -> str:

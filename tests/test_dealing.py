@@ -411,7 +411,8 @@ def test_reply_joins_from_the_invitation_and_reads_the_letter_that_says_so(
         joined_game: Callable[..., Path], cli: Cli, keys: Keys, tmp_path: Path,
         monkeypatch: pytest.MonkeyPatch) -> None:
     """``frogpbem reply`` on an invitation said "not dealt yet" (exit 4), took ``join`` for a
-    move (exit 3) and called the "your join is in" letter one with no game file. Now the
+    move (exit 3) and called the "your join is in" letter one with no game file (a move
+    before the deal is now refused with 4, as ``move`` refuses it, not 2). Now the
     invitation names it, it shows the join, joins (or chooses a secret), and says what the
     letter is."""
     monkeypatch.chdir(tmp_path)
@@ -427,7 +428,7 @@ def test_reply_joins_from_the_invitation_and_reads_the_letter_that_says_so(
     assert f"frogpbem reply {invitation} --key {keys.path('alice')}" in shown.stdout
     assert shown.stdout.count(" join\n") == 1
     early = cli("reply", invitation, "shoot C3", *alice)
-    assert early.exit_code == 2 and "join first, with join in place" in early.stderr
+    assert early.exit_code == 4 and "join first, with join in place" in early.stderr
     done = cli("reply", invitation, "join", *alice, "--out", "joined.eml")
     assert done.exit_code == 0, done.output
     assert done.stdout.startswith("red joined game")
@@ -453,7 +454,7 @@ def test_reply_joins_from_the_invitation_and_reads_the_letter_that_says_so(
     bob = ["--key", keys.path("bob"), "--games", tmp_path / "bob-games"]
     assert "--random" in cli("reply", invited, *bob).stdout
     moved = cli("reply", invited, "guess A1", *bob, "--out", "no.eml")
-    assert moved.exit_code == 2 and "choose your secret first" in moved.stderr, moved.output
+    assert moved.exit_code == 4 and "choose your secret first" in moved.stderr, moved.output
     chose = cli("reply", invited, "--random", *bob, "--out", "chose.eml")
     assert chose.exit_code == 0 and "blue chose its setup" in chose.stdout, chose.output
     taken = cli("receive", tmp_path / "chose.eml", "--games", tmp_path, "--key",

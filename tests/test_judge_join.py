@@ -110,7 +110,7 @@ def test_a_join_game_is_invited_dealt_and_played_through_the_judge(
     # a late copy of alice's join (sent twice): taken already, nothing new is mailed
     send(servers, reply_with(joined, "alice"))
     late = judge(servers, games, keys)
-    assert "refused: no move given" in late.stdout and "mailed" not in late.stdout, late.stdout
+    assert "refused: nothing new in it" in late.stdout and "mailed" not in late.stdout, late.stdout
     [answer] = servers.inbox("alice")  # answered once, in words: the join is in already
     assert "taken already" in str(parse(answer).get_body(("plain",)))
 
