@@ -649,3 +649,56 @@ def test_a_memory_keyed_by_signature_text_is_read_by_what_was_signed(keys: Keys)
     assert read.signed == ((signature_mark(text), hours(1)),)
     assert signature_mark(text) == base64.b64encode(base64.b64decode(text)[-64:]).decode()
     assert signature_mark("not base64!") == "not base64!"
+
+
+def test_times_are_read_as_strptime_reads_them_and_no_laxer() -> None:
+    """``seconds_of`` reads times by hand (sparing every command the import of ``_strptime``):
+    each real time as ``calendar.timegm(time.strptime(...))`` does, leap days and century
+    years too; every time strptime refuses is refused, and so are its lax forms."""
+    from frogpbem.errors import GameFileError
+    from frogpbem.protocol.game import seconds_of
+
+    def expected(text: str) -> int | None:
+        try:
+            return calendar.timegm(time.strptime(text, "%Y-%m-%dT%H:%M:%SZ"))
+        except ValueError:
+            return None
+
+    def read(text: str) -> int | None:
+        try:
+            return seconds_of(text)
+        except GameFileError:
+            return None
+
+    times = [f"{y:04d}-{m:02d}-{d:02d}T{h:02d}:{mi:02d}:{s:02d}Z"
+             for y in (1, 1600, 1900, 1969, 1970, 2000, 2024, 2026, 2100, 9999)
+             for m in (0, 1, 2, 3, 12, 13) for d in (0, 1, 28, 29, 30, 31, 32)
+             for h, mi, s in ((0, 0, 0), (23, 59, 59), (24, 0, 0), (12, 60, 0), (1, 2, 61))]
+    assert [read(t) for t in times] == [expected(t) for t in times]
+    assert read("2024-02-29T00:00:00Z") == 1709164800
+    for lax in ("2026-1-2T03:04:05Z", " 2026-01-02T03:04:05Z", "2026-01-02T03:04:05",
+                "2026-01-02t03:04:05Z", "\uff12026-01-02T03:04:05Z", "+026-01-02T03:04:05Z"):
+        assert read(lax) is None, lax
+
+
+def test_a_signature_is_marked_alike_however_its_base64_is_written(keys: Keys) -> None:
+    """The quick strict decoding of a signature's text marks it as the lenient one did: a
+    text wrapped over lines or one with padding strict base64 refuses has the same mark, and
+    a text that is not base64 is its own."""
+    text = crypto.sign_message(keys.key("alice"), b"frogpbem/1 request\n{}")
+    mark = base64.b64encode(base64.b64decode(text)[-64:]).decode()
+    wrapped = "\n".join(text[i:i + 70] for i in range(0, len(text), 70))
+    assert signature_mark(text) == signature_mark(wrapped) == mark
+
+    def lenient(signature: str) -> str:  # as it was marked before the strict decoding
+        try:
+            blob = base64.b64decode("".join(signature.split()), validate=True)
+        except ValueError:
+            return signature
+        return base64.b64encode(blob[-64:]).decode() if len(blob) > 64 else signature
+
+    for odd in (text + "==", text[:-4] + "====", text[:-1], "=" + text, text + "A", "QUJD",
+                text.replace("A", "-"), mark, ""):
+        assert signature_mark(odd) == lenient(odd), odd
+    assert Seen.from_json({"header": "h", "history": [], "signed": {mark: hours(1)}}).signed \
+        == ((mark, hours(1)),)

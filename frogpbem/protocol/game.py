@@ -7,6 +7,8 @@ the crypto package; it holds no game's rules itself.
 from __future__ import annotations
 
 import base64
+import binascii
+import functools
 import json
 import os
 import time
@@ -109,13 +111,44 @@ def now_text() -> str:
 
 def seconds_of(text: str) -> int:
     """A ``YYYY-MM-DDTHH:MM:SSZ`` time as seconds since the epoch; raises
-    :class:`GameFileError` for any other text (the 31st of February too)."""
-    import calendar  # only deadlines need it: spared at every other command's start
+    :class:`GameFileError` for any other text (the 31st of February too).
 
-    try:
-        return calendar.timegm(time.strptime(text, "%Y-%m-%dT%H:%M:%SZ"))
-    except ValueError:
-        raise GameFileError(f"{text[:40]!r} is not a UTC time YYYY-MM-DDTHH:MM:SSZ") from None
+    Read by hand, not with ``time.strptime``: that would import ``_strptime``, ``calendar``,
+    ``locale`` and ``datetime`` (some 5 ms) at the start of every command that loads a game.
+    """
+    fields = _fields_of(text)
+    if fields is None:
+        raise GameFileError(f"{text[:40]!r} is not a UTC time YYYY-MM-DDTHH:MM:SSZ")
+    year, month, day, hour, minute, second = fields
+    # days since 1970-01-01 of a proleptic Gregorian date (the year counted from March)
+    shifted = year - (month <= 2)
+    era, of_era = divmod(shifted, 400)
+    day_of_year = (153 * (month + (-3 if month > 2 else 9)) + 2) // 5 + day - 1
+    day_of_era = of_era * 365 + of_era // 4 - of_era // 100 + day_of_year
+    days = era * 146097 + day_of_era - 719468
+    return days * 86400 + hour * 3600 + minute * 60 + second
+
+
+_DIGITS = frozenset("0123456789")
+_MONTH_DAYS = (31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)
+
+
+def _fields_of(text: str) -> tuple[int, int, int, int, int, int] | None:
+    """Year, month, day, hour, minute and second of ``YYYY-MM-DDTHH:MM:SSZ``, if ``text`` is
+    one and names a real day and time (seconds up to 61, as ``strptime`` allows)."""
+    if len(text) != 20 or text[4] + text[7] + text[10] + text[13] + text[16] + text[19] \
+            != "--T::Z" or not _DIGITS.issuperset(text[:4] + text[5:7] + text[8:10] +
+                                                    text[11:13] + text[14:16] + text[17:19]):
+        return None
+    year, month, day = int(text[:4]), int(text[5:7]), int(text[8:10])
+    hour, minute, second = int(text[11:13]), int(text[14:16]), int(text[17:19])
+    if not 1 <= month <= 12 or year < 1:
+        return None
+    leap = month == 2 and year % 4 == 0 and (year % 100 != 0 or year % 400 == 0)
+    if not 1 <= day <= _MONTH_DAYS[month - 1] + leap or hour > 23 or minute > 59 \
+            or second > 61:
+        return None
+    return year, month, day, hour, minute, second
 
 
 def seconds_at(text: str, element: str) -> int:
@@ -183,14 +216,22 @@ def check_not_ahead(file: GameFile, clock: Clock | None = None) -> None:
                              "yet (or this computer's clock is behind)", element=name)
 
 
+@functools.lru_cache(maxsize=4096)
 def signature_mark(signature: str) -> str:
     """What recognises a signature this tool made, whatever text a copy writes it in: the
     Ed25519 signature inside (base64). Ed25519 is deterministic: the same request signed
-    twice has one mark. (Only one text of a signature verifies: this is belt and braces.)"""
-    try:
-        blob = base64.b64decode("".join(signature.split()), validate=True)
-    except ValueError:
-        return signature
+    twice has one mark. (Only one text of a signature verifies: this is belt and braces.)
+
+    Kept for the signatures met last: a command marks every request of a long game more
+    than once (its memory's, the file's)."""
+    text = "".join(signature.split())
+    try:  # strict base64 decodes as the lenient check below would, without its regex
+        blob = binascii.a2b_base64(text, strict_mode=True)
+    except (binascii.Error, ValueError):
+        try:
+            blob = base64.b64decode(text, validate=True)
+        except ValueError:
+            return signature
     return base64.b64encode(raw_signature(blob)).decode() \
         if len(blob) > RAW_SIZE else signature
 
