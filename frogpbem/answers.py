@@ -19,6 +19,7 @@ from email.utils import parseaddr
 from pathlib import Path
 
 from frogpbem import crypto
+from frogpbem.contact import one_address
 from frogpbem.dealing import JoinRefusedError
 from frogpbem.errors import (
     FrogPbemError,
@@ -277,11 +278,8 @@ def answer(to: Message, unused: Unused, judge: str) -> EmailMessage | None:
     It quotes the message's subject (``Re: …``), names the game, answers the message
     (``In-Reply-To``, ``References``) and is marked ``Auto-Submitted: auto-replied``.
     """
-    try:
-        name, sender = parseaddr(header_text(to, "from"))
-        recipient = Address(display_name=name[:MAX_NAME], addr_spec=sender) if sender else None
-    except (ValueError, IndexError):
-        recipient = None
+    name, sender = parseaddr(header_text(to, "from"))
+    recipient = one_address(name[:MAX_NAME], sender) if sender else None
     if recipient is None or not recipient.domain:
         return None
     theirs = " ".join(header_text(to, "subject").split())[:200]

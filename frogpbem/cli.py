@@ -163,7 +163,8 @@ def new(
         check_name(referee_name, "--referee-name")
         for who, text in names.items():
             check_name(text, f"--name {who}")
-        for who, text in emails.items():
+        for who, text in [*emails.items(), *([("referee", referee_email)]
+                                             if referee_email is not None else [])]:
             check_address(text, f"--email {who}")
         specs = [
             SeatSpec(s, crypto.load_public_key(pub), names.get(s, s.capitalize()), emails.get(s))

@@ -9,7 +9,6 @@ headers.
 
 from __future__ import annotations
 
-from email.errors import HeaderParseError
 from email.headerregistry import Address
 
 from frogpbem.errors import UsageError
@@ -17,6 +16,30 @@ from frogpbem.safetext import is_safe
 
 MAX_NAME = 100
 """The longest name, in characters: it is shown in every view and mail subject."""
+
+
+def one_address(name: str, addr_spec: str) -> Address | None:
+    """``name <addr_spec>`` as the email package builds it, or ``None`` when it cannot:
+    its parser raises ``ValueError``, ``IndexError``, ``HeaderParseError`` or
+    ``AttributeError`` as the text leads it (``bob@``, ``<"@b>``, ``a@[``), and an address
+    from anyone must never stop a command."""
+    try:
+        return Address(display_name=name, addr_spec=addr_spec)
+    except Exception:  # noqa: BLE001 - whatever the email package's parser raises
+        return None
+
+
+def header_addresses(name: str, text: str) -> tuple[Address, ...] | None:
+    """The addresses of a header ``name: text``, as the email package reads them; ``None``
+    when it cannot read them (or finds defects)."""
+    from email.headerregistry import HeaderRegistry
+
+    try:
+        header = HeaderRegistry()(name, text)
+        found = tuple(getattr(header, "addresses", ()))
+    except Exception:  # noqa: BLE001 - whatever the email package's parser raises
+        return None
+    return None if header.defects else found
 MAX_ADDRESS = 254
 """The longest address that SMTP carries (RFC 5321, 4.5.3.1.3)."""
 
@@ -25,11 +48,9 @@ def check_address(text: str, what: str) -> str:
     """``text`` if it is exactly one address ``user@domain`` in ASCII, with nothing around it
     (no name, comment, second address or line break); raises :class:`UsageError` naming
     ``what`` (``--email red``)."""
-    try:
-        address = Address(addr_spec=text)
-        plain = address.addr_spec == text and bool(address.username and address.domain)
-    except (ValueError, IndexError, HeaderParseError):  # IndexError: 'bob@', in Python 3.11
-        plain = False
+    address = one_address("", text)
+    plain = address is not None and address.addr_spec == text and \
+        bool(address.username and address.domain)
     if not plain or not text.isascii() or len(text) > MAX_ADDRESS:
         raise UsageError(f"{what}: {text!r} is not one email address written like "
                          "bob@example.org (no name, no second address, no line break)")

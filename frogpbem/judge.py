@@ -28,7 +28,6 @@ import re
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from email.headerregistry import AddressHeader, HeaderRegistry
 from email.message import Message
 from email.parser import BytesHeaderParser
 from pathlib import Path
@@ -51,6 +50,7 @@ from frogpbem.answers import (
     unused_for,
     unused_nothing,
 )
+from frogpbem.contact import header_addresses
 from frogpbem.errors import (
     FileAccessError,
     FolderBusyError,
@@ -631,11 +631,7 @@ def judge_address(given: str) -> str:
     """The judge's own address from ``--from``: ``judge@club.org`` or ``Judge
     <judge@club.org>`` (its display name is the judge's own); :class:`UsageError` for
     anything but one mail address."""
-    try:
-        header = HeaderRegistry()("from", given)
-        found = header.addresses if isinstance(header, AddressHeader) else ()
-    except (ValueError, IndexError):  # the email package's parser raises both
-        found = ()
+    found = header_addresses("from", given) or ()
     if len(found) != 1 or not found[0].username or not found[0].domain or \
             any(c in given for c in "\r\n"):
         raise UsageError(f"--from {safe(given)[:80]!r}: give one mail address "

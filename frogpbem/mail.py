@@ -25,6 +25,7 @@ from typing import Any
 from urllib.parse import unquote, urlsplit
 
 from frogpbem import crypto
+from frogpbem.contact import one_address
 from frogpbem.errors import FileAccessError, GameFileError, UsageError
 from frogpbem.frozen import frozen
 from frogpbem.gamefile.document import dump_game, dump_yaml, write_atomic
@@ -70,10 +71,7 @@ def address(name: str | None, addr_spec: str, whose: str) -> Address:
     Raises :class:`GameFileError` naming ``whose`` address when it is not one mail
     address on one line.
     """
-    try:
-        found = Address(display_name=(name or "")[:MAX_NAME], addr_spec=addr_spec)
-    except (ValueError, IndexError):  # the email package's parser raises both
-        found = None
+    found = one_address((name or "")[:MAX_NAME], addr_spec)
     if found is None or not found.username or not found.domain or \
             found.addr_spec != addr_spec.strip():
         raise GameFileError(f"the mail address of {whose} is not one mail address: "
@@ -339,7 +337,7 @@ def deliver(envelopes: list[tuple[EmailMessage, str]], url: str,
             if scheme == "smtps" else smtplib.SMTP(host, port, timeout=30)
     except (OSError, smtplib.SMTPException) as exc:
         raise FileAccessError(f"cannot send mail through {host}:{port}: {exc}") from None
-    with server:
+    try:  # not 'with server': its QUIT raises on any reply but 221, after mail went out
         try:
             if scheme == "smtp":
                 server.ehlo()
@@ -357,6 +355,10 @@ def deliver(envelopes: list[tuple[EmailMessage, str]], url: str,
         if sending is not None:
             sending()
         return [_send_one(server, message, to) for message, to in envelopes]
+    finally:
+        with contextlib.suppress(OSError, smtplib.SMTPException):
+            server.quit()
+        server.close()
 
 
 def check_login(url: str, config: Path | None) -> None:

@@ -45,7 +45,7 @@ from frogpbem.gamefile.document import (
     write_atomic,
 )
 from frogpbem.gamefile.model import GameFile
-from frogpbem.protocol.game import REFEREE, load
+from frogpbem.protocol.game import REFEREE, Game, load
 from frogpbem.protocol.memory import HeadMemory
 from frogpbem.protocol.seen import SeenGames
 from frogpbem.referee import apply_moves
@@ -437,8 +437,16 @@ def _keep_newer(game_id: str, paths: tuple[Path, ...], target: Path,
             best = copy
     if best is None:
         return f"game {game_id}: only request blocks, which are for the referee"
+    if held is not None and _history(load(target)) == _history(best):
+        # the same history: the copy held may carry this seat's move or note not mailed yet
+        return f"game {game_id}: you hold this copy already (after record {len(best.file.log)})"
     write_atomic(target, read_bytes(best.path))
     return f"game {game_id}: kept the copy after record {len(best.file.log)}"
+
+
+def _history(game: Game) -> tuple[str, ...]:
+    """What the referee signed of a copy: its history's hashes (not requests or notes)."""
+    return game.file.history_hashes()
 
 
 def read_sources(paths: list[Path], stdin: bytes | None) -> list[bytes]:

@@ -29,7 +29,6 @@ import tempfile
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
-from email.errors import HeaderParseError
 from email.headerregistry import Address
 from email.message import EmailMessage, Message
 from email.policy import default as default_policy
@@ -38,6 +37,7 @@ from pathlib import Path
 
 from frogpbem import crypto
 from frogpbem.answers import ANSWERS
+from frogpbem.contact import header_addresses, one_address
 from frogpbem.dealing import join_game, submit_setup
 from frogpbem.errors import (
     FileAccessError,
@@ -319,7 +319,9 @@ def one_message(data: bytes) -> EmailMessage:
         raise UsageError(f"the mbox holds {len(found)} messages: save the judge's message "
                          "alone")
     message = found[0]
-    assert isinstance(message, EmailMessage)  # the default policy makes EmailMessages
+    if not isinstance(message, EmailMessage):  # read for its headers only (receive._message)
+        unread = [str(defect) for defect in message.defects if isinstance(defect, NotRead)]
+        raise UsageError(f"the message cannot be read: {unread[0] if unread else 'not as mail'}")
     return message
 
 
@@ -467,9 +469,8 @@ _MESSAGE_ID = re.compile(r"<[!#-;=?-~]{1,250}@[!#-;=?-Z^-~]{1,250}>")
 
 def address(text: str, what: str) -> Address:
     """One mail address written as ``Name <user@host>`` or ``user@host``."""
-    header = default_policy.header_factory("from", text)
-    found: tuple[Address, ...] = tuple(getattr(header, "addresses", ()))
-    if len(found) != 1 or header.defects or not found[0].domain:
+    found = header_addresses("from", text) or ()
+    if len(found) != 1 or not found[0].domain:
         raise OptionError(f"{what} {text!r}: give one address, e.g. 'Alice "
                           "<alice@example.org>'")
     return found[0]
@@ -490,10 +491,7 @@ def _addresses(message: Message, name: str) -> list[Address]:
 
 def _party(name: str, email: str) -> Address | None:
     """``name <email>`` from the signed header, if ``email`` is one address."""
-    try:
-        return Address(display_name=safe(name), addr_spec=email)
-    except (ValueError, IndexError, HeaderParseError):
-        return None
+    return one_address(safe(name), email)
 
 
 def _own_address(game: Game, seat: str, message: Message) -> Address | None:

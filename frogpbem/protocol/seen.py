@@ -136,7 +136,7 @@ class SeenGames:
             if not os.path.lexists(path):
                 return None
             raise
-        except (ValueError, KeyError, TypeError):
+        except (ValueError, KeyError, TypeError, AttributeError):  # a shape not written here
             raise StaleCopyError(f"the memory of game {game} at {path} is unreadable; "
                                  "move it away to start afresh") from None
         keep_recent(_KNOWN, path, (data, seen), KNOWN_MEMORIES)
