@@ -37,9 +37,9 @@ from frogpbem.errors import (
 from frogpbem.frozen import frozen
 from frogpbem.gamefile import jsontext, mailsafe
 from frogpbem.gamefile.document import read_bytes, write_atomic
-from frogpbem.mail import MAX_NAME, domain_of, stamp
+from frogpbem.mail import MAX_NAME, domain_of, re_subject, stamp
 from frogpbem.protocol.game import Game
-from frogpbem.receive import Found, header_text
+from frogpbem.receive import GAME_ID, Found, header_text
 from frogpbem.record import outcome_of, result_token
 from frogpbem.safetext import safe
 
@@ -264,11 +264,7 @@ def games_named(found: Found) -> list[str]:
             named += [mailsafe.block_game(value) for value in mailsafe.request_blocks(text)]
         except FrogPbemError:
             continue
-    return [game for game in dict.fromkeys(named) if _GAME_ID.fullmatch(game)]
-
-
-_GAME_ID = re.compile(r"[a-z0-9][a-z0-9-]{2,63}")
-"""What a game id may be (as the game file's schema says): anything else names no file."""
+    return [game for game in dict.fromkeys(named) if GAME_ID.fullmatch(game)]
 
 
 def answer(to: Message, unused: Unused, judge: str) -> EmailMessage | None:
@@ -283,7 +279,7 @@ def answer(to: Message, unused: Unused, judge: str) -> EmailMessage | None:
     if recipient is None or not recipient.domain:
         return None
     theirs = " ".join(header_text(to, "subject").split())[:200]
-    subject = theirs if theirs.lower().startswith("re:") else f"Re: {theirs}".rstrip()
+    subject = re_subject(theirs)
     if unused.game and unused.game not in subject:
         subject = f"[frogpbem {unused.game}] {subject}"
     reply = EmailMessage()

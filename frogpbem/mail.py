@@ -64,6 +64,12 @@ def subject_of(game: Game, state: Any) -> str:
     return " ".join(f"[frogpbem {game.game_id}] {said} \u2014 {after}".split())
 
 
+def re_subject(subject: str) -> str:
+    """The subject of an answer to a message with ``subject``: ``Re: …`` once, on one line."""
+    said = " ".join(subject.split())
+    return said if said[:3].lower() == "re:" else f"Re: {said}".rstrip()
+
+
 def address(name: str | None, addr_spec: str, whose: str) -> Address:
     """``addr_spec`` with its display name, as a header holds it (quoted by the email
     package, never pasted in: a name such as ``Bob <spy@evil.invalid>`` stays a name).

@@ -51,7 +51,7 @@ from frogpbem.protocol.seen import SeenGames
 from frogpbem.referee import apply_moves
 from frogpbem.safetext import safe
 
-_GAME_ID = re.compile(r"[a-z0-9][a-z0-9-]{2,63}")
+GAME_ID = re.compile(r"[a-z0-9][a-z0-9-]{2,63}")
 """What the game file's schema allows a game id to be."""
 MAX_MESSAGE = 16 * 1024 * 1024
 """A message larger than this is refused unread."""
@@ -355,7 +355,7 @@ def take_found(found: Found, games: Path, key: crypto.PrivateKey,
 
 def _take_game(game_id: str, paths: tuple[Path, ...], games: Path, key: crypto.PrivateKey,
                state_dir: Path | None, seen: SeenGames | None, keep_new: bool) -> str:
-    if not _GAME_ID.fullmatch(game_id):  # it names a file: nothing but a real game id
+    if not GAME_ID.fullmatch(game_id):  # it names a file: nothing but a real game id
         raise UsageError(f"{safe(game_id)[:80]!r} is not a game id")
     target = game_file(games, game_id)
     if target.exists() and not target.is_file():

@@ -50,7 +50,7 @@ from frogpbem.errors import (
 )
 from frogpbem.gamefile.document import dump_game, locked, read_bytes, write_atomic
 from frogpbem.gamefile.model import GameFile
-from frogpbem.mail import send_messages
+from frogpbem.mail import re_subject, send_messages
 from frogpbem.notes import add_note
 from frogpbem.protocol.game import REFEREE, Game, deadline_of, load, now_text, seconds_of
 from frogpbem.protocol.seen import SeenGames, default_home
@@ -443,8 +443,7 @@ def answer(message: Message, data: bytes, name: str, text: str,
     """The reply to ``message``: to ``to``, from ``sender``, ``Re:`` its subject, threaded
     under it, the game file ``data`` attached."""
     out = EmailMessage()
-    said = " ".join(header_text(message, "subject").split())
-    out["Subject"] = said if said[:3].lower() == "re:" else f"Re: {said}".rstrip()
+    out["Subject"] = re_subject(header_text(message, "subject"))
     if sender is not None:
         out["From"] = sender
     if to is not None:
