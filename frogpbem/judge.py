@@ -18,18 +18,15 @@ alone, and a server that is away is tried again later and later.
 from __future__ import annotations
 
 import contextlib
-import email.policy
 import fcntl
 import glob
 import ipaddress
 import json
 import os
-import re
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from email.message import Message
-from email.parser import BytesHeaderParser
 from pathlib import Path
 from typing import Protocol
 from urllib.parse import unquote, urlsplit
@@ -82,11 +79,11 @@ from frogpbem.protocol.game import (
 )
 from frogpbem.protocol.memory import HeadMemory
 from frogpbem.receive import (
-    MAX_HEADERS,
     MAX_MESSAGE,
     contents,
     game_file,
     game_files,
+    headers_only,
     messages_in,
     subject,
     take_found,
@@ -641,21 +638,13 @@ def judge_address(given: str) -> str:
 
 def _read(data: bytes) -> tuple[list[Message], Unused | None]:
     """A message's messages (one, or an mbox's); only its headers, to answer it, and why,
-    when it is not read: too large, or its parts nested past what the email package
-    can parse."""
+    when it is too large to be read."""
     if len(data) <= MAX_MESSAGE:
-        try:
-            return messages_in(data), None
-        except RecursionError:
-            unreadable = _TOO_DEEP
-    else:
-        unreadable = Unused(f"refused: larger than {MAX_MESSAGE // (1024 * 1024)} MiB",
-                            f"it is larger than {MAX_MESSAGE // (1024 * 1024)} MiB, and "
-                            "was not read.")
-    end = re.search(rb"\r?\n\r?\n", data[:MAX_HEADERS + 4])  # the headers only
-    headers: Message = BytesHeaderParser(policy=email.policy.default).parsebytes(
-        data[:end.end() if end else MAX_HEADERS])
-    return [headers], unreadable
+        return messages_in(data), None  # (one it cannot parse is read for its headers)
+    unreadable = Unused(f"refused: larger than {MAX_MESSAGE // (1024 * 1024)} MiB",
+                        f"it is larger than {MAX_MESSAGE // (1024 * 1024)} MiB, and was not "
+                        "read.")
+    return [headers_only(data, unreadable.said)], unreadable
 
 
 _TOO_DEEP = Unused("refused: parts nested too deep to read",

@@ -140,11 +140,19 @@ def _message(data: bytes) -> Message:
             return email.message_from_bytes(data, policy=email.policy.default)
         except RecursionError:  # the parser recurses into "((((…" in a Content-Type header
             reason = "the message's headers are nested too deeply to be read"
+    return headers_only(data, reason)
+
+
+def headers_only(data: bytes, reason: str) -> Message:
+    """The headers of a message that is not read whole (to name it and answer it), marked
+    :class:`NotRead` with ``reason``; those of its first :data:`MAX_HEADERS` bytes at most."""
+    end = re.search(rb"\r?\n\r?\n", data[:MAX_HEADERS + 4])
+    head = data[:end.end() if end else MAX_HEADERS]
     message: Message
     try:
-        message = BytesHeaderParser(policy=email.policy.default).parsebytes(data)
+        message = BytesHeaderParser(policy=email.policy.default).parsebytes(head)
     except RecursionError:  # headers as plain strings, which the old API parses no further
-        message = BytesHeaderParser(policy=email.policy.compat32).parsebytes(data)
+        message = BytesHeaderParser(policy=email.policy.compat32).parsebytes(head)
     message.set_payload("")
     message.defects.append(NotRead(reason))
     return message
@@ -464,5 +472,5 @@ def read_sources(paths: list[Path], stdin: bytes | None) -> list[bytes]:
     return out
 
 
-__all__ = ["Found", "NotRead", "contents", "game_files", "html_text", "messages_in",
-           "read_sources", "receive", "subject", "take_found", "unflowed"]
+__all__ = ["Found", "NotRead", "contents", "game_files", "headers_only", "html_text",
+           "messages_in", "read_sources", "receive", "subject", "take_found", "unflowed"]
