@@ -91,7 +91,7 @@ class Clock:
         """The time now as ``YYYY-MM-DDTHH:MM:SSZ``."""
         given = self.fixed or os.environ.get(NOW_VARIABLE)
         if not given:
-            return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+            return text_of(int(time.time()))
         try:
             seconds_of(given)
         except GameFileError:
@@ -307,9 +307,7 @@ def late_timeouts(file: GameFile, requests: Sequence[tuple[int, str, str]]) -> l
         when = signed.get((record.n, record.seat))
         if not record.timeout or when is None:
             continue
-        before = file.log[record.n - 2].at if record.n > 1 else \
-            file.deal.at if file.deal is not None else file.header.created
-        due = seconds_of(before) + deadline.seconds
+        due = seconds_of(last_at(file, record.n - 1)) + deadline.seconds
         if seconds_of(when) < due:
             warnings.append(
                 f"WARNING: record {record.n} says {record.seat}'s time ran out (dated "
@@ -341,12 +339,11 @@ def duration_words(seconds: int) -> str:
     return " ".join(parts[:2]) or f"{seconds} seconds"
 
 
-def last_at(game: Game, n: int) -> str:
+def last_at(file: GameFile, n: int) -> str:
     """When the element before record ``n + 1`` was signed: the clock of a deadline."""
     if n:
-        return game.file.log[n - 1].at
-    deal = game.file.deal
-    return deal.at if deal is not None else game.header.created
+        return file.log[n - 1].at
+    return file.deal.at if file.deal is not None else file.header.created
 
 
 def timeout_move(game: Game, state: Any, seat: str) -> str:
@@ -374,7 +371,7 @@ def timeout_holds(game: Game, record: Record, state_before: Any) -> bool:
         return False
     if record.move == "pass" and not isinstance(game.results[record.n - 1], Passed):
         return False  # a ruleset's own pass (Secret Move's ends the seat's moves) is no timeout
-    return seconds_of(record.at) - seconds_of(last_at(game, record.n - 1)) >= deadline.seconds
+    return seconds_of(record.at) - seconds_of(last_at(game.file, record.n - 1)) >= deadline.seconds
 
 
 def deadline_of(game: Game, state: Any) -> tuple[str, int] | None:
@@ -383,7 +380,7 @@ def deadline_of(game: Game, state: Any) -> tuple[str, int] | None:
     seat = game.ruleset.to_move(state)
     if deadline is None or seat is None or game.paused is not None:
         return None
-    return seat, seconds_of(last_at(game, len(game.file.log))) + deadline.seconds
+    return seat, seconds_of(last_at(game.file, len(game.file.log))) + deadline.seconds
 
 
 def clock_words(game: Game, state: Any) -> str:
