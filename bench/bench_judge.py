@@ -26,7 +26,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from frogpbem import crypto  # noqa: E402
 from frogpbem.dealing import SeatSpec, create_game, start_game  # noqa: E402
 from frogpbem.gamefile.model import ChosenSetup  # noqa: E402
-from frogpbem.judge import ImapBox, Judge  # noqa: E402
+from frogpbem.mail.judge import ImapBox, Judge  # noqa: E402
 from frogpbem.protocol.seen import SeenGames  # noqa: E402
 from frogpbem.referee import move  # noqa: E402
 from tests.test_judge import DOMAIN, PASSWORD, Servers, mail_servers, reply_with  # noqa: E402

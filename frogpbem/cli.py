@@ -146,11 +146,11 @@ def new(
 ) -> None:
     """Create a game: deal and seal the setup, sign the header, write the views."""
     from frogpbem import crypto
-    from frogpbem.contact import check_address, check_name
     from frogpbem.dealing import SeatSpec, create_game, start_game
     from frogpbem.gamefile import strictyaml
     from frogpbem.gamefile.document import read_bytes
     from frogpbem.gamefile.model import ChosenSetup, Deadline
+    from frogpbem.mail.contact import check_address, check_name
 
     with reported(as_json):
         key = load_key(referee)
@@ -469,7 +469,7 @@ def mail(
     as_json: JsonOption = False,
 ) -> None:
     """Referee: mail each seat its board, the game file and how to answer (.eml or SMTP)."""
-    from frogpbem.mail import address, default_config, letters, send_letters, write_letters
+    from frogpbem.mail.compose import address, default_config, letters, send_letters, write_letters
     from frogpbem.protocol.game import load
 
     with reported(as_json):
@@ -511,8 +511,8 @@ def receive(
 
     Only signatures count, never From:. One line per message.
     """
-    from frogpbem.receive import read_sources
-    from frogpbem.receive import receive as do_receive
+    from frogpbem.mail.receive import read_sources
+    from frogpbem.mail.receive import receive as do_receive
 
     with reported(as_json):
         paths = messages or [Path("-")]
@@ -586,9 +586,9 @@ def reply(
     """
     import shlex
 
-    from frogpbem import reply as replies
     from frogpbem.gamefile.document import read_bytes
-    from frogpbem.receive import MAX_MESSAGE
+    from frogpbem.mail import reply as replies
+    from frogpbem.mail.receive import MAX_MESSAGE
 
     with reported(as_json):
         if sum((out is not None, smtp is not None, sendmail)) > 1:
@@ -611,7 +611,7 @@ def reply(
                 raise FileAccessError(exc.message, path=message) from None
         deliver = replies.write_eml(out)
         if smtp is not None:
-            from frogpbem.mail import default_config
+            from frogpbem.mail.compose import default_config
 
             deliver = replies.send_smtp(smtp, default_config())
         elif sendmail:
@@ -719,8 +719,8 @@ def judge(
     once, with the reason. One log line per message. One judge per games folder: a
     second one exits with status 12.
     """
-    from frogpbem.judge import ImapBox, Judge, Mailbox, MaildirBox, holding, judge_address, run
-    from frogpbem.mail import check_login, default_config, smtp_server
+    from frogpbem.mail.compose import check_login, default_config, smtp_server
+    from frogpbem.mail.judge import ImapBox, Judge, Mailbox, MaildirBox, holding, judge_address, run
 
     with reported():
         if (imap is None) == (maildir is None):

@@ -75,7 +75,7 @@ def read_mail(data: bytes) -> Any:
     """What ``receive`` and the judge read of a message (or an mbox): its messages, their
     subjects and senders, the game files and request blocks in them."""
     from frogpbem.gamefile import mailsafe
-    from frogpbem.receive import contents, header_text, messages_in, subject
+    from frogpbem.mail.receive import contents, header_text, messages_in, subject
 
     try:
         messages = messages_in(data)

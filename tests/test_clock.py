@@ -286,7 +286,7 @@ def test_one_running_judge_reminds_times_out_and_respects_a_pause(
     from aiosmtpd.controller import Controller
 
     from frogpbem import crypto
-    from frogpbem.judge import Judge, MaildirBox
+    from frogpbem.mail.judge import Judge, MaildirBox
     from tests.test_judge import free_port
 
     sent: list[str] = []

@@ -380,7 +380,7 @@ def test_a_secret_move_invitation_says_to_choose_a_secret(cli: Cli, keys: Keys,
 def test_the_judge_invites_every_seat_once_then_tells_each_joiner_once(
         joined_game: Callable[..., Path], cli: Cli, keys: Keys) -> None:
     """invite.due: what the judge mails for a game that waits, by the mark it keeps."""
-    from frogpbem.invite import due
+    from frogpbem.mail.invite import due
     from frogpbem.protocol.game import load
 
     game = joined_game()

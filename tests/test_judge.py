@@ -364,7 +364,7 @@ def test_an_answer_the_mail_server_cannot_take_waits_for_the_next_round(
 def test_a_message_over_the_size_limit_is_answered_and_filed_unread(
         servers: Servers, keys: Keys, tmp_path: Path) -> None:
     """As ``frogpbem receive`` refuses one: a message of 16 MiB or more is not parsed."""
-    from frogpbem.receive import MAX_MESSAGE
+    from frogpbem.mail.receive import MAX_MESSAGE
 
     games = tmp_path / "judge-games"
     games.mkdir()

@@ -424,7 +424,7 @@ def test_a_server_that_says_try_later_is_tried_later_and_later(
 
 
 def test_automatic_mail_is_told_from_a_person_s() -> None:
-    from frogpbem.answers import automatic
+    from frogpbem.mail.answers import automatic
 
     def message(*headers: tuple[str, str], kind: str = "plain") -> EmailMessage:
         made = EmailMessage()
@@ -453,7 +453,7 @@ def test_automatic_mail_is_told_from_a_person_s() -> None:
 
 def test_a_refusal_is_said_in_a_player_s_words() -> None:
     from frogpbem import errors
-    from frogpbem.answers import NEXT_STEP, unused_for
+    from frogpbem.mail.answers import NEXT_STEP, unused_for
 
     said = {kind: unused_for(kind("technical words"), "ff-game") for kind in (
         errors.NothingToApplyError, errors.GameOverError, errors.NotYourTurnError,
@@ -547,7 +547,7 @@ def test_a_message_over_the_limit_in_a_maildir_is_answered_not_a_stop(
         keys: Keys, cli: Cli, tmp_path: Path) -> None:
     """Over 16 MiB in a Maildir, a message once ended every round (exit 7): the judge
     stopped for good. It is answered from its headers and filed, as over IMAP."""
-    from frogpbem.receive import MAX_MESSAGE
+    from frogpbem.mail.receive import MAX_MESSAGE
 
     games = tmp_path / "games"
     games.mkdir()

@@ -16,7 +16,7 @@ import pytest
 
 from frogpbem import crypto
 from frogpbem.gamefile import strictyaml
-from frogpbem.judge import Incoming, Judge, MaildirBox
+from frogpbem.mail.judge import Incoming, Judge, MaildirBox
 from tests.conftest import Cli, Keys, game_addressed
 from tests.test_judge import DOMAIN, parse
 from tests.test_judge_citizen import club_game, maildir, person, smtp_keeping
@@ -277,8 +277,8 @@ def test_headers_keep_to_the_lengths_of_mail(cli: Cli, keys: Keys, tmp_path: Pat
 
 def test_join_refusals_name_the_join_not_a_move() -> None:
     """A second join, and a Secret Move copy without its secret, in a seat's words."""
-    from frogpbem.answers import unused_for
     from frogpbem.dealing import JoinRefusedError
+    from frogpbem.mail.answers import unused_for
 
     again, secret = JoinRefusedError("joined already"), JoinRefusedError("holds no join")
     again.joined, secret.choosing = True, True

@@ -21,7 +21,7 @@ from PIL import Image
 from frogpbem.dealing import SeatSpec, create_game, start_game
 from frogpbem.demo import play_demo
 from frogpbem.gamefile.model import ChosenSetup
-from frogpbem.mail import letters
+from frogpbem.mail.compose import letters
 from frogpbem.pictures import Scene, picture
 from frogpbem.pictures import froglet as froglet_picture
 from frogpbem.pictures import frogs as frogs_picture

@@ -188,7 +188,7 @@ def test_a_reply_in_an_unknown_charset_from_a_broken_address_is_taken(
 def test_a_header_the_email_package_cannot_read_is_empty_text() -> None:
     import email
 
-    from frogpbem.receive import header_text, subject
+    from frogpbem.mail.receive import header_text, subject
 
     broken = email.message_from_bytes(b'From: "x" <\r\nSubject: hi\r\n\r\n',
                                       policy=policy.default)
@@ -385,7 +385,7 @@ def test_a_block_naming_a_hostile_game_id_is_refused_in_a_sentence(
     import base64
     import json
 
-    from frogpbem.receive import receive
+    from frogpbem.mail.receive import receive
 
     block = base64.b64encode(json.dumps({"game": game_id}).encode()).decode()
     message = (f"Subject: x\n\n-----BEGIN FROGPBEM REQUEST-----\n{block}\n"
@@ -401,7 +401,7 @@ def test_a_block_of_json_nested_too_deeply_is_refused_in_a_sentence(
     ``receive`` (and the judge's round)."""
     import base64
 
-    from frogpbem.receive import receive
+    from frogpbem.mail.receive import receive
 
     block = base64.b64encode(b"[" * 100_000).decode()
     lines = "\n".join(block[i:i + 64] for i in range(0, len(block), 64))
@@ -486,9 +486,9 @@ def test_a_copy_under_another_header_never_replaces_the_game_held(
 def test_the_judge_keeps_no_game_a_stranger_mails_it(keys: Keys, tmp_path: Path) -> None:
     """A stranger's game naming the judge's key as a seat was kept in the judge's folder,
     as a player keeps the first copy of a game; the judge holds only its operator's."""
-    from frogpbem.answers import Unused
-    from frogpbem.judge import Judge, MaildirBox
-    from frogpbem.receive import contents, messages_in, take_found
+    from frogpbem.mail.answers import Unused
+    from frogpbem.mail.judge import Judge, MaildirBox
+    from frogpbem.mail.receive import contents, messages_in, take_found
 
     games = tmp_path / "games"
     games.mkdir()
@@ -518,7 +518,7 @@ def test_a_message_nested_a_thousand_deep_is_refused_and_the_next_is_taken(
     """66 KiB of multipart nested 1,000 deep made the email package's parser raise
     RecursionError out of ``receive`` (the genuine reply after it in the mbox was lost) and
     out of the judge's round; so did a Content-Type of ``((((…``."""
-    from frogpbem.receive import contents, messages_in
+    from frogpbem.mail.receive import contents, messages_in
     from tests.mailcorpus import corpus_game
 
     game = corpus_game(cli, keys, tmp_path)
@@ -584,7 +584,7 @@ def test_a_format_flowed_text_is_read_as_its_writer_typed_it(
         flowed: str, delsp: bool, text: str) -> None:
     """RFC 3676: soft breaks joined within one quote depth, space-stuffing undone, the
     signature separator never joined."""
-    from frogpbem.receive import unflowed
+    from frogpbem.mail.receive import unflowed
 
     assert unflowed(flowed, delsp) == text
 
@@ -594,7 +594,7 @@ def test_a_message_of_many_request_blocks_is_refused_unread(keys: Keys, tmp_path
     the judge busy for hours."""
     import base64
 
-    from frogpbem.receive import receive
+    from frogpbem.mail.receive import receive
 
     blocks = "".join(f"-----BEGIN FROGPBEM REQUEST-----\n"
                      f"{base64.b64encode(str(n).encode() * 20).decode()}\n"

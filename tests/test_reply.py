@@ -1,6 +1,6 @@
 """frogpbem reply: a player's turn from the judge's message in one command, and every refusal.
 
-The messages are the judge's own (:func:`frogpbem.mail.letters` with the judge's
+The messages are the judge's own (:func:`frogpbem.mail.compose.letters` with the judge's
 address, as ``frogpbem judge`` sends them); the answers are taken by the
 referee's ``receive``, as the judge takes them.
 """
@@ -20,7 +20,7 @@ from typer.testing import CliRunner
 
 from frogpbem.cli import app
 from frogpbem.gamefile import strictyaml
-from frogpbem.mail import letters
+from frogpbem.mail.compose import letters
 from frogpbem.protocol.game import load
 from tests.conftest import SETUP, Cli, Keys, write_setup
 from tests.test_judge import Servers, judge, mail_game, mail_servers, parse, send
@@ -471,8 +471,8 @@ def test_the_judges_mail_names_reply_and_team_notes_only_with_teams(
 
 
 def test_a_sealed_move_is_not_named_in_the_answer() -> None:
+    from frogpbem.mail.reply import _words
     from frogpbem.referee import Requested
-    from frogpbem.reply import _words
 
     class Game:
         game_id = "sm-1"

@@ -119,7 +119,7 @@ def test_reply_on_the_judge_s_answer_says_what_it_is(cli: Cli, keys: Keys,
                                                       tmp_path: Path) -> None:
     """The judge's answer to a message it could not use carries no game file; reply on it
     said "reply to a message from the judge", though it is one."""
-    from frogpbem.answers import Unused, answer
+    from frogpbem.mail.answers import Unused, answer
 
     theirs = person("alice", "Re: [frogpbem ff-abcdefgh] the game begins")
     made = answer(theirs, Unused("refused: stale", "your copy is old.", None, "ff-abcdefgh"),

@@ -36,8 +36,6 @@ from email.utils import formatdate, make_msgid
 from pathlib import Path
 
 from frogpbem import crypto
-from frogpbem.answers import ANSWERS
-from frogpbem.contact import header_addresses, one_address
 from frogpbem.dealing import join_game, submit_setup
 from frogpbem.errors import (
     FileAccessError,
@@ -50,11 +48,10 @@ from frogpbem.errors import (
 )
 from frogpbem.gamefile.document import dump_game, locked, read_bytes, write_atomic
 from frogpbem.gamefile.model import GameFile
-from frogpbem.mail import re_subject, send_messages
-from frogpbem.notes import add_note
-from frogpbem.protocol.game import REFEREE, Game, deadline_of, load, now_text, seconds_of
-from frogpbem.protocol.seen import SeenGames, default_home
-from frogpbem.receive import (
+from frogpbem.mail.answers import ANSWERS
+from frogpbem.mail.compose import re_subject, send_messages
+from frogpbem.mail.contact import header_addresses, one_address
+from frogpbem.mail.receive import (
     MAX_MESSAGE,
     NotRead,
     contents,
@@ -62,6 +59,9 @@ from frogpbem.receive import (
     header_text,
     messages_in,
 )
+from frogpbem.notes import add_note
+from frogpbem.protocol.game import REFEREE, Game, deadline_of, load, now_text, seconds_of
+from frogpbem.protocol.seen import SeenGames, default_home
 from frogpbem.referee import Requested, request_move
 from frogpbem.safetext import safe
 from frogpbem.views import View, view_for

@@ -19,7 +19,6 @@ from email.utils import parseaddr
 from pathlib import Path
 
 from frogpbem import crypto
-from frogpbem.contact import one_address
 from frogpbem.dealing import JoinRefusedError
 from frogpbem.errors import (
     FrogPbemError,
@@ -37,9 +36,10 @@ from frogpbem.errors import (
 from frogpbem.frozen import frozen
 from frogpbem.gamefile import jsontext, mailsafe
 from frogpbem.gamefile.document import read_bytes, write_atomic
-from frogpbem.mail import MAX_NAME, domain_of, re_subject, stamp
+from frogpbem.mail.compose import MAX_NAME, domain_of, re_subject, stamp
+from frogpbem.mail.contact import one_address
+from frogpbem.mail.receive import GAME_ID, Found, header_text
 from frogpbem.protocol.game import Game
-from frogpbem.receive import GAME_ID, Found, header_text
 from frogpbem.record import outcome_of, result_token
 from frogpbem.safetext import safe
 

@@ -9,7 +9,7 @@ the game file is written, so one that is taken again finds its requests
 applied already; mail follows the game file's head, so a result is mailed
 after a crash as it would have been, and never two results for one record.
 
-It is a good citizen of mail (see :mod:`frogpbem.answers`): automatic mail is
+It is a good citizen of mail (see :mod:`frogpbem.mail.answers`): automatic mail is
 filed unanswered, each person's unusable message is answered once, an address
 the mail server refuses for good is reported to the referee once and then left
 alone, and a server that is away is tried again later and later.
@@ -31,8 +31,20 @@ from pathlib import Path
 from typing import Protocol
 from urllib.parse import unquote, urlsplit
 
-from frogpbem import crypto, invite
-from frogpbem.answers import (
+from frogpbem import crypto
+from frogpbem.errors import (
+    FileAccessError,
+    FolderBusyError,
+    FrogPbemError,
+    NothingToApplyError,
+    UnknownGameError,
+    UsageError,
+)
+from frogpbem.gamefile import jsontext
+from frogpbem.gamefile.document import locked, parse_game, read_bytes, write_atomic
+from frogpbem.gamefile.model import GameFile
+from frogpbem.mail import invite
+from frogpbem.mail.answers import (
     NEXT_STEP,
     Entry,
     Journal,
@@ -47,24 +59,23 @@ from frogpbem.answers import (
     unused_for,
     unused_nothing,
 )
-from frogpbem.contact import header_addresses
-from frogpbem.errors import (
-    FileAccessError,
-    FolderBusyError,
-    FrogPbemError,
-    NothingToApplyError,
-    UnknownGameError,
-    UsageError,
-)
-from frogpbem.gamefile import jsontext
-from frogpbem.gamefile.document import locked, parse_game, read_bytes, write_atomic
-from frogpbem.gamefile.model import GameFile
-from frogpbem.mail import (
+from frogpbem.mail.compose import (
     Refusal,
     address,
     deliver,
     letters,
     recipients,
+)
+from frogpbem.mail.contact import header_addresses
+from frogpbem.mail.receive import (
+    MAX_MESSAGE,
+    contents,
+    game_file,
+    game_files,
+    headers_only,
+    messages_in,
+    subject,
+    take_found,
 )
 from frogpbem.protocol.game import (
     REFEREE,
@@ -78,16 +89,6 @@ from frogpbem.protocol.game import (
     seconds_of,
 )
 from frogpbem.protocol.memory import HeadMemory
-from frogpbem.receive import (
-    MAX_MESSAGE,
-    contents,
-    game_file,
-    game_files,
-    headers_only,
-    messages_in,
-    subject,
-    take_found,
-)
 from frogpbem.referee import apply_timeout
 from frogpbem.safetext import safe
 

@@ -7,7 +7,7 @@ seat that has still to join an invitation that says exactly what to run and
 what to send back, the game file attached; a seat whose join is in is told
 so, and what it waits for. The judge takes the joins out of the replies and
 deals once all are in (:func:`frogpbem.dealing.take_mailed_joins`); the start
-is then mailed as any record is (:func:`frogpbem.mail.letters`).
+is then mailed as any record is (:func:`frogpbem.mail.compose.letters`).
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from frogpbem import crypto
 from frogpbem.dealing import joined_words
 from frogpbem.errors import UsageError
 from frogpbem.gamefile.document import dump_game
-from frogpbem.mail import Letter, addressed, stamp
+from frogpbem.mail.compose import Letter, addressed, stamp
 from frogpbem.protocol.game import REFEREE, Game
 from frogpbem.safetext import safe
 

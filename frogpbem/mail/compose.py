@@ -25,10 +25,10 @@ from typing import Any
 from urllib.parse import unquote, urlsplit
 
 from frogpbem import crypto
-from frogpbem.contact import one_address
 from frogpbem.errors import FileAccessError, GameFileError, UsageError
 from frogpbem.frozen import frozen
 from frogpbem.gamefile.document import dump_game, dump_yaml, write_atomic
+from frogpbem.mail.contact import one_address
 from frogpbem.protocol.game import REFEREE, Game, clock_words, known_secrets, replay
 from frogpbem.safetext import safe
 from frogpbem.views import make_view, render_letter, render_text
@@ -186,7 +186,7 @@ def letters(game: Game, key: crypto.PrivateKey, to: str = "all",
         if role not in (*game.seats, REFEREE):
             raise UsageError(f"--to {role!r}: give a seat of this game, all, or referee")
     if game.undealt:  # the seats join first: each one's invitation (frogpbem/invite.py)
-        from frogpbem.invite import invitations
+        from frogpbem.mail.invite import invitations
 
         return invitations(game, key, wanted, sender)
     state = replay(game, known_secrets(game, REFEREE, key), key, keeper=key).final
