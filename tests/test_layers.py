@@ -1,8 +1,11 @@
-"""The layout holds: nothing above the model reads raw game-file dicts; imports go down."""
+"""The layout holds: nothing above the model reads raw game-file dicts; imports go down and
+never in a circle; the rules reach nothing above them; no module keeps state of its own."""
 
 from __future__ import annotations
 
 import ast
+import functools
+from collections.abc import Iterator
 from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parent.parent / "frogpbem"
@@ -17,10 +20,15 @@ reads); and ``@frozen``, below the model, whose one dict is the namespace of the
 ``__init__`` it compiles."""
 
 
-def _above() -> list[Path]:
-    return [p for p in PACKAGE.rglob("*.py")
-            if p.relative_to(PACKAGE).parts[0] not in BELOW
-            and str(p.relative_to(PACKAGE)) not in ALLOWED]
+@functools.cache
+def _package() -> dict[str, str]:
+    """The source of every module of the package, by its path within it (``games/frogs.py``)."""
+    return {p.relative_to(PACKAGE).as_posix(): p.read_text() for p in PACKAGE.rglob("*.py")}
+
+
+def _above() -> list[str]:
+    return [path for path in _package()
+            if path.split("/")[0] not in BELOW and path not in ALLOWED]
 
 
 def _string_key_reads(tree: ast.AST) -> list[str]:
@@ -41,8 +49,8 @@ def _string_key_reads(tree: ast.AST) -> list[str]:
 
 
 def test_nothing_above_the_model_subscripts_raw_dicts_with_string_keys() -> None:
-    offenders = {str(p.relative_to(PACKAGE)): reads for p in _above()
-                 if (reads := _string_key_reads(ast.parse(p.read_text())))}
+    offenders = {path: reads for path in _above()
+                 if (reads := _string_key_reads(ast.parse(_package()[path])))}
     assert offenders == {}
 
 
@@ -52,32 +60,333 @@ def test_the_lint_catches_a_raw_read() -> None:
     assert _string_key_reads(ast.parse('os.environ["HOME"]\ndata["x"] = 1')) == []
 
 
-def _imports(path: Path) -> set[str]:
-    names = set()
-    for node in ast.walk(ast.parse(path.read_text())):
-        if isinstance(node, ast.ImportFrom) and node.module:
-            names.add(node.module)
-        elif isinstance(node, ast.Import):
-            names.update(alias.name for alias in node.names)
-    return names
+# --- imports --------------------------------------------------------------------------------
 
 
-def test_imports_only_go_down() -> None:
+def _module(path: str) -> str:
+    """The dotted name of the module at ``path`` (``games/__init__.py``: ``frogpbem.games``)."""
+    parts = ["frogpbem", *path.removesuffix(".py").split("/")]
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _imports(path: str, source: str, modules: frozenset[str]) -> Iterator[tuple[int, str]]:
+    """Every module the module at ``path`` imports, at any depth (in a function, under
+    ``TYPE_CHECKING``), with its line: ``from p import x`` imports the module ``p.x`` when
+    ``modules`` holds one, else ``p`` itself; relative imports are resolved."""
+    package = _module(path) if path.endswith("__init__.py") else _module(path).rpartition(".")[0]
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                yield node.lineno, alias.name
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:  # from . import x: within the package, one level up for each dot
+                parts = package.split(".")
+                base = ".".join([*parts[:len(parts) - node.level + 1], *filter(None, [base])])
+            for alias in node.names:
+                sub = f"{base}.{alias.name}"
+                yield node.lineno, sub if sub in modules else base
+
+
+def _edges(files: dict[str, str]) -> dict[str, list[tuple[int, str]]]:
+    """For each module (by path), the modules of the package it imports (by path), with
+    the line of each import."""
+    by_name = {_module(path): path for path in files}
+    names = frozenset(by_name)
+    return {path: [(line, by_name[name]) for line, name in _imports(path, source, names)
+                   if name in by_name]
+            for path, source in files.items()}
+
+
+def _circles(edges: dict[str, list[tuple[int, str]]]) -> list[list[str]]:
+    """Every import circle: the strongly connected components of more than one module (or
+    of one that imports itself), each as the imports within it, by Tarjan's algorithm."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    components: list[list[str]] = []
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        on_stack.add(node)
+        for _, target in edges.get(node, []):
+            if target not in index:
+                visit(target)
+                low[node] = min(low[node], low[target])
+            elif target in on_stack:
+                low[node] = min(low[node], index[target])
+        if low[node] == index[node]:
+            component = []
+            while True:
+                member = stack.pop()
+                on_stack.discard(member)
+                component.append(member)
+                if member == node:
+                    break
+            components.append(sorted(component))
+
+    for node in sorted(edges):
+        if node not in index:
+            visit(node)
+    circles = []
+    for component in sorted(components):
+        inside = [f"{path}:{line} imports {target}" for path in component
+                  for line, target in sorted(set(edges[path])) if target in component]
+        if len(component) > 1 or inside:
+            circles.append(inside)
+    return circles
+
+
+def test_no_two_modules_import_each_other() -> None:
+    """No import circle between the package's modules, whether the imports are at the top,
+    in a function or only for the type checker: each module stands above the ones it uses."""
+    circles = _circles(_edges(_package()))
+    assert circles == [], "import circles:\n" + "\n\n".join("\n".join(c) for c in circles)
+
+
+def test_the_lint_sees_every_form_of_import() -> None:
+    files = {
+        "__init__.py": "",
+        "a.py": "from frogpbem import b\n",
+        "b.py": "def f():\n    from frogpbem.pkg import c\n",
+        "pkg/__init__.py": "from frogpbem.pkg.d import D\nX = 1\n",
+        "pkg/c.py": "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from .. import a\n",
+        "pkg/d.py": "from frogpbem.pkg import X\nimport frogpbem.e.f as g\n",
+        "e/__init__.py": "",
+        "e/f.py": "from . import g\nfrom .g import h\nimport yaml\nfrom frogpbem import errors\n",
+        "e/g.py": "",
+    }
+    assert _edges(files) == {
+        "__init__.py": [], "a.py": [(1, "b.py")], "b.py": [(2, "pkg/c.py")],
+        "pkg/__init__.py": [(1, "pkg/d.py")], "pkg/c.py": [(3, "a.py")],
+        "pkg/d.py": [(1, "pkg/__init__.py"), (2, "e/f.py")], "e/__init__.py": [],
+        "e/f.py": [(1, "e/g.py"), (2, "e/g.py"), (4, "__init__.py")], "e/g.py": []}
+    assert _circles(_edges(files)) == [
+        ["a.py:1 imports b.py", "b.py:2 imports pkg/c.py", "pkg/c.py:3 imports a.py"],
+        ["pkg/__init__.py:1 imports pkg/d.py", "pkg/d.py:1 imports pkg/__init__.py"]]
+    assert _circles(_edges({"a.py": "import frogpbem.a\n"})) == [["a.py:1 imports a.py"]]
+    assert _circles(_edges({"a.py": "from frogpbem import b\n", "b.py": ""})) == []
+
+
+def _imported(path: str) -> list[tuple[int, str]]:
+    return list(_imports(path, _package()[path], frozenset(map(_module, _package()))))
+
+
+def _within(name: str, rooms: tuple[str, ...]) -> bool:
+    return any(name == room or name.startswith(room + ".") for room in rooms)
+
+
+def _downward_problems(files: dict[str, str]) -> list[str]:
     forbidden = {
         "games": ("frogpbem.gamefile", "frogpbem.protocol", "frogpbem.crypto", "cryptography",
-                  "pyrage", "yaml"),
+                  "pyrage", "yaml", "frogpbem.views", "frogpbem.pictures", "frogpbem.cli",
+                  "frogpbem.console", "frogpbem.mail", "frogpbem.referee", "frogpbem.audit",
+                  "frogpbem.record", "frogpbem.simulate", "frogpbem.demo"),
         "gamefile": ("frogpbem.games", "frogpbem.protocol", "frogpbem.cli"),
         "crypto": ("frogpbem.games", "frogpbem.gamefile", "frogpbem.protocol"),
         "protocol": ("frogpbem.cli", "frogpbem.referee", "frogpbem.views", "frogpbem.audit"),
         "pictures": ("frogpbem.gamefile", "frogpbem.protocol", "frogpbem.crypto", "frogpbem.cli",
                      "frogpbem.views", "frogpbem.referee", "yaml"),
     }
+    names = frozenset(map(_module, files))
     problems = []
-    for room, bad in forbidden.items():
-        for path in (PACKAGE / room).rglob("*.py"):
-            problems += [f"{path.name} imports {name}" for name in _imports(path)
-                         if name.startswith(bad)]
-    outside = [p for p in PACKAGE.rglob("*.py") if p.relative_to(PACKAGE).parts[0] != "crypto"]
-    problems += [f"{p.name} imports {n}" for p in outside for n in _imports(p)
-                 if n.startswith(("cryptography", "pyrage"))]
-    assert problems == []
+    for path, source in files.items():
+        bad = forbidden.get(path.split("/")[0], ())
+        if path.split("/")[0] != "crypto":
+            bad += ("cryptography", "pyrage")
+        problems += [f"{path}:{line} imports {name}"
+                     for line, name in _imports(path, source, names) if _within(name, bad)]
+    return problems
+
+
+def test_imports_only_go_down() -> None:
+    """Each room imports only the rooms below it; the rules (``games/``) reach nothing
+    above them: no views, pictures, command line, mail, referee, audit or record."""
+    problems = _downward_problems(_package())
+    assert problems == [], "imports going up:\n" + "\n".join(problems)
+
+
+def test_the_lint_sees_imports_going_up() -> None:
+    files = {"games/a.py": "from frogpbem import crypto\nfrom frogpbem.pictures import svg\n",
+             "games/b.py": "def f():\n    from frogpbem import views\n",
+             "games/c.py": "from .. import referee\nimport frogpbem.mail.judge\n",
+             "games/d.py": "from frogpbem.games import a\nfrom frogpbem import board\n",
+             "gamefile/a.py": "from frogpbem import games\n",
+             "cli.py": "import cryptography.hazmat\n",
+             "crypto/a.py": "from cryptography import x509\n",
+             "crypto/__init__.py": "", "pictures/svg.py": "", "views.py": "", "referee.py": "",
+             "mail/judge.py": "", "games/__init__.py": "", "board.py": ""}
+    assert _downward_problems(files) == [
+        "games/a.py:1 imports frogpbem.crypto", "games/a.py:2 imports frogpbem.pictures.svg",
+        "games/b.py:2 imports frogpbem.views", "games/c.py:1 imports frogpbem.referee",
+        "games/c.py:2 imports frogpbem.mail.judge", "gamefile/a.py:1 imports frogpbem.games",
+        "cli.py:1 imports cryptography.hazmat"]
+
+
+# --- state ----------------------------------------------------------------------------------
+
+_CONTAINERS = {"OrderedDict", "defaultdict", "deque", "Counter",
+               "WeakKeyDictionary", "WeakValueDictionary", "WeakSet", "ChainMap"}
+_MUTATORS = {"append", "extend", "insert", "remove", "pop", "popitem", "clear", "update",
+             "setdefault", "add", "discard", "move_to_end", "appendleft", "extendleft",
+             "popleft", "sort", "reverse", "difference_update", "intersection_update",
+             "symmetric_difference_update", "__setitem__", "__delitem__"}
+_READERS = {"len", "iter", "sorted", "reversed", "list", "tuple", "set", "frozenset", "dict",
+            "any", "all", "sum", "min", "max", "enumerate", "zip", "map", "filter", "isinstance",
+            "repr", "str", "bool"}
+"""Functions that only read a container handed to them; any other may change it."""
+
+
+def _top_level(body: list[ast.stmt]) -> Iterator[ast.stmt]:
+    """The statements run when the module is imported (in its ``if``/``try`` blocks too,
+    not in its functions or classes)."""
+    for statement in body:
+        yield statement
+        if isinstance(statement, ast.If | ast.Try | ast.With):
+            for block in ("body", "orelse", "finalbody", "handlers"):
+                for inner in getattr(statement, block, []):
+                    yield from _top_level(inner.body if isinstance(inner, ast.ExceptHandler)
+                                          else [inner])
+
+
+def _container(value: ast.expr | None) -> str | None:
+    """``"empty"`` for an empty container or one made to be changed (an ``OrderedDict``, a
+    ``defaultdict``...), ``"filled"`` for another, ``None`` if ``value`` makes none."""
+    if isinstance(value, ast.Dict):
+        return "filled" if value.keys else "empty"
+    if isinstance(value, ast.List | ast.Set):
+        return "filled" if value.elts else "empty"
+    if isinstance(value, ast.DictComp | ast.ListComp | ast.SetComp):
+        return "filled"
+    if isinstance(value, ast.Call):
+        func = value.func
+        name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+        if name in {"dict", "list", "set"}:
+            return "filled" if value.args or value.keywords else "empty"
+        return "empty" if name in _CONTAINERS else None
+    return None
+
+
+def _root(node: ast.expr) -> str | None:
+    """The name a subscript chain starts from (``cache[a][b]``: ``cache``)."""
+    while isinstance(node, ast.Subscript):
+        node = node.value
+    return node.id if isinstance(node, ast.Name) else None
+
+
+def _module_state(source: str) -> list[str]:
+    """The module's own state: a container made when the module is imported and changed
+    afterwards or in place (a cache, a counter, a registry filled at run time), and every
+    ``global`` statement. A table never changed is a constant, and allowed.
+
+    An empty container, or one made to be changed (an ``OrderedDict``...), handed to a
+    function is taken as changed by it (``keep_recent(_CACHE, key, value)``); a filled
+    one handed to a function (a table, settings) is taken as read.
+    """
+    tree = ast.parse(source)
+    lines = source.splitlines()
+    made = {}
+    for statement in _top_level(tree.body):
+        if isinstance(statement, ast.Assign | ast.AnnAssign) \
+                and (kind := _container(statement.value)):
+            targets = statement.targets if isinstance(statement, ast.Assign) \
+                else [statement.target]
+            made.update({t.id: kind for t in targets if isinstance(t, ast.Name)})
+    while True:  # ``cache = _CACHE`` in a function changes _CACHE through ``cache``
+        aliases = {t.id: made[node.value.id] for node in ast.walk(tree)
+                   if isinstance(node, ast.Assign) and isinstance(node.value, ast.Name)
+                   and node.value.id in made
+                   for t in node.targets if isinstance(t, ast.Name) and t.id not in made}
+        if not aliases:
+            break
+        made |= aliases
+    names = set(made)
+    empty = {name for name, kind in made.items() if kind == "empty"}
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Global):
+            found.append(node.lineno)
+            continue
+        if isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Store | ast.Del):
+            changed = _root(node.value)
+        elif isinstance(node, ast.AugAssign):
+            changed = _root(node.target)
+        elif isinstance(node, ast.Attribute) and node.attr in _MUTATORS:
+            changed = _root(node.value)
+        elif isinstance(node, ast.Call) and getattr(node.func, "id", None) not in _READERS:
+            handed = [arg.value if isinstance(arg, ast.Starred) else arg for arg in node.args]
+            handed += [keyword.value for keyword in node.keywords]
+            changed = next((arg.id for arg in handed
+                            if isinstance(arg, ast.Name) and arg.id in empty), None)
+        else:
+            continue
+        if changed in names:
+            found.append(node.lineno)
+    return [f"line {n}: {lines[n - 1].strip()}" for n in sorted(set(found))]
+
+
+def test_no_module_keeps_state_of_its_own() -> None:
+    """No module-level cache, store or counter, and no ``global``: state that outlives a
+    call belongs to the session passed down. ``functools.cache`` on a pure function of
+    hashable values is allowed: it always gives what the function would."""
+    offenders = {path: found for path, source in _package().items()
+                 if (found := _module_state(source))}
+    assert offenders == {}, "module state:\n" + "\n".join(
+        f"{path} {line}" for path, found in offenders.items() for line in found)
+
+
+def test_the_lint_catches_module_state() -> None:
+    source = '''
+import collections, weakref
+_CACHE = {}
+_SEEN: set[str] = set()
+_ORDER = collections.OrderedDict()
+_BY_OBJECT = weakref.WeakKeyDictionary()
+_COUNT = {"left": 10}
+_TABLE = {"a": 1}
+_NAMES = ["x"]
+try:
+    _LATE = []
+except ImportError:
+    pass
+def f(key):
+    _CACHE[key] = 1
+    _SEEN.add(key)
+    _ORDER.move_to_end(key)
+    put = _BY_OBJECT.__setitem__
+    _COUNT["left"] -= 1
+    late = _LATE
+    late.append(key)
+    keep(_LATE, key)
+    return _TABLE["a"], _NAMES[0], _TABLE.get(key), Typer(settings=_TABLE), sorted(_NAMES)
+def g():
+    global _X
+'''
+    assert _module_state(source) == [
+        "line 15: _CACHE[key] = 1", "line 16: _SEEN.add(key)", "line 17: _ORDER.move_to_end(key)",
+        "line 18: put = _BY_OBJECT.__setitem__", "line 19: _COUNT[\"left\"] -= 1",
+        "line 21: late.append(key)", "line 22: keep(_LATE, key)", "line 25: global _X"]
+    assert _module_state("import functools\n@functools.cache\ndef f(x):\n    return [x]\n"
+                         "TABLE = {'a': [1]}\ndef g():\n    return TABLE['a'][0]\n") == []
+
+
+def _ids(source: str) -> list[str]:
+    lines = source.splitlines()
+    found = {node.lineno for node in ast.walk(ast.parse(source))
+             if isinstance(node, ast.Name) and node.id == "id" and isinstance(node.ctx, ast.Load)}
+    return [f"line {n}: {lines[n - 1].strip()}" for n in sorted(found)]
+
+
+def test_nothing_is_keyed_by_id() -> None:
+    """No ``id()``: an id is reused once its object dies, so a table keyed by ids answers
+    for another object."""
+    offenders = {path: found for path, source in _package().items() if (found := _ids(source))}
+    assert offenders == {}, "id() used:\n" + "\n".join(
+        f"{path} {line}" for path, found in offenders.items() for line in found)
+
+
+def test_the_lint_catches_id() -> None:
+    assert _ids("key = id(doc)\nkeys = map(id, docs)\nx.id = 1\nvalid(x)\n") == \
+        ["line 1: key = id(doc)", "line 2: keys = map(id, docs)"]
