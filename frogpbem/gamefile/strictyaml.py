@@ -20,21 +20,15 @@ import re
 from typing import Any
 
 from frogpbem.errors import GameFileError
+from frogpbem.gamefile.yamlscalars import MAX_DEPTH, int_or_text
 
 MAX_BYTES = 4 * 1024 * 1024
 """Files larger than this are refused before parsing."""
 
-_INT = re.compile(r"[-+]?(0|[1-9][0-9]{0,17})")
-"""Integers of at most 18 digits; a longer run of digits stays a string (and fails the schema)."""
-PLAIN = {"true": True, "false": False, "null": None, "~": None, "": None}
-"""The plain scalars that are not strings."""
-MAX_DEPTH = 32
-MAX_EVENTS = 100_000
-"""Parser events (about two per value) in one file: far above any real game, far below a bomb."""
 QUICK_BYTES = 64 * 1024
 """Texts up to this size may be read by :func:`_as_written` (such a text holds far fewer
-than :data:`MAX_EVENTS` values). A larger one goes to PyYAML: PyYAML's C parser reads
-about 1.7 times as fast as reading line by line in Python."""
+than :data:`~frogpbem.gamefile.yamlscalars.MAX_EVENTS` values). A larger one goes to
+PyYAML: PyYAML's C parser reads about 1.7 times as fast as reading line by line in Python."""
 QUICK_BUDGET = 256 * 1024
 """Bytes one process reads by :func:`_as_written`, in all, before it reads every text with
 PyYAML: past about that, importing PyYAML (some 18 ms) costs less than reading on line by
@@ -66,13 +60,6 @@ def loads(data: bytes, name: str = "<input>") -> Any:
     from frogpbem.gamefile import yamlevents
 
     return yamlevents.loads(text, name)
-
-
-def int_or_text(value: str) -> Any:
-    """A plain scalar's value (written without quotes)."""
-    if value in PLAIN:
-        return PLAIN[value]
-    return int(value) if _INT.fullmatch(value) else value
 
 
 # --- reading a text as the writer writes it -------------------------------------------------

@@ -11,7 +11,7 @@ from typing import Any
 import yaml
 
 from frogpbem.errors import GameFileError
-from frogpbem.gamefile.strictyaml import MAX_DEPTH, MAX_EVENTS, int_or_text
+from frogpbem.gamefile.yamlscalars import MAX_DEPTH, MAX_EVENTS, int_or_text
 
 _Loader: type[Any] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
