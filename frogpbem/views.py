@@ -377,17 +377,27 @@ def setup_words(game: Game) -> str:
     return "dealt by the referee alone (from its committed seed; the seats added none)"
 
 
-def check_view_file(view: ViewFile, seen: SeenGames) -> str:
-    """What stands behind a mailed view file, in words; raises :class:`SignatureError`
-    if its signature is not the referee's.
+@frozen
+class ViewCheck:
+    """What stands behind a mailed view file."""
+
+    verified: bool
+    """Whether its signature was checked against the referee's key of a copy seen here."""
+    words: str
+    """The same, in words, as the view shows it."""
+
+
+def check_view_file(view: ViewFile, seen: SeenGames) -> ViewCheck:
+    """What stands behind a mailed view file; raises :class:`SignatureError` if its
+    signature is not the referee's.
 
     A view file names no key; the referee's key comes from the copy of the
     game seen here before. Without one, the view is shown as unverified.
     """
     known = seen.latest(view.game)
     if known is None:
-        check = (f"NOT VERIFIED: this tool has not seen game {view.game}; open the game file "
-                 "itself to check it")
+        check = ViewCheck(False, f"NOT VERIFIED: this tool has not seen game {view.game}; "
+                                 "open the game file itself to check it")
     else:
         copy, history = known
         try:
@@ -396,8 +406,9 @@ def check_view_file(view: ViewFile, seen: SeenGames) -> str:
             raise SignatureError("invalid signature by the referee of this game",
                                  element="view") from None
         ahead = view.n > history.records
-        check = (f"signed by the referee ({copy.header.referee.public_key.fingerprint})"
-                 + ("; newer than the copies seen here" if ahead else ""))
+        check = ViewCheck(True, f"signed by the referee "
+                                f"({copy.header.referee.public_key.fingerprint})"
+                                + ("; newer than the copies seen here" if ahead else ""))
     return check
 
 
@@ -433,7 +444,7 @@ def show_view_file(view: ViewFile, seen: SeenGames, fmt: str = "text",
         return f"{who} ({safe(names[who])})" if names.get(who) else who
 
     who = label(seat) if seat else "the public"
-    facts = [f"View of: {who}", f"Setup: {safe(view.setup)}", f"Check: {check}"]
+    facts = [f"View of: {who}", f"Setup: {safe(view.setup)}", f"Check: {check.words}"]
     try:
         return _drawn(view, rules, scene, fmt, who, facts, in_words, check, colour, warn)
     except FrogPbemError:
@@ -445,15 +456,15 @@ def show_view_file(view: ViewFile, seen: SeenGames, fmt: str = "text",
 
 
 def _drawn(view: ViewFile, rules: Ruleset[Any, Any, Any], scene: Scene, fmt: str, who: str,
-           facts: list[str], in_words: list[tuple[int, str]], check: str,
+           facts: list[str], in_words: list[tuple[int, str]], check: ViewCheck,
            colour: IO[str] | None, warn: Callable[[str], None]) -> str:
     """:func:`show_view_file`'s drawing of the board, in ``fmt``."""
     seat = view.seat
     if fmt == "svg":
         from frogpbem.pictures import picture
 
-        if check.startswith("NOT VERIFIED"):
-            warn(check)
+        if not check.verified:
+            warn(check.words)
         return picture(rules.name, view.board, scene).svg(standalone=True)
     if fmt == "html":
         from frogpbem.pictures.page import view_page

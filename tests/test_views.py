@@ -204,3 +204,30 @@ def test_a_view_file_whose_board_cannot_be_drawn_gets_one_sentence(
     assert shown.exit_code == 7, shown.output
     assert "the board in this view file is not as frogpbem writes it" in shown.stderr
     assert "Traceback" not in shown.output
+
+
+def test_whether_a_view_file_was_verified_is_a_value(
+        new_game: Callable[..., Path], cli: Cli, keys: Keys) -> None:
+    """Not verified before this tool has seen the game, verified after: a value that callers
+    decide on (an SVG picture has no room to say it, so ``warn`` is told, only when not
+    verified), with the words the view shows."""
+    from frogpbem.gamefile.document import parse_view
+    from frogpbem.protocol.seen import SeenGames
+    from frogpbem.views import check_view_file, show_view_file
+
+    game = new_game()
+    assert cli("move", game, "shoot C3", "--key", keys.path("referee")).exit_code == 0
+    path = game.with_name("game.red.view.yaml")
+    view = parse_view(path.read_bytes(), path.name)
+    assert view is not None
+    unseen = check_view_file(view, SeenGames())
+    assert not unseen.verified
+    assert unseen.words.startswith("NOT VERIFIED: this tool has not seen game ")
+    warned: list[str] = []
+    assert show_view_file(view, SeenGames(), "svg", warn=warned.append)
+    assert warned == [unseen.words]
+    assert cli("view", game, "--key", keys.path("alice")).exit_code == 0
+    seen = check_view_file(view, SeenGames())
+    assert seen.verified and seen.words.startswith("signed by the referee (SHA256:")
+    assert show_view_file(view, SeenGames(), "svg", warn=warned.append)
+    assert warned == [unseen.words]
