@@ -276,6 +276,36 @@ def _root(node: ast.expr) -> str | None:
     return node.id if isinstance(node, ast.Name) else None
 
 
+_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
+
+
+def _own(scope: ast.AST) -> Iterator[ast.AST]:
+    """The nodes of a module or function, but not of the functions within it."""
+    stack = list(ast.iter_child_nodes(scope))
+    while stack:
+        node = stack.pop()
+        yield node
+        if not isinstance(node, _SCOPES):
+            stack.extend(ast.iter_child_nodes(node))
+
+
+def _changed(node: ast.AST, made: dict[str, str]) -> str | None:
+    """The name of what ``node`` changes (or may: an empty container handed to a function),
+    if it changes a name of ``made``."""
+    if isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Store | ast.Del):
+        return _root(node.value)
+    if isinstance(node, ast.AugAssign):
+        return _root(node.target)
+    if isinstance(node, ast.Attribute) and node.attr in _MUTATORS:
+        return _root(node.value)
+    if isinstance(node, ast.Call) and getattr(node.func, "id", None) not in _READERS:
+        handed = [arg.value if isinstance(arg, ast.Starred) else arg for arg in node.args]
+        handed += [keyword.value for keyword in node.keywords]
+        return next((arg.id for arg in handed if isinstance(arg, ast.Name)
+                     and made.get(arg.id) == "empty"), None)
+    return None
+
+
 def _module_state(source: str) -> list[str]:
     """The module's own state: a container made when the module is imported and changed
     afterwards or in place (a cache, a counter, a registry filled at run time), and every
@@ -294,36 +324,20 @@ def _module_state(source: str) -> list[str]:
             targets = statement.targets if isinstance(statement, ast.Assign) \
                 else [statement.target]
             made.update({t.id: kind for t in targets if isinstance(t, ast.Name)})
-    while True:  # ``cache = _CACHE`` in a function changes _CACHE through ``cache``
-        aliases = {t.id: made[node.value.id] for node in ast.walk(tree)
-                   if isinstance(node, ast.Assign) and isinstance(node.value, ast.Name)
-                   and node.value.id in made
-                   for t in node.targets if isinstance(t, ast.Name) and t.id not in made}
-        if not aliases:
-            break
-        made |= aliases
-    names = set(made)
-    empty = {name for name, kind in made.items() if kind == "empty"}
-    found = []
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Global):
-            found.append(node.lineno)
-            continue
-        if isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Store | ast.Del):
-            changed = _root(node.value)
-        elif isinstance(node, ast.AugAssign):
-            changed = _root(node.target)
-        elif isinstance(node, ast.Attribute) and node.attr in _MUTATORS:
-            changed = _root(node.value)
-        elif isinstance(node, ast.Call) and getattr(node.func, "id", None) not in _READERS:
-            handed = [arg.value if isinstance(arg, ast.Starred) else arg for arg in node.args]
-            handed += [keyword.value for keyword in node.keywords]
-            changed = next((arg.id for arg in handed
-                            if isinstance(arg, ast.Name) and arg.id in empty), None)
-        else:
-            continue
-        if changed in names:
-            found.append(node.lineno)
+    found = [node.lineno for node in ast.walk(tree) if isinstance(node, ast.Global)]
+    for scope in [tree, *(node for node in ast.walk(tree) if isinstance(node, _SCOPES))]:
+        nodes = list(_own(scope))
+        known = dict(made)
+        while True:  # ``cache = _CACHE`` in a function changes _CACHE through ``cache``
+            aliases = {t.id: known[node.value.id] for node in nodes
+                       if isinstance(node, ast.Assign) and isinstance(node.value, ast.Name)
+                       and node.value.id in known
+                       for t in node.targets if isinstance(t, ast.Name) and t.id not in known}
+            if not aliases:
+                break
+            known |= aliases
+        found += [node.lineno for node in nodes
+                  if isinstance(node, ast.expr | ast.stmt) and _changed(node, known) in known]
     return [f"line {n}: {lines[n - 1].strip()}" for n in sorted(set(found))]
 
 
@@ -363,6 +377,9 @@ def f(key):
     return _TABLE["a"], _NAMES[0], _TABLE.get(key), Typer(settings=_TABLE), sorted(_NAMES)
 def g():
     global _X
+def h(late=None):
+    late = []  # another function's alias is not this one's list
+    late.append(1)
 '''
     assert _module_state(source) == [
         "line 15: _CACHE[key] = 1", "line 16: _SEEN.add(key)", "line 17: _ORDER.move_to_end(key)",
