@@ -170,10 +170,6 @@ def test_the_lint_sees_every_form_of_import() -> None:
     assert _circles(_edges({"a.py": "from frogpbem import b\n", "b.py": ""})) == []
 
 
-def _imported(path: str) -> list[tuple[int, str]]:
-    return list(_imports(path, _package()[path], frozenset(map(_module, _package()))))
-
-
 def _within(name: str, rooms: tuple[str, ...]) -> bool:
     return any(name == room or name.startswith(room + ".") for room in rooms)
 
