@@ -1,6 +1,6 @@
 """Reading any YAML text through PyYAML's parser events, refusing everything outside the
 strict subset of :mod:`frogpbem.gamefile.strictyaml` (which imports this module only for a
-text its own reader does not read: PyYAML takes a tenth of a command to import)."""
+text its own reader does not read: PyYAML is slow to import)."""
 
 from __future__ import annotations
 
