@@ -828,7 +828,7 @@ def play(
             return None
         from frogpbem.pictures.terminal import painter
 
-        return painter(rules, board, last, colour)
+        return painter(board, last, colour)
 
     def ask(prompt: str) -> str:
         try:

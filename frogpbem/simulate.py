@@ -22,7 +22,7 @@ from frogpbem.games import JSON, STRENGTHS, Outcome, Paint, Ruleset, find_game
 from frogpbem.safetext import counted
 
 
-def play_local(rules: Ruleset[Any, Any, Any], options: dict[str, Any], seats: Sequence[str],
+def play_local(rules: Ruleset[Any, Any, Any, Any], options: dict[str, Any], seats: Sequence[str],
                bots: dict[str, str], rng: random.Random,
                moves: list[str] | None = None) -> tuple[Outcome, dict[str, int]]:
     """One whole game between bots (seat to strength); its outcome and points. Each move
@@ -48,7 +48,7 @@ def play_local(rules: Ruleset[Any, Any, Any], options: dict[str, Any], seats: Se
     return outcome, {place.seat: place.points for place in outcome.standing}
 
 
-def team_of(rules: Ruleset[Any, Any, Any], options: dict[str, Any], seats: Sequence[str],
+def team_of(rules: Ruleset[Any, Any, Any, Any], options: dict[str, Any], seats: Sequence[str],
             seat: str) -> frozenset[str]:
     """The seats whose hidden pieces ``seat`` sees: itself and its teammates."""
     return frozenset(s for s in seats if s in rules.secret_readers(options, seat)) | {seat}

@@ -18,7 +18,7 @@ import json
 import re
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, Self, TypeVar
 
 from frogpbem.board import MAX_SIZE, Square
 from frogpbem.errors import GameOverError, IllegalMoveError, NotYourTurnError, UsageError
@@ -140,6 +140,37 @@ def same_json(a: JSON, b: JSON) -> bool:
     return type(a) is type(b) and a == b
 
 
+class GameView(Protocol):
+    """What one holder (a seat, its team, the public) may know of a position, typed.
+
+    Each ruleset has its own frozen view class; ``to_json`` gives the view as the view
+    file and ``--json`` hold it, and the ruleset's ``read_view`` reads it back.
+    """
+
+    @property
+    def rules(self) -> str:
+        """The ruleset's name (``frogfinder``)."""
+        ...
+
+    @property
+    def to_move(self) -> str | None:
+        """The seat to move, or ``None`` once the game is over."""
+        ...
+
+    @property
+    def outcome(self) -> Outcome | None:
+        """How the game ended, or ``None`` while it goes on."""
+        ...
+
+    def to_json(self) -> dict[str, JSON]:
+        """The view as the view file holds it."""
+        ...
+
+    def retold(self, termination: str) -> Self:
+        """This view with its outcome's termination told in other words (a loss on time)."""
+        ...
+
+
 class HasSeats(Protocol):
     """What the shared preamble needs of a state: its seats."""
 
@@ -150,9 +181,10 @@ class HasSeats(Protocol):
 S = TypeVar("S", bound=HasSeats)
 M = TypeVar("M")
 R = TypeVar("R", bound=Result)
+V = TypeVar("V", bound=GameView)
 
 
-class Ruleset(ABC, Generic[S, M, R]):
+class Ruleset(ABC, Generic[S, M, R, V]):
     """One game's rules. Subclasses are registered with :func:`register`.
 
     A ruleset overrides a few hooks: :meth:`parse_move` (its notation),
@@ -339,11 +371,19 @@ class Ruleset(ABC, Generic[S, M, R]):
     # --- presentation -------------------------------------------------------
 
     @abstractmethod
-    def view(self, state: S, viewers: frozenset[str]) -> JSON:
+    def view(self, state: S, viewers: frozenset[str]) -> V:
         """What ``viewers`` (a seat, its team; empty for the public) may know."""
 
     @abstractmethod
-    def render(self, view: JSON, you: frozenset[str] = frozenset(),
+    def read_view(self, data: JSON) -> V:
+        """A view as :meth:`GameView.to_json` wrote it (a mailed view file's board).
+
+        Raises :class:`TypeError`, :class:`KeyError`, :class:`ValueError`,
+        :class:`AttributeError` or :class:`IndexError` for another shape.
+        """
+
+    @abstractmethod
+    def render(self, view: V, you: frozenset[str] = frozenset(),
                paint: Paint | None = None) -> str:
         """A view as a text board with coordinates and legend (``you``: whose it is).
 
@@ -382,7 +422,7 @@ class Ruleset(ABC, Generic[S, M, R]):
 
         return clock.parse_clock(data) or self.parse_result(data)
 
-    def hint(self, view: JSON, seat: str) -> JSON | None:
+    def hint(self, view: V, seat: str) -> JSON | None:
         """What ``seat`` can work out from its ``view`` alone (odds, best moves), as data;
         ``None`` if this ruleset gives no hints."""
         return None
@@ -395,17 +435,17 @@ class Ruleset(ABC, Generic[S, M, R]):
         """Words for the squares of :meth:`hint_heat` (default: the percent)."""
         return {}
 
-    def hint_text(self, view: JSON, hint: JSON) -> str:
+    def hint_text(self, view: V, hint: JSON) -> str:
         """A :meth:`hint` in words (and a board, where it has one)."""
         return json.dumps(hint, indent=2)
 
-    def bot_move(self, view: JSON, seat: str, rng: random.Random,
+    def bot_move(self, view: V, seat: str, rng: random.Random,
                  strength: str = "greedy") -> str:
         """A bot's move from a seat's view, at ``strength`` (one of :data:`STRENGTHS`)."""
         return "resign"
 
 
-_REGISTRY: dict[str, Ruleset[Any, Any, Any]] = {}
+_REGISTRY: dict[str, Ruleset[Any, Any, Any, Any]] = {}
 _MODULES = {
     "frogfinder": ("frogpbem.games.frogfinder", "FrogFinder"),
     "coan": ("frogpbem.games.coan", "Coan"),
@@ -415,13 +455,13 @@ _MODULES = {
 """The table of rulesets: name, module and class (imported when first asked for)."""
 
 
-def register(ruleset: Ruleset[Any, Any, Any]) -> Ruleset[Any, Any, Any]:
+def register(ruleset: Ruleset[Any, Any, Any, Any]) -> Ruleset[Any, Any, Any, Any]:
     """Add a ruleset to the table."""
     _REGISTRY[ruleset.name] = ruleset
     return ruleset
 
 
-def find_game(name: str) -> Ruleset[Any, Any, Any]:
+def find_game(name: str) -> Ruleset[Any, Any, Any, Any]:
     """The ruleset called ``name``; fails with the list of known names."""
     if name not in _REGISTRY and name in _MODULES:
         import importlib

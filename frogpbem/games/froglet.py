@@ -169,7 +169,61 @@ class State:
     """How the game ended, once it has."""
 
 
-class Froglet(Ruleset[State, Move, FrogletResult]):
+@frozen
+class FrogletView:
+    """What anybody may know of a Froglet position (the whole board is public)."""
+
+    rules: str
+    """``froglet``."""
+    size: int
+    """The side of the board."""
+    seats: tuple[str, ...]
+    """``white`` and ``black``."""
+    to_move: str | None
+    """The seat to move, ``None`` once the game is over."""
+    points: Mapping[str, int]
+    """Points so far."""
+    rows: tuple[str, ...]
+    """The board from the top row down: a frog's letter (``G``, ``Y``, ``R``, ``B``) or
+    ``.`` on each square."""
+    last: tuple[str, ...]
+    """The squares of the last move, by name."""
+    frogs_left: Mapping[str, int]
+    """How many frogs of each colour are on the board."""
+    outcome: Outcome | None
+    """How the game ended, ``None`` while it goes on."""
+
+    def to_json(self) -> dict[str, JSON]:
+        return {
+            "rules": self.rules,
+            "size": self.size,
+            "seats": list(self.seats),
+            "to_move": self.to_move,
+            "points": dict(self.points),
+            "rows": list(self.rows),
+            "last": list(self.last),
+            "frogs_left": dict(self.frogs_left),
+            "outcome": self.outcome.to_json() if self.outcome else None,
+        }
+
+    @classmethod
+    def from_json(cls, data: JSON) -> FrogletView:
+        """A view as :meth:`to_json` wrote it; raises :class:`KeyError`,
+        :class:`TypeError` or :class:`AttributeError` for another shape."""
+        outcome = data["outcome"]
+        return cls(rules=data["rules"], size=data["size"], seats=tuple(data["seats"]),
+                   to_move=data["to_move"], points=dict(data["points"]),
+                   rows=tuple(data["rows"]), last=tuple(data["last"]),
+                   frogs_left=dict(data["frogs_left"]),
+                   outcome=Outcome.from_json(outcome) if outcome else None)
+
+    def retold(self, termination: str) -> FrogletView:
+        if self.outcome is None:
+            return self
+        return replace(self, outcome=replace(self.outcome, termination=termination))
+
+
+class Froglet(Ruleset[State, Move, FrogletResult, FrogletView]):
     """Froglet as adapted by BrainKing: 12x12, values 1-4, any frog may jump."""
 
     name = "froglet"
@@ -316,30 +370,33 @@ class Froglet(Ruleset[State, Move, FrogletResult]):
 
     # --- presentation -------------------------------------------------------
 
-    def view(self, state: State, viewers: frozenset[str]) -> JSON:
+    def view(self, state: State, viewers: frozenset[str]) -> FrogletView:
         size = state.board.size
         letters = [state.frogs.get(Square(c, r), ".") for r in range(size) for c in range(size)]
-        return {
-            "rules": self.name,
-            "size": size,
-            "seats": list(state.seats),
-            "to_move": self.to_move(state),
-            "points": dict(state.points),
-            "rows": _rows(size, letters),
-            "last": [square.name for square in state.last],
-            "frogs_left": {c: sum(1 for v in state.frogs.values() if v == c) for c in "GYRB"},
-            "outcome": state.outcome.to_json() if state.outcome else None,
-        }
+        return FrogletView(
+            rules=self.name,
+            size=size,
+            seats=state.seats,
+            to_move=self.to_move(state),
+            points=state.points,
+            rows=tuple(_rows(size, letters)),
+            last=tuple(square.name for square in state.last),
+            frogs_left={c: sum(1 for v in state.frogs.values() if v == c) for c in "GYRB"},
+            outcome=state.outcome,
+        )
 
-    def render(self, view: JSON, you: frozenset[str] = frozenset(),
+    def read_view(self, data: JSON) -> FrogletView:
+        return FrogletView.from_json(data)
+
+    def render(self, view: FrogletView, you: frozenset[str] = frozenset(),
                paint: Paint | None = None) -> str:
-        size = view["size"]
-        last = set(view["last"])
+        size = view.size
+        last = set(view.last)
         at = {Square(col, size - 1 - index).name: letter
-              for index, row in enumerate(view["rows"]) for col, letter in enumerate(row)}
+              for index, row in enumerate(view.rows) for col, letter in enumerate(row)}
         lines = text_grid(size, lambda name: f"({at[name]})" if name in last else f" {at[name]} ",
                           paint)
-        left = ", ".join(f"{COLOURS[c]} {n}" for c, n in view["frogs_left"].items())
+        left = ", ".join(f"{COLOURS[c]} {n}" for c, n in view.frogs_left.items())
         lines += ["", *text_legend(["G green 1", "Y yellow 2", "R red 3", "B blue 4", ". empty",
                                     "(x) squares of the last move"], "   "),
                   f"  frogs left: {left}"]
@@ -360,18 +417,18 @@ class Froglet(Ruleset[State, Move, FrogletResult]):
             return "green removed"
         return f"{''.join(result.colours)} +{result.points}"
 
-    def bot_move(self, view: JSON, seat: str, rng: random.Random,
+    def bot_move(self, view: FrogletView, seat: str, rng: random.Random,
                  strength: str = "greedy") -> str:
         from frogpbem.games import froglet_bot
 
         return froglet_bot.bot_move(view, rng, strength)
 
-    def hint(self, view: JSON, seat: str) -> JSON:
+    def hint(self, view: FrogletView, seat: str) -> JSON:
         from frogpbem.games import froglet_bot
 
         return froglet_bot.hint(view)
 
-    def hint_text(self, view: JSON, hint: JSON) -> str:
+    def hint_text(self, view: FrogletView, hint: JSON) -> str:
         if "removals" in hint:
             return "Green frogs to remove first, by the opponent's best first jump after it:\n" \
                 + "\n".join(f"  {r['move']}: the opponent's best jump then scores {r['answer']}"

@@ -280,6 +280,81 @@ class State:
 
 
 @frozen
+class FrogsView:
+    """What one holder (a seat and its team, or the public) may know of a position."""
+
+    rules: str
+    """``frogfinder`` or ``coan``."""
+    size: int
+    """The side of the board."""
+    frogs: int
+    """Frogs per seat at the start."""
+    seats: tuple[str, ...]
+    """The seats, in turn order."""
+    teams: Mapping[str, str]
+    """Each seat's team (its own name when it plays alone)."""
+    to_move: str | None
+    """The seat to move, ``None`` once the game is over."""
+    points: Mapping[str, int]
+    """Points so far, per team."""
+    out: tuple[str, ...]
+    """The teams out (all frogs revealed, or resigned), by name."""
+    hidden_left: Mapping[str, int]
+    """How many frogs each seat still hides."""
+    shots: Mapping[str, int]
+    """Shot squares with their numbers, in the squares' order."""
+    revealed: Mapping[str, Revealed]
+    """Revealed frogs by square name, in the squares' order."""
+    misses: tuple[str, ...]
+    """Squares of wrong guesses, in the squares' order."""
+    own_frogs: Mapping[str, tuple[str, ...]]
+    """The hidden frogs this holder may see: its own and its teammates', by seat."""
+    outcome: Outcome | None
+    """How the game ended, ``None`` while it goes on."""
+
+    def to_json(self) -> dict[str, JSON]:
+        return {
+            "rules": self.rules,
+            "size": self.size,
+            "frogs": self.frogs,
+            "seats": list(self.seats),
+            "teams": dict(self.teams),
+            "to_move": self.to_move,
+            "points": dict(self.points),
+            "out": list(self.out),
+            "hidden_left": dict(self.hidden_left),
+            "shots": dict(self.shots),
+            "revealed": {name: {"owner": r.owner, "how": r.how}
+                         for name, r in self.revealed.items()},
+            "misses": list(self.misses),
+            "own_frogs": {seat: list(names) for seat, names in self.own_frogs.items()},
+            "outcome": self.outcome.to_json() if self.outcome else None,
+        }
+
+    @classmethod
+    def from_json(cls, data: JSON) -> FrogsView:
+        """A view as :meth:`to_json` wrote it; raises :class:`KeyError`,
+        :class:`TypeError` or :class:`AttributeError` for another shape."""
+        outcome = data["outcome"]
+        return cls(
+            rules=data["rules"], size=data["size"], frogs=data["frogs"],
+            seats=tuple(data["seats"]), teams=dict(data["teams"]), to_move=data["to_move"],
+            points=dict(data["points"]), out=tuple(data["out"]),
+            hidden_left=dict(data["hidden_left"]), shots=dict(data["shots"]),
+            revealed={name: Revealed(frog["owner"], frog["how"])
+                      for name, frog in data["revealed"].items()},
+            misses=tuple(data["misses"]),
+            own_frogs={seat: tuple(names) for seat, names in data["own_frogs"].items()},
+            outcome=Outcome.from_json(outcome) if outcome else None,
+        )
+
+    def retold(self, termination: str) -> FrogsView:
+        if self.outcome is None:
+            return self
+        return replace(self, outcome=replace(self.outcome, termination=termination))
+
+
+@frozen
 class InOrder:
     """The shots and misses of a position in the squares' own order (see
     :attr:`State.in_order`)."""
@@ -346,7 +421,7 @@ def _followed(earlier: State, later: State, shot: Square | None = None,
     return later
 
 
-class FrogGame(Ruleset[State, Move, FrogResult]):
+class FrogGame(Ruleset[State, Move, FrogResult, "FrogsView"]):
     """The shared engine; subclasses set the seats, teams and tie rule."""
 
     option_defaults: ClassVar[Mapping[str, int | str]] = {"size": 12, "frogs": 5}
@@ -728,33 +803,34 @@ class FrogGame(Ruleset[State, Move, FrogResult]):
 
     # --- presentation -------------------------------------------------------
 
-    def view(self, state: State, viewers: frozenset[str]) -> JSON:
+    def view(self, state: State, viewers: frozenset[str]) -> FrogsView:
         own = {
-            seat: sorted_names(frogs)
+            seat: tuple(sorted_names(frogs))
             for seat in state.seats
             if seat in viewers and (frogs := state.hidden[seat]) is not None
         }
-        return {
-            "rules": self.name,
-            "size": state.board.size,
-            "frogs": state.frogs,
-            "seats": list(state.seats),
-            "teams": dict(state.teams),
-            "to_move": self.to_move(state),
-            "points": dict(state.points),
-            "out": sorted((state.out_at or {}).keys() | set(state.resigned)),
-            "hidden_left": {s: state.hidden_count(s) for s in state.seats},
-            "shots": dict(state.listed[0]),
-            "revealed": {
-                sq.name: {"owner": r.owner, "how": r.how}
-                for sq, r in sorted(state.revealed.items(), key=_by_square)
-            },
-            "misses": list(state.listed[1]),
-            "own_frogs": own,
-            "outcome": state.outcome.to_json() if state.outcome else None,
-        }
+        shots, misses = state.listed
+        return FrogsView(
+            rules=self.name,
+            size=state.board.size,
+            frogs=state.frogs,
+            seats=state.seats,
+            teams=state.teams,
+            to_move=self.to_move(state),
+            points=state.points,
+            out=tuple(sorted((state.out_at or {}).keys() | set(state.resigned))),
+            hidden_left={s: state.hidden_count(s) for s in state.seats},
+            shots=shots,
+            revealed={sq.name: r for sq, r in sorted(state.revealed.items(), key=_by_square)},
+            misses=misses,
+            own_frogs=own,
+            outcome=state.outcome,
+        )
 
-    def render(self, view: JSON, you: frozenset[str] = frozenset(),
+    def read_view(self, data: JSON) -> FrogsView:
+        return FrogsView.from_json(data)
+
+    def render(self, view: FrogsView, you: frozenset[str] = frozenset(),
                paint: Paint | None = None) -> str:
         from frogpbem.games import frogs_text
 
@@ -770,13 +846,13 @@ class FrogGame(Ruleset[State, Move, FrogResult]):
 
         return frogs_text.comment(result)
 
-    def bot_move(self, view: JSON, seat: str, rng: random.Random,
+    def bot_move(self, view: FrogsView, seat: str, rng: random.Random,
                  strength: str = "greedy") -> str:
         from frogpbem.games import frogs_bot
 
         return frogs_bot.bot_move(view, rng, strength)
 
-    def hint(self, view: JSON, seat: str) -> JSON:
+    def hint(self, view: FrogsView, seat: str) -> JSON:
         from frogpbem.games.frogs_hint import frog_odds
 
         return frog_odds(view).to_json()
@@ -784,7 +860,7 @@ class FrogGame(Ruleset[State, Move, FrogResult]):
     def hint_heat(self, hint: JSON) -> dict[str, float] | None:
         return dict(hint["probabilities"])
 
-    def hint_text(self, view: JSON, hint: JSON) -> str:
+    def hint_text(self, view: FrogsView, hint: JSON) -> str:
         from frogpbem.games import frogs_text
 
         return frogs_text.render_hint(view, hint)

@@ -263,7 +263,99 @@ def score(stones: Mapping[str, int], values: Mapping[str, int]) -> int:
     return sum(stones[s] * values[s] for s in SQUARES)
 
 
-class SecretMove(Ruleset[State, Move, SecretMoveResult]):
+@frozen
+class SeatBoard:
+    """One seat's board in a view: its stones, and its values where the holder may know
+    them (else how many value grids still fit its public moves)."""
+
+    stones: Mapping[str, int]
+    """Stones on each square, by name."""
+    moves_left: int
+    done: bool
+    """Whether it has made all its moves."""
+    guessed: bool
+    """Whether it has handed in its guess."""
+    values: Mapping[str, int] | None = None
+    """Each square's value (the holder knows the seat's headers), else ``None``."""
+    score: int | None = None
+    """Its score now (with ``values``)."""
+    grids_left: int | None = None
+    """The value grids that still fit its public moves (without ``values``)."""
+    stuck: tuple[Mapping[str, int], ...] | None = None
+    """Its boards at its automatic passes (without ``values``)."""
+
+    def to_json(self) -> dict[str, JSON]:
+        data: dict[str, JSON] = {"stones": dict(self.stones), "moves_left": self.moves_left,
+                                 "done": self.done, "guessed": self.guessed}
+        if self.values is not None:
+            data["values"] = dict(self.values)
+            data["score"] = self.score
+        else:
+            data["grids_left"] = self.grids_left
+            data["stuck"] = [dict(stones) for stones in self.stuck or ()]
+        return data
+
+    @classmethod
+    def from_json(cls, data: JSON) -> SeatBoard:
+        values, stuck = data.get("values"), data.get("stuck")
+        return cls(dict(data["stones"]), data["moves_left"], data["done"], data["guessed"],
+                   None if values is None else dict(values), data.get("score"),
+                   data.get("grids_left"),
+                   None if stuck is None else tuple(dict(stones) for stones in stuck))
+
+
+@frozen
+class SecretMoveView:
+    """What one holder (a seat, or the public) may know of a Secret Move position."""
+
+    rules: str
+    """``secretmove``."""
+    seats: tuple[str, ...]
+    phase: str
+    """``move``, ``guess`` or ``over``."""
+    to_move: str | None
+    """The seat to move, ``None`` once the game is over."""
+    points: Mapping[str, int]
+    boards: Mapping[str, SeatBoard]
+    """Each seat's board."""
+    history: Mapping[str, tuple[tuple[str, str, int], ...]]
+    """Each seat's stone moves, in order (public)."""
+    outcome: Outcome | None
+    """How the game ended, ``None`` while it goes on."""
+
+    def to_json(self) -> dict[str, JSON]:
+        return {
+            "rules": self.rules,
+            "seats": list(self.seats),
+            "phase": self.phase,
+            "to_move": self.to_move,
+            "points": dict(self.points),
+            "boards": {seat: board.to_json() for seat, board in self.boards.items()},
+            "history": {s: [list(m) for m in moves] for s, moves in self.history.items()},
+            "outcome": self.outcome.to_json() if self.outcome else None,
+        }
+
+    @classmethod
+    def from_json(cls, data: JSON) -> SecretMoveView:
+        """A view as :meth:`to_json` wrote it; raises :class:`KeyError`,
+        :class:`TypeError`, :class:`ValueError` or :class:`AttributeError` for another
+        shape."""
+        outcome = data["outcome"]
+        return cls(rules=data["rules"], seats=tuple(data["seats"]), phase=data["phase"],
+                   to_move=data["to_move"], points=dict(data["points"]),
+                   boards={seat: SeatBoard.from_json(board)
+                           for seat, board in data["boards"].items()},
+                   history={seat: tuple((src, dst, n) for src, dst, n in moves)
+                            for seat, moves in data["history"].items()},
+                   outcome=Outcome.from_json(outcome) if outcome else None)
+
+    def retold(self, termination: str) -> SecretMoveView:
+        if self.outcome is None:
+            return self
+        return replace(self, outcome=replace(self.outcome, termination=termination))
+
+
+class SecretMove(Ruleset[State, Move, SecretMoveResult, SecretMoveView]):
     """Secret Move for red and blue."""
 
     name = "secretmove"
@@ -493,10 +585,10 @@ class SecretMove(Ruleset[State, Move, SecretMoveResult]):
         public moves: each move was legal, and each automatic pass had no legal move."""
         return fitting_grids(state.history[seat], state.stuck[seat])
 
-    def hint(self, view: JSON, seat: str) -> JSON:
+    def hint(self, view: SecretMoveView, seat: str) -> JSON:
         """The opponent's value grids still possible (from its public moves, as ``view``
         lists them), and each value's chance on each square, every grid counted once."""
-        opponent = next(s for s in view["seats"] if s != seat)
+        opponent = next(s for s in view.seats if s != seat)
         left = fitting_grids(*self._public_facts(view, seat))
         chances = {square: {value: count / len(left) for value, count in
                             sorted(Counter(g[square] for g in left).items())}
@@ -505,48 +597,49 @@ class SecretMove(Ruleset[State, Move, SecretMoveResult]):
                 "values": chances,
                 "certain": {sq: next(iter(c)) for sq, c in chances.items() if len(c) == 1}}
 
-    def view(self, state: State, viewers: frozenset[str]) -> JSON:
+    def view(self, state: State, viewers: frozenset[str]) -> SecretMoveView:
         boards = {}
         for seat in state.seats:
-            board: dict[str, Any] = {"stones": dict(state.stones[seat]),
-                                     "moves_left": state.moves_left(seat),
-                                     "done": state.done[seat],
-                                     "guessed": seat in (state.guesses or {})}
-            if seat in viewers and state.secrets[seat] is not None:
-                board["values"] = values_of(state.secrets[seat])  # type: ignore[arg-type]
-                board["score"] = score(state.stones[seat], board["values"])
+            secret = state.secrets[seat]
+            if seat in viewers and secret is not None:
+                values = values_of(secret)
+                known: tuple[Mapping[str, int] | None, int | None, int | None,
+                             tuple[Mapping[str, int], ...] | None] = \
+                    (values, score(state.stones[seat], values), None, None)
             else:
-                board["grids_left"] = len(self.grids_left(state, seat))
-                board["stuck"] = [dict(stones) for stones in state.stuck[seat]]
-            boards[seat] = board
-        outcome = self.outcome(state)
-        return {
-            "rules": self.name,
-            "seats": list(state.seats),
-            "phase": self.phase(state),
-            "to_move": self.to_move(state),
-            "points": self.scores(state),
-            "boards": boards,
-            "history": {s: [list(m) for m in state.history[s]] for s in state.seats},
-            "outcome": outcome.to_json() if outcome else None,
-        }
+                known = (None, None, len(self.grids_left(state, seat)), state.stuck[seat])
+            boards[seat] = SeatBoard(state.stones[seat], state.moves_left(seat),
+                                     state.done[seat], seat in (state.guesses or {}), *known)
+        return SecretMoveView(
+            rules=self.name,
+            seats=state.seats,
+            phase=self.phase(state),
+            to_move=self.to_move(state),
+            points=self.scores(state),
+            boards=boards,
+            history=state.history,
+            outcome=self.outcome(state),
+        )
 
-    def render(self, view: JSON, you: frozenset[str] = frozenset(),
+    def read_view(self, data: JSON) -> SecretMoveView:
+        return SecretMoveView.from_json(data)
+
+    def render(self, view: SecretMoveView, you: frozenset[str] = frozenset(),
                paint: Paint | None = None) -> str:
-        lines = [f"Phase: {view['phase']}"]
-        for seat, board in view["boards"].items():
-            values = board.get("values")
+        lines = [f"Phase: {view.phase}"]
+        for seat, board in view.boards.items():
+            values = board.values
             lines.append("")
-            lines.append(f"{seat}: {counted(board['moves_left'], 'move')} left"
-                         + (", done" if board["done"] else "")
-                         + (f", score {board['score']}" if "score" in board else "")
-                         + (f", {board['grids_left']} of {len(all_grids())} value grids still "
-                            "fit its moves" if "grids_left" in board else ""))
+            lines.append(f"{seat}: {counted(board.moves_left, 'move')} left"
+                         + (", done" if board.done else "")
+                         + (f", score {board.score}" if board.score is not None else "")
+                         + (f", {board.grids_left} of {len(all_grids())} value grids still "
+                            "fit its moves" if board.grids_left is not None else ""))
             for row in (3, 2, 1):
                 cells = []
                 for col in "ABC":
                     name = f"{col}{row}"
-                    stones = board["stones"][name]
+                    stones = board.stones[name]
                     cell = f"{stones:>2}" + (f" ({values[name]})" if values else "")
                     cells.append(paint(f"{seat}:{name}", cell) if paint else cell)
                 lines.append(f"  {row}  " + "   ".join(cells))
@@ -573,27 +666,27 @@ class SecretMove(Ruleset[State, Move, SecretMoveResult]):
             return "sealed"
         return ""
 
-    def bot_move(self, view: JSON, seat: str, rng: random.Random,
+    def bot_move(self, view: SecretMoveView, seat: str, rng: random.Random,
                  strength: str = "greedy") -> str:
         """``random`` moves and guesses at random; ``greedy`` makes the move that adds
         most to its score and guesses a grid that fits the opponent's moves; ``strong``
         also never passes while a move adds to its score."""
-        mine = view["boards"][seat]
-        if view["phase"] == "guess":
+        mine = view.boards[seat]
+        if view.phase == "guess":
             if strength == "random":
                 grids = list(all_grids())
             else:
                 grids = fitting_grids(*self._public_facts(view, seat))
-            values = grids[rng.randrange(len(grids))]
-            digits = "".join(str(values[sq]) for sq in SQUARES)
+            guess = grids[rng.randrange(len(grids))]
+            digits = "".join(str(guess[sq]) for sq in SQUARES)
             return f"guess {digits[:3]}/{digits[3:6]}/{digits[6:]}"
-        moves = legal_moves(mine["stones"], mine["values"])
+        values = mine.values or {}
+        moves = legal_moves(mine.stones, values)
         if not moves or (strength != "strong" and rng.randrange(12) == 0):
             return "pass"
         if strength == "random":
             src, dst, count = moves[rng.randrange(len(moves))]
             return f"{src}-{dst} {count}"
-        values = mine["values"]
         gain = max(n * (values[d] - values[s]) for s, d, n in moves)
         src, dst, count = rng.choice([(s, d, n) for s, d, n in moves
                                       if n * (values[d] - values[s]) == gain])
@@ -611,7 +704,7 @@ class SecretMove(Ruleset[State, Move, SecretMoveResult]):
             labels[square] = f"{value}: {round(100 * chance)}%"
         return labels
 
-    def hint_text(self, view: JSON, hint: JSON) -> str:
+    def hint_text(self, view: SecretMoveView, hint: JSON) -> str:
         lines = [f"{hint['opponent']}'s value grids that still fit its moves: "
                  f"{hint['grids_left']} of {hint['of']}.",
                  "Each square's possible values, likeliest first, with their chance",
@@ -627,9 +720,8 @@ class SecretMove(Ruleset[State, Move, SecretMoveResult]):
         return "\n".join(lines)
 
     @staticmethod
-    def _public_facts(view: JSON, seat: str) -> tuple[list[tuple[str, str, int]],
-                                                      list[dict[str, int]]]:
+    def _public_facts(view: SecretMoveView, seat: str) -> tuple[
+            Sequence[tuple[str, str, int]], Sequence[Mapping[str, int]]]:
         """The opponent's moves and its boards at automatic passes, from ``seat``'s view."""
-        other = next(s for s in view["seats"] if s != seat)
-        return ([(s, d, n) for s, d, n in view["history"][other]],
-                view["boards"][other].get("stuck", []))
+        other = next(s for s in view.seats if s != seat)
+        return view.history[other], view.boards[other].stuck or ()

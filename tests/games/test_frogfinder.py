@@ -21,7 +21,7 @@ from frogpbem.errors import (
 from frogpbem.gamefile import strictyaml
 from frogpbem.games import Resign, find_game
 from frogpbem.games.frogfinder import FrogFinder
-from frogpbem.games.frogs import Guess, Shoot, parse_move
+from frogpbem.games.frogs import FrogsView, Guess, Shoot, parse_move
 
 RULES: FrogFinder = find_game("frogfinder")  # type: ignore[assignment]
 VECTORS = strictyaml.loads((Path(__file__).parent / "frogfinder_vectors.yaml").read_bytes())
@@ -135,10 +135,10 @@ def _random_game(seed: int, size: int, frogs: int) -> list[tuple[str, str, dict[
     return moves, secrets, state  # type: ignore[return-value]
 
 
-def _any_open(view: dict[str, Any], rng: random.Random) -> str:
-    taken = set(view["shots"]) | set(view["revealed"])
-    taken |= {n for frogs in view["own_frogs"].values() for n in frogs}
-    size = view["size"]
+def _any_open(view: FrogsView, rng: random.Random) -> str:
+    taken = set(view.shots) | set(view.revealed)
+    taken |= {n for frogs in view.own_frogs.values() for n in frogs}
+    size = view.size
     squares = [Square(c, r).name for c in range(size) for r in range(size)]
     return f"{rng.choice(['shoot', 'guess'])} {rng.choice([s for s in squares if s not in taken])}"
 

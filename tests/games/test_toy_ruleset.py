@@ -52,7 +52,23 @@ class ToyState:
     resigned: str | None = None
 
 
-class Claim(Ruleset[ToyState, Take | Resign, Taken | Resigned]):
+@dataclass(frozen=True)
+class ToyView:
+    rules: str
+    to_move: str | None
+    points: Mapping[str, int]
+    owners: Mapping[str, str]
+    outcome: Outcome | None = None
+
+    def to_json(self) -> dict[str, JSON]:
+        return {"to_move": self.to_move, "points": dict(self.points), "outcome": None,
+                "owners": dict(self.owners)}
+
+    def retold(self, termination: str) -> ToyView:
+        return self
+
+
+class Claim(Ruleset[ToyState, Take | Resign, Taken | Resigned, ToyView]):
     """Claim squares in turn; when the nine are taken, most squares wins."""
 
     name = "toyclaim"
@@ -120,12 +136,15 @@ class Claim(Ruleset[ToyState, Take | Resign, Taken | Resigned]):
         return Outcome("all taken" if not state.resigned else f"{state.resigned} resigned",
                        rank_by_points(points))
 
-    def view(self, state: ToyState, viewers: frozenset[str]) -> JSON:
-        return {"to_move": self.to_move(state), "points": self.scores(state),
-                "outcome": None, "owners": {sq.name: s for sq, s in state.owners.items()}}
+    def view(self, state: ToyState, viewers: frozenset[str]) -> ToyView:
+        return ToyView(self.name, self.to_move(state), self.scores(state),
+                       {sq.name: s for sq, s in state.owners.items()})
 
-    def render(self, view: JSON, you: frozenset[str] = frozenset()) -> str:
-        return " ".join(f"{sq}:{owner}" for sq, owner in sorted(view["owners"].items()))
+    def read_view(self, data: JSON) -> ToyView:
+        return ToyView(self.name, data["to_move"], data["points"], data["owners"])
+
+    def render(self, view: ToyView, you: frozenset[str] = frozenset()) -> str:
+        return " ".join(f"{sq}:{owner}" for sq, owner in sorted(view.owners.items()))
 
     def describe(self, seat: str, move: str, result: Taken | Resigned) -> str:
         return f"{seat} {move}"
