@@ -18,6 +18,7 @@ import json
 import re
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
+from functools import cache
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, Self, TypeVar
 
 from frogpbem.board import MAX_SIZE, Square
@@ -98,6 +99,25 @@ def rank_by_points(points: Mapping[str, int], tiebreak: Mapping[str, int] | None
         rank = places[-1].rank if tied else index + 1
         places.append(Place(rank, seat, points[seat]))
     return tuple(places)
+
+
+@frozen
+class OptionSpec:
+    """One option of a ruleset, as ``--option NAME=VALUE`` gives it."""
+
+    name: str
+    """``size``."""
+    default: int | str
+    """The value when it is not given (``""``: none)."""
+    values: str
+    """The values it takes, in short (``3..26``, ``N``, ``red+black,blue+purple``)."""
+    about: str
+    """What it sets, in a few words (``the side of the board``)."""
+
+    @property
+    def help(self) -> str:
+        """``size=3..26 (12)``: the option, its values and its default."""
+        return f"{self.name}={self.values} ({self.default if self.default != '' else 'none'})"
 
 
 class Result(Protocol):
@@ -200,14 +220,22 @@ class Ruleset(ABC, Generic[S, M, R, V]):
     """The game's name for people (``Frog Finder``)."""
     seat_order: ClassVar[tuple[str, ...]]
     """Every seat the game can have, in turn order."""
-    option_defaults: ClassVar[Mapping[str, int | str]]
-    """The options and their default values."""
-    option_help: ClassVar[str] = ""
-    """The options in words, for ``--help``."""
+    option_specs: ClassVar[tuple[OptionSpec, ...]] = ()
+    """The options: name, default and help words (``--help`` and the checks read them)."""
     id_prefix: ClassVar[str] = "g"
     """Start of generated game ids (``ff-7q3kx2``)."""
     players_choose: ClassVar[bool] = False
     """Whether each seat chooses its own secret (``frogpbem setup``) instead of a deal."""
+
+    @property
+    def option_defaults(self) -> dict[str, int | str]:
+        """The options and their default values."""
+        return {spec.name: spec.default for spec in self.option_specs}
+
+    @property
+    def option_help(self) -> str:
+        """The options in words, for ``--help``: ``size=3..26 (12), frogs=N (5)``."""
+        return ", ".join(spec.help for spec in self.option_specs) or "none"
 
     # --- set-up -------------------------------------------------------------
 
@@ -445,38 +473,55 @@ class Ruleset(ABC, Generic[S, M, R, V]):
         return "resign"
 
 
-_REGISTRY: dict[str, Ruleset[Any, Any, Any, Any]] = {}
-_MODULES = {
+RULESETS: Mapping[str, tuple[str, str]] = {
     "frogfinder": ("frogpbem.games.frogfinder", "FrogFinder"),
     "coan": ("frogpbem.games.coan", "Coan"),
     "froglet": ("frogpbem.games.froglet", "Froglet"),
     "secretmove": ("frogpbem.games.secretmove", "SecretMove"),
 }
-"""The table of rulesets: name, module and class (imported when first asked for)."""
+"""The rulesets that come with frogpbem, in the order they are listed: name, module and
+class (a module is imported when its game is first asked for, so that a command loads only
+the game its file names)."""
+
+_REGISTERED: dict[str, Ruleset[Any, Any, Any, Any]] = {}
+"""Rulesets added by :func:`register` (a game not in :data:`RULESETS`)."""
 
 
 def register(ruleset: Ruleset[Any, Any, Any, Any]) -> Ruleset[Any, Any, Any, Any]:
-    """Add a ruleset to the table."""
-    _REGISTRY[ruleset.name] = ruleset
+    """Add a ruleset to the registry: every command, picture and list of games finds it."""
+    _REGISTERED[ruleset.name] = ruleset
+    return ruleset
+
+
+@cache
+def _built_in(name: str) -> Ruleset[Any, Any, Any, Any]:
+    """The ruleset of :data:`RULESETS` called ``name``, its module imported now."""
+    import importlib
+
+    module, cls = RULESETS[name]
+    ruleset: Ruleset[Any, Any, Any, Any] = getattr(importlib.import_module(module), cls)()
     return ruleset
 
 
 def find_game(name: str) -> Ruleset[Any, Any, Any, Any]:
     """The ruleset called ``name``; fails with the list of known names."""
-    if name not in _REGISTRY and name in _MODULES:
-        import importlib
-
-        module, cls = _MODULES[name]
-        register(getattr(importlib.import_module(module), cls)())
-    try:
-        return _REGISTRY[name]
-    except KeyError:
-        known = ", ".join(known_games())
-        raise UsageError(f"unknown rules {quoted(name)} (known: {known})") from None
+    if name in _REGISTERED:
+        return _REGISTERED[name]
+    if name in RULESETS:
+        return _built_in(name)
+    known = ", ".join(known_games())
+    raise UsageError(f"unknown rules {quoted(name)} (known: {known})")
 
 
 def known_games() -> tuple[str, ...]:
-    return tuple(sorted(set(_MODULES) | set(_REGISTRY)))
+    """Every ruleset's name, in alphabetical order."""
+    return tuple(sorted(set(RULESETS) | set(_REGISTERED)))
+
+
+def listed_games() -> tuple[str, ...]:
+    """Every ruleset's name in the order they are listed to people (``--help``): those that
+    come with frogpbem, then those registered."""
+    return (*RULESETS, *(name for name in _REGISTERED if name not in RULESETS))
 
 
 class Chance(Protocol):

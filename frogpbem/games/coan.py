@@ -6,6 +6,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from frogpbem.errors import UsageError
+from frogpbem.games import OptionSpec
 from frogpbem.games.frogs import FrogGame
 from frogpbem.safetext import quoted
 
@@ -23,11 +24,13 @@ class Coan(FrogGame):
     title = "Frog Finder (Coan's original)"
     seat_order = ("red", "blue", "black", "purple", "yellow", "green")
     id_prefix = "co"
-    option_defaults: ClassVar[Mapping[str, int | str]] = {"size": 12, "frogs": 5, "teams": ""}
+    option_specs: ClassVar[tuple[OptionSpec, ...]] = (
+        *FrogGame.option_specs,
+        OptionSpec("teams", "", "red+black,blue+purple", "the teams, if any"),
+    )
     ties_are_draws = False
     resign_reveals = True
     resign_bonus = True
-    option_help = "size=3..26 (12), frogs=N (5), teams=red+black,blue+purple (none)"
 
     def options(self, given: Mapping[str, str | int]) -> dict[str, int | str]:
         rest = {k: v for k, v in given.items() if k != "teams"}

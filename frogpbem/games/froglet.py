@@ -24,6 +24,7 @@ from frogpbem.frozen import frozen
 from frogpbem.games import (
     JSON,
     Chance,
+    OptionSpec,
     Outcome,
     Paint,
     Place,
@@ -230,8 +231,9 @@ class Froglet(Ruleset[State, Move, FrogletResult, FrogletView]):
     title = "Froglet"
     seat_order = ("white", "black")
     id_prefix = "fl"
-    option_defaults: ClassVar[Mapping[str, int | str]] = {"size": 12}
-    option_help = "size=3..26 (12)"
+    option_specs: ClassVar[tuple[OptionSpec, ...]] = (
+        OptionSpec("size", 12, "3..26", "the side of the square board"),
+    )
 
     # --- set-up -------------------------------------------------------------
 

@@ -35,6 +35,7 @@ from frogpbem.frozen import cached, frozen
 from frogpbem.games import (
     JSON,
     Chance,
+    OptionSpec,
     Outcome,
     Paint,
     Place,
@@ -424,14 +425,16 @@ def _followed(earlier: State, later: State, shot: Square | None = None,
 class FrogGame(Ruleset[State, Move, FrogResult, "FrogsView"]):
     """The shared engine; subclasses set the seats, teams and tie rule."""
 
-    option_defaults: ClassVar[Mapping[str, int | str]] = {"size": 12, "frogs": 5}
+    option_specs: ClassVar[tuple[OptionSpec, ...]] = (
+        OptionSpec("size", 12, "3..26", "the side of the square board"),
+        OptionSpec("frogs", 5, "N", "frogs per seat"),
+    )
     ties_are_draws: ClassVar[bool] = True
     """Frog Finder: equal points draw. Coan: the seat that stayed in longer ranks higher."""
     resign_reveals: ClassVar[bool] = False
     """Whether a resignation's result shows the resigning seats' frogs (the game may go on)."""
     resign_bonus: ClassVar[bool] = False
     """Whether the last seat standing gets its bonus also when a resignation ends the game."""
-    option_help = "size=3..26 (12), frogs=N (5)"
 
     # --- set-up -------------------------------------------------------------
 

@@ -21,7 +21,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from functools import cache
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any
 
 from frogpbem.board import text_legend
 from frogpbem.errors import (
@@ -362,9 +362,7 @@ class SecretMove(Ruleset[State, Move, SecretMoveResult, SecretMoveView]):
     title = "Secret Move"
     seat_order = ("red", "blue")
     id_prefix = "sm"
-    option_defaults: ClassVar[Mapping[str, int | str]] = {}
     players_choose = True
-    option_help = "none"
 
     def parse_secret(self, text: str) -> JSON:
         return parse_setup(text)
