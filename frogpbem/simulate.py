@@ -18,7 +18,7 @@ from typing import Any
 from frogpbem.errors import FileAccessError, FrogPbemError, UsageError
 from frogpbem.frozen import frozen
 from frogpbem.gamefile.document import write_atomic
-from frogpbem.games import JSON, STRENGTHS, Outcome, Paint, Ruleset, find_game
+from frogpbem.games import JSON, STRENGTHS, Outcome, Paint, Ruleset, bot_move, find_game
 from frogpbem.safetext import counted
 
 
@@ -37,8 +37,8 @@ def play_local(rules: Ruleset[Any, Any, Any, Any], options: dict[str, Any], seat
         if auto is not None:
             state, _ = rules.play(state, seat, auto)
             continue
-        text = rules.bot_move(rules.view(state, team_of(rules, options, seats, seat)), seat,
-                              rng, bots[seat])
+        text = bot_move(rules, rules.view(state, team_of(rules, options, seats, seat)), seat,
+                        rng, bots[seat])
         state, result = rules.play(state, seat, rules.parse_move(text))
         if moves is not None:
             moves.append(f"{seat} {text} {{{rules.comment_record(result)}}}")
@@ -232,7 +232,7 @@ def play_terminal(rules_name: str, human: str | None, bot: str, seed: int | None
             say(f"  {rules.describe(seat, rules.public_move(auto), result)}")
             continue
         if seat != human:
-            text = rules.bot_move(rules.view(state, team(seat)), seat, rng, bot)
+            text = bot_move(rules, rules.view(state, team(seat)), seat, rng, bot)
             move = rules.parse_move(text)
             state, result = rules.play(state, seat, move)
             last = (seat, rules.public_move(move))

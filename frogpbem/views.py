@@ -232,12 +232,12 @@ def scene_of(view: View, hint: Any = None) -> Scene:
 
     game = view.game
     log = game.file.log
-    rules = game.ruleset
-    heat = rules.hint_heat(hint) if hint is not None else None
+    hints = game.ruleset.hints
+    heat = hints.heat(hint) if hint is not None and hints is not None else None
     running = view.outcome is None and (game.header.deadline is not None
                                         or game.paused is not None)
     return Scene(view.seat, game.names, (log[-1].seat, log[-1].move) if log else None,
-                 heat or {}, rules.hint_labels(hint) if heat else {},
+                 heat or {}, hints.labels(hint) if heat and hints is not None else {},
                  clock_words(game, view.state) if running else "")
 
 

@@ -21,8 +21,8 @@ from PIL import Image
 from frogpbem.dealing import SeatSpec, create_game, start_game
 from frogpbem.demo import play_demo
 from frogpbem.gamefile.model import ChosenSetup
-from frogpbem.games.froglet import FrogletView
-from frogpbem.games.frogs import FrogsView
+from frogpbem.games.froglet_view import FrogletView
+from frogpbem.games.frogs_notation import FrogsView
 from frogpbem.mail.compose import letters
 from frogpbem.pictures import froglet as froglet_picture
 from frogpbem.pictures import frogs as frogs_picture

@@ -14,16 +14,17 @@ auditor therefore share one code path.
 
 from __future__ import annotations
 
-import json
 import re
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from functools import cache
-from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, Self, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, Self, TypeVar, cast
 
 from frogpbem.board import MAX_SIZE, Square
 from frogpbem.errors import GameOverError, IllegalMoveError, NotYourTurnError, UsageError
 from frogpbem.frozen import frozen
+from frogpbem.games import clock
+from frogpbem.jsonvalue import same_json as same_json
 from frogpbem.safetext import quoted
 
 if TYPE_CHECKING:
@@ -147,19 +148,6 @@ class Resigned:
         return {"resigned": True}
 
 
-def same_json(a: JSON, b: JSON) -> bool:
-    """Equal as JSON, types included (in Python ``1 == True``; in a file they differ).
-
-    A list and a tuple are the same JSON array; mapping keys are strings.
-    """
-    if isinstance(a, list | tuple):
-        return isinstance(b, list | tuple) and len(a) == len(b) and all(map(same_json, a, b))
-    if isinstance(a, dict):
-        return isinstance(b, dict) and a.keys() == b.keys() and \
-            all(same_json(value, b[key]) for key, value in a.items())
-    return type(a) is type(b) and a == b
-
-
 class GameView(Protocol):
     """What one holder (a seat, its team, the public) may know of a position, typed.
 
@@ -191,11 +179,43 @@ class GameView(Protocol):
         ...
 
 
+VC = TypeVar("VC", bound=GameView, contravariant=True)
+
+
 class HasSeats(Protocol):
     """What the shared preamble needs of a state: its seats."""
 
     @property
     def seats(self) -> tuple[str, ...]: ...
+
+
+class Hints(Protocol[VC]):
+    """A ruleset's hints: what a seat can work out from its own view alone (odds, best
+    moves), as data, in words and, where it has one, as a heat map."""
+
+    def hint(self, view: VC, seat: str) -> JSON:
+        """What ``seat`` can work out from its ``view``, as data (``hint --json``)."""
+        ...
+
+    def heat(self, hint: JSON) -> dict[str, float] | None:
+        """A hint as a chance per square, for a heat map; ``None`` if it has none."""
+        ...
+
+    def labels(self, hint: JSON) -> dict[str, str]:
+        """Words for the squares of :meth:`heat` (empty: the percent)."""
+        ...
+
+    def text(self, view: VC, hint: JSON) -> str:
+        """A hint in words (and a board, where it has one)."""
+        ...
+
+
+class Bot(Protocol[VC]):
+    """A ruleset's bot: a move from a seat's view alone."""
+
+    def move(self, view: VC, seat: str, rng: random.Random, strength: str = "greedy") -> str:
+        """A move for ``seat`` at ``strength`` (one of :data:`STRENGTHS`), in notation."""
+        ...
 
 
 S = TypeVar("S", bound=HasSeats)
@@ -209,9 +229,11 @@ class Ruleset(ABC, Generic[S, M, R, V]):
 
     A ruleset overrides a few hooks: :meth:`parse_move` (its notation),
     :meth:`check_move` (what only its rules forbid), :meth:`apply` (the
-    move's effect), :meth:`parse_result`; the base class runs what every game
-    shares: a seat of the game, a game not over, a resignation at any time,
-    the seat's turn, squares on the board.
+    move's effect), :meth:`parse_result`, :meth:`view` and :meth:`render`; the
+    base class runs what every game shares: a seat of the game, a game not
+    over, a resignation at any time, the seat's turn, squares on the board.
+    Hints and a bot are optional capabilities (:attr:`hints`, :attr:`bot`); a
+    picture of its own is the pictures' business (found by the view's class).
     """
 
     name: ClassVar[str]
@@ -226,6 +248,10 @@ class Ruleset(ABC, Generic[S, M, R, V]):
     """Start of generated game ids (``ff-7q3kx2``)."""
     players_choose: ClassVar[bool] = False
     """Whether each seat chooses its own secret (``frogpbem setup``) instead of a deal."""
+    hints: Hints[V] | None = None
+    """Its hints (``frogpbem hint``), if it gives any."""
+    bot: Bot[V] | None = None
+    """Its bot (demo, simulate, play), if it has one."""
 
     @property
     def option_defaults(self) -> dict[str, int | str]:
@@ -428,49 +454,30 @@ class Ruleset(ABC, Generic[S, M, R, V]):
 
     def describe_record(self, seat: str, move: str, result: Any) -> str:
         """Any record in words: a move's (:meth:`describe`) or the referee's clock record."""
-        from frogpbem.games import clock
-
         if isinstance(result, clock.ClockResult | clock.TimedOut):
             return clock.describe(seat, result)
         return self.describe(seat, move, result)
 
     def comment_record(self, result: Any) -> str:
         """Any record's comment: a move's (:meth:`comment`) or the clock record's."""
-        from frogpbem.games import clock
-
         if isinstance(result, clock.TimedOut):
-            return clock.comment(result, self.comment(result.resigned))
+            # the ruleset's own result of the resignation, as its parse_result made it
+            return clock.comment(result, self.comment(cast(R, result.resigned)))
         if isinstance(result, clock.ClockResult):
             return clock.comment(result)
         return self.comment(result)
 
     def parse_record_result(self, data: JSON) -> Any:
         """A recorded result: a clock record's, else this ruleset's (:meth:`parse_result`)."""
-        from frogpbem.games import clock
-
         return clock.parse_clock(data) or self.parse_result(data)
 
-    def hint(self, view: V, seat: str) -> JSON | None:
-        """What ``seat`` can work out from its ``view`` alone (odds, best moves), as data;
-        ``None`` if this ruleset gives no hints."""
-        return None
 
-    def hint_heat(self, hint: JSON) -> dict[str, float] | None:
-        """A :meth:`hint` as a chance per square, for a heat map; ``None`` if it has none."""
-        return None
-
-    def hint_labels(self, hint: JSON) -> dict[str, str]:
-        """Words for the squares of :meth:`hint_heat` (default: the percent)."""
-        return {}
-
-    def hint_text(self, view: V, hint: JSON) -> str:
-        """A :meth:`hint` in words (and a board, where it has one)."""
-        return json.dumps(hint, indent=2)
-
-    def bot_move(self, view: V, seat: str, rng: random.Random,
-                 strength: str = "greedy") -> str:
-        """A bot's move from a seat's view, at ``strength`` (one of :data:`STRENGTHS`)."""
-        return "resign"
+def bot_move(ruleset: Ruleset[Any, Any, Any, V], view: V, seat: str, rng: random.Random,
+             strength: str = "greedy") -> str:
+    """The move of ``ruleset``'s bot (:attr:`Ruleset.bot`) from a seat's view, at
+    ``strength``; ``resign`` for a ruleset without a bot."""
+    bot = ruleset.bot
+    return "resign" if bot is None else bot.move(view, seat, rng, strength)
 
 
 RULESETS: Mapping[str, tuple[str, str]] = {

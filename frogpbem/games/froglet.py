@@ -36,14 +36,13 @@ from frogpbem.games import (
     same_json,
     shuffle,
 )
+from frogpbem.games.froglet_bot import FrogletBot, FrogletHints
+from frogpbem.games.froglet_view import COLOURS, VALUES, FrogletView
 from frogpbem.safetext import quoted
 
 if TYPE_CHECKING:
-    import random
+    pass
 
-VALUES = {"G": 1, "Y": 2, "R": 3, "B": 4}
-"""Points for jumping a frog of each colour."""
-COLOURS = {"G": "green", "Y": "yellow", "R": "red", "B": "blue"}
 COUNTS_12 = {"G": 66, "Y": 51, "R": 21, "B": 6}
 """The BrainKing distribution on 12x12 (144 squares)."""
 
@@ -170,60 +169,6 @@ class State:
     """How the game ended, once it has."""
 
 
-@frozen
-class FrogletView:
-    """What anybody may know of a Froglet position (the whole board is public)."""
-
-    rules: str
-    """``froglet``."""
-    size: int
-    """The side of the board."""
-    seats: tuple[str, ...]
-    """``white`` and ``black``."""
-    to_move: str | None
-    """The seat to move, ``None`` once the game is over."""
-    points: Mapping[str, int]
-    """Points so far."""
-    rows: tuple[str, ...]
-    """The board from the top row down: a frog's letter (``G``, ``Y``, ``R``, ``B``) or
-    ``.`` on each square."""
-    last: tuple[str, ...]
-    """The squares of the last move, by name."""
-    frogs_left: Mapping[str, int]
-    """How many frogs of each colour are on the board."""
-    outcome: Outcome | None
-    """How the game ended, ``None`` while it goes on."""
-
-    def to_json(self) -> dict[str, JSON]:
-        return {
-            "rules": self.rules,
-            "size": self.size,
-            "seats": list(self.seats),
-            "to_move": self.to_move,
-            "points": dict(self.points),
-            "rows": list(self.rows),
-            "last": list(self.last),
-            "frogs_left": dict(self.frogs_left),
-            "outcome": self.outcome.to_json() if self.outcome else None,
-        }
-
-    @classmethod
-    def from_json(cls, data: JSON) -> FrogletView:
-        """A view as :meth:`to_json` wrote it; raises :class:`KeyError`,
-        :class:`TypeError` or :class:`AttributeError` for another shape."""
-        outcome = data["outcome"]
-        return cls(rules=data["rules"], size=data["size"], seats=tuple(data["seats"]),
-                   to_move=data["to_move"], points=dict(data["points"]),
-                   rows=tuple(data["rows"]), last=tuple(data["last"]),
-                   frogs_left=dict(data["frogs_left"]),
-                   outcome=Outcome.from_json(outcome) if outcome else None)
-
-    def retold(self, termination: str) -> FrogletView:
-        if self.outcome is None:
-            return self
-        return replace(self, outcome=replace(self.outcome, termination=termination))
-
-
 class Froglet(Ruleset[State, Move, FrogletResult, FrogletView]):
     """Froglet as adapted by BrainKing: 12x12, values 1-4, any frog may jump."""
 
@@ -234,6 +179,8 @@ class Froglet(Ruleset[State, Move, FrogletResult, FrogletView]):
     option_specs: ClassVar[tuple[OptionSpec, ...]] = (
         OptionSpec("size", 12, "3..26", "the side of the square board"),
     )
+    hints = FrogletHints()
+    bot = FrogletBot()
 
     # --- set-up -------------------------------------------------------------
 
@@ -419,28 +366,6 @@ class Froglet(Ruleset[State, Move, FrogletResult, FrogletView]):
             return "green removed"
         return f"{''.join(result.colours)} +{result.points}"
 
-    def bot_move(self, view: FrogletView, seat: str, rng: random.Random,
-                 strength: str = "greedy") -> str:
-        from frogpbem.games import froglet_bot
-
-        return froglet_bot.bot_move(view, rng, strength)
-
-    def hint(self, view: FrogletView, seat: str) -> JSON:
-        from frogpbem.games import froglet_bot
-
-        return froglet_bot.hint(view)
-
-    def hint_text(self, view: FrogletView, hint: JSON) -> str:
-        if "removals" in hint:
-            return "Green frogs to remove first, by the opponent's best first jump after it:\n" \
-                + "\n".join(f"  {r['move']}: the opponent's best jump then scores {r['answer']}"
-                            for r in hint["removals"])
-        lines = ["Best jumps now:"]
-        lines += [f"  {j['move']}: +{j['points']}" for j in hint["best_now"]]
-        lines.append("Best jumps after a short search (points, less the opponent's best answer,")
-        lines.append("plus your best jump after it):")
-        lines += [f"  {j['move']}: +{j['points']}, net {j['net']:+d}" for j in hint["searched"]]
-        return "\n".join(lines)
 
 
 # --- jumps -----------------------------------------------------------------------

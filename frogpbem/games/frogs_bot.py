@@ -12,16 +12,22 @@
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING
 
 from frogpbem.board import Board, Square
-
-if TYPE_CHECKING:
-    from frogpbem.games.frogs import FrogsView
+from frogpbem.games.frogs_hint import frog_odds
+from frogpbem.games.frogs_notation import FrogsView
 
 GUESS_ABOVE = 0.5
 """The strong bot guesses when the likeliest square holds a frog with at least this chance
 (a guess pays +5 or costs 3; a shot is safe and tells a number)."""
+
+
+class FrogBot:
+    """The frog-finding games' bot (:attr:`~frogpbem.games.Ruleset.bot`)."""
+
+    def move(self, view: FrogsView, seat: str, rng: random.Random,
+             strength: str = "greedy") -> str:
+        return bot_move(view, rng, strength)
 
 
 def bot_move(view: FrogsView, rng: random.Random, strength: str = "greedy") -> str:
@@ -46,8 +52,6 @@ def random_move(view: FrogsView, rng: random.Random) -> str:
 
 
 def strong_move(view: FrogsView, rng: random.Random) -> str:
-    from frogpbem.games.frogs_hint import frog_odds
-
     odds = frog_odds(view).probabilities
     likeliest = max(odds.values())
     if likeliest >= GUESS_ABOVE:

@@ -8,7 +8,7 @@ from __future__ import annotations
 from frogpbem.board import text_grid, text_legend
 from frogpbem.frozen import frozen
 from frogpbem.games import JSON, Paint
-from frogpbem.games.frogs import (
+from frogpbem.games.frogs_notation import (
     GUESS_GAIN,
     LETTERS,
     MISS_PENALTY,

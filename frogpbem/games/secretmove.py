@@ -355,6 +355,87 @@ class SecretMoveView:
         return replace(self, outcome=replace(self.outcome, termination=termination))
 
 
+class SecretMoveHints:
+    """Secret Move's hints (:attr:`~frogpbem.games.Ruleset.hints`): the opponent's value
+    grids that still fit its public moves."""
+
+    def hint(self, view: SecretMoveView, seat: str) -> JSON:
+        """The opponent's value grids still possible (from its public moves, as ``view``
+        lists them), and each value's chance on each square, every grid counted once."""
+        opponent = next(s for s in view.seats if s != seat)
+        left = fitting_grids(*_public_facts(view, seat))
+        chances = {square: {value: count / len(left) for value, count in
+                            sorted(Counter(g[square] for g in left).items())}
+                   for square in SQUARES}
+        return {"opponent": opponent, "grids_left": len(left), "of": len(all_grids()),
+                "values": chances,
+                "certain": {sq: next(iter(c)) for sq, c in chances.items() if len(c) == 1}}
+
+    def heat(self, hint: JSON) -> dict[str, float]:
+        """How sure the likeliest value of each of the opponent's squares is."""
+        return {square: max(chances.values()) for square, chances in hint["values"].items()}
+
+    def labels(self, hint: JSON) -> dict[str, str]:
+        """The likeliest value of each square and its chance: ``7: 62%``."""
+        labels = {}
+        for square, chances in hint["values"].items():
+            value, chance = max(chances.items(), key=lambda item: (item[1], -item[0]))
+            labels[square] = f"{value}: {round(100 * chance)}%"
+        return labels
+
+    def text(self, view: SecretMoveView, hint: JSON) -> str:
+        lines = [f"{hint['opponent']}'s value grids that still fit its moves: "
+                 f"{hint['grids_left']} of {hint['of']}.",
+                 "Each square's possible values, likeliest first, with their chance",
+                 "(every grid counted once):"]
+        for row in (3, 2, 1):
+            for col in "ABC":
+                chances = sorted(hint["values"][f"{col}{row}"].items(),
+                                 key=lambda item: (-item[1], item[0]))
+                values = [f"{v} ({round(100 * p)} %)" for v, p in chances]
+                lines += text_legend([f"{col}{row}: {values[0]}", *values[1:]], ", ")
+        if hint["certain"]:
+            lines += ["", "Certain: " + ", ".join(f"{sq}={v}" for sq, v in hint["certain"].items())]
+        return "\n".join(lines)
+
+
+class SecretMoveBot:
+    """Secret Move's bot (:attr:`~frogpbem.games.Ruleset.bot`)."""
+
+    def move(self, view: SecretMoveView, seat: str, rng: random.Random,
+                 strength: str = "greedy") -> str:
+        """``random`` moves and guesses at random; ``greedy`` makes the move that adds
+        most to its score and guesses a grid that fits the opponent's moves; ``strong``
+        also never passes while a move adds to its score."""
+        mine = view.boards[seat]
+        if view.phase == "guess":
+            if strength == "random":
+                grids = list(all_grids())
+            else:
+                grids = fitting_grids(*_public_facts(view, seat))
+            guess = grids[rng.randrange(len(grids))]
+            digits = "".join(str(guess[sq]) for sq in SQUARES)
+            return f"guess {digits[:3]}/{digits[3:6]}/{digits[6:]}"
+        values = mine.values or {}
+        moves = legal_moves(mine.stones, values)
+        if not moves or (strength != "strong" and rng.randrange(12) == 0):
+            return "pass"
+        if strength == "random":
+            src, dst, count = moves[rng.randrange(len(moves))]
+            return f"{src}-{dst} {count}"
+        gain = max(n * (values[d] - values[s]) for s, d, n in moves)
+        src, dst, count = rng.choice([(s, d, n) for s, d, n in moves
+                                      if n * (values[d] - values[s]) == gain])
+        return f"{src}-{dst} {count}"
+
+
+def _public_facts(view: SecretMoveView, seat: str) -> tuple[
+            Sequence[tuple[str, str, int]], Sequence[Mapping[str, int]]]:
+        """The opponent's moves and its boards at automatic passes, from ``seat``'s view."""
+        other = next(s for s in view.seats if s != seat)
+        return view.history[other], view.boards[other].stuck or ()
+
+
 class SecretMove(Ruleset[State, Move, SecretMoveResult, SecretMoveView]):
     """Secret Move for red and blue."""
 
@@ -363,6 +444,8 @@ class SecretMove(Ruleset[State, Move, SecretMoveResult, SecretMoveView]):
     seat_order = ("red", "blue")
     id_prefix = "sm"
     players_choose = True
+    hints = SecretMoveHints()
+    bot = SecretMoveBot()
 
     def parse_secret(self, text: str) -> JSON:
         return parse_setup(text)
@@ -583,18 +666,6 @@ class SecretMove(Ruleset[State, Move, SecretMoveResult, SecretMoveView]):
         public moves: each move was legal, and each automatic pass had no legal move."""
         return fitting_grids(state.history[seat], state.stuck[seat])
 
-    def hint(self, view: SecretMoveView, seat: str) -> JSON:
-        """The opponent's value grids still possible (from its public moves, as ``view``
-        lists them), and each value's chance on each square, every grid counted once."""
-        opponent = next(s for s in view.seats if s != seat)
-        left = fitting_grids(*self._public_facts(view, seat))
-        chances = {square: {value: count / len(left) for value, count in
-                            sorted(Counter(g[square] for g in left).items())}
-                   for square in SQUARES}
-        return {"opponent": opponent, "grids_left": len(left), "of": len(all_grids()),
-                "values": chances,
-                "certain": {sq: next(iter(c)) for sq, c in chances.items() if len(c) == 1}}
-
     def view(self, state: State, viewers: frozenset[str]) -> SecretMoveView:
         boards = {}
         for seat in state.seats:
@@ -664,62 +735,3 @@ class SecretMove(Ruleset[State, Move, SecretMoveResult, SecretMoveView]):
             return "sealed"
         return ""
 
-    def bot_move(self, view: SecretMoveView, seat: str, rng: random.Random,
-                 strength: str = "greedy") -> str:
-        """``random`` moves and guesses at random; ``greedy`` makes the move that adds
-        most to its score and guesses a grid that fits the opponent's moves; ``strong``
-        also never passes while a move adds to its score."""
-        mine = view.boards[seat]
-        if view.phase == "guess":
-            if strength == "random":
-                grids = list(all_grids())
-            else:
-                grids = fitting_grids(*self._public_facts(view, seat))
-            guess = grids[rng.randrange(len(grids))]
-            digits = "".join(str(guess[sq]) for sq in SQUARES)
-            return f"guess {digits[:3]}/{digits[3:6]}/{digits[6:]}"
-        values = mine.values or {}
-        moves = legal_moves(mine.stones, values)
-        if not moves or (strength != "strong" and rng.randrange(12) == 0):
-            return "pass"
-        if strength == "random":
-            src, dst, count = moves[rng.randrange(len(moves))]
-            return f"{src}-{dst} {count}"
-        gain = max(n * (values[d] - values[s]) for s, d, n in moves)
-        src, dst, count = rng.choice([(s, d, n) for s, d, n in moves
-                                      if n * (values[d] - values[s]) == gain])
-        return f"{src}-{dst} {count}"
-
-    def hint_heat(self, hint: JSON) -> dict[str, float]:
-        """How sure the likeliest value of each of the opponent's squares is."""
-        return {square: max(chances.values()) for square, chances in hint["values"].items()}
-
-    def hint_labels(self, hint: JSON) -> dict[str, str]:
-        """The likeliest value of each square and its chance: ``7: 62%``."""
-        labels = {}
-        for square, chances in hint["values"].items():
-            value, chance = max(chances.items(), key=lambda item: (item[1], -item[0]))
-            labels[square] = f"{value}: {round(100 * chance)}%"
-        return labels
-
-    def hint_text(self, view: SecretMoveView, hint: JSON) -> str:
-        lines = [f"{hint['opponent']}'s value grids that still fit its moves: "
-                 f"{hint['grids_left']} of {hint['of']}.",
-                 "Each square's possible values, likeliest first, with their chance",
-                 "(every grid counted once):"]
-        for row in (3, 2, 1):
-            for col in "ABC":
-                chances = sorted(hint["values"][f"{col}{row}"].items(),
-                                 key=lambda item: (-item[1], item[0]))
-                values = [f"{v} ({round(100 * p)} %)" for v, p in chances]
-                lines += text_legend([f"{col}{row}: {values[0]}", *values[1:]], ", ")
-        if hint["certain"]:
-            lines += ["", "Certain: " + ", ".join(f"{sq}={v}" for sq, v in hint["certain"].items())]
-        return "\n".join(lines)
-
-    @staticmethod
-    def _public_facts(view: SecretMoveView, seat: str) -> tuple[
-            Sequence[tuple[str, str, int]], Sequence[Mapping[str, int]]]:
-        """The opponent's moves and its boards at automatic passes, from ``seat``'s view."""
-        other = next(s for s in view.seats if s != seat)
-        return view.history[other], view.boards[other].stuck or ()

@@ -8,8 +8,8 @@ from functools import singledispatch
 from typing import TYPE_CHECKING
 
 from frogpbem.games import GameView
-from frogpbem.games.froglet import FrogletView
-from frogpbem.games.frogs import FrogsView
+from frogpbem.games.froglet_view import FrogletView
+from frogpbem.games.frogs_notation import FrogsView
 from frogpbem.games.frogs_text import cells
 from frogpbem.games.secretmove import SecretMoveView
 from frogpbem.pictures.froglet import FROGS, squares

@@ -6,8 +6,8 @@ from __future__ import annotations
 from functools import singledispatch
 
 from frogpbem.games import GameView, find_game
-from frogpbem.games.froglet import FrogletView
-from frogpbem.games.frogs import FrogsView
+from frogpbem.games.froglet_view import FrogletView
+from frogpbem.games.frogs_notation import FrogsView
 from frogpbem.games.secretmove import SecretMoveView
 from frogpbem.pictures import froglet, frogs, secretmove
 from frogpbem.pictures.scene import Scene

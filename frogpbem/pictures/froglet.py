@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import string
 
-from frogpbem.games.froglet import FrogletView
+from frogpbem.games.froglet_view import FrogletView
 from frogpbem.pictures.scene import Scene, status
 from frogpbem.pictures.svg import INK, Grid, Picture, tag
 from frogpbem.safetext import counted

@@ -9,7 +9,7 @@ Each frog carries its seat's letter, so nothing depends on colour alone.
 
 from __future__ import annotations
 
-from frogpbem.games.frogs import FrogsView
+from frogpbem.games.frogs_notation import FrogsView
 from frogpbem.games.frogs_text import Cell, cells, letter
 from frogpbem.pictures.scene import Scene, status
 from frogpbem.pictures.svg import Grid, Picture, cross, frog, seat_colour, text_on

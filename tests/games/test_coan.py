@@ -165,7 +165,7 @@ def test_coan_with_two_seats_plays_as_frogfinder() -> None:
     ff = FROGFINDER.start(FROGFINDER.options(options), ("red", "blue"), None, secrets)
     co = COAN.start(COAN.options(options), ("red", "blue"), None, secrets)
     while (seat := FROGFINDER.to_move(ff)) is not None:
-        text = FROGFINDER.bot_move(FROGFINDER.view(ff, frozenset([seat])), seat, rng)
+        text = FROGFINDER.bot.move(FROGFINDER.view(ff, frozenset([seat])), seat, rng)
         ff, ff_result = FROGFINDER.play(ff, seat, FROGFINDER.parse_move(text))
         co, co_result = COAN.play(co, seat, COAN.parse_move(text))
         assert ff_result == co_result and FROGFINDER.scores(ff) == COAN.scores(co)

@@ -21,7 +21,8 @@ from frogpbem.errors import (
 from frogpbem.gamefile import strictyaml
 from frogpbem.games import Resign, find_game
 from frogpbem.games.frogfinder import FrogFinder
-from frogpbem.games.frogs import FrogsView, Guess, Shoot, parse_move
+from frogpbem.games.frogs import Guess, Shoot, parse_move
+from frogpbem.games.frogs_notation import FrogsView
 
 RULES: FrogFinder = find_game("frogfinder")  # type: ignore[assignment]
 VECTORS = strictyaml.loads((Path(__file__).parent / "frogfinder_vectors.yaml").read_bytes())
@@ -129,7 +130,7 @@ def _random_game(seed: int, size: int, frogs: int) -> list[tuple[str, str, dict[
     moves = []
     while (seat := RULES.to_move(state)) is not None and len(moves) < 400:
         view = RULES.view(state, frozenset([seat]))
-        text = rng.choice([RULES.bot_move(view, seat, rng), _any_open(view, rng)])
+        text = rng.choice([RULES.bot.move(view, seat, rng), _any_open(view, rng)])
         state, result = RULES.play(state, seat, RULES.parse_move(text))
         moves.append((seat, text, result))
     return moves, secrets, state  # type: ignore[return-value]
