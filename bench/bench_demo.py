@@ -27,7 +27,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from frogpbem import demo  # noqa: E402
-from frogpbem.games.frogs_bot import FrogBot  # noqa: E402
+from frogpbem.games.frogs import FrogBot  # noqa: E402
 
 STRETCH = 100
 

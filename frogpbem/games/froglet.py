@@ -36,12 +36,11 @@ from frogpbem.games import (
     same_json,
     shuffle,
 )
-from frogpbem.games.froglet_bot import FrogletBot, FrogletHints
 from frogpbem.games.froglet_view import COLOURS, VALUES, FrogletView
 from frogpbem.safetext import quoted
 
 if TYPE_CHECKING:
-    pass
+    import random
 
 COUNTS_12 = {"G": 66, "Y": 51, "R": 21, "B": 6}
 """The BrainKing distribution on 12x12 (144 squares)."""
@@ -167,6 +166,39 @@ class State:
     """The squares of the last move."""
     outcome: Outcome | None = None
     """How the game ended, once it has."""
+
+
+class FrogletHints:
+    """Froglet's hints (:attr:`~frogpbem.games.Ruleset.hints`): the best jumps now and after
+    a short search, or the best green frog to remove first (:mod:`.froglet_bot`, imported
+    when a hint is asked for)."""
+
+    def hint(self, view: FrogletView, seat: str) -> JSON:
+        from frogpbem.games.froglet_bot import hint
+
+        return hint(view)
+
+    def heat(self, hint: JSON) -> dict[str, float] | None:
+        return None
+
+    def labels(self, hint: JSON) -> dict[str, str]:
+        return {}
+
+    def text(self, view: FrogletView, hint: JSON) -> str:
+        from frogpbem.games.froglet_bot import hint_text
+
+        return hint_text(hint)
+
+
+class FrogletBot:
+    """Froglet's bot (:attr:`~frogpbem.games.Ruleset.bot`, in :mod:`.froglet_bot`, imported
+    when a bot moves)."""
+
+    def move(self, view: FrogletView, seat: str, rng: random.Random,
+             strength: str = "greedy") -> str:
+        from frogpbem.games.froglet_bot import bot_move
+
+        return bot_move(view, rng, strength)
 
 
 class Froglet(Ruleset[State, Move, FrogletResult, FrogletView]):

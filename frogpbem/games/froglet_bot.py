@@ -105,38 +105,18 @@ def removals(size: int, cells: Cells) -> list[tuple[int, int]]:
     return sorted(found, key=lambda item: item[1])
 
 
-class FrogletBot:
-    """Froglet's bot (:attr:`~frogpbem.games.Ruleset.bot`)."""
-
-    def move(self, view: FrogletView, seat: str, rng: random.Random,
-             strength: str = "greedy") -> str:
-        return bot_move(view, rng, strength)
-
-
-class FrogletHints:
-    """Froglet's hints (:attr:`~frogpbem.games.Ruleset.hints`): the best jumps now and after
-    a short search, or the best green frog to remove first."""
-
-    def hint(self, view: FrogletView, seat: str) -> JSON:
-        return hint(view)
-
-    def heat(self, hint: JSON) -> dict[str, float] | None:
-        return None
-
-    def labels(self, hint: JSON) -> dict[str, str]:
-        return {}
-
-    def text(self, view: FrogletView, hint: JSON) -> str:
-        if "removals" in hint:
-            return "Green frogs to remove first, by the opponent's best first jump after it:\n" \
-                + "\n".join(f"  {r['move']}: the opponent's best jump then scores {r['answer']}"
-                            for r in hint["removals"])
-        lines = ["Best jumps now:"]
-        lines += [f"  {j['move']}: +{j['points']}" for j in hint["best_now"]]
-        lines.append("Best jumps after a short search (points, less the opponent's best answer,")
-        lines.append("plus your best jump after it):")
-        lines += [f"  {j['move']}: +{j['points']}, net {j['net']:+d}" for j in hint["searched"]]
-        return "\n".join(lines)
+def hint_text(hint: JSON) -> str:
+    """A :func:`hint` in words."""
+    if "removals" in hint:
+        return "Green frogs to remove first, by the opponent's best first jump after it:\n" \
+            + "\n".join(f"  {r['move']}: the opponent's best jump then scores {r['answer']}"
+                        for r in hint["removals"])
+    lines = ["Best jumps now:"]
+    lines += [f"  {j['move']}: +{j['points']}" for j in hint["best_now"]]
+    lines.append("Best jumps after a short search (points, less the opponent's best answer,")
+    lines.append("plus your best jump after it):")
+    lines += [f"  {j['move']}: +{j['points']}, net {j['net']:+d}" for j in hint["searched"]]
+    return "\n".join(lines)
 
 
 def bot_move(view: FrogletView, rng: random.Random, strength: str = "greedy") -> str:

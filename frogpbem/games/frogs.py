@@ -44,8 +44,6 @@ from frogpbem.games import (
     rank_by_points,
     sample,
 )
-from frogpbem.games.frogs_bot import FrogBot
-from frogpbem.games.frogs_hint import FrogHints
 from frogpbem.games.frogs_notation import (
     GUESS_GAIN,
     LAST_STANDING_BONUS,
@@ -65,11 +63,11 @@ from frogpbem.games.frogs_notation import (
     parse_move,
     parse_result,
 )
-from frogpbem.games.frogs_text import comment, describe, render
+from frogpbem.games.frogs_text import comment, describe, render, render_hint
 from frogpbem.safetext import counted
 
 if TYPE_CHECKING:
-    pass
+    import random
 
 @frozen
 class State:
@@ -215,6 +213,37 @@ def _followed(earlier: State, later: State, shot: Square | None = None,
     if len(shots) + len(misses) <= FOLLOW_AT_MOST:
         later.__dict__["_after"] = (order, shots, misses)
     return later
+
+
+class FrogHints:
+    """The frog-finding games' hints (:attr:`~frogpbem.games.Ruleset.hints`): the exact
+    odds of a frog on every square the seat cannot see into (:mod:`.frogs_hint`, imported
+    when a hint is asked for)."""
+
+    def hint(self, view: FrogsView, seat: str) -> JSON:
+        from frogpbem.games.frogs_hint import frog_odds
+
+        return frog_odds(view).to_json()
+
+    def heat(self, hint: JSON) -> dict[str, float] | None:
+        return dict(hint["probabilities"])
+
+    def labels(self, hint: JSON) -> dict[str, str]:
+        return {}
+
+    def text(self, view: FrogsView, hint: JSON) -> str:
+        return render_hint(view, hint)
+
+
+class FrogBot:
+    """The frog-finding games' bot (:attr:`~frogpbem.games.Ruleset.bot`, in
+    :mod:`.frogs_bot`, imported when a bot moves)."""
+
+    def move(self, view: FrogsView, seat: str, rng: random.Random,
+             strength: str = "greedy") -> str:
+        from frogpbem.games.frogs_bot import bot_move
+
+        return bot_move(view, rng, strength)
 
 
 class FrogGame(Ruleset[State, Move, FrogResult, FrogsView]):

@@ -22,14 +22,6 @@ GUESS_ABOVE = 0.5
 (a guess pays +5 or costs 3; a shot is safe and tells a number)."""
 
 
-class FrogBot:
-    """The frog-finding games' bot (:attr:`~frogpbem.games.Ruleset.bot`)."""
-
-    def move(self, view: FrogsView, seat: str, rng: random.Random,
-             strength: str = "greedy") -> str:
-        return bot_move(view, rng, strength)
-
-
 def bot_move(view: FrogsView, rng: random.Random, strength: str = "greedy") -> str:
     """A move for the seat whose view this is, at ``strength``."""
     if strength == "random":

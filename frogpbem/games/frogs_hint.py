@@ -33,7 +33,6 @@ from frogpbem.errors import IllegalMoveError
 from frogpbem.frozen import frozen
 from frogpbem.games import JSON
 from frogpbem.games.frogs_notation import FrogsView
-from frogpbem.games.frogs_text import render_hint
 
 Poly = list[int]
 """Counts by the number of frogs: ``poly[m]`` placements with ``m`` frogs."""
@@ -63,23 +62,6 @@ class Odds:
     def to_json(self) -> JSON:
         return {"probabilities": self.probabilities, "by_opponent": self.by_opponent(),
                 "hidden": self.hidden, "certain": self.certain()}
-
-
-class FrogHints:
-    """The frog-finding games' hints (:attr:`~frogpbem.games.Ruleset.hints`): the exact
-    odds of a frog on every square the seat cannot see into."""
-
-    def hint(self, view: FrogsView, seat: str) -> JSON:
-        return frog_odds(view).to_json()
-
-    def heat(self, hint: JSON) -> dict[str, float] | None:
-        return dict(hint["probabilities"])
-
-    def labels(self, hint: JSON) -> dict[str, str]:
-        return {}
-
-    def text(self, view: FrogsView, hint: JSON) -> str:
-        return render_hint(view, hint)
 
 
 def frog_odds(view: FrogsView) -> Odds:
