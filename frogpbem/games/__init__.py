@@ -17,6 +17,8 @@ from __future__ import annotations
 import re
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import field
+from enum import Enum
 from functools import cache
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, Self, TypeVar, cast
 
@@ -54,6 +56,51 @@ class Place:
         return {"rank": self.rank, "seat": self.seat, "points": self.points}
 
 
+class Termination(Enum):
+    """Why a game ended, as python-chess's ``Termination``; each value is the words a file
+    holds, with ``{}`` for the seat, team or number they name (:attr:`Outcome.subject`)."""
+
+    RESIGNED = "{} resigned"
+    """A seat (its team) resigned."""
+    ALL_REVEALED = "all {} frogs revealed"
+    """Frog finding, two teams: every frog of one is revealed."""
+    LAST_STANDING = "{} is the last standing"
+    """Frog finding, more teams: one team has frogs hidden, every other is out."""
+    ALL_OUT = "all out"
+    """Frog finding: no team has a frog hidden."""
+    NO_JUMP_LEFT = "no jump is left"
+    """Froglet: no frog can jump."""
+    LEAD = "a lead of more than {}"
+    """Secret Move: one score leads by more than the margin."""
+    ONLY_ONE_GUESSED = "only {} guessed all nine values"
+    """Secret Move: one seat guessed the other's values."""
+    BOTH_RIGHT_EQUAL = "both guessed right; equal scores"
+    BOTH_RIGHT_HIGHER = "both guessed right; the higher score wins"
+    NEITHER_RIGHT_EQUAL = "neither guessed right; equal scores"
+    NEITHER_RIGHT_HIGHER = "neither guessed right; the higher score wins"
+    OTHER = ""
+    """Words of a ruleset that names none of these (a registered game's)."""
+
+    def words(self, subject: str | None = None) -> str:
+        """The termination in words: ``red resigned``."""
+        return self.value.replace("{}", subject or "")
+
+    @classmethod
+    def parse(cls, words: str) -> tuple[Termination, str | None]:
+        """The termination and its subject that ``words`` say (:attr:`OTHER` for others)."""
+        for member in cls:
+            head, brace, tail = member.value.partition("{}")
+            if member is cls.OTHER:
+                continue
+            if not brace:
+                if words == head:
+                    return member, None
+            elif len(words) > len(head) + len(tail) and words.startswith(head) \
+                    and words.endswith(tail):
+                return member, words[len(head):len(words) - len(tail)]
+        return cls.OTHER, None
+
+
 @frozen
 class Outcome:
     """How a finished game ended."""
@@ -62,6 +109,16 @@ class Outcome:
     """Why it ended, in words (``all blue frogs revealed``, ``red resigned``)."""
     standing: tuple[Place, ...]
     """Every seat, best first."""
+    how: Termination = field(default=Termination.OTHER, compare=False)
+    """Why it ended, typed (the words say it too)."""
+    subject: str | None = field(default=None, compare=False)
+    """The seat, team or number ``how`` names (``red`` of ``red resigned``)."""
+
+    @classmethod
+    def ended(cls, how: Termination, standing: Sequence[Place],
+              subject: str | None = None) -> Outcome:
+        """The outcome ``how`` the game ended (about ``subject``), in its words."""
+        return cls(how.words(subject), tuple(standing), how, subject)
 
     def to_json(self) -> JSON:
         return {
@@ -80,8 +137,9 @@ class Outcome:
     @classmethod
     def from_json(cls, data: JSON) -> Outcome:
         """An outcome as a reveal holds it (checked by the schema)."""
-        return cls(data["termination"], tuple(Place(p["rank"], p["seat"], p["points"])
-                                              for p in data["standing"]))
+        words = data["termination"]
+        return cls(words, tuple(Place(p["rank"], p["seat"], p["points"])
+                                for p in data["standing"]), *Termination.parse(words))
 
 
 def rank_by_points(points: Mapping[str, int], tiebreak: Mapping[str, int] | None = None) -> tuple[

@@ -31,6 +31,7 @@ from frogpbem.games import (
     Resign,
     Resigned,
     Ruleset,
+    Termination,
     parse_int_option,
     rank_by_points,
     same_json,
@@ -323,7 +324,8 @@ class Froglet(Ruleset[State, Move, FrogletResult, FrogletView]):
         if isinstance(move, Resign):
             winner = next(s for s in state.seats if s != seat)
             standing = (Place(1, winner, state.points[winner]), Place(2, seat, state.points[seat]))
-            return replace(state, outcome=Outcome(f"{seat} resigned", standing)), result
+            outcome = Outcome.ended(Termination.RESIGNED, standing, seat)
+            return replace(state, outcome=outcome), result
         frogs = dict(state.frogs)
         if isinstance(move, Remove):
             del frogs[move.square]
@@ -339,7 +341,7 @@ class Froglet(Ruleset[State, Move, FrogletResult, FrogletView]):
             points[seat] += result.points
         state = replace(state, frogs=frogs, points=points, ply=state.ply + 1, last=last)
         if not any(True for _ in _hops(state, frogs)):
-            outcome = Outcome("no jump is left", rank_by_points(points))
+            outcome = Outcome.ended(Termination.NO_JUMP_LEFT, rank_by_points(points))
             state = replace(state, outcome=outcome)
         return state, result
 

@@ -40,6 +40,7 @@ from frogpbem.games import (
     Place,
     Resign,
     Ruleset,
+    Termination,
     parse_int_option,
     rank_by_points,
     sample,
@@ -559,13 +560,14 @@ class FrogGame(Ruleset[State, Move, FrogResult, FrogsView]):
 
     def _end(self, state: State, standing: list[str], resigner: str | None) -> State:
         points = dict(state.points)
+        how, subject = Termination.ALL_OUT, None
         if resigner is not None:
-            termination = f"{resigner} resigned"
+            how, subject = Termination.RESIGNED, resigner
         elif len(state.team_names()) == 2:
             loser = next(t for t in state.team_names() if t not in standing)
-            termination = f"all {loser} frogs revealed"
-        else:
-            termination = f"{standing[0]} is the last standing" if standing else "all out"
+            how, subject = Termination.ALL_REVEALED, loser
+        elif standing:
+            how, subject = Termination.LAST_STANDING, standing[0]
         if resigner is None or self.resign_bonus:
             for team in standing:
                 hidden = sum(state.hidden_count(s) for s in state.members(team))
@@ -579,7 +581,7 @@ class FrogGame(Ruleset[State, Move, FrogResult, FrogsView]):
             places = list(rank_by_points(playing, {t: out_at.get(t, longest) for t in playing}))
         for team in reversed(state.resigned):  # a later resignation ranks higher
             places.append(Place(len(places) + 1, team, points[team]))
-        return replace(state, points=points, outcome=Outcome(termination, tuple(places)))
+        return replace(state, points=points, outcome=Outcome.ended(how, places, subject))
 
     def _resign(self, state: State, seat: str,
                 claimed: FrogsResigned | None) -> tuple[State, FrogResult]:

@@ -40,6 +40,7 @@ from frogpbem.games import (
     Resign,
     Resigned,
     Ruleset,
+    Termination,
     same_json,
     shuffle,
 )
@@ -625,8 +626,9 @@ class SecretMove(Ruleset[State, Move, SecretMoveResult, SecretMoveView]):
     def outcome(self, state: State) -> Outcome | None:
         if state.resigned:
             winner = next(s for s in state.seats if s != state.resigned)
-            return Outcome(f"{state.resigned} resigned",
-                           (Place(1, winner, 0), Place(2, state.resigned, 0)))
+            return Outcome.ended(Termination.RESIGNED,
+                                 (Place(1, winner, 0), Place(2, state.resigned, 0)),
+                                 state.resigned)
         guesses = state.guesses or {}
         if len(guesses) < 2 or any(g is None for g in guesses.values()):
             return None
@@ -641,23 +643,23 @@ class SecretMove(Ruleset[State, Move, SecretMoveResult, SecretMoveView]):
             right[seat] = guesses[seat] == truth
         red, blue = state.seats
         if abs(points[red] - points[blue]) > MARGIN:
-            reason = f"a lead of more than {MARGIN}"
             order = sorted(state.seats, key=lambda s: -points[s])
-            return Outcome(reason, (Place(1, order[0], points[order[0]]),
-                                    Place(2, order[1], points[order[1]])))
+            return Outcome.ended(Termination.LEAD, (Place(1, order[0], points[order[0]]),
+                                                    Place(2, order[1], points[order[1]])),
+                                 str(MARGIN))
         correct = [s for s in state.seats if right[s]]
         if len(correct) == 1:
             winner = correct[0]
             loser = next(s for s in state.seats if s != winner)
-            return Outcome(f"only {winner} guessed all nine values",
-                           (Place(1, winner, points[winner]), Place(2, loser, points[loser])))
-        why = "both guessed right" if correct else "neither guessed right"
+            return Outcome.ended(Termination.ONLY_ONE_GUESSED, (
+                Place(1, winner, points[winner]), Place(2, loser, points[loser])), winner)
         if points[red] == points[blue]:
-            return Outcome(f"{why}; equal scores",
-                           (Place(1, red, points[red]), Place(1, blue, points[blue])))
+            how = Termination.BOTH_RIGHT_EQUAL if correct else Termination.NEITHER_RIGHT_EQUAL
+            return Outcome.ended(how, (Place(1, red, points[red]), Place(1, blue, points[blue])))
         order = sorted(state.seats, key=lambda s: -points[s])
-        return Outcome(f"{why}; the higher score wins",
-                       (Place(1, order[0], points[order[0]]), Place(2, order[1], points[order[1]])))
+        how = Termination.BOTH_RIGHT_HIGHER if correct else Termination.NEITHER_RIGHT_HIGHER
+        return Outcome.ended(how, (Place(1, order[0], points[order[0]]),
+                                   Place(2, order[1], points[order[1]])))
 
     # --- presentation -------------------------------------------------------
 
