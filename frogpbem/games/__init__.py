@@ -20,7 +20,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import field
 from enum import Enum
 from functools import cache
-from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, Self, TypeVar, cast
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, Self, TypeAlias, TypeVar, cast
 
 from frogpbem.board import MAX_SIZE, Square
 from frogpbem.errors import GameOverError, IllegalMoveError, NotYourTurnError, UsageError
@@ -34,6 +34,9 @@ if TYPE_CHECKING:
 
 JSON = Any
 """A JSON-compatible value (dict, list, str, int, bool, None)."""
+
+Options = Mapping[str, int | str]
+"""A game's options by name, complete and checked (:meth:`Ruleset.options`)."""
 
 STRENGTHS = ("random", "greedy", "strong")
 """The bots' strengths, weakest first."""
@@ -280,6 +283,7 @@ S = TypeVar("S", bound=HasSeats)
 M = TypeVar("M")
 R = TypeVar("R", bound=Result)
 V = TypeVar("V", bound=GameView)
+T = TypeVar("T")
 
 
 class Ruleset(ABC, Generic[S, M, R, V]):
@@ -332,7 +336,7 @@ class Ruleset(ABC, Generic[S, M, R, V]):
                              f"(known: {known})")
         return {**self.option_defaults, **given}
 
-    def seats(self, options: Mapping[str, Any], count: int) -> tuple[str, ...]:
+    def seats(self, options: Options, count: int) -> tuple[str, ...]:
         """The seats of a game with ``count`` players."""
         if count != len(self.seat_order):
             raise UsageError(
@@ -343,26 +347,26 @@ class Ruleset(ABC, Generic[S, M, R, V]):
 
     @abstractmethod
     def deal(
-        self, options: Mapping[str, Any], seats: Sequence[str], rng: Chance
+        self, options: Options, seats: Sequence[str], rng: Chance
     ) -> tuple[JSON, dict[str, JSON]]:
         """Random set-up: public set-up data and each seat's secret."""
 
     @abstractmethod
     def check_setup(
-        self, options: Mapping[str, Any], seats: Sequence[str], public: JSON,
+        self, options: Options, seats: Sequence[str], public: JSON,
         secrets: Mapping[str, JSON],
     ) -> None:
         """Check a chosen set-up; raises :class:`NotationError` naming what is wrong."""
 
-    def secret_bound(self, options: Mapping[str, Any]) -> int:
+    def secret_bound(self, options: Options) -> int:
         """An upper bound on the canonical JSON length of one seat's secret."""
         return 0
 
-    def secret_readers(self, options: Mapping[str, Any], seat: str) -> tuple[str, ...]:
+    def secret_readers(self, options: Options, seat: str) -> tuple[str, ...]:
         """The seats that may read ``seat``'s secret (itself, and teammates)."""
         return (seat,)
 
-    def team_names(self, options: Mapping[str, Any]) -> str:
+    def team_names(self, options: Options) -> str:
         """The teams in words (``red+black, blue+purple``), or ``""`` without teams."""
         return ""
 
@@ -372,7 +376,7 @@ class Ruleset(ABC, Generic[S, M, R, V]):
 
     @abstractmethod
     def start(
-        self, options: Mapping[str, Any], seats: Sequence[str], public: JSON,
+        self, options: Options, seats: Sequence[str], public: JSON,
         secrets: Mapping[str, JSON | None],
     ) -> S:
         """The initial state; a secret of ``None`` is unknown to this observer."""
@@ -510,13 +514,14 @@ class Ruleset(ABC, Generic[S, M, R, V]):
         """A result as the record's comment: ``2``, ``-3``, ``found +5``."""
         return ""
 
-    def describe_record(self, seat: str, move: str, result: Any) -> str:
+    def describe_record(self, seat: str, move: str,
+                        result: R | clock.ClockResult | clock.TimedOut) -> str:
         """Any record in words: a move's (:meth:`describe`) or the referee's clock record."""
         if isinstance(result, clock.ClockResult | clock.TimedOut):
             return clock.describe(seat, result)
         return self.describe(seat, move, result)
 
-    def comment_record(self, result: Any) -> str:
+    def comment_record(self, result: R | clock.ClockResult | clock.TimedOut) -> str:
         """Any record's comment: a move's (:meth:`comment`) or the clock record's."""
         if isinstance(result, clock.TimedOut):
             # the ruleset's own result of the resignation, as its parse_result made it
@@ -525,12 +530,12 @@ class Ruleset(ABC, Generic[S, M, R, V]):
             return clock.comment(result)
         return self.comment(result)
 
-    def parse_record_result(self, data: JSON) -> Any:
+    def parse_record_result(self, data: JSON) -> R | clock.ClockResult:
         """A recorded result: a clock record's, else this ruleset's (:meth:`parse_result`)."""
         return clock.parse_clock(data) or self.parse_result(data)
 
 
-def bot_move(ruleset: Ruleset[Any, Any, Any, V], view: V, seat: str, rng: random.Random,
+def bot_move(ruleset: Ruleset[S, M, R, V], view: V, seat: str, rng: random.Random,
              strength: str = "greedy") -> str:
     """The move of ``ruleset``'s bot (:attr:`Ruleset.bot`) from a seat's view, at
     ``strength``; ``resign`` for a ruleset without a bot."""
@@ -548,27 +553,40 @@ RULESETS: Mapping[str, tuple[str, str]] = {
 class (a module is imported when its game is first asked for, so that a command loads only
 the game its file names)."""
 
-_REGISTERED: dict[str, Ruleset[Any, Any, Any, Any]] = {}
+SomeRuleset: TypeAlias = "Ruleset[HasSeats, object, Result, GameView]"
+"""A ruleset of the registry, its types forgotten (a state has seats, a result its JSON, a
+view its protocol): what a caller that serves every game holds."""
+
+_REGISTERED: dict[str, SomeRuleset] = {}
 """Rulesets added by :func:`register` (a game not in :data:`RULESETS`)."""
 
 
-def register(ruleset: Ruleset[Any, Any, Any, Any]) -> Ruleset[Any, Any, Any, Any]:
+def register(ruleset: Ruleset[S, M, R, V]) -> Ruleset[S, M, R, V]:
     """Add a ruleset to the registry: every command, picture and list of games finds it."""
-    _REGISTERED[ruleset.name] = ruleset
+    _REGISTERED[ruleset.name] = _forget(ruleset)
     return ruleset
 
 
+def _forget(ruleset: Ruleset[S, M, R, V]) -> SomeRuleset:
+    """``ruleset`` as the registry holds it: each of its states, results and views is a
+    :class:`HasSeats`, :class:`Result` and :class:`GameView`, and the registry hands it
+    only what it made itself (its own states, moves and results)."""
+    return cast(SomeRuleset, ruleset)
+
+
 @cache
-def _built_in(name: str) -> Ruleset[Any, Any, Any, Any]:
+def _built_in(name: str) -> SomeRuleset:
     """The ruleset of :data:`RULESETS` called ``name``, its module imported now."""
     import importlib
 
     module, cls = RULESETS[name]
-    ruleset: Ruleset[Any, Any, Any, Any] = getattr(importlib.import_module(module), cls)()
-    return ruleset
+    made: object = getattr(importlib.import_module(module), cls)()
+    if not isinstance(made, Ruleset):
+        raise TypeError(f"{module}.{cls} is not a ruleset")
+    return _forget(made)
 
 
-def find_game(name: str) -> Ruleset[Any, Any, Any, Any]:
+def find_game(name: str) -> SomeRuleset:
     """The ruleset called ``name``; fails with the list of known names."""
     if name in _REGISTERED:
         return _REGISTERED[name]
@@ -597,14 +615,14 @@ class Chance(Protocol):
         ...
 
 
-def shuffle(chance: Chance, items: list[Any]) -> None:
+def shuffle(chance: Chance, items: list[T]) -> None:
     """Fisher-Yates, in place, drawing only ``randrange``: the same on every Python."""
     for index in range(len(items) - 1, 0, -1):
         other = chance.randrange(index + 1)
         items[index], items[other] = items[other], items[index]
 
 
-def sample(chance: Chance, items: Sequence[Any], count: int) -> list[Any]:
+def sample(chance: Chance, items: Sequence[T], count: int) -> list[T]:
     """``count`` distinct items, uniformly: the first ``count`` of a partial Fisher-Yates."""
     pool = list(items)
     for index in range(count):

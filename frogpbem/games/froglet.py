@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from frogpbem.board import Board, Square, text_grid, text_legend
 from frogpbem.errors import (
@@ -24,6 +24,7 @@ from frogpbem.frozen import frozen
 from frogpbem.games import (
     JSON,
     Chance,
+    Options,
     OptionSpec,
     Outcome,
     Paint,
@@ -222,7 +223,7 @@ class Froglet(Ruleset[State, Move, FrogletResult, FrogletView]):
         return {"size": parse_int_option("size", merged["size"], 3, 26)}
 
     def deal(
-        self, options: Mapping[str, Any], seats: Sequence[str], rng: Chance
+        self, options: Options, seats: Sequence[str], rng: Chance
     ) -> tuple[JSON, dict[str, JSON]]:
         size = int(options["size"])
         letters = [c for c, n in counts_for(size).items() for _ in range(n)]
@@ -230,7 +231,7 @@ class Froglet(Ruleset[State, Move, FrogletResult, FrogletView]):
         return {"rows": _rows(size, letters)}, {}
 
     def check_setup(
-        self, options: Mapping[str, Any], seats: Sequence[str], public: JSON,
+        self, options: Options, seats: Sequence[str], public: JSON,
         secrets: Mapping[str, JSON],
     ) -> None:
         size = int(options["size"])
@@ -247,7 +248,7 @@ class Froglet(Ruleset[State, Move, FrogletResult, FrogletView]):
             raise NotationError("setup: the board needs a green frog for the first move")
 
     def start(
-        self, options: Mapping[str, Any], seats: Sequence[str], public: JSON,
+        self, options: Options, seats: Sequence[str], public: JSON,
         secrets: Mapping[str, JSON | None],
     ) -> State:
         size = int(options["size"])

@@ -21,7 +21,7 @@ import bisect
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from frogpbem.board import SQUARE_ORDER, Board, Square
 from frogpbem.errors import (
@@ -34,6 +34,7 @@ from frogpbem.frozen import cached, frozen
 from frogpbem.games import (
     JSON,
     Chance,
+    Options,
     OptionSpec,
     Outcome,
     Paint,
@@ -271,32 +272,32 @@ class FrogGame(Ruleset[State, Move, FrogResult, FrogsView]):
         frogs = parse_int_option("frogs", merged["frogs"], 1, max(1, size * size // 4))
         return {"size": size, "frogs": frogs}
 
-    def seats(self, options: Mapping[str, Any], count: int) -> tuple[str, ...]:
+    def seats(self, options: Options, count: int) -> tuple[str, ...]:
         seats = super().seats(options, count)
         self.check_room(options, count)
         return seats
 
     @staticmethod
-    def check_room(options: Mapping[str, Any], count: int) -> None:
+    def check_room(options: Options, count: int) -> None:
         """At most half the board may hold frogs."""
         size, frogs = int(options["size"]), int(options["frogs"])
         if 2 * frogs * count > size * size:
             raise UsageError(f"{count} seats with {counted(frogs, 'frog')} each do not fit on a "
                              f"{size}x{size} board (at most half its squares hold frogs)")
 
-    def team_map(self, options: Mapping[str, Any], seats: Sequence[str]) -> dict[str, str]:
+    def team_map(self, options: Options, seats: Sequence[str]) -> dict[str, str]:
         """Each seat's team name (alone: the seat's own name)."""
         return {seat: seat for seat in seats}
 
-    def secret_readers(self, options: Mapping[str, Any], seat: str) -> tuple[str, ...]:
+    def secret_readers(self, options: Options, seat: str) -> tuple[str, ...]:
         teams = self.team_map(options, self.seat_order)
         return tuple(s for s in self.seat_order if teams.get(s) == teams.get(seat))
 
     def deal(
-        self, options: Mapping[str, Any], seats: Sequence[str], rng: Chance
+        self, options: Options, seats: Sequence[str], rng: Chance
     ) -> tuple[JSON, dict[str, JSON]]:
-        board = Board(options["size"])
-        frogs = options["frogs"]
+        board = Board(int(options["size"]))
+        frogs = int(options["frogs"])
         chosen = sample(rng, list(board.squares()), frogs * len(seats))
         secrets = {
             seat: {"frogs": sorted_names(chosen[i * frogs : (i + 1) * frogs])}
@@ -305,18 +306,18 @@ class FrogGame(Ruleset[State, Move, FrogResult, FrogsView]):
         return None, secrets
 
     def check_setup(
-        self, options: Mapping[str, Any], seats: Sequence[str], public: JSON,
+        self, options: Options, seats: Sequence[str], public: JSON,
         secrets: Mapping[str, JSON],
     ) -> None:
-        board = Board(options["size"])
+        board = Board(int(options["size"]))
+        count = int(options["frogs"])
         taken: dict[Square, str] = {}
         for seat in seats:
             secret = secrets.get(seat)
             frogs = secret.get("frogs") if isinstance(secret, dict) else None
-            if not isinstance(frogs, list) or len(frogs) != options["frogs"]:
-                raise NotationError(
-                    f"setup: {seat} needs a list 'frogs' of {counted(options['frogs'], 'square')}"
-                )
+            if not isinstance(frogs, list) or len(frogs) != count:
+                raise NotationError(f"setup: {seat} needs a list 'frogs' of "
+                                    f"{counted(count, 'square')}")
             for name in frogs:
                 square = board.parse(str(name))
                 if square in taken:
@@ -325,14 +326,14 @@ class FrogGame(Ruleset[State, Move, FrogResult, FrogsView]):
                     )
                 taken[square] = seat
 
-    def secret_bound(self, options: Mapping[str, Any]) -> int:
+    def secret_bound(self, options: Options) -> int:
         return 16 + 6 * int(options["frogs"])
 
     def start(
-        self, options: Mapping[str, Any], seats: Sequence[str], public: JSON,
+        self, options: Options, seats: Sequence[str], public: JSON,
         secrets: Mapping[str, JSON | None],
     ) -> State:
-        board = Board(options["size"])
+        board = Board(int(options["size"]))
         hidden: dict[str, frozenset[Square] | None] = {}
         for seat in seats:
             secret = secrets.get(seat)
@@ -680,7 +681,7 @@ class _Unknown:
 _UNKNOWN = _Unknown()
 
 
-def _by_square(item: tuple[Square, Any]) -> tuple[int, int]:
+def _by_square(item: tuple[Square, object]) -> tuple[int, int]:
     """Sort key of a (square, value) pair: the square's own order."""
     return SQUARE_ORDER(item[0])
 

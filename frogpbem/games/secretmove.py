@@ -21,7 +21,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from functools import cache
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from frogpbem.board import text_legend
 from frogpbem.errors import (
@@ -34,6 +34,7 @@ from frogpbem.frozen import frozen
 from frogpbem.games import (
     JSON,
     Chance,
+    Options,
     Outcome,
     Paint,
     Place,
@@ -76,7 +77,7 @@ def parse_setup(text: str) -> dict[str, list[int]]:
     return secret
 
 
-def check_secret(secret: Any) -> None:
+def check_secret(secret: object) -> None:
     """Three headers on the columns and three on the rows, each of 0..5 on exactly one.
 
     A secret may come from anyone (a seat seals its own): anything else, of any shape
@@ -457,7 +458,7 @@ class SecretMove(Ruleset[State, Move, SecretMoveResult, SecretMoveView]):
         return {}
 
     def deal(
-        self, options: Mapping[str, Any], seats: Sequence[str], rng: Chance
+        self, options: Options, seats: Sequence[str], rng: Chance
     ) -> tuple[JSON, dict[str, JSON]]:
         secrets = {}
         for seat in seats:
@@ -467,17 +468,17 @@ class SecretMove(Ruleset[State, Move, SecretMoveResult, SecretMoveView]):
         return None, secrets
 
     def check_setup(
-        self, options: Mapping[str, Any], seats: Sequence[str], public: JSON,
+        self, options: Options, seats: Sequence[str], public: JSON,
         secrets: Mapping[str, JSON],
     ) -> None:
         for seat in seats:
             check_secret(secrets.get(seat))
 
-    def secret_bound(self, options: Mapping[str, Any]) -> int:
+    def secret_bound(self, options: Options) -> int:
         return 40
 
     def start(
-        self, options: Mapping[str, Any], seats: Sequence[str], public: JSON,
+        self, options: Options, seats: Sequence[str], public: JSON,
         secrets: Mapping[str, JSON | None],
     ) -> State:
         return State(
