@@ -17,7 +17,6 @@ from __future__ import annotations
 import re
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import field
 from enum import Enum
 from functools import cache
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, Self, TypeAlias, TypeVar, cast
@@ -65,6 +64,9 @@ class Termination(Enum):
 
     RESIGNED = "{} resigned"
     """A seat (its team) resigned."""
+    LOST_ON_TIME = "{} lost on time"
+    """A seat let its deadline pass, and the referee recorded its resignation (the rules'
+    outcome says ``RESIGNED``; the words players read, this)."""
     ALL_REVEALED = "all {} frogs revealed"
     """Frog finding, two teams: every frog of one is revealed."""
     LAST_STANDING = "{} is the last standing"
@@ -112,16 +114,22 @@ class Outcome:
     """Why it ended, in words (``all blue frogs revealed``, ``red resigned``)."""
     standing: tuple[Place, ...]
     """Every seat, best first."""
-    how: Termination = field(default=Termination.OTHER, compare=False)
-    """Why it ended, typed (the words say it too)."""
-    subject: str | None = field(default=None, compare=False)
-    """The seat, team or number ``how`` names (``red`` of ``red resigned``)."""
 
     @classmethod
     def ended(cls, how: Termination, standing: Sequence[Place],
               subject: str | None = None) -> Outcome:
         """The outcome ``how`` the game ended (about ``subject``), in its words."""
-        return cls(how.words(subject), tuple(standing), how, subject)
+        return cls(how.words(subject), tuple(standing))
+
+    @property
+    def how(self) -> Termination:
+        """Why it ended, typed (read from the words, which say it)."""
+        return Termination.parse(self.termination)[0]
+
+    @property
+    def subject(self) -> str | None:
+        """The seat, team or number :attr:`how` names (``red`` of ``red resigned``)."""
+        return Termination.parse(self.termination)[1]
 
     def to_json(self) -> JSON:
         return {
@@ -140,9 +148,8 @@ class Outcome:
     @classmethod
     def from_json(cls, data: JSON) -> Outcome:
         """An outcome as a reveal holds it (checked by the schema)."""
-        words = data["termination"]
-        return cls(words, tuple(Place(p["rank"], p["seat"], p["points"])
-                                for p in data["standing"]), *Termination.parse(words))
+        return cls(data["termination"], tuple(Place(p["rank"], p["seat"], p["points"])
+                                              for p in data["standing"]))
 
 
 def rank_by_points(points: Mapping[str, int], tiebreak: Mapping[str, int] | None = None) -> tuple[
