@@ -94,9 +94,9 @@ class Termination(Enum):
     def parse(cls, words: str) -> tuple[Termination, str | None]:
         """The termination and its subject that ``words`` say (:attr:`OTHER` for others)."""
         for member in cls:
-            head, brace, tail = member.value.partition("{}")
             if member is cls.OTHER:
                 continue
+            head, brace, tail = member.value.partition("{}")
             if not brace:
                 if words == head:
                     return member, None
