@@ -27,7 +27,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from frogpbem import demo  # noqa: E402
-from frogpbem.games.frogs import FrogGame  # noqa: E402
+from frogpbem.games.frogs import FrogBot  # noqa: E402
 
 STRETCH = 100
 
@@ -46,7 +46,7 @@ def play(folder: Path, seed: int) -> tuple[float, list[float], list[float]]:
     stamps: list[float] = []
     bots = [0.0]
     per_record_bots: list[float] = []
-    choose, view = FrogGame.bot_move, demo.make_view
+    choose, view = FrogBot.move, demo.make_view
 
     def timed(function: Any) -> Any:
         def run(*args: Any, **kwargs: Any) -> Any:
@@ -64,7 +64,7 @@ def play(folder: Path, seed: int) -> tuple[float, list[float], list[float]]:
             per_record_bots.append(bots[0])
             bots[0] = 0.0
 
-    FrogGame.bot_move = timed(choose)  # type: ignore[method-assign]
+    FrogBot.move = timed(choose)  # type: ignore[method-assign]
     demo.make_view = timed(view)
     try:
         start = time.process_time()
@@ -72,7 +72,7 @@ def play(folder: Path, seed: int) -> tuple[float, list[float], list[float]]:
                        options={"size": "26"}, bot="random")
         whole = time.process_time() - start
     finally:
-        FrogGame.bot_move = choose  # type: ignore[method-assign]
+        FrogBot.move = choose  # type: ignore[method-assign]
         demo.make_view = view
     costs = [b - a for a, b in zip(stamps, stamps[1:], strict=False)]
     return whole, costs, per_record_bots[1:]

@@ -35,7 +35,7 @@ def positions(rules_name: str, seats: int, games: int) -> list[Any]:
             view = rules.view(state, frozenset([seat]))
             found.append(view)
             state, _ = rules.play(state, seat,
-                                  rules.parse_move(rules.bot_move(view, seat, rng, bots[seat])))
+                                  rules.parse_move(rules.bot.move(view, seat, rng, bots[seat])))
     return found
 
 

@@ -346,16 +346,17 @@ def hint(
         rules = loaded.ruleset
         if shown.outcome is not None:
             raise UsageError("the game is over: nothing is hidden any more")
-        data = rules.hint(shown.board, shown.seat)
-        if data is None:
+        hints = rules.hints
+        if hints is None:
             raise UsageError(f"{rules.title} gives no hints")
+        data = hints.hint(shown.board, shown.seat)
         if fmt in ("svg", "html"):
-            if rules.hint_heat(data) is None:
+            if hints.heat(data) is None:
                 raise UsageError(f"--format {fmt}: {rules.title}'s hint has no heat map; "
                                  "use text or json")
             typer.echo((render_svg if fmt == "svg" else render_html)(shown, data), nl=False)
             return
-        emit(data, as_json or fmt == "json", rules.hint_text(shown.board, data))
+        emit(data, as_json or fmt == "json", hints.text(shown.board, data))
 
 
 @app.command()
@@ -828,7 +829,7 @@ def play(
             return None
         from frogpbem.pictures.terminal import painter
 
-        return painter(rules, board, last, colour)
+        return painter(board, last, colour)
 
     def ask(prompt: str) -> str:
         try:

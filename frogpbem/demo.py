@@ -19,7 +19,7 @@ from frogpbem.dealing import SeatSpec, create_game, deal_game, join_game, start_
 from frogpbem.errors import FileAccessError, UsageError
 from frogpbem.frozen import frozen
 from frogpbem.gamefile.document import write_atomic, writes_held
-from frogpbem.games import STRENGTHS, Outcome, find_game
+from frogpbem.games import STRENGTHS, Outcome, bot_move, find_game
 from frogpbem.protocol.game import REFEREE, known_secrets, load, replay
 from frogpbem.protocol.memory import HeadMemory
 from frogpbem.protocol.seen import SeenGames
@@ -102,7 +102,7 @@ def play_demo(
             mine = known_secrets(game, seat, players[seat])
             own_state = replay(game, mine).final
             board = make_view(game, own_state, seat).board
-            text = ruleset.bot_move(board, seat, rng, bot)
+            text = bot_move(ruleset, board, seat, rng, bot)
             before = len(game.file.log)
             seen.see(game)  # the player's tool checks its copy against what it saw
             request_move(game, players[seat], text)  # the player signs a request into the file

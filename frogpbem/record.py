@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from frogpbem.games import Outcome
+from frogpbem.games import GameView, Outcome
 from frogpbem.protocol.game import Game, termination_words
 from frogpbem.safetext import safe
 
@@ -117,7 +117,6 @@ def record_html(game: Game) -> str:
     Every frame is the public view after a record (what anybody may know
     then); after the reveal, a last frame shows every hidden piece.
     """
-    from frogpbem.pictures import with_termination
     from frogpbem.pictures.page import Frame, record_page
     from frogpbem.protocol.game import known_secrets, start_state, states
     from frogpbem.views import setup_words
@@ -127,12 +126,12 @@ def record_html(game: Game) -> str:
     secrets = known_secrets(game, None, None)
     state = start_state(game, secrets)
 
-    def board(state: Any, viewers: frozenset[str]) -> Any:
+    def board(state: Any, viewers: frozenset[str]) -> GameView:
         """The board of ``state``, its outcome told as players read it (a loss on time)."""
         outcome = rules.outcome(state)
-        drawn = rules.view(state, viewers)
+        drawn: GameView = rules.view(state, viewers)
         return drawn if outcome is None else \
-            with_termination(drawn, termination_words(game, outcome.termination))
+            drawn.retold(termination_words(game, outcome.termination))
 
     frames = [Frame(board(state, nobody), "the start: nothing played yet", None)]
     for (record, state), result in zip(states(game, secrets), game.results, strict=True):
@@ -148,4 +147,4 @@ def record_html(game: Game) -> str:
              f"Started {game.header.created[:10]}; setup {setup_words(game)}",
              f"Result: {token} ({termination})"]
     title = f"{rules.title} - game {game.game_id}"
-    return record_page(rules.name, title, facts, game.names, frames)
+    return record_page(title, facts, game.names, frames)

@@ -18,11 +18,11 @@ from typing import Any
 from frogpbem.errors import FileAccessError, FrogPbemError, UsageError
 from frogpbem.frozen import frozen
 from frogpbem.gamefile.document import write_atomic
-from frogpbem.games import JSON, STRENGTHS, Outcome, Paint, Ruleset, find_game
+from frogpbem.games import JSON, STRENGTHS, Outcome, Paint, Ruleset, bot_move, find_game
 from frogpbem.safetext import counted
 
 
-def play_local(rules: Ruleset[Any, Any, Any], options: dict[str, Any], seats: Sequence[str],
+def play_local(rules: Ruleset[Any, Any, Any, Any], options: dict[str, Any], seats: Sequence[str],
                bots: dict[str, str], rng: random.Random,
                moves: list[str] | None = None) -> tuple[Outcome, dict[str, int]]:
     """One whole game between bots (seat to strength); its outcome and points. Each move
@@ -37,8 +37,8 @@ def play_local(rules: Ruleset[Any, Any, Any], options: dict[str, Any], seats: Se
         if auto is not None:
             state, _ = rules.play(state, seat, auto)
             continue
-        text = rules.bot_move(rules.view(state, team_of(rules, options, seats, seat)), seat,
-                              rng, bots[seat])
+        text = bot_move(rules, rules.view(state, team_of(rules, options, seats, seat)), seat,
+                        rng, bots[seat])
         state, result = rules.play(state, seat, rules.parse_move(text))
         if moves is not None:
             moves.append(f"{seat} {text} {{{rules.comment_record(result)}}}")
@@ -48,7 +48,7 @@ def play_local(rules: Ruleset[Any, Any, Any], options: dict[str, Any], seats: Se
     return outcome, {place.seat: place.points for place in outcome.standing}
 
 
-def team_of(rules: Ruleset[Any, Any, Any], options: dict[str, Any], seats: Sequence[str],
+def team_of(rules: Ruleset[Any, Any, Any, Any], options: dict[str, Any], seats: Sequence[str],
             seat: str) -> frozenset[str]:
     """The seats whose hidden pieces ``seat`` sees: itself and its teammates."""
     return frozenset(s for s in seats if s in rules.secret_readers(options, seat)) | {seat}
@@ -232,7 +232,7 @@ def play_terminal(rules_name: str, human: str | None, bot: str, seed: int | None
             say(f"  {rules.describe(seat, rules.public_move(auto), result)}")
             continue
         if seat != human:
-            text = rules.bot_move(rules.view(state, team(seat)), seat, rng, bot)
+            text = bot_move(rules, rules.view(state, team(seat)), seat, rng, bot)
             move = rules.parse_move(text)
             state, result = rules.play(state, seat, move)
             last = (seat, rules.public_move(move))

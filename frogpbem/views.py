@@ -21,11 +21,11 @@ from frogpbem.errors import (
     KeyError_,
     SignatureError,
 )
-from frogpbem.frozen import frozen
+from frogpbem.frozen import cached, frozen
 from frogpbem.gamefile import strictyaml
 from frogpbem.gamefile.document import dump_yaml, write_atomic
 from frogpbem.gamefile.model import JSON, ViewFile
-from frogpbem.games import Outcome, Paint, Ruleset, find_game
+from frogpbem.games import GameView, Outcome, Paint, Ruleset, find_game
 from frogpbem.notes import NoteText, read_notes
 from frogpbem.protocol.game import (
     REFEREE,
@@ -40,7 +40,7 @@ from frogpbem.protocol.seen import SeenGames
 from frogpbem.safetext import safe
 
 if TYPE_CHECKING:
-    from frogpbem.pictures import Scene
+    from frogpbem.pictures.scene import Scene
 
 PUBLIC = "public"
 
@@ -58,7 +58,7 @@ class View:
     """Whose view it is, in words (``red (Alice)``, ``the public``)."""
     state: Any
     """The replayed state it was made from."""
-    board: JSON
+    board: GameView
     """The ruleset's view of that state (what ``viewers`` may see)."""
     viewers: frozenset[str]
     """The seats whose hidden pieces it shows."""
@@ -69,6 +69,11 @@ class View:
     @property
     def outcome(self) -> Outcome | None:
         return self.game.ruleset.outcome(self.state)
+
+    @cached
+    def board_json(self) -> dict[str, JSON]:
+        """The board as the view file holds it (its ``state``), made once."""
+        return self.board.to_json()
 
     def to_json(self, moves: bool = True) -> dict[str, Any]:
         """The view file's values (``moves`` left ``None`` when not ``moves``: the callers
@@ -84,7 +89,7 @@ class View:
             "head": game.head,
             "names": game.names,
             "setup": setup_words(game),
-            "state": self.board,
+            "state": self.board_json,
             "moves": [record.view_entry for record in game.file.log] if moves else None,
             "signature": self.signature,
         }
@@ -119,7 +124,7 @@ class View:
         data = self.to_json(moves=False)
         del data["moves"]
         encoded = {"moves": self.game.file.view_moves[1]}
-        board = self.board  # what to_json gives as "state"
+        board = self.board_json  # what to_json gives as "state"
         if shared and isinstance(board, dict) and all(name.isascii() for name in board):
             del data["state"]
             encoded["state"] = crypto.canonical_members(
@@ -181,7 +186,7 @@ the position), each with its lines and its canonical JSON, made once for all the
 
 def shared_members(views: list[View]) -> Shared:
     """The members of the board equal in every one of ``views``, made once."""
-    boards = [view.board for view in views]
+    boards = [view.board_json for view in views]
     if not boards or not all(isinstance(board, dict) for board in boards):
         return {}
     return {name: (strictyaml.member(name, part, "  "), crypto.canonical_json(part))
@@ -220,41 +225,36 @@ def render_yaml(view: View) -> str:
 
 
 def scene_of(view: View, hint: Any = None) -> Scene:
-    """What a picture of ``view`` shows besides the board: whose, the names, the last move
-    (and a ``hint``'s heat map, if one is given)."""
-    from frogpbem.pictures import Scene
+    """What a picture of ``view`` shows besides the board: whose, the names, the last move,
+    while the game runs under a deadline or a pause its clock in words (and a ``hint``'s
+    heat map, if one is given)."""
+    from frogpbem.pictures.scene import Scene
 
-    log = view.game.file.log
-    rules = view.game.ruleset
-    heat = rules.hint_heat(hint) if hint is not None else None
-    return Scene(view.seat, view.game.names, (log[-1].seat, log[-1].move) if log else None,
-                 heat or {}, rules.hint_labels(hint) if heat else {})
+    game = view.game
+    log = game.file.log
+    hints = game.ruleset.hints
+    heat = hints.heat(hint) if hint is not None and hints is not None else None
+    running = view.outcome is None and (game.header.deadline is not None
+                                        or game.paused is not None)
+    return Scene(view.seat, game.names, (log[-1].seat, log[-1].move) if log else None,
+                 heat or {}, hints.labels(hint) if heat and hints is not None else {},
+                 clock_words(game, view.state) if running else "")
 
 
-def pictured(view: View) -> JSON:
+def pictured(view: View) -> GameView:
     """The board a picture of ``view`` draws: the view's, its outcome told as players read
-    it (:func:`~frogpbem.protocol.game.termination_words`: a loss on time), and while the
-    game runs under a deadline or a pause, its clock in words (``clock``)."""
+    it (:func:`~frogpbem.protocol.game.termination_words`: a loss on time)."""
     outcome = view.outcome
     if outcome is None:
-        game = view.game
-        running = game.header.deadline is not None or game.paused is not None
-        clock = clock_words(game, view.state) if running else ""
-        return {**view.board, "clock": clock} if clock else view.board
-    words = termination_words(view.game, outcome.termination)
-    if words == outcome.termination:
         return view.board
-    from frogpbem.pictures import with_termination
-
-    return with_termination(view.board, words)
+    return view.board.retold(termination_words(view.game, outcome.termination))
 
 
 def render_svg(view: View, hint: Any = None) -> str:
     """A view as a standalone SVG picture of its board (with a ``hint``'s heat map)."""
-    from frogpbem.pictures import picture
+    from frogpbem.pictures.draw import picture
 
-    return picture(view.game.ruleset.name, pictured(view),
-                   scene_of(view, hint)).svg(standalone=True)
+    return picture(pictured(view), scene_of(view, hint)).svg(standalone=True)
 
 
 def render_html(view: View, hint: Any = None) -> str:
@@ -269,7 +269,7 @@ def render_html(view: View, hint: Any = None) -> str:
     clock = clock_words(game, view.state)
     if clock:
         facts.append(f"Clock: {clock}")
-    return view_page(rules.name, pictured(view), scene_of(view, hint),
+    return view_page(pictured(view), scene_of(view, hint),
                      f"{rules.title} - game {game.game_id} - view of {view.who}", facts, moves)
 
 
@@ -278,7 +278,7 @@ def render_letter(view: View, text: str) -> str:
     from frogpbem.pictures.page import letter_page
 
     game = view.game
-    return letter_page(game.ruleset.name, pictured(view), scene_of(view),
+    return letter_page(pictured(view), scene_of(view),
                        f"{game.ruleset.title} - game {game.game_id} - view of {view.who}", text)
 
 
@@ -294,7 +294,7 @@ def render_text(view: View, colour: IO[str] | None = None) -> str:
     if colour is not None:
         from frogpbem.pictures.terminal import painter
 
-        paint = painter(rules.name, view.board, scene_of(view).last, colour)
+        paint = painter(view.board, scene_of(view).last, colour)
 
     def label(seat: str) -> str:
         return f"{seat} ({safe(names[seat])})" if names.get(seat) else seat
@@ -349,7 +349,7 @@ RENDERERS: dict[str, Callable[[View], str]] = {
 """Each ``--format`` of a view, by name."""
 
 
-def board_text(rules: Ruleset[Any, Any, Any], board: JSON, viewers: frozenset[str],
+def board_text(rules: Ruleset[Any, Any, Any, Any], board: GameView, viewers: frozenset[str],
                paint: Paint | None) -> str:
     """The ruleset's text board; ``paint`` is passed only when there is one, so a
     ruleset written before colour came works unchanged."""
@@ -424,7 +424,7 @@ def show_view_file(view: ViewFile, seen: SeenGames, fmt: str = "text",
     """A mailed view file as text (or ``svg``, ``html``), its signature checked if this
     tool has seen the game (:func:`check_view_file`; an SVG picture has no room to say
     so: ``warn`` is told when the view is not verified)."""
-    from frogpbem.pictures import Scene
+    from frogpbem.pictures.scene import Scene
 
     rules = find_game(view.rules)
     check = check_view_file(view, seen)
@@ -455,32 +455,33 @@ def show_view_file(view: ViewFile, seen: SeenGames, fmt: str = "text",
                             "tool)") from None
 
 
-def _drawn(view: ViewFile, rules: Ruleset[Any, Any, Any], scene: Scene, fmt: str, who: str,
+def _drawn(view: ViewFile, rules: Ruleset[Any, Any, Any, Any], scene: Scene, fmt: str, who: str,
            facts: list[str], in_words: list[tuple[int, str]], check: ViewCheck,
            colour: IO[str] | None, warn: Callable[[str], None]) -> str:
     """:func:`show_view_file`'s drawing of the board, in ``fmt``."""
     seat = view.seat
+    board = rules.read_view(view.board)
     if fmt == "svg":
-        from frogpbem.pictures import picture
+        from frogpbem.pictures.draw import picture
 
         if not check.verified:
             warn(check.words)
-        return picture(rules.name, view.board, scene).svg(standalone=True)
+        return picture(board, scene).svg(standalone=True)
     if fmt == "html":
         from frogpbem.pictures.page import view_page
 
-        return view_page(rules.name, view.board, scene,
+        return view_page(board, scene,
                          f"{rules.title} - game {view.game} - view of {who}",
                          [*facts, _after(view.n)], in_words)
     paint = None
     if colour is not None:
         from frogpbem.pictures.terminal import painter
 
-        paint = painter(rules.name, view.board, scene.last, colour)
+        paint = painter(board, scene.last, colour)
     wrapped = [line for fact in facts  # at most 76 columns, as the game's own view
                for line in text_legend(fact.split(" "), " ", indent="", hang="  ")]
     lines = [f"{rules.title} - game {view.game} - view file {_after(view.n).lower()}",
-             *wrapped, "", board_text(rules, view.board, frozenset({seat} if seat else ()),
+             *wrapped, "", board_text(rules, board, frozenset({seat} if seat else ()),
                                       paint), ""]
     if in_words:
         lines.append("Moves:")

@@ -13,7 +13,7 @@ from frogpbem.audit import verify
 from frogpbem.errors import FrogPbemError
 from frogpbem.gamefile.document import parse_game
 from frogpbem.gamefile.forkproof import ForkProof
-from frogpbem.games import find_game
+from frogpbem.games import find_game, listed_games
 
 _EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "finished-frogfinder"
 SAMPLE = (_EXAMPLE / "game.yaml").read_bytes()
@@ -26,7 +26,8 @@ SAMPLE_MAIL = (b"From: alice@example.org\r\nSubject: Re: your move\r\nMIME-Versi
                b"Content-Type: application/yaml\r\nContent-Transfer-Encoding: 8bit\r\n\r\n"
                + SAMPLE + b"\r\n--b--\r\n")
 """A reply with the game file attached, to damage."""
-RULESETS = ("frogfinder", "coan", "froglet", "secretmove")
+RULESETS = listed_games()
+"""The rulesets whose notation is fuzzed: every one in the registry."""
 
 
 def load_bytes(data: bytes) -> Any:

@@ -21,11 +21,14 @@ from PIL import Image
 from frogpbem.dealing import SeatSpec, create_game, start_game
 from frogpbem.demo import play_demo
 from frogpbem.gamefile.model import ChosenSetup
+from frogpbem.games.froglet_view import FrogletView
+from frogpbem.games.frogs_notation import FrogsView
 from frogpbem.mail.compose import letters
-from frogpbem.pictures import Scene, picture
 from frogpbem.pictures import froglet as froglet_picture
 from frogpbem.pictures import frogs as frogs_picture
 from frogpbem.pictures import secretmove as secretmove_picture
+from frogpbem.pictures.draw import picture
+from frogpbem.pictures.scene import Scene
 from frogpbem.pictures.svg import Grid
 from frogpbem.protocol.game import load
 from tests.conftest import SETUP, Cli, Keys, play_moves, write_setup
@@ -113,7 +116,7 @@ def points_to_compare(rules: str, view: dict[str, Any]) -> tuple[tuple[int, int]
     if rules == "froglet":
         grid = Grid(board["size"], froglet_picture.MARGIN, froglet_picture.MARGIN,
                     froglet_picture.CELL)
-        at = froglet_picture.squares(board)
+        at = froglet_picture.squares(FrogletView.from_json(board))
         frog = next(n for n, c in sorted(at.items()) if c != ".")
         empty = next(n for n, c in sorted(at.items()) if c == ".")
         (x, y), (ex, ey) = grid.centre(frog), grid.centre(empty)
@@ -197,7 +200,7 @@ def test_pictures_are_self_contained_well_formed_and_small(
                           for i, n in enumerate(names[84:139])},
              "own_frogs": {"red": names[139:]}, "outcome": None}
     scene = Scene("red", dict.fromkeys(seats, "A Name"), ("red", "shoot A1"))
-    svg = picture("coan", board, scene).svg(standalone=True)
+    svg = picture(FrogsView.from_json(board), scene).svg(standalone=True)
     ET.fromstring(svg.split("\n", 1)[1])
     assert len(svg.encode()) < 40_000, len(svg.encode())
 
@@ -230,8 +233,9 @@ def test_a_heat_map_layer_shows_each_probability(tmp_path: Path) -> None:
              "teams": {"red": "red", "blue": "blue"}, "to_move": "red",
              "points": {"red": 0, "blue": 0}, "out": [], "hidden_left": {"red": 2, "blue": 2},
              "shots": {"A1": 1}, "revealed": {}, "misses": [], "own_frogs": {}, "outcome": None}
-    plain = picture("frogfinder", board, Scene("red", {})).svg()
-    heat = picture("frogfinder", board, Scene("red", {}, heat={"B2": 0.25, "A1": 0.9})).svg()
+    view = FrogsView.from_json(board)
+    plain = picture(view, Scene("red", {})).svg()
+    heat = picture(view, Scene("red", {}, heat={"B2": 0.25, "A1": 0.9})).svg()
     assert heat.count("#e53935") == plain.count("#e53935") + 1  # a shot square gets none
     assert ">25</text>" in heat and ">25</text>" not in plain
 

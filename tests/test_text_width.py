@@ -43,13 +43,13 @@ def test_every_text_view_and_hint_fits_76_columns(rules: str, seats: int,
             assert too_wide(ruleset.render(view, who)) == [], (rules, sorted(who))
         for seat, team in teams.items() if step % 4 == 0 else ():  # hints cost: some
             view = ruleset.view(state, team)
-            hint = ruleset.hint(view, seat)
-            if hint is not None:
-                assert too_wide(ruleset.hint_text(view, hint)) == [], (rules, seat)
+            if ruleset.hints is not None:
+                hint = ruleset.hints.hint(view, seat)
+                assert too_wide(ruleset.hints.text(view, hint)) == [], (rules, seat)
         seat = ruleset.to_move(state)
         if seat is None:
             return
-        move = ruleset.automatic(state) or ruleset.parse_move(ruleset.bot_move(
+        move = ruleset.automatic(state) or ruleset.parse_move(ruleset.bot.move(
             ruleset.view(state, team_of(ruleset, options, names, seat)), seat, rng, "random"))
         state, _ = ruleset.play(state, seat, move)
     pytest.fail("the game did not end")

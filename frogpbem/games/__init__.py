@@ -14,15 +14,18 @@ auditor therefore share one code path.
 
 from __future__ import annotations
 
-import json
 import re
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, TypeVar
+from enum import Enum
+from functools import cache
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, Self, TypeAlias, TypeVar, cast
 
 from frogpbem.board import MAX_SIZE, Square
 from frogpbem.errors import GameOverError, IllegalMoveError, NotYourTurnError, UsageError
 from frogpbem.frozen import frozen
+from frogpbem.games import clock
+from frogpbem.jsonvalue import same_json as same_json
 from frogpbem.safetext import quoted
 
 if TYPE_CHECKING:
@@ -30,6 +33,9 @@ if TYPE_CHECKING:
 
 JSON = Any
 """A JSON-compatible value (dict, list, str, int, bool, None)."""
+
+Options = Mapping[str, int | str]
+"""A game's options by name, complete and checked (:meth:`Ruleset.options`)."""
 
 STRENGTHS = ("random", "greedy", "strong")
 """The bots' strengths, weakest first."""
@@ -52,6 +58,54 @@ class Place:
         return {"rank": self.rank, "seat": self.seat, "points": self.points}
 
 
+class Termination(Enum):
+    """Why a game ended, as python-chess's ``Termination``; each value is the words a file
+    holds, with ``{}`` for the seat, team or number they name (:attr:`Outcome.subject`)."""
+
+    RESIGNED = "{} resigned"
+    """A seat (its team) resigned."""
+    LOST_ON_TIME = "{} lost on time"
+    """A seat let its deadline pass, and the referee recorded its resignation (the rules'
+    outcome says ``RESIGNED``; the words players read, this)."""
+    ALL_REVEALED = "all {} frogs revealed"
+    """Frog finding, two teams: every frog of one is revealed."""
+    LAST_STANDING = "{} is the last standing"
+    """Frog finding, more teams: one team has frogs hidden, every other is out."""
+    ALL_OUT = "all out"
+    """Frog finding: no team has a frog hidden."""
+    NO_JUMP_LEFT = "no jump is left"
+    """Froglet: no frog can jump."""
+    LEAD = "a lead of more than {}"
+    """Secret Move: one score leads by more than the margin."""
+    ONLY_ONE_GUESSED = "only {} guessed all nine values"
+    """Secret Move: one seat guessed the other's values."""
+    BOTH_RIGHT_EQUAL = "both guessed right; equal scores"
+    BOTH_RIGHT_HIGHER = "both guessed right; the higher score wins"
+    NEITHER_RIGHT_EQUAL = "neither guessed right; equal scores"
+    NEITHER_RIGHT_HIGHER = "neither guessed right; the higher score wins"
+    OTHER = ""
+    """Words of a ruleset that names none of these (a registered game's)."""
+
+    def words(self, subject: str | None = None) -> str:
+        """The termination in words: ``red resigned``."""
+        return self.value.replace("{}", subject or "")
+
+    @classmethod
+    def parse(cls, words: str) -> tuple[Termination, str | None]:
+        """The termination and its subject that ``words`` say (:attr:`OTHER` for others)."""
+        for member in cls:
+            if member is cls.OTHER:
+                continue
+            head, brace, tail = member.value.partition("{}")
+            if not brace:
+                if words == head:
+                    return member, None
+            elif len(words) > len(head) + len(tail) and words.startswith(head) \
+                    and words.endswith(tail):
+                return member, words[len(head):len(words) - len(tail)]
+        return cls.OTHER, None
+
+
 @frozen
 class Outcome:
     """How a finished game ended."""
@@ -60,6 +114,22 @@ class Outcome:
     """Why it ended, in words (``all blue frogs revealed``, ``red resigned``)."""
     standing: tuple[Place, ...]
     """Every seat, best first."""
+
+    @classmethod
+    def ended(cls, how: Termination, standing: Sequence[Place],
+              subject: str | None = None) -> Outcome:
+        """The outcome ``how`` the game ended (about ``subject``), in its words."""
+        return cls(how.words(subject), tuple(standing))
+
+    @property
+    def how(self) -> Termination:
+        """Why it ended, typed (read from the words, which say it)."""
+        return Termination.parse(self.termination)[0]
+
+    @property
+    def subject(self) -> str | None:
+        """The seat, team or number :attr:`how` names (``red`` of ``red resigned``)."""
+        return Termination.parse(self.termination)[1]
 
     def to_json(self) -> JSON:
         return {
@@ -100,6 +170,25 @@ def rank_by_points(points: Mapping[str, int], tiebreak: Mapping[str, int] | None
     return tuple(places)
 
 
+@frozen
+class OptionSpec:
+    """One option of a ruleset, as ``--option NAME=VALUE`` gives it."""
+
+    name: str
+    """``size``."""
+    default: int | str
+    """The value when it is not given (``""``: none)."""
+    values: str
+    """The values it takes, in short (``3..26``, ``N``, ``red+black,blue+purple``)."""
+    about: str
+    """What it sets, in a few words (``the side of the board``)."""
+
+    @property
+    def help(self) -> str:
+        """``size=3..26 (12)``: the option, its values and its default."""
+        return f"{self.name}={self.values} ({self.default if self.default != '' else 'none'})"
+
+
 class Result(Protocol):
     """A move's public result, as a ruleset types it (``Count(2)``, ``Captured(...)``)."""
 
@@ -127,17 +216,38 @@ class Resigned:
         return {"resigned": True}
 
 
-def same_json(a: JSON, b: JSON) -> bool:
-    """Equal as JSON, types included (in Python ``1 == True``; in a file they differ).
+class GameView(Protocol):
+    """What one holder (a seat, its team, the public) may know of a position, typed.
 
-    A list and a tuple are the same JSON array; mapping keys are strings.
+    Each ruleset has its own frozen view class; ``to_json`` gives the view as the view
+    file and ``--json`` hold it, and the ruleset's ``read_view`` reads it back.
     """
-    if isinstance(a, list | tuple):
-        return isinstance(b, list | tuple) and len(a) == len(b) and all(map(same_json, a, b))
-    if isinstance(a, dict):
-        return isinstance(b, dict) and a.keys() == b.keys() and \
-            all(same_json(value, b[key]) for key, value in a.items())
-    return type(a) is type(b) and a == b
+
+    @property
+    def rules(self) -> str:
+        """The ruleset's name (``frogfinder``)."""
+        ...
+
+    @property
+    def to_move(self) -> str | None:
+        """The seat to move, or ``None`` once the game is over."""
+        ...
+
+    @property
+    def outcome(self) -> Outcome | None:
+        """How the game ended, or ``None`` while it goes on."""
+        ...
+
+    def to_json(self) -> dict[str, JSON]:
+        """The view as the view file holds it."""
+        ...
+
+    def retold(self, termination: str) -> Self:
+        """This view with its outcome's termination told in other words (a loss on time)."""
+        ...
+
+
+VC = TypeVar("VC", bound=GameView, contravariant=True)
 
 
 class HasSeats(Protocol):
@@ -147,19 +257,52 @@ class HasSeats(Protocol):
     def seats(self) -> tuple[str, ...]: ...
 
 
+class Hints(Protocol[VC]):
+    """A ruleset's hints: what a seat can work out from its own view alone (odds, best
+    moves), as data, in words and, where it has one, as a heat map."""
+
+    def hint(self, view: VC, seat: str) -> JSON:
+        """What ``seat`` can work out from its ``view``, as data (``hint --json``)."""
+        ...
+
+    def heat(self, hint: JSON) -> dict[str, float] | None:
+        """A hint as a chance per square, for a heat map; ``None`` if it has none."""
+        ...
+
+    def labels(self, hint: JSON) -> dict[str, str]:
+        """Words for the squares of :meth:`heat` (empty: the percent)."""
+        ...
+
+    def text(self, view: VC, hint: JSON) -> str:
+        """A hint in words (and a board, where it has one)."""
+        ...
+
+
+class Bot(Protocol[VC]):
+    """A ruleset's bot: a move from a seat's view alone."""
+
+    def move(self, view: VC, seat: str, rng: random.Random, strength: str = "greedy") -> str:
+        """A move for ``seat`` at ``strength`` (one of :data:`STRENGTHS`), in notation."""
+        ...
+
+
 S = TypeVar("S", bound=HasSeats)
 M = TypeVar("M")
 R = TypeVar("R", bound=Result)
+V = TypeVar("V", bound=GameView)
+T = TypeVar("T")
 
 
-class Ruleset(ABC, Generic[S, M, R]):
+class Ruleset(ABC, Generic[S, M, R, V]):
     """One game's rules. Subclasses are registered with :func:`register`.
 
     A ruleset overrides a few hooks: :meth:`parse_move` (its notation),
     :meth:`check_move` (what only its rules forbid), :meth:`apply` (the
-    move's effect), :meth:`parse_result`; the base class runs what every game
-    shares: a seat of the game, a game not over, a resignation at any time,
-    the seat's turn, squares on the board.
+    move's effect), :meth:`parse_result`, :meth:`view` and :meth:`render`; the
+    base class runs what every game shares: a seat of the game, a game not
+    over, a resignation at any time, the seat's turn, squares on the board.
+    Hints and a bot are optional capabilities (:attr:`hints`, :attr:`bot`); a
+    picture of its own is the pictures' business (found by the view's class).
     """
 
     name: ClassVar[str]
@@ -168,14 +311,26 @@ class Ruleset(ABC, Generic[S, M, R]):
     """The game's name for people (``Frog Finder``)."""
     seat_order: ClassVar[tuple[str, ...]]
     """Every seat the game can have, in turn order."""
-    option_defaults: ClassVar[Mapping[str, int | str]]
-    """The options and their default values."""
-    option_help: ClassVar[str] = ""
-    """The options in words, for ``--help``."""
+    option_specs: ClassVar[tuple[OptionSpec, ...]] = ()
+    """The options: name, default and help words (``--help`` and the checks read them)."""
     id_prefix: ClassVar[str] = "g"
     """Start of generated game ids (``ff-7q3kx2``)."""
     players_choose: ClassVar[bool] = False
     """Whether each seat chooses its own secret (``frogpbem setup``) instead of a deal."""
+    hints: Hints[V] | None = None
+    """Its hints (``frogpbem hint``), if it gives any."""
+    bot: Bot[V] | None = None
+    """Its bot (demo, simulate, play), if it has one."""
+
+    @property
+    def option_defaults(self) -> dict[str, int | str]:
+        """The options and their default values."""
+        return {spec.name: spec.default for spec in self.option_specs}
+
+    @property
+    def option_help(self) -> str:
+        """The options in words, for ``--help``: ``size=3..26 (12), frogs=N (5)``."""
+        return ", ".join(spec.help for spec in self.option_specs) or "none"
 
     # --- set-up -------------------------------------------------------------
 
@@ -188,7 +343,7 @@ class Ruleset(ABC, Generic[S, M, R]):
                              f"(known: {known})")
         return {**self.option_defaults, **given}
 
-    def seats(self, options: Mapping[str, Any], count: int) -> tuple[str, ...]:
+    def seats(self, options: Options, count: int) -> tuple[str, ...]:
         """The seats of a game with ``count`` players."""
         if count != len(self.seat_order):
             raise UsageError(
@@ -199,26 +354,26 @@ class Ruleset(ABC, Generic[S, M, R]):
 
     @abstractmethod
     def deal(
-        self, options: Mapping[str, Any], seats: Sequence[str], rng: Chance
+        self, options: Options, seats: Sequence[str], rng: Chance
     ) -> tuple[JSON, dict[str, JSON]]:
         """Random set-up: public set-up data and each seat's secret."""
 
     @abstractmethod
     def check_setup(
-        self, options: Mapping[str, Any], seats: Sequence[str], public: JSON,
+        self, options: Options, seats: Sequence[str], public: JSON,
         secrets: Mapping[str, JSON],
     ) -> None:
         """Check a chosen set-up; raises :class:`NotationError` naming what is wrong."""
 
-    def secret_bound(self, options: Mapping[str, Any]) -> int:
+    def secret_bound(self, options: Options) -> int:
         """An upper bound on the canonical JSON length of one seat's secret."""
         return 0
 
-    def secret_readers(self, options: Mapping[str, Any], seat: str) -> tuple[str, ...]:
+    def secret_readers(self, options: Options, seat: str) -> tuple[str, ...]:
         """The seats that may read ``seat``'s secret (itself, and teammates)."""
         return (seat,)
 
-    def team_names(self, options: Mapping[str, Any]) -> str:
+    def team_names(self, options: Options) -> str:
         """The teams in words (``red+black, blue+purple``), or ``""`` without teams."""
         return ""
 
@@ -228,7 +383,7 @@ class Ruleset(ABC, Generic[S, M, R]):
 
     @abstractmethod
     def start(
-        self, options: Mapping[str, Any], seats: Sequence[str], public: JSON,
+        self, options: Options, seats: Sequence[str], public: JSON,
         secrets: Mapping[str, JSON | None],
     ) -> S:
         """The initial state; a secret of ``None`` is unknown to this observer."""
@@ -339,11 +494,19 @@ class Ruleset(ABC, Generic[S, M, R]):
     # --- presentation -------------------------------------------------------
 
     @abstractmethod
-    def view(self, state: S, viewers: frozenset[str]) -> JSON:
+    def view(self, state: S, viewers: frozenset[str]) -> V:
         """What ``viewers`` (a seat, its team; empty for the public) may know."""
 
     @abstractmethod
-    def render(self, view: JSON, you: frozenset[str] = frozenset(),
+    def read_view(self, data: JSON) -> V:
+        """A view as :meth:`GameView.to_json` wrote it (a mailed view file's board).
+
+        Raises :class:`TypeError`, :class:`KeyError`, :class:`ValueError`,
+        :class:`AttributeError` or :class:`IndexError` for another shape.
+        """
+
+    @abstractmethod
+    def render(self, view: V, you: frozenset[str] = frozenset(),
                paint: Paint | None = None) -> str:
         """A view as a text board with coordinates and legend (``you``: whose it is).
 
@@ -358,85 +521,97 @@ class Ruleset(ABC, Generic[S, M, R]):
         """A result as the record's comment: ``2``, ``-3``, ``found +5``."""
         return ""
 
-    def describe_record(self, seat: str, move: str, result: Any) -> str:
+    def describe_record(self, seat: str, move: str,
+                        result: R | clock.ClockResult | clock.TimedOut) -> str:
         """Any record in words: a move's (:meth:`describe`) or the referee's clock record."""
-        from frogpbem.games import clock
-
         if isinstance(result, clock.ClockResult | clock.TimedOut):
             return clock.describe(seat, result)
         return self.describe(seat, move, result)
 
-    def comment_record(self, result: Any) -> str:
+    def comment_record(self, result: R | clock.ClockResult | clock.TimedOut) -> str:
         """Any record's comment: a move's (:meth:`comment`) or the clock record's."""
-        from frogpbem.games import clock
-
         if isinstance(result, clock.TimedOut):
-            return clock.comment(result, self.comment(result.resigned))
+            # the ruleset's own result of the resignation, as its parse_result made it
+            return clock.comment(result, self.comment(cast(R, result.resigned)))
         if isinstance(result, clock.ClockResult):
             return clock.comment(result)
         return self.comment(result)
 
-    def parse_record_result(self, data: JSON) -> Any:
+    def parse_record_result(self, data: JSON) -> R | clock.ClockResult:
         """A recorded result: a clock record's, else this ruleset's (:meth:`parse_result`)."""
-        from frogpbem.games import clock
-
         return clock.parse_clock(data) or self.parse_result(data)
 
-    def hint(self, view: JSON, seat: str) -> JSON | None:
-        """What ``seat`` can work out from its ``view`` alone (odds, best moves), as data;
-        ``None`` if this ruleset gives no hints."""
-        return None
 
-    def hint_heat(self, hint: JSON) -> dict[str, float] | None:
-        """A :meth:`hint` as a chance per square, for a heat map; ``None`` if it has none."""
-        return None
-
-    def hint_labels(self, hint: JSON) -> dict[str, str]:
-        """Words for the squares of :meth:`hint_heat` (default: the percent)."""
-        return {}
-
-    def hint_text(self, view: JSON, hint: JSON) -> str:
-        """A :meth:`hint` in words (and a board, where it has one)."""
-        return json.dumps(hint, indent=2)
-
-    def bot_move(self, view: JSON, seat: str, rng: random.Random,
-                 strength: str = "greedy") -> str:
-        """A bot's move from a seat's view, at ``strength`` (one of :data:`STRENGTHS`)."""
-        return "resign"
+def bot_move(ruleset: Ruleset[S, M, R, V], view: V, seat: str, rng: random.Random,
+             strength: str = "greedy") -> str:
+    """The move of ``ruleset``'s bot (:attr:`Ruleset.bot`) from a seat's view, at
+    ``strength``; ``resign`` for a ruleset without a bot."""
+    bot = ruleset.bot
+    return "resign" if bot is None else bot.move(view, seat, rng, strength)
 
 
-_REGISTRY: dict[str, Ruleset[Any, Any, Any]] = {}
-_MODULES = {
+RULESETS: Mapping[str, tuple[str, str]] = {
     "frogfinder": ("frogpbem.games.frogfinder", "FrogFinder"),
     "coan": ("frogpbem.games.coan", "Coan"),
     "froglet": ("frogpbem.games.froglet", "Froglet"),
     "secretmove": ("frogpbem.games.secretmove", "SecretMove"),
 }
-"""The table of rulesets: name, module and class (imported when first asked for)."""
+"""The rulesets that come with frogpbem, in the order they are listed: name, module and
+class (a module is imported when its game is first asked for, so that a command loads only
+the game its file names)."""
+
+SomeRuleset: TypeAlias = "Ruleset[HasSeats, object, Result, GameView]"
+"""A ruleset of the registry, its types forgotten (a state has seats, a result its JSON, a
+view its protocol): what a caller that serves every game holds."""
+
+_REGISTERED: dict[str, SomeRuleset] = {}
+"""Rulesets added by :func:`register` (a game not in :data:`RULESETS`)."""
 
 
-def register(ruleset: Ruleset[Any, Any, Any]) -> Ruleset[Any, Any, Any]:
-    """Add a ruleset to the table."""
-    _REGISTRY[ruleset.name] = ruleset
+def register(ruleset: Ruleset[S, M, R, V]) -> Ruleset[S, M, R, V]:
+    """Add a ruleset to the registry: every command, picture and list of games finds it."""
+    _REGISTERED[ruleset.name] = _forget(ruleset)
     return ruleset
 
 
-def find_game(name: str) -> Ruleset[Any, Any, Any]:
-    """The ruleset called ``name``; fails with the list of known names."""
-    if name not in _REGISTRY and name in _MODULES:
-        import importlib
+def _forget(ruleset: Ruleset[S, M, R, V]) -> SomeRuleset:
+    """``ruleset`` as the registry holds it: each of its states, results and views is a
+    :class:`HasSeats`, :class:`Result` and :class:`GameView`, and the registry hands it
+    only what it made itself (its own states, moves and results)."""
+    return cast(SomeRuleset, ruleset)
 
-        module, cls = _MODULES[name]
-        register(getattr(importlib.import_module(module), cls)())
-    try:
-        return _REGISTRY[name]
-    except KeyError:
-        known = ", ".join(known_games())
-        raise UsageError(f"unknown rules {quoted(name)} (known: {known})") from None
+
+@cache
+def _built_in(name: str) -> SomeRuleset:
+    """The ruleset of :data:`RULESETS` called ``name``, its module imported now."""
+    import importlib
+
+    module, cls = RULESETS[name]
+    made: object = getattr(importlib.import_module(module), cls)()
+    if not isinstance(made, Ruleset):
+        raise TypeError(f"{module}.{cls} is not a ruleset")
+    return _forget(made)
+
+
+def find_game(name: str) -> SomeRuleset:
+    """The ruleset called ``name``; fails with the list of known names."""
+    if name in _REGISTERED:
+        return _REGISTERED[name]
+    if name in RULESETS:
+        return _built_in(name)
+    known = ", ".join(known_games())
+    raise UsageError(f"unknown rules {quoted(name)} (known: {known})")
 
 
 def known_games() -> tuple[str, ...]:
-    return tuple(sorted(set(_MODULES) | set(_REGISTRY)))
+    """Every ruleset's name, in alphabetical order."""
+    return tuple(sorted(set(RULESETS) | set(_REGISTERED)))
+
+
+def listed_games() -> tuple[str, ...]:
+    """Every ruleset's name in the order they are listed to people (``--help``): those that
+    come with frogpbem, then those registered."""
+    return (*RULESETS, *(name for name in _REGISTERED if name not in RULESETS))
 
 
 class Chance(Protocol):
@@ -447,14 +622,14 @@ class Chance(Protocol):
         ...
 
 
-def shuffle(chance: Chance, items: list[Any]) -> None:
+def shuffle(chance: Chance, items: list[T]) -> None:
     """Fisher-Yates, in place, drawing only ``randrange``: the same on every Python."""
     for index in range(len(items) - 1, 0, -1):
         other = chance.randrange(index + 1)
         items[index], items[other] = items[other], items[index]
 
 
-def sample(chance: Chance, items: Sequence[Any], count: int) -> list[Any]:
+def sample(chance: Chance, items: Sequence[T], count: int) -> list[T]:
     """``count`` distinct items, uniformly: the first ``count`` of a partial Fisher-Yates."""
     pool = list(items)
     for index in range(count):

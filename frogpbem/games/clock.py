@@ -12,10 +12,10 @@ in :class:`TimedOut` so that it is told as the loss on time it is.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Protocol
 
 from frogpbem.frozen import frozen
-from frogpbem.games import JSON, same_json
+from frogpbem.jsonvalue import JSON, same_json
 from frogpbem.safetext import safe
 
 MAX_REASON = 200
@@ -57,13 +57,19 @@ class Resumed:
 ClockResult = Passed | Paused | Resumed
 
 
+class Recorded(Protocol):
+    """A ruleset's result, as a record holds it (see :class:`frogpbem.games.Result`)."""
+
+    def to_json(self) -> JSON: ...
+
+
 @frozen
 class TimedOut:
     """A resignation the referee recorded because the seat let its deadline pass (a record
     ``move: resign`` with ``timeout: true``): the ruleset's own result of it, told as a loss
     on time. The rules play ``resigned``; only the words differ."""
 
-    resigned: Any
+    resigned: Recorded
     """The ruleset's result of the resignation (it may show the seat's pieces)."""
 
     move = "resign"

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from frogpbem.errors import UsageError
+from frogpbem.games import Options, OptionSpec
 from frogpbem.games.frogs import FrogGame
 from frogpbem.safetext import quoted
 
@@ -23,11 +24,13 @@ class Coan(FrogGame):
     title = "Frog Finder (Coan's original)"
     seat_order = ("red", "blue", "black", "purple", "yellow", "green")
     id_prefix = "co"
-    option_defaults: ClassVar[Mapping[str, int | str]] = {"size": 12, "frogs": 5, "teams": ""}
+    option_specs: ClassVar[tuple[OptionSpec, ...]] = (
+        *FrogGame.option_specs,
+        OptionSpec("teams", "", "red+black,blue+purple", "the teams, if any"),
+    )
     ties_are_draws = False
     resign_reveals = True
     resign_bonus = True
-    option_help = "size=3..26 (12), frogs=N (5), teams=red+black,blue+purple (none)"
 
     def options(self, given: Mapping[str, str | int]) -> dict[str, int | str]:
         rest = {k: v for k, v in given.items() if k != "teams"}
@@ -37,7 +40,7 @@ class Coan(FrogGame):
             base["teams"] = ",".join("+".join(team) for team in teams)
         return base
 
-    def seats(self, options: Mapping[str, Any], count: int) -> tuple[str, ...]:
+    def seats(self, options: Options, count: int) -> tuple[str, ...]:
         if not 2 <= count <= len(self.seat_order):
             raise UsageError(f"coan is played by 2 to 6 seats, got {count}")
         seats = self.seat_order[:count]
@@ -55,11 +58,11 @@ class Coan(FrogGame):
                 )
         return seats
 
-    def team_names(self, options: Mapping[str, Any]) -> str:
+    def team_names(self, options: Options) -> str:
         return ", ".join("+".join(t) for t in _parse_teams(str(options.get("teams", "")),
                                                          self.seat_order))
 
-    def team_map(self, options: Mapping[str, Any], seats: Sequence[str]) -> dict[str, str]:
+    def team_map(self, options: Options, seats: Sequence[str]) -> dict[str, str]:
         names = {s: s for s in seats}
         for team in _parse_teams(str(options.get("teams", "")), self.seat_order):
             for seat in team:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from frogpbem.board import Board, Square, text_grid, text_legend
 from frogpbem.errors import (
@@ -24,25 +24,26 @@ from frogpbem.frozen import frozen
 from frogpbem.games import (
     JSON,
     Chance,
+    Options,
+    OptionSpec,
     Outcome,
     Paint,
     Place,
     Resign,
     Resigned,
     Ruleset,
+    Termination,
     parse_int_option,
     rank_by_points,
     same_json,
     shuffle,
 )
+from frogpbem.games.froglet_view import COLOURS, VALUES, FrogletView
 from frogpbem.safetext import quoted
 
 if TYPE_CHECKING:
     import random
 
-VALUES = {"G": 1, "Y": 2, "R": 3, "B": 4}
-"""Points for jumping a frog of each colour."""
-COLOURS = {"G": "green", "Y": "yellow", "R": "red", "B": "blue"}
 COUNTS_12 = {"G": 66, "Y": 51, "R": 21, "B": 6}
 """The BrainKing distribution on 12x12 (144 squares)."""
 
@@ -169,15 +170,51 @@ class State:
     """How the game ended, once it has."""
 
 
-class Froglet(Ruleset[State, Move, FrogletResult]):
+class FrogletHints:
+    """Froglet's hints (:attr:`~frogpbem.games.Ruleset.hints`): the best jumps now and after
+    a short search, or the best green frog to remove first (:mod:`.froglet_bot`, imported
+    when a hint is asked for)."""
+
+    def hint(self, view: FrogletView, seat: str) -> JSON:
+        from frogpbem.games.froglet_bot import hint
+
+        return hint(view)
+
+    def heat(self, hint: JSON) -> dict[str, float] | None:
+        return None
+
+    def labels(self, hint: JSON) -> dict[str, str]:
+        return {}
+
+    def text(self, view: FrogletView, hint: JSON) -> str:
+        from frogpbem.games.froglet_bot import hint_text
+
+        return hint_text(hint)
+
+
+class FrogletBot:
+    """Froglet's bot (:attr:`~frogpbem.games.Ruleset.bot`, in :mod:`.froglet_bot`, imported
+    when a bot moves)."""
+
+    def move(self, view: FrogletView, seat: str, rng: random.Random,
+             strength: str = "greedy") -> str:
+        from frogpbem.games.froglet_bot import bot_move
+
+        return bot_move(view, rng, strength)
+
+
+class Froglet(Ruleset[State, Move, FrogletResult, FrogletView]):
     """Froglet as adapted by BrainKing: 12x12, values 1-4, any frog may jump."""
 
     name = "froglet"
     title = "Froglet"
     seat_order = ("white", "black")
     id_prefix = "fl"
-    option_defaults: ClassVar[Mapping[str, int | str]] = {"size": 12}
-    option_help = "size=3..26 (12)"
+    option_specs: ClassVar[tuple[OptionSpec, ...]] = (
+        OptionSpec("size", 12, "3..26", "the side of the square board"),
+    )
+    hints = FrogletHints()
+    bot = FrogletBot()
 
     # --- set-up -------------------------------------------------------------
 
@@ -186,7 +223,7 @@ class Froglet(Ruleset[State, Move, FrogletResult]):
         return {"size": parse_int_option("size", merged["size"], 3, 26)}
 
     def deal(
-        self, options: Mapping[str, Any], seats: Sequence[str], rng: Chance
+        self, options: Options, seats: Sequence[str], rng: Chance
     ) -> tuple[JSON, dict[str, JSON]]:
         size = int(options["size"])
         letters = [c for c, n in counts_for(size).items() for _ in range(n)]
@@ -194,7 +231,7 @@ class Froglet(Ruleset[State, Move, FrogletResult]):
         return {"rows": _rows(size, letters)}, {}
 
     def check_setup(
-        self, options: Mapping[str, Any], seats: Sequence[str], public: JSON,
+        self, options: Options, seats: Sequence[str], public: JSON,
         secrets: Mapping[str, JSON],
     ) -> None:
         size = int(options["size"])
@@ -211,7 +248,7 @@ class Froglet(Ruleset[State, Move, FrogletResult]):
             raise NotationError("setup: the board needs a green frog for the first move")
 
     def start(
-        self, options: Mapping[str, Any], seats: Sequence[str], public: JSON,
+        self, options: Options, seats: Sequence[str], public: JSON,
         secrets: Mapping[str, JSON | None],
     ) -> State:
         size = int(options["size"])
@@ -288,7 +325,8 @@ class Froglet(Ruleset[State, Move, FrogletResult]):
         if isinstance(move, Resign):
             winner = next(s for s in state.seats if s != seat)
             standing = (Place(1, winner, state.points[winner]), Place(2, seat, state.points[seat]))
-            return replace(state, outcome=Outcome(f"{seat} resigned", standing)), result
+            outcome = Outcome.ended(Termination.RESIGNED, standing, seat)
+            return replace(state, outcome=outcome), result
         frogs = dict(state.frogs)
         if isinstance(move, Remove):
             del frogs[move.square]
@@ -304,7 +342,7 @@ class Froglet(Ruleset[State, Move, FrogletResult]):
             points[seat] += result.points
         state = replace(state, frogs=frogs, points=points, ply=state.ply + 1, last=last)
         if not any(True for _ in _hops(state, frogs)):
-            outcome = Outcome("no jump is left", rank_by_points(points))
+            outcome = Outcome.ended(Termination.NO_JUMP_LEFT, rank_by_points(points))
             state = replace(state, outcome=outcome)
         return state, result
 
@@ -316,30 +354,33 @@ class Froglet(Ruleset[State, Move, FrogletResult]):
 
     # --- presentation -------------------------------------------------------
 
-    def view(self, state: State, viewers: frozenset[str]) -> JSON:
+    def view(self, state: State, viewers: frozenset[str]) -> FrogletView:
         size = state.board.size
         letters = [state.frogs.get(Square(c, r), ".") for r in range(size) for c in range(size)]
-        return {
-            "rules": self.name,
-            "size": size,
-            "seats": list(state.seats),
-            "to_move": self.to_move(state),
-            "points": dict(state.points),
-            "rows": _rows(size, letters),
-            "last": [square.name for square in state.last],
-            "frogs_left": {c: sum(1 for v in state.frogs.values() if v == c) for c in "GYRB"},
-            "outcome": state.outcome.to_json() if state.outcome else None,
-        }
+        return FrogletView(
+            rules=self.name,
+            size=size,
+            seats=state.seats,
+            to_move=self.to_move(state),
+            points=state.points,
+            rows=tuple(_rows(size, letters)),
+            last=tuple(square.name for square in state.last),
+            frogs_left={c: sum(1 for v in state.frogs.values() if v == c) for c in "GYRB"},
+            outcome=state.outcome,
+        )
 
-    def render(self, view: JSON, you: frozenset[str] = frozenset(),
+    def read_view(self, data: JSON) -> FrogletView:
+        return FrogletView.from_json(data)
+
+    def render(self, view: FrogletView, you: frozenset[str] = frozenset(),
                paint: Paint | None = None) -> str:
-        size = view["size"]
-        last = set(view["last"])
+        size = view.size
+        last = set(view.last)
         at = {Square(col, size - 1 - index).name: letter
-              for index, row in enumerate(view["rows"]) for col, letter in enumerate(row)}
+              for index, row in enumerate(view.rows) for col, letter in enumerate(row)}
         lines = text_grid(size, lambda name: f"({at[name]})" if name in last else f" {at[name]} ",
                           paint)
-        left = ", ".join(f"{COLOURS[c]} {n}" for c, n in view["frogs_left"].items())
+        left = ", ".join(f"{COLOURS[c]} {n}" for c, n in view.frogs_left.items())
         lines += ["", *text_legend(["G green 1", "Y yellow 2", "R red 3", "B blue 4", ". empty",
                                     "(x) squares of the last move"], "   "),
                   f"  frogs left: {left}"]
@@ -360,28 +401,6 @@ class Froglet(Ruleset[State, Move, FrogletResult]):
             return "green removed"
         return f"{''.join(result.colours)} +{result.points}"
 
-    def bot_move(self, view: JSON, seat: str, rng: random.Random,
-                 strength: str = "greedy") -> str:
-        from frogpbem.games import froglet_bot
-
-        return froglet_bot.bot_move(view, rng, strength)
-
-    def hint(self, view: JSON, seat: str) -> JSON:
-        from frogpbem.games import froglet_bot
-
-        return froglet_bot.hint(view)
-
-    def hint_text(self, view: JSON, hint: JSON) -> str:
-        if "removals" in hint:
-            return "Green frogs to remove first, by the opponent's best first jump after it:\n" \
-                + "\n".join(f"  {r['move']}: the opponent's best jump then scores {r['answer']}"
-                            for r in hint["removals"])
-        lines = ["Best jumps now:"]
-        lines += [f"  {j['move']}: +{j['points']}" for j in hint["best_now"]]
-        lines.append("Best jumps after a short search (points, less the opponent's best answer,")
-        lines.append("plus your best jump after it):")
-        lines += [f"  {j['move']}: +{j['points']}, net {j['net']:+d}" for j in hint["searched"]]
-        return "\n".join(lines)
 
 
 # --- jumps -----------------------------------------------------------------------

@@ -15,7 +15,7 @@ import random
 
 from frogpbem.board import Square
 from frogpbem.games import JSON
-from frogpbem.games.froglet import VALUES
+from frogpbem.games.froglet_view import VALUES, FrogletView
 
 Cells = list[str]
 """The board as one list, square ``row * size + col``: a frog's letter, or ``""``."""
@@ -23,11 +23,11 @@ Path = tuple[int, ...]
 _STEPS = ((0, 1), (1, 0), (0, -1), (-1, 0))
 
 
-def position(view: JSON) -> tuple[int, Cells]:
+def position(view: FrogletView) -> tuple[int, Cells]:
     """The board's size and cells, from a view's rows (top row first)."""
-    size = view["size"]
+    size = view.size
     cells = [""] * (size * size)
-    for index, row in enumerate(view["rows"]):
+    for index, row in enumerate(view.rows):
         for col, letter in enumerate(row):
             if letter != ".":
                 cells[(size - 1 - index) * size + col] = letter
@@ -105,7 +105,21 @@ def removals(size: int, cells: Cells) -> list[tuple[int, int]]:
     return sorted(found, key=lambda item: item[1])
 
 
-def bot_move(view: JSON, rng: random.Random, strength: str = "greedy") -> str:
+def hint_text(hint: JSON) -> str:
+    """A :func:`hint` in words."""
+    if "removals" in hint:
+        return "Green frogs to remove first, by the opponent's best first jump after it:\n" \
+            + "\n".join(f"  {r['move']}: the opponent's best jump then scores {r['answer']}"
+                        for r in hint["removals"])
+    lines = ["Best jumps now:"]
+    lines += [f"  {j['move']}: +{j['points']}" for j in hint["best_now"]]
+    lines.append("Best jumps after a short search (points, less the opponent's best answer,")
+    lines.append("plus your best jump after it):")
+    lines += [f"  {j['move']}: +{j['points']}, net {j['net']:+d}" for j in hint["searched"]]
+    return "\n".join(lines)
+
+
+def bot_move(view: FrogletView, rng: random.Random, strength: str = "greedy") -> str:
     size, cells = position(view)
     if all(cells):  # the first move: remove a green frog
         if strength == "strong":
@@ -126,7 +140,7 @@ def bot_move(view: JSON, rng: random.Random, strength: str = "greedy") -> str:
     return _name(rng.choice([p for p, points in found if points == most]), size)
 
 
-def hint(view: JSON) -> JSON:
+def hint(view: FrogletView) -> JSON:
     """The best jumps now, and after a short search; or the best green frog to remove."""
     size, cells = position(view)
     if all(cells):

@@ -18,11 +18,10 @@ frozen; a seat whose own frogs are all revealed takes no more turns.
 from __future__ import annotations
 
 import bisect
-import re
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import field, replace
-from typing import TYPE_CHECKING, Any, ClassVar
+from dataclasses import replace
+from typing import TYPE_CHECKING, ClassVar
 
 from frogpbem.board import SQUARE_ORDER, Board, Square
 from frogpbem.errors import (
@@ -35,170 +34,42 @@ from frogpbem.frozen import cached, frozen
 from frogpbem.games import (
     JSON,
     Chance,
+    Options,
+    OptionSpec,
     Outcome,
     Paint,
     Place,
     Resign,
     Ruleset,
+    Termination,
     parse_int_option,
     rank_by_points,
-    same_json,
     sample,
 )
-from frogpbem.safetext import counted, quoted
+from frogpbem.games.frogs_notation import (
+    GUESS_GAIN,
+    LAST_STANDING_BONUS,
+    MISS_PENALTY,
+    SHOT_PENALTY,
+    Count,
+    Found,
+    FrogResult,
+    FrogsResigned,
+    FrogsView,
+    Guess,
+    Miss,
+    Move,
+    Revealed,
+    Shoot,
+    Shot,
+    parse_move,
+    parse_result,
+)
+from frogpbem.games.frogs_text import comment, describe, render, render_hint
+from frogpbem.safetext import counted
 
 if TYPE_CHECKING:
     import random
-
-SHOT_PENALTY = 5
-"""Shooter's loss, and the owner's gain, for shooting a frog."""
-GUESS_GAIN = 5
-"""Guesser's gain for a correct guess."""
-MISS_PENALTY = 3
-"""Guesser's loss for a wrong guess."""
-LAST_STANDING_BONUS = 2
-"""Bonus for the seat (team) whose frogs are not all revealed at the end."""
-LETTERS = {"red": "R", "blue": "B", "black": "K", "purple": "P", "yellow": "Y", "green": "G"}
-"""One letter per colour on the text board (upper case revealed, lower case hidden)."""
-
-
-_MOVE_RE = re.compile(r"\s*(shoot|guess)\s+([A-Za-z]\s*[0-9]{1,2})\s*|\s*(resign)\s*", re.I)
-EXPECTED = 'expected "shoot SQUARE", "guess SQUARE" or "resign"'
-
-
-@frozen
-class Shoot:
-    """Shoot a square: reveal its number, or shoot the frog on it."""
-
-    square: Square
-
-    def __str__(self) -> str:
-        return f"shoot {self.square.name}"
-
-    def __repr__(self) -> str:
-        return f"Shoot({self.square!r})"
-
-
-@frozen
-class Guess:
-    """Guess that an opponent's frog sits on a square."""
-
-    square: Square
-
-    def __str__(self) -> str:
-        return f"guess {self.square.name}"
-
-    def __repr__(self) -> str:
-        return f"Guess({self.square!r})"
-
-
-Move = Shoot | Guess | Resign
-"""A frog-finding move."""
-
-
-def parse_move(text: str) -> Move:
-    """Parse ``shoot G9``, ``GUESS a1``, ``resign``; raises :class:`NotationError`."""
-    match = _MOVE_RE.fullmatch(text)
-    if match is None:
-        raise NotationError(f"{EXPECTED}, got {quoted(text)}")
-    if match[3]:
-        return Resign()
-    try:
-        square = Square.parse(match[2].replace(" ", "").replace("\t", ""))
-    except NotationError as exc:
-        raise NotationError(f"{EXPECTED}, got {quoted(text)} ({exc.message})") from None
-    return Shoot(square) if match[1].lower() == "shoot" else Guess(square)
-
-
-@frozen
-class Count:
-    """A shot at an empty square, and the number of frogs around it."""
-
-    count: int
-
-    def to_json(self) -> JSON:
-        return {"count": self.count}
-
-
-@frozen
-class Shot:
-    """A shot that hit (and revealed) a frog of ``owner``."""
-
-    owner: str
-
-    def to_json(self) -> JSON:
-        return {"shot": self.owner}
-
-
-@frozen
-class Found:
-    """A correct guess that revealed a frog of ``owner``."""
-
-    owner: str
-
-    def to_json(self) -> JSON:
-        return {"found": self.owner}
-
-
-@frozen
-class Miss:
-    """A wrong guess: the square is empty."""
-
-    def to_json(self) -> JSON:
-        return {"miss": True}
-
-
-@frozen
-class FrogsResigned:
-    """A resignation, with the resigning seats' hidden frogs where the rules show them."""
-
-    frogs: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
-    """Each resigning seat's hidden frogs, by square name."""
-
-    def to_json(self) -> JSON:
-        if not self.frogs:
-            return {"resigned": True}
-        return {"resigned": True, "frogs": {s: list(n) for s, n in self.frogs.items()}}
-
-
-FrogResult = Count | Shot | Found | Miss | FrogsResigned
-"""A frog-finding move's public result."""
-
-_SEAT = re.compile(r"[a-z]{1,16}")
-
-
-def parse_result(data: JSON) -> FrogResult:
-    """A recorded result; raises :class:`NotationError` for any other shape."""
-    if isinstance(data, dict) and len(data) == 1:
-        ((kind, value),) = data.items()
-        if kind == "count" and type(value) is int and 0 <= value <= 8:
-            return Count(value)
-        if kind in ("shot", "found") and isinstance(value, str) and _SEAT.fullmatch(value):
-            return Shot(value) if kind == "shot" else Found(value)
-        if same_json(data, {"miss": True}) or same_json(data, {"resigned": True}):
-            return Miss() if kind == "miss" else FrogsResigned()
-    if isinstance(data, dict) and set(data) == {"resigned", "frogs"} and data["resigned"] is True \
-            and isinstance(data["frogs"], dict) and data["frogs"]:
-        frogs: dict[str, tuple[str, ...]] = {}
-        for seat, names in data["frogs"].items():
-            if not (_SEAT.fullmatch(seat) and isinstance(names, list) and names
-                    and all(isinstance(n, str) for n in names)):
-                break
-            frogs[seat] = tuple(Square.parse(n).name for n in names)
-        else:
-            return FrogsResigned(frogs)
-    raise NotationError(f"not a frog-finding result: {data!r}")
-
-
-@frozen
-class Revealed:
-    """A frog that everybody can see."""
-
-    owner: str
-    """The seat it belongs to."""
-    how: str
-    """``shot``, ``found`` or ``resigned``."""
-
 
 @frozen
 class State:
@@ -346,17 +217,52 @@ def _followed(earlier: State, later: State, shot: Square | None = None,
     return later
 
 
-class FrogGame(Ruleset[State, Move, FrogResult]):
+class FrogHints:
+    """The frog-finding games' hints (:attr:`~frogpbem.games.Ruleset.hints`): the exact
+    odds of a frog on every square the seat cannot see into (:mod:`.frogs_hint`, imported
+    when a hint is asked for)."""
+
+    def hint(self, view: FrogsView, seat: str) -> JSON:
+        from frogpbem.games.frogs_hint import frog_odds
+
+        return frog_odds(view).to_json()
+
+    def heat(self, hint: JSON) -> dict[str, float] | None:
+        return dict(hint["probabilities"])
+
+    def labels(self, hint: JSON) -> dict[str, str]:
+        return {}
+
+    def text(self, view: FrogsView, hint: JSON) -> str:
+        return render_hint(view, hint)
+
+
+class FrogBot:
+    """The frog-finding games' bot (:attr:`~frogpbem.games.Ruleset.bot`, in
+    :mod:`.frogs_bot`, imported when a bot moves)."""
+
+    def move(self, view: FrogsView, seat: str, rng: random.Random,
+             strength: str = "greedy") -> str:
+        from frogpbem.games.frogs_bot import bot_move
+
+        return bot_move(view, rng, strength)
+
+
+class FrogGame(Ruleset[State, Move, FrogResult, FrogsView]):
     """The shared engine; subclasses set the seats, teams and tie rule."""
 
-    option_defaults: ClassVar[Mapping[str, int | str]] = {"size": 12, "frogs": 5}
+    option_specs: ClassVar[tuple[OptionSpec, ...]] = (
+        OptionSpec("size", 12, "3..26", "the side of the square board"),
+        OptionSpec("frogs", 5, "N", "frogs per seat"),
+    )
     ties_are_draws: ClassVar[bool] = True
     """Frog Finder: equal points draw. Coan: the seat that stayed in longer ranks higher."""
     resign_reveals: ClassVar[bool] = False
     """Whether a resignation's result shows the resigning seats' frogs (the game may go on)."""
     resign_bonus: ClassVar[bool] = False
     """Whether the last seat standing gets its bonus also when a resignation ends the game."""
-    option_help = "size=3..26 (12), frogs=N (5)"
+    hints = FrogHints()
+    bot = FrogBot()
 
     # --- set-up -------------------------------------------------------------
 
@@ -366,32 +272,32 @@ class FrogGame(Ruleset[State, Move, FrogResult]):
         frogs = parse_int_option("frogs", merged["frogs"], 1, max(1, size * size // 4))
         return {"size": size, "frogs": frogs}
 
-    def seats(self, options: Mapping[str, Any], count: int) -> tuple[str, ...]:
+    def seats(self, options: Options, count: int) -> tuple[str, ...]:
         seats = super().seats(options, count)
         self.check_room(options, count)
         return seats
 
     @staticmethod
-    def check_room(options: Mapping[str, Any], count: int) -> None:
+    def check_room(options: Options, count: int) -> None:
         """At most half the board may hold frogs."""
         size, frogs = int(options["size"]), int(options["frogs"])
         if 2 * frogs * count > size * size:
             raise UsageError(f"{count} seats with {counted(frogs, 'frog')} each do not fit on a "
                              f"{size}x{size} board (at most half its squares hold frogs)")
 
-    def team_map(self, options: Mapping[str, Any], seats: Sequence[str]) -> dict[str, str]:
+    def team_map(self, options: Options, seats: Sequence[str]) -> dict[str, str]:
         """Each seat's team name (alone: the seat's own name)."""
         return {seat: seat for seat in seats}
 
-    def secret_readers(self, options: Mapping[str, Any], seat: str) -> tuple[str, ...]:
+    def secret_readers(self, options: Options, seat: str) -> tuple[str, ...]:
         teams = self.team_map(options, self.seat_order)
         return tuple(s for s in self.seat_order if teams.get(s) == teams.get(seat))
 
     def deal(
-        self, options: Mapping[str, Any], seats: Sequence[str], rng: Chance
+        self, options: Options, seats: Sequence[str], rng: Chance
     ) -> tuple[JSON, dict[str, JSON]]:
-        board = Board(options["size"])
-        frogs = options["frogs"]
+        board = Board(int(options["size"]))
+        frogs = int(options["frogs"])
         chosen = sample(rng, list(board.squares()), frogs * len(seats))
         secrets = {
             seat: {"frogs": sorted_names(chosen[i * frogs : (i + 1) * frogs])}
@@ -400,18 +306,18 @@ class FrogGame(Ruleset[State, Move, FrogResult]):
         return None, secrets
 
     def check_setup(
-        self, options: Mapping[str, Any], seats: Sequence[str], public: JSON,
+        self, options: Options, seats: Sequence[str], public: JSON,
         secrets: Mapping[str, JSON],
     ) -> None:
-        board = Board(options["size"])
+        board = Board(int(options["size"]))
+        count = int(options["frogs"])
         taken: dict[Square, str] = {}
         for seat in seats:
             secret = secrets.get(seat)
             frogs = secret.get("frogs") if isinstance(secret, dict) else None
-            if not isinstance(frogs, list) or len(frogs) != options["frogs"]:
-                raise NotationError(
-                    f"setup: {seat} needs a list 'frogs' of {counted(options['frogs'], 'square')}"
-                )
+            if not isinstance(frogs, list) or len(frogs) != count:
+                raise NotationError(f"setup: {seat} needs a list 'frogs' of "
+                                    f"{counted(count, 'square')}")
             for name in frogs:
                 square = board.parse(str(name))
                 if square in taken:
@@ -420,14 +326,14 @@ class FrogGame(Ruleset[State, Move, FrogResult]):
                     )
                 taken[square] = seat
 
-    def secret_bound(self, options: Mapping[str, Any]) -> int:
+    def secret_bound(self, options: Options) -> int:
         return 16 + 6 * int(options["frogs"])
 
     def start(
-        self, options: Mapping[str, Any], seats: Sequence[str], public: JSON,
+        self, options: Options, seats: Sequence[str], public: JSON,
         secrets: Mapping[str, JSON | None],
     ) -> State:
-        board = Board(options["size"])
+        board = Board(int(options["size"]))
         hidden: dict[str, frozenset[Square] | None] = {}
         for seat in seats:
             secret = secrets.get(seat)
@@ -655,13 +561,14 @@ class FrogGame(Ruleset[State, Move, FrogResult]):
 
     def _end(self, state: State, standing: list[str], resigner: str | None) -> State:
         points = dict(state.points)
+        how, subject = Termination.ALL_OUT, None
         if resigner is not None:
-            termination = f"{resigner} resigned"
+            how, subject = Termination.RESIGNED, resigner
         elif len(state.team_names()) == 2:
             loser = next(t for t in state.team_names() if t not in standing)
-            termination = f"all {loser} frogs revealed"
-        else:
-            termination = f"{standing[0]} is the last standing" if standing else "all out"
+            how, subject = Termination.ALL_REVEALED, loser
+        elif standing:
+            how, subject = Termination.LAST_STANDING, standing[0]
         if resigner is None or self.resign_bonus:
             for team in standing:
                 hidden = sum(state.hidden_count(s) for s in state.members(team))
@@ -675,7 +582,7 @@ class FrogGame(Ruleset[State, Move, FrogResult]):
             places = list(rank_by_points(playing, {t: out_at.get(t, longest) for t in playing}))
         for team in reversed(state.resigned):  # a later resignation ranks higher
             places.append(Place(len(places) + 1, team, points[team]))
-        return replace(state, points=points, outcome=Outcome(termination, tuple(places)))
+        return replace(state, points=points, outcome=Outcome.ended(how, places, subject))
 
     def _resign(self, state: State, seat: str,
                 claimed: FrogsResigned | None) -> tuple[State, FrogResult]:
@@ -728,66 +635,42 @@ class FrogGame(Ruleset[State, Move, FrogResult]):
 
     # --- presentation -------------------------------------------------------
 
-    def view(self, state: State, viewers: frozenset[str]) -> JSON:
+    def view(self, state: State, viewers: frozenset[str]) -> FrogsView:
         own = {
-            seat: sorted_names(frogs)
+            seat: tuple(sorted_names(frogs))
             for seat in state.seats
             if seat in viewers and (frogs := state.hidden[seat]) is not None
         }
-        return {
-            "rules": self.name,
-            "size": state.board.size,
-            "frogs": state.frogs,
-            "seats": list(state.seats),
-            "teams": dict(state.teams),
-            "to_move": self.to_move(state),
-            "points": dict(state.points),
-            "out": sorted((state.out_at or {}).keys() | set(state.resigned)),
-            "hidden_left": {s: state.hidden_count(s) for s in state.seats},
-            "shots": dict(state.listed[0]),
-            "revealed": {
-                sq.name: {"owner": r.owner, "how": r.how}
-                for sq, r in sorted(state.revealed.items(), key=_by_square)
-            },
-            "misses": list(state.listed[1]),
-            "own_frogs": own,
-            "outcome": state.outcome.to_json() if state.outcome else None,
-        }
+        shots, misses = state.listed
+        return FrogsView(
+            rules=self.name,
+            size=state.board.size,
+            frogs=state.frogs,
+            seats=state.seats,
+            teams=state.teams,
+            to_move=self.to_move(state),
+            points=state.points,
+            out=tuple(sorted((state.out_at or {}).keys() | set(state.resigned))),
+            hidden_left={s: state.hidden_count(s) for s in state.seats},
+            shots=shots,
+            revealed={sq.name: r for sq, r in sorted(state.revealed.items(), key=_by_square)},
+            misses=misses,
+            own_frogs=own,
+            outcome=state.outcome,
+        )
 
-    def render(self, view: JSON, you: frozenset[str] = frozenset(),
+    def read_view(self, data: JSON) -> FrogsView:
+        return FrogsView.from_json(data)
+
+    def render(self, view: FrogsView, you: frozenset[str] = frozenset(),
                paint: Paint | None = None) -> str:
-        from frogpbem.games import frogs_text
-
-        return frogs_text.render(view, paint)
+        return render(view, paint)
 
     def describe(self, seat: str, move: str, result: FrogResult) -> str:
-        from frogpbem.games import frogs_text
-
-        return frogs_text.describe(seat, move, result)
+        return describe(seat, move, result)
 
     def comment(self, result: FrogResult) -> str:
-        from frogpbem.games import frogs_text
-
-        return frogs_text.comment(result)
-
-    def bot_move(self, view: JSON, seat: str, rng: random.Random,
-                 strength: str = "greedy") -> str:
-        from frogpbem.games import frogs_bot
-
-        return frogs_bot.bot_move(view, rng, strength)
-
-    def hint(self, view: JSON, seat: str) -> JSON:
-        from frogpbem.games.frogs_hint import frog_odds
-
-        return frog_odds(view).to_json()
-
-    def hint_heat(self, hint: JSON) -> dict[str, float] | None:
-        return dict(hint["probabilities"])
-
-    def hint_text(self, view: JSON, hint: JSON) -> str:
-        from frogpbem.games import frogs_text
-
-        return frogs_text.render_hint(view, hint)
+        return comment(result)
 
 
 class _Unknown:
@@ -798,7 +681,7 @@ class _Unknown:
 _UNKNOWN = _Unknown()
 
 
-def _by_square(item: tuple[Square, Any]) -> tuple[int, int]:
+def _by_square(item: tuple[Square, object]) -> tuple[int, int]:
     """Sort key of a (square, value) pair: the square's own order."""
     return SQUARE_ORDER(item[0])
 

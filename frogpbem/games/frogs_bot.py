@@ -14,14 +14,15 @@ from __future__ import annotations
 import random
 
 from frogpbem.board import Board, Square
-from frogpbem.games import JSON
+from frogpbem.games.frogs_hint import frog_odds
+from frogpbem.games.frogs_notation import FrogsView
 
 GUESS_ABOVE = 0.5
 """The strong bot guesses when the likeliest square holds a frog with at least this chance
 (a guess pays +5 or costs 3; a shot is safe and tells a number)."""
 
 
-def bot_move(view: JSON, rng: random.Random, strength: str = "greedy") -> str:
+def bot_move(view: FrogsView, rng: random.Random, strength: str = "greedy") -> str:
     """A move for the seat whose view this is, at ``strength``."""
     if strength == "random":
         return random_move(view, rng)
@@ -30,27 +31,25 @@ def bot_move(view: JSON, rng: random.Random, strength: str = "greedy") -> str:
     return greedy_move(view, rng)
 
 
-def open_squares(view: JSON) -> list[Square]:
+def open_squares(view: FrogsView) -> list[Square]:
     """The squares the seat may shoot or guess."""
-    board = Board(view["size"])
-    taken = set(view["shots"]) | set(view["revealed"])
-    taken |= {n for frogs in view["own_frogs"].values() for n in frogs}
+    board = Board(view.size)
+    taken = set(view.shots) | set(view.revealed)
+    taken |= {n for frogs in view.own_frogs.values() for n in frogs}
     return [s for s in board.squares() if s.name not in taken]
 
 
-def random_move(view: JSON, rng: random.Random) -> str:
+def random_move(view: FrogsView, rng: random.Random) -> str:
     return f"{rng.choice(['shoot', 'guess'])} {rng.choice(open_squares(view)).name}"
 
 
-def strong_move(view: JSON, rng: random.Random) -> str:
-    from frogpbem.games.frogs_hint import frog_odds
-
+def strong_move(view: FrogsView, rng: random.Random) -> str:
     odds = frog_odds(view).probabilities
     likeliest = max(odds.values())
     if likeliest >= GUESS_ABOVE:
         return f"guess {rng.choice([n for n, p in odds.items() if p == likeliest])}"
     safest = min(odds.values())
-    board = Board(view["size"])
+    board = Board(view.size)
 
     def unknown_around(name: str) -> int:
         return sum(1 for s in board.neighbours(board.parse(name)) if s.name in odds)
@@ -60,13 +59,13 @@ def strong_move(view: JSON, rng: random.Random) -> str:
     return f"shoot {rng.choice([n for n in candidates if unknown_around(n) == most])}"
 
 
-def greedy_move(view: JSON, rng: random.Random) -> str:
+def greedy_move(view: FrogsView, rng: random.Random) -> str:
     """Guess a frog simple deductions make certain, else shoot a safe or random square."""
-    board = Board(view["size"])
-    shots = {board.parse(n): c for n, c in view["shots"].items()}
-    revealed = {board.parse(n) for n in view["revealed"]}
-    mine = {board.parse(n) for frogs in view["own_frogs"].values() for n in frogs}
-    empty = set(shots) | {board.parse(n) for n in view["misses"]}
+    board = Board(view.size)
+    shots = {board.parse(n): c for n, c in view.shots.items()}
+    revealed = {board.parse(n) for n in view.revealed}
+    mine = {board.parse(n) for frogs in view.own_frogs.values() for n in frogs}
+    empty = set(shots) | {board.parse(n) for n in view.misses}
     open_squares = [s for s in board.squares() if s not in shots and s not in revealed
                     and s not in mine]
     unknown = set(open_squares) - empty

@@ -32,6 +32,7 @@ from frogpbem.board import Board, Square
 from frogpbem.errors import IllegalMoveError
 from frogpbem.frozen import frozen
 from frogpbem.games import JSON
+from frogpbem.games.frogs_notation import FrogsView
 
 Poly = list[int]
 """Counts by the number of frogs: ``poly[m]`` placements with ``m`` frogs."""
@@ -63,19 +64,19 @@ class Odds:
                 "hidden": self.hidden, "certain": self.certain()}
 
 
-def frog_odds(view: JSON) -> Odds:
+def frog_odds(view: FrogsView) -> Odds:
     """The exact odds of the frogs a seat cannot see, from that seat's view."""
-    board = Board(view["size"])
-    seen = {name for frogs in view["own_frogs"].values() for name in frogs}
-    known = seen | set(view["revealed"])
-    empty = set(view["shots"]) | set(view["misses"])
+    board = Board(view.size)
+    seen = {name for frogs in view.own_frogs.values() for name in frogs}
+    known = seen | set(view.revealed)
+    empty = set(view.shots) | set(view.misses)
     unknown = [s for s in board.squares() if s.name not in known and s.name not in empty]
-    owners = {seat: count for seat, count in view["hidden_left"].items()
-              if seat not in view["own_frogs"] and count > 0}
+    owners = {seat: count for seat, count in view.hidden_left.items()
+              if seat not in view.own_frogs and count > 0}
     total = sum(owners.values())
     constraints = []
     candidates = {s.name for s in unknown}
-    for name, number in view["shots"].items():
+    for name, number in view.shots.items():
         around = board.neighbours(board.parse(name))
         need = number - sum(1 for s in around if s.name in known)
         constraints.append((need, frozenset(s for s in around if s.name in candidates)))

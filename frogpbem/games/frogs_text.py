@@ -1,6 +1,6 @@
 """The frog-finding games as text: the board with its legend, records in words.
 
-Reads only view data (what a seat may know), as ``FrogGame.view`` writes it.
+Reads only a view (what a seat may know), as ``FrogGame.view`` makes it.
 """
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from __future__ import annotations
 from frogpbem.board import text_grid, text_legend
 from frogpbem.frozen import frozen
 from frogpbem.games import JSON, Paint
-from frogpbem.games.frogs import (
+from frogpbem.games.frogs_notation import (
     GUESS_GAIN,
     LETTERS,
     MISS_PENALTY,
@@ -17,6 +17,7 @@ from frogpbem.games.frogs import (
     Found,
     FrogResult,
     FrogsResigned,
+    FrogsView,
     Miss,
     Shot,
 )
@@ -33,20 +34,20 @@ class Cell:
     number: int | None = None
 
 
-def cells(view: JSON) -> dict[str, Cell]:
+def cells(view: FrogsView) -> dict[str, Cell]:
     """Every square that is not plain open, by name: what the text board, the hint's board,
     the pictures and the terminal's colours all show."""
     found: dict[str, Cell] = {}
-    for name in view["misses"]:
+    for name in view.misses:
         found[name] = Cell("miss")
-    for name, number in view["shots"].items():
+    for name, number in view.shots.items():
         found[name] = Cell("shot", number=number)
-    for seat, frogs in view["own_frogs"].items():
+    for seat, frogs in view.own_frogs.items():
         for name in frogs:
             found[name] = Cell("own", seat)
-    for name, frog in view["revealed"].items():
-        found[name] = Cell({"shot": "shot_frog", "found": "found"}.get(frog["how"], "shown"),
-                           frog["owner"])
+    for name, frog in view.revealed.items():
+        found[name] = Cell({"shot": "shot_frog", "found": "found"}.get(frog.how, "shown"),
+                           frog.owner)
     return found
 
 
@@ -66,24 +67,24 @@ def _glyph(cell: Cell) -> str:
             "found": f"[{mark}]"}.get(cell.kind, f"<{mark}>")
 
 
-def render(view: JSON, paint: Paint | None = None) -> str:
-    size = view["size"]
+def render(view: FrogsView, paint: Paint | None = None) -> str:
+    size = view.size
     shown = {name: _glyph(cell) for name, cell in cells(view).items()}
     lines = text_grid(size, lambda name: shown.get(name, " . "), paint)
     lines.append("")
-    own = list(view["own_frogs"])
+    own = list(view.own_frogs)
     hidden = ([f"{letter(own[0]).lower()}  {own[0]}'s hidden frog"] if len(own) == 1 else
               [" ".join(letter(s).lower() for s in own) + "  hidden frogs of "
                + ", ".join(own)] if own else [])
     lines += text_legend([".  open", "-  wrong guess (empty)", "0-8  shot square and its number",
                           *hidden, "(B)  frog shot", "[B]  frog found",
                           "<B>  frog of a seat that resigned"])
-    colours = [f"{letter(s)} {s}" for s in view["seats"]]
+    colours = [f"{letter(s)} {s}" for s in view.seats]
     lines += text_legend([f"colours: {colours[0]}", *colours[1:]], ", ")
     return "\n".join(lines)
 
 
-def render_hint(view: JSON, hint: JSON) -> str:
+def render_hint(view: FrogsView, hint: JSON) -> str:
     """The odds on the board: on each square the seat cannot see, the percent chance of
     an opponent's frog (``!!!`` certain, `` . `` none); then the likeliest squares."""
     odds = hint["probabilities"]
@@ -100,7 +101,7 @@ def render_hint(view: JSON, hint: JSON) -> str:
                        else f"{min(99, max(1, round(100 * p))):>3}")
     lines = ["The odds of an opponent's frog on each square you cannot see",
              f"({counted(hint['hidden'], 'frog')} hidden from you), in percent:", ""]
-    lines += text_grid(view["size"], lambda name: shown.get(name, "   "))
+    lines += text_grid(view.size, lambda name: shown.get(name, "   "))
     lines += ["", *text_legend(["!!!  certain", ".  none", "[n]  shot number",
                                 "-  wrong guess", "(B)  revealed frog", "r  your frog"], "   "),
               ""]

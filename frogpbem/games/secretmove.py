@@ -21,7 +21,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from functools import cache
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING
 
 from frogpbem.board import text_legend
 from frogpbem.errors import (
@@ -34,12 +34,14 @@ from frogpbem.frozen import frozen
 from frogpbem.games import (
     JSON,
     Chance,
+    Options,
     Outcome,
     Paint,
     Place,
     Resign,
     Resigned,
     Ruleset,
+    Termination,
     same_json,
     shuffle,
 )
@@ -75,7 +77,7 @@ def parse_setup(text: str) -> dict[str, list[int]]:
     return secret
 
 
-def check_secret(secret: Any) -> None:
+def check_secret(secret: object) -> None:
     """Three headers on the columns and three on the rows, each of 0..5 on exactly one.
 
     A secret may come from anyone (a seat seals its own): anything else, of any shape
@@ -263,16 +265,189 @@ def score(stones: Mapping[str, int], values: Mapping[str, int]) -> int:
     return sum(stones[s] * values[s] for s in SQUARES)
 
 
-class SecretMove(Ruleset[State, Move, SecretMoveResult]):
+@frozen
+class SeatBoard:
+    """One seat's board in a view: its stones, and its values where the holder may know
+    them (else how many value grids still fit its public moves)."""
+
+    stones: Mapping[str, int]
+    """Stones on each square, by name."""
+    moves_left: int
+    done: bool
+    """Whether it has made all its moves."""
+    guessed: bool
+    """Whether it has handed in its guess."""
+    values: Mapping[str, int] | None = None
+    """Each square's value (the holder knows the seat's headers), else ``None``."""
+    score: int | None = None
+    """Its score now (with ``values``)."""
+    grids_left: int | None = None
+    """The value grids that still fit its public moves (without ``values``)."""
+    stuck: tuple[Mapping[str, int], ...] | None = None
+    """Its boards at its automatic passes (without ``values``)."""
+
+    def to_json(self) -> dict[str, JSON]:
+        data: dict[str, JSON] = {"stones": dict(self.stones), "moves_left": self.moves_left,
+                                 "done": self.done, "guessed": self.guessed}
+        if self.values is not None:
+            data["values"] = dict(self.values)
+            data["score"] = self.score
+        else:
+            data["grids_left"] = self.grids_left
+            data["stuck"] = [dict(stones) for stones in self.stuck or ()]
+        return data
+
+    @classmethod
+    def from_json(cls, data: JSON) -> SeatBoard:
+        values, stuck = data.get("values"), data.get("stuck")
+        return cls(dict(data["stones"]), data["moves_left"], data["done"], data["guessed"],
+                   None if values is None else dict(values), data.get("score"),
+                   data.get("grids_left"),
+                   None if stuck is None else tuple(dict(stones) for stones in stuck))
+
+
+@frozen
+class SecretMoveView:
+    """What one holder (a seat, or the public) may know of a Secret Move position."""
+
+    rules: str
+    """``secretmove``."""
+    seats: tuple[str, ...]
+    phase: str
+    """``move``, ``guess`` or ``over``."""
+    to_move: str | None
+    """The seat to move, ``None`` once the game is over."""
+    points: Mapping[str, int]
+    boards: Mapping[str, SeatBoard]
+    """Each seat's board."""
+    history: Mapping[str, tuple[tuple[str, str, int], ...]]
+    """Each seat's stone moves, in order (public)."""
+    outcome: Outcome | None
+    """How the game ended, ``None`` while it goes on."""
+
+    def to_json(self) -> dict[str, JSON]:
+        return {
+            "rules": self.rules,
+            "seats": list(self.seats),
+            "phase": self.phase,
+            "to_move": self.to_move,
+            "points": dict(self.points),
+            "boards": {seat: board.to_json() for seat, board in self.boards.items()},
+            "history": {s: [list(m) for m in moves] for s, moves in self.history.items()},
+            "outcome": self.outcome.to_json() if self.outcome else None,
+        }
+
+    @classmethod
+    def from_json(cls, data: JSON) -> SecretMoveView:
+        """A view as :meth:`to_json` wrote it; raises :class:`KeyError`,
+        :class:`TypeError`, :class:`ValueError` or :class:`AttributeError` for another
+        shape."""
+        outcome = data["outcome"]
+        return cls(rules=data["rules"], seats=tuple(data["seats"]), phase=data["phase"],
+                   to_move=data["to_move"], points=dict(data["points"]),
+                   boards={seat: SeatBoard.from_json(board)
+                           for seat, board in data["boards"].items()},
+                   history={seat: tuple((src, dst, n) for src, dst, n in moves)
+                            for seat, moves in data["history"].items()},
+                   outcome=Outcome.from_json(outcome) if outcome else None)
+
+    def retold(self, termination: str) -> SecretMoveView:
+        if self.outcome is None:
+            return self
+        return replace(self, outcome=replace(self.outcome, termination=termination))
+
+
+class SecretMoveHints:
+    """Secret Move's hints (:attr:`~frogpbem.games.Ruleset.hints`): the opponent's value
+    grids that still fit its public moves."""
+
+    def hint(self, view: SecretMoveView, seat: str) -> JSON:
+        """The opponent's value grids still possible (from its public moves, as ``view``
+        lists them), and each value's chance on each square, every grid counted once."""
+        opponent = next(s for s in view.seats if s != seat)
+        left = fitting_grids(*_public_facts(view, seat))
+        chances = {square: {value: count / len(left) for value, count in
+                            sorted(Counter(g[square] for g in left).items())}
+                   for square in SQUARES}
+        return {"opponent": opponent, "grids_left": len(left), "of": len(all_grids()),
+                "values": chances,
+                "certain": {sq: next(iter(c)) for sq, c in chances.items() if len(c) == 1}}
+
+    def heat(self, hint: JSON) -> dict[str, float]:
+        """How sure the likeliest value of each of the opponent's squares is."""
+        return {square: max(chances.values()) for square, chances in hint["values"].items()}
+
+    def labels(self, hint: JSON) -> dict[str, str]:
+        """The likeliest value of each square and its chance: ``7: 62%``."""
+        labels = {}
+        for square, chances in hint["values"].items():
+            value, chance = max(chances.items(), key=lambda item: (item[1], -item[0]))
+            labels[square] = f"{value}: {round(100 * chance)}%"
+        return labels
+
+    def text(self, view: SecretMoveView, hint: JSON) -> str:
+        lines = [f"{hint['opponent']}'s value grids that still fit its moves: "
+                 f"{hint['grids_left']} of {hint['of']}.",
+                 "Each square's possible values, likeliest first, with their chance",
+                 "(every grid counted once):"]
+        for row in (3, 2, 1):
+            for col in "ABC":
+                chances = sorted(hint["values"][f"{col}{row}"].items(),
+                                 key=lambda item: (-item[1], item[0]))
+                values = [f"{v} ({round(100 * p)} %)" for v, p in chances]
+                lines += text_legend([f"{col}{row}: {values[0]}", *values[1:]], ", ")
+        if hint["certain"]:
+            lines += ["", "Certain: " + ", ".join(f"{sq}={v}" for sq, v in hint["certain"].items())]
+        return "\n".join(lines)
+
+
+class SecretMoveBot:
+    """Secret Move's bot (:attr:`~frogpbem.games.Ruleset.bot`)."""
+
+    def move(self, view: SecretMoveView, seat: str, rng: random.Random,
+                 strength: str = "greedy") -> str:
+        """``random`` moves and guesses at random; ``greedy`` makes the move that adds
+        most to its score and guesses a grid that fits the opponent's moves; ``strong``
+        also never passes while a move adds to its score."""
+        mine = view.boards[seat]
+        if view.phase == "guess":
+            if strength == "random":
+                grids = list(all_grids())
+            else:
+                grids = fitting_grids(*_public_facts(view, seat))
+            guess = grids[rng.randrange(len(grids))]
+            digits = "".join(str(guess[sq]) for sq in SQUARES)
+            return f"guess {digits[:3]}/{digits[3:6]}/{digits[6:]}"
+        values = mine.values or {}
+        moves = legal_moves(mine.stones, values)
+        if not moves or (strength != "strong" and rng.randrange(12) == 0):
+            return "pass"
+        if strength == "random":
+            src, dst, count = moves[rng.randrange(len(moves))]
+            return f"{src}-{dst} {count}"
+        gain = max(n * (values[d] - values[s]) for s, d, n in moves)
+        src, dst, count = rng.choice([(s, d, n) for s, d, n in moves
+                                      if n * (values[d] - values[s]) == gain])
+        return f"{src}-{dst} {count}"
+
+
+def _public_facts(view: SecretMoveView, seat: str) -> tuple[
+            Sequence[tuple[str, str, int]], Sequence[Mapping[str, int]]]:
+        """The opponent's moves and its boards at automatic passes, from ``seat``'s view."""
+        other = next(s for s in view.seats if s != seat)
+        return view.history[other], view.boards[other].stuck or ()
+
+
+class SecretMove(Ruleset[State, Move, SecretMoveResult, SecretMoveView]):
     """Secret Move for red and blue."""
 
     name = "secretmove"
     title = "Secret Move"
     seat_order = ("red", "blue")
     id_prefix = "sm"
-    option_defaults: ClassVar[Mapping[str, int | str]] = {}
     players_choose = True
-    option_help = "none"
+    hints = SecretMoveHints()
+    bot = SecretMoveBot()
 
     def parse_secret(self, text: str) -> JSON:
         return parse_setup(text)
@@ -283,7 +458,7 @@ class SecretMove(Ruleset[State, Move, SecretMoveResult]):
         return {}
 
     def deal(
-        self, options: Mapping[str, Any], seats: Sequence[str], rng: Chance
+        self, options: Options, seats: Sequence[str], rng: Chance
     ) -> tuple[JSON, dict[str, JSON]]:
         secrets = {}
         for seat in seats:
@@ -293,17 +468,17 @@ class SecretMove(Ruleset[State, Move, SecretMoveResult]):
         return None, secrets
 
     def check_setup(
-        self, options: Mapping[str, Any], seats: Sequence[str], public: JSON,
+        self, options: Options, seats: Sequence[str], public: JSON,
         secrets: Mapping[str, JSON],
     ) -> None:
         for seat in seats:
             check_secret(secrets.get(seat))
 
-    def secret_bound(self, options: Mapping[str, Any]) -> int:
+    def secret_bound(self, options: Options) -> int:
         return 40
 
     def start(
-        self, options: Mapping[str, Any], seats: Sequence[str], public: JSON,
+        self, options: Options, seats: Sequence[str], public: JSON,
         secrets: Mapping[str, JSON | None],
     ) -> State:
         return State(
@@ -452,8 +627,9 @@ class SecretMove(Ruleset[State, Move, SecretMoveResult]):
     def outcome(self, state: State) -> Outcome | None:
         if state.resigned:
             winner = next(s for s in state.seats if s != state.resigned)
-            return Outcome(f"{state.resigned} resigned",
-                           (Place(1, winner, 0), Place(2, state.resigned, 0)))
+            return Outcome.ended(Termination.RESIGNED,
+                                 (Place(1, winner, 0), Place(2, state.resigned, 0)),
+                                 state.resigned)
         guesses = state.guesses or {}
         if len(guesses) < 2 or any(g is None for g in guesses.values()):
             return None
@@ -468,23 +644,23 @@ class SecretMove(Ruleset[State, Move, SecretMoveResult]):
             right[seat] = guesses[seat] == truth
         red, blue = state.seats
         if abs(points[red] - points[blue]) > MARGIN:
-            reason = f"a lead of more than {MARGIN}"
             order = sorted(state.seats, key=lambda s: -points[s])
-            return Outcome(reason, (Place(1, order[0], points[order[0]]),
-                                    Place(2, order[1], points[order[1]])))
+            return Outcome.ended(Termination.LEAD, (Place(1, order[0], points[order[0]]),
+                                                    Place(2, order[1], points[order[1]])),
+                                 str(MARGIN))
         correct = [s for s in state.seats if right[s]]
         if len(correct) == 1:
             winner = correct[0]
             loser = next(s for s in state.seats if s != winner)
-            return Outcome(f"only {winner} guessed all nine values",
-                           (Place(1, winner, points[winner]), Place(2, loser, points[loser])))
-        why = "both guessed right" if correct else "neither guessed right"
+            return Outcome.ended(Termination.ONLY_ONE_GUESSED, (
+                Place(1, winner, points[winner]), Place(2, loser, points[loser])), winner)
         if points[red] == points[blue]:
-            return Outcome(f"{why}; equal scores",
-                           (Place(1, red, points[red]), Place(1, blue, points[blue])))
+            how = Termination.BOTH_RIGHT_EQUAL if correct else Termination.NEITHER_RIGHT_EQUAL
+            return Outcome.ended(how, (Place(1, red, points[red]), Place(1, blue, points[blue])))
         order = sorted(state.seats, key=lambda s: -points[s])
-        return Outcome(f"{why}; the higher score wins",
-                       (Place(1, order[0], points[order[0]]), Place(2, order[1], points[order[1]])))
+        how = Termination.BOTH_RIGHT_HIGHER if correct else Termination.NEITHER_RIGHT_HIGHER
+        return Outcome.ended(how, (Place(1, order[0], points[order[0]]),
+                                   Place(2, order[1], points[order[1]])))
 
     # --- presentation -------------------------------------------------------
 
@@ -493,60 +669,49 @@ class SecretMove(Ruleset[State, Move, SecretMoveResult]):
         public moves: each move was legal, and each automatic pass had no legal move."""
         return fitting_grids(state.history[seat], state.stuck[seat])
 
-    def hint(self, view: JSON, seat: str) -> JSON:
-        """The opponent's value grids still possible (from its public moves, as ``view``
-        lists them), and each value's chance on each square, every grid counted once."""
-        opponent = next(s for s in view["seats"] if s != seat)
-        left = fitting_grids(*self._public_facts(view, seat))
-        chances = {square: {value: count / len(left) for value, count in
-                            sorted(Counter(g[square] for g in left).items())}
-                   for square in SQUARES}
-        return {"opponent": opponent, "grids_left": len(left), "of": len(all_grids()),
-                "values": chances,
-                "certain": {sq: next(iter(c)) for sq, c in chances.items() if len(c) == 1}}
-
-    def view(self, state: State, viewers: frozenset[str]) -> JSON:
+    def view(self, state: State, viewers: frozenset[str]) -> SecretMoveView:
         boards = {}
         for seat in state.seats:
-            board: dict[str, Any] = {"stones": dict(state.stones[seat]),
-                                     "moves_left": state.moves_left(seat),
-                                     "done": state.done[seat],
-                                     "guessed": seat in (state.guesses or {})}
-            if seat in viewers and state.secrets[seat] is not None:
-                board["values"] = values_of(state.secrets[seat])  # type: ignore[arg-type]
-                board["score"] = score(state.stones[seat], board["values"])
+            secret = state.secrets[seat]
+            if seat in viewers and secret is not None:
+                values = values_of(secret)
+                known: tuple[Mapping[str, int] | None, int | None, int | None,
+                             tuple[Mapping[str, int], ...] | None] = \
+                    (values, score(state.stones[seat], values), None, None)
             else:
-                board["grids_left"] = len(self.grids_left(state, seat))
-                board["stuck"] = [dict(stones) for stones in state.stuck[seat]]
-            boards[seat] = board
-        outcome = self.outcome(state)
-        return {
-            "rules": self.name,
-            "seats": list(state.seats),
-            "phase": self.phase(state),
-            "to_move": self.to_move(state),
-            "points": self.scores(state),
-            "boards": boards,
-            "history": {s: [list(m) for m in state.history[s]] for s in state.seats},
-            "outcome": outcome.to_json() if outcome else None,
-        }
+                known = (None, None, len(self.grids_left(state, seat)), state.stuck[seat])
+            boards[seat] = SeatBoard(state.stones[seat], state.moves_left(seat),
+                                     state.done[seat], seat in (state.guesses or {}), *known)
+        return SecretMoveView(
+            rules=self.name,
+            seats=state.seats,
+            phase=self.phase(state),
+            to_move=self.to_move(state),
+            points=self.scores(state),
+            boards=boards,
+            history=state.history,
+            outcome=self.outcome(state),
+        )
 
-    def render(self, view: JSON, you: frozenset[str] = frozenset(),
+    def read_view(self, data: JSON) -> SecretMoveView:
+        return SecretMoveView.from_json(data)
+
+    def render(self, view: SecretMoveView, you: frozenset[str] = frozenset(),
                paint: Paint | None = None) -> str:
-        lines = [f"Phase: {view['phase']}"]
-        for seat, board in view["boards"].items():
-            values = board.get("values")
+        lines = [f"Phase: {view.phase}"]
+        for seat, board in view.boards.items():
+            values = board.values
             lines.append("")
-            lines.append(f"{seat}: {counted(board['moves_left'], 'move')} left"
-                         + (", done" if board["done"] else "")
-                         + (f", score {board['score']}" if "score" in board else "")
-                         + (f", {board['grids_left']} of {len(all_grids())} value grids still "
-                            "fit its moves" if "grids_left" in board else ""))
+            lines.append(f"{seat}: {counted(board.moves_left, 'move')} left"
+                         + (", done" if board.done else "")
+                         + (f", score {board.score}" if board.score is not None else "")
+                         + (f", {board.grids_left} of {len(all_grids())} value grids still "
+                            "fit its moves" if board.grids_left is not None else ""))
             for row in (3, 2, 1):
                 cells = []
                 for col in "ABC":
                     name = f"{col}{row}"
-                    stones = board["stones"][name]
+                    stones = board.stones[name]
                     cell = f"{stones:>2}" + (f" ({values[name]})" if values else "")
                     cells.append(paint(f"{seat}:{name}", cell) if paint else cell)
                 lines.append(f"  {row}  " + "   ".join(cells))
@@ -573,63 +738,3 @@ class SecretMove(Ruleset[State, Move, SecretMoveResult]):
             return "sealed"
         return ""
 
-    def bot_move(self, view: JSON, seat: str, rng: random.Random,
-                 strength: str = "greedy") -> str:
-        """``random`` moves and guesses at random; ``greedy`` makes the move that adds
-        most to its score and guesses a grid that fits the opponent's moves; ``strong``
-        also never passes while a move adds to its score."""
-        mine = view["boards"][seat]
-        if view["phase"] == "guess":
-            if strength == "random":
-                grids = list(all_grids())
-            else:
-                grids = fitting_grids(*self._public_facts(view, seat))
-            values = grids[rng.randrange(len(grids))]
-            digits = "".join(str(values[sq]) for sq in SQUARES)
-            return f"guess {digits[:3]}/{digits[3:6]}/{digits[6:]}"
-        moves = legal_moves(mine["stones"], mine["values"])
-        if not moves or (strength != "strong" and rng.randrange(12) == 0):
-            return "pass"
-        if strength == "random":
-            src, dst, count = moves[rng.randrange(len(moves))]
-            return f"{src}-{dst} {count}"
-        values = mine["values"]
-        gain = max(n * (values[d] - values[s]) for s, d, n in moves)
-        src, dst, count = rng.choice([(s, d, n) for s, d, n in moves
-                                      if n * (values[d] - values[s]) == gain])
-        return f"{src}-{dst} {count}"
-
-    def hint_heat(self, hint: JSON) -> dict[str, float]:
-        """How sure the likeliest value of each of the opponent's squares is."""
-        return {square: max(chances.values()) for square, chances in hint["values"].items()}
-
-    def hint_labels(self, hint: JSON) -> dict[str, str]:
-        """The likeliest value of each square and its chance: ``7: 62%``."""
-        labels = {}
-        for square, chances in hint["values"].items():
-            value, chance = max(chances.items(), key=lambda item: (item[1], -item[0]))
-            labels[square] = f"{value}: {round(100 * chance)}%"
-        return labels
-
-    def hint_text(self, view: JSON, hint: JSON) -> str:
-        lines = [f"{hint['opponent']}'s value grids that still fit its moves: "
-                 f"{hint['grids_left']} of {hint['of']}.",
-                 "Each square's possible values, likeliest first, with their chance",
-                 "(every grid counted once):"]
-        for row in (3, 2, 1):
-            for col in "ABC":
-                chances = sorted(hint["values"][f"{col}{row}"].items(),
-                                 key=lambda item: (-item[1], item[0]))
-                values = [f"{v} ({round(100 * p)} %)" for v, p in chances]
-                lines += text_legend([f"{col}{row}: {values[0]}", *values[1:]], ", ")
-        if hint["certain"]:
-            lines += ["", "Certain: " + ", ".join(f"{sq}={v}" for sq, v in hint["certain"].items())]
-        return "\n".join(lines)
-
-    @staticmethod
-    def _public_facts(view: JSON, seat: str) -> tuple[list[tuple[str, str, int]],
-                                                      list[dict[str, int]]]:
-        """The opponent's moves and its boards at automatic passes, from ``seat``'s view."""
-        other = next(s for s in view["seats"] if s != seat)
-        return ([(s, d, n) for s, d, n in view["history"][other]],
-                view["boards"][other].get("stuck", []))

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import string
 
-from frogpbem.pictures import JSON, Scene, status
+from frogpbem.games.froglet_view import FrogletView
+from frogpbem.pictures.scene import Scene, status
 from frogpbem.pictures.svg import INK, Grid, Picture, tag
 from frogpbem.safetext import counted
 
@@ -17,15 +18,15 @@ FROGS = {"G": ("#43a047", 1, "green"), "Y": ("#fdd835", 2, "yellow"),
 SEAT_FILL = {"white": "#fafafa", "black": "#263238"}
 
 
-def squares(view: JSON) -> dict[str, str]:
+def squares(view: FrogletView) -> dict[str, str]:
     """The letter (``G``, ``Y``, ``R``, ``B`` or ``.``) on each square, by name."""
-    size = view["size"]
+    size = view.size
     return {f"{string.ascii_uppercase[col]}{size - index}": letter
-            for index, row in enumerate(view["rows"]) for col, letter in enumerate(row)}
+            for index, row in enumerate(view.rows) for col, letter in enumerate(row)}
 
 
-def draw(view: JSON, scene: Scene) -> Picture:
-    size = view["size"]
+def draw(view: FrogletView, scene: Scene) -> Picture:
+    size = view.size
     grid = Grid(size, MARGIN, MARGIN, CELL)
     width = max(grid.side + 2 * MARGIN, 480)
     whose = f"view of {scene.seat}" if scene.seat else "public view"
@@ -42,7 +43,7 @@ def draw(view: JSON, scene: Scene) -> Picture:
                             stroke_width=1.2),
                         grid.label(name, str(value),
                                    fill=INK if at[name] in "GY" else "#ffffff"))
-    last = view["last"]
+    last = view.last
     for name in last:
         picture.add(grid.outline(name))
     if len(last) > 1:
@@ -56,13 +57,13 @@ def draw(view: JSON, scene: Scene) -> Picture:
     return picture
 
 
-def _legend(picture: Picture, view: JSON, scene: Scene, top: float) -> float:
-    to_move = view["to_move"]
+def _legend(picture: Picture, view: FrogletView, scene: Scene, top: float) -> float:
+    to_move = view.to_move
     y = top
-    for seat in view["seats"]:
+    for seat in view.seats:
         name = scene.names.get(seat)
         words = (f"{seat}" + (f" ({name})" if name else "")
-                 + f": {counted(view['points'][seat], 'point')}")
+                 + f": {counted(view.points[seat], 'point')}")
         if seat == scene.seat:
             words += " (you)"
         picture.add(tag("circle", cx=MARGIN + 7, cy=y - 4, r=6,
@@ -70,6 +71,6 @@ def _legend(picture: Picture, view: JSON, scene: Scene, top: float) -> float:
         y = picture.paragraph(MARGIN + 20, y, words + (" \u25c0 to move" if seat == to_move
                                                        else ""),
                               weight="bold" if seat == to_move else None)
-    y = picture.paragraph(MARGIN, y, status(view), weight="bold")
-    left = ", ".join(f"{FROGS[c][2]} ({FROGS[c][1]}) {n}" for c, n in view["frogs_left"].items())
+    y = picture.paragraph(MARGIN, y, status(view, scene.clock), weight="bold")
+    left = ", ".join(f"{FROGS[c][2]} ({FROGS[c][1]}) {n}" for c, n in view.frogs_left.items())
     return picture.paragraph(MARGIN, y, f"frogs left: {left}; orange: the last move", size=11)

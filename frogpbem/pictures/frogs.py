@@ -9,8 +9,9 @@ Each frog carries its seat's letter, so nothing depends on colour alone.
 
 from __future__ import annotations
 
+from frogpbem.games.frogs_notation import FrogsView
 from frogpbem.games.frogs_text import Cell, cells, letter
-from frogpbem.pictures import JSON, Scene, status
+from frogpbem.pictures.scene import Scene, status
 from frogpbem.pictures.svg import Grid, Picture, cross, frog, seat_colour, text_on
 from frogpbem.safetext import counted
 
@@ -22,13 +23,13 @@ GOLD = "#ffd54f"
 SHOWN = "#efebe9"
 
 
-def draw(view: JSON, scene: Scene) -> Picture:
-    size = view["size"]
+def draw(view: FrogsView, scene: Scene) -> Picture:
+    size = view.size
     grid = Grid(size, MARGIN, MARGIN, CELL)
     width = max(grid.side + 2 * MARGIN, 480)
     whose = f"view of {scene.seat}" if scene.seat else "public view"
     picture = Picture(width, 0, f"Frog Finder board, {whose}"
-                      if view["rules"] == "frogfinder" else f"Coan's Frog Finder board, {whose}")
+                      if view.rules == "frogfinder" else f"Coan's Frog Finder board, {whose}")
     shown = cells(view)
     for name in grid.names():
         picture.add(_square(grid, name, shown.get(name)))
@@ -65,22 +66,22 @@ def _square(grid: Grid, name: str, cell: Cell | None) -> str:
                                                                    scale=0.85)
 
 
-def _legend(picture: Picture, view: JSON, scene: Scene, top: float) -> float:
+def _legend(picture: Picture, view: FrogsView, scene: Scene, top: float) -> float:
     """Each seat's points and hidden frogs, whose turn (or the end), and the key."""
-    to_move = view["to_move"]
-    out = set(view["out"])
-    teams = view["teams"]
+    to_move = view.to_move
+    out = set(view.out)
+    teams = view.teams
     you = teams.get(scene.seat) if scene.seat else None
     y = top
-    for seat in view["seats"]:
+    for seat in view.seats:
         name = scene.names.get(seat)
         team = teams.get(seat, seat)
         words = f"{seat}" + (f" ({name})" if name else "")
-        words += f": {view['hidden_left'][seat]} hidden"
-        if team in view["points"] and team != seat:
-            words += f", team {team} {counted(view['points'][team], 'point')}"
-        elif seat in view["points"]:
-            words += f", {counted(view['points'][seat], 'point')}"
+        words += f": {view.hidden_left[seat]} hidden"
+        if team in view.points and team != seat:
+            words += f", team {team} {counted(view.points[team], 'point')}"
+        elif seat in view.points:
+            words += f", {counted(view.points[seat], 'point')}"
         if seat in out:
             words += ", out"
         if you is not None and teams.get(seat) == you:
@@ -90,6 +91,6 @@ def _legend(picture: Picture, view: JSON, scene: Scene, top: float) -> float:
         weight = "bold" if seat == to_move else None
         y = picture.paragraph(MARGIN + 22, y, words + (" \u25c0 to move" if seat == to_move
                                                        else ""), weight=weight)
-    y = picture.paragraph(MARGIN, y, status(view), weight="bold")
+    y = picture.paragraph(MARGIN, y, status(view, scene.clock), weight="bold")
     return picture.paragraph(MARGIN, y, "gold: found \u00b7 upside down: shot \u00b7 X: wrong "
                              "guess \u00b7 dashed: hidden (yours)", size=11)

@@ -14,7 +14,9 @@ from dataclasses import dataclass
 from html import escape
 
 from frogpbem.frozen import frozen
-from frogpbem.pictures import JSON, Scene, drawer, picture, status
+from frogpbem.games import GameView
+from frogpbem.pictures.draw import picture
+from frogpbem.pictures.scene import Scene, status
 from frogpbem.pictures.svg import FONT, INK, Picture
 from frogpbem.safetext import safe
 
@@ -34,21 +36,21 @@ def _words(text: str) -> str:
     return escape(safe(text))
 
 
-def view_page(rules: str, board: JSON, scene: Scene, title: str, facts: Sequence[str],
+def view_page(board: GameView, scene: Scene, title: str, facts: Sequence[str],
               moves: Sequence[tuple[int, str]]) -> str:
     """A view as a page: the board's picture, then the title, ``facts`` (lines of words),
     how the game stands and the moves (number and words)."""
-    lines = [*facts, status(board)]
-    return _page(title, picture(rules, board, scene).svg(),
+    lines = [*facts, status(board, scene.clock)]
+    return _page(title, picture(board, scene).svg(),
                  "".join(f"<p>{_words(line)}</p>" for line in lines if line)
                  + _move_list(moves))
 
 
-def letter_page(rules: str, board: JSON, scene: Scene, title: str, text: str) -> str:
+def letter_page(board: GameView, scene: Scene, title: str, text: str) -> str:
     """A mail's HTML part: the board's picture above the mail's own text, whole (a mail
     program that shows the HTML part shows nothing else)."""
     lines = "\n".join(_words(line) for line in text.splitlines())
-    return _page(title, picture(rules, board, scene).svg(), f"<pre>{lines}</pre>")
+    return _page(title, picture(board, scene).svg(), f"<pre>{lines}</pre>")
 
 
 def _move_list(moves: Sequence[tuple[int, str]]) -> str:
@@ -72,14 +74,14 @@ def _page(title: str, svg: str, info: str, script: str = "") -> str:
 class Frame:
     """One step of a record page: the public board after a record, and its caption."""
 
-    board: JSON
+    board: GameView
     """The ruleset's view of the state then."""
     caption: str
     last: tuple[str, str] | None
     """The seat and public move of the record just played (``None``: none)."""
 
 
-def record_page(rules: str, title: str, facts: Sequence[str], names: Mapping[str, str],
+def record_page(title: str, facts: Sequence[str], names: Mapping[str, str],
                 frames: Sequence[Frame]) -> str:
     """A game's record as one page that steps through ``frames`` (buttons, arrow keys;
     ``#K`` or ``?K`` at the end of the address opens frame K).
@@ -88,8 +90,7 @@ def record_page(rules: str, title: str, facts: Sequence[str], names: Mapping[str
     the frames it is shown in (``data-f="FROM TO"``), so a long game stays
     small. Without a script the page shows the last frame.
     """
-    draw_board = drawer(rules)
-    pictures = [draw_board(frame.board, Scene(None, names, frame.last)) for frame in frames]
+    pictures = [picture(frame.board, Scene(None, names, frame.last)) for frame in frames]
     merged = _timeline(pictures, f"{title}: the board")
     captions = "".join(f'<li value="{index}" data-k="{index}">{_words(frame.caption)}</li>'
                        for index, frame in enumerate(frames))

@@ -9,19 +9,12 @@ frogs on gold, shot squares on grey, the last move underlined).
 from __future__ import annotations
 
 import os
-import re
 from collections.abc import Mapping
 from typing import IO, TYPE_CHECKING
 
-from frogpbem.pictures import JSON
-from frogpbem.pictures.svg import SEAT_COLOURS
-
 if TYPE_CHECKING:
-    from rich.style import Style
+    from frogpbem.games import GameView, Paint
 
-    from frogpbem.games import Paint
-
-_SQUARE_RE = re.compile(r"[A-Z][0-9]{1,2}")
 
 
 def colour_wanted(stream: IO[str], environ: Mapping[str, str] = os.environ) -> bool:
@@ -34,7 +27,7 @@ def colour_wanted(stream: IO[str], environ: Mapping[str, str] = os.environ) -> b
         return False
 
 
-def painter(rules: str, board: JSON, last: tuple[str, str] | None,
+def painter(board: GameView, last: tuple[str, str] | None,
             stream: IO[str] | None = None) -> Paint:
     """The paint of a view's text board: (square name, text) to the text in colour.
 
@@ -44,49 +37,15 @@ def painter(rules: str, board: JSON, last: tuple[str, str] | None,
     from rich.color import ColorSystem
     from rich.console import Console
 
+    from frogpbem.pictures.colours import styles_of
+
     found = Console(file=stream, force_terminal=True).color_system
     system = {"256": ColorSystem.EIGHT_BIT, "truecolor": ColorSystem.TRUECOLOR,
               "windows": ColorSystem.WINDOWS}.get(found or "", ColorSystem.STANDARD)
-    styles = _styles(rules, board, last)
+    styles = styles_of(board, last)
 
     def paint(name: str, text: str) -> str:
         style = styles.get(name)
         return text if style is None else style.render(text, color_system=system)
 
     return paint
-
-
-def _styles(rules: str, board: JSON, last: tuple[str, str] | None) -> dict[str, Style]:
-    from rich.style import Style
-
-    moved = set(_SQUARE_RE.findall(last[1].upper())) if last else set()
-    styles: dict[str, Style] = {}
-    if rules == "froglet":
-        from frogpbem.pictures.froglet import FROGS, squares
-
-        for name, letter in squares(board).items():
-            if letter in FROGS:
-                styles[name] = Style(color=FROGS[letter][0], bold=True)
-    elif rules == "secretmove":
-        for seat, seat_board in board["boards"].items():
-            for name in seat_board["stones"]:
-                styles[f"{seat}:{name}"] = Style(bold=True)
-        if last is not None:
-            moved = {f"{last[0]}:{name}" for name in moved}
-    else:
-        from frogpbem.games.frogs_text import cells
-        from frogpbem.pictures.frogs import GOLD, SHOT
-
-        for name, cell in cells(board).items():
-            colour = SEAT_COLOURS.get(cell.owner or "", "#9e9e9e")
-            styles[name] = {
-                "miss": Style(color="#b71c1c", bold=True),
-                "shot": Style(color="#263238", bgcolor=SHOT),
-                "own": Style(color=colour, italic=True),
-                "shot_frog": Style(color=colour, bgcolor=SHOT, bold=True),
-                "found": Style(color=colour, bgcolor=GOLD, bold=True),
-            }.get(cell.kind, Style(color=colour, underline=True))
-    for name in moved:
-        styles[name] = styles.get(name, Style()) + Style(underline=True, reverse=True)
-    return styles
-

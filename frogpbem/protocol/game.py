@@ -456,7 +456,7 @@ def termination_words(game: Game, termination: str) -> str:
     return termination
 
 
-def play_clock(rules: Ruleset[Any, Any, Any], state: Any, seat: str, result: ClockResult,
+def play_clock(rules: Ruleset[Any, Any, Any, Any], state: Any, seat: str, result: ClockResult,
                paused: bool) -> Any:
     """The state after a clock record (:mod:`frogpbem.games.clock`) of ``seat``.
 
@@ -486,7 +486,7 @@ class Game:
 
     path: Path
     file: GameFile
-    ruleset: Ruleset[Any, Any, Any]
+    ruleset: Ruleset[Any, Any, Any, Any]
     results: list[Any] = field(default_factory=list)
     """Each record's result, typed by the ruleset."""
     unrequested: list[int] = field(default_factory=list)
@@ -597,7 +597,7 @@ class Game:
             self.unrequested.append(record.n)
 
 
-def ruleset_of(header: Header) -> Ruleset[Any, Any, Any]:
+def ruleset_of(header: Header) -> Ruleset[Any, Any, Any, Any]:
     """The header's ruleset, with its options and seats checked against it."""
     try:
         ruleset = find_game(header.rules)
@@ -611,7 +611,7 @@ def ruleset_of(header: Header) -> Ruleset[Any, Any, Any]:
     return ruleset
 
 
-def typed_results(file: GameFile, ruleset: Ruleset[Any, Any, Any],
+def typed_results(file: GameFile, ruleset: Ruleset[Any, Any, Any, Any],
                   known: Game | None = None) -> list[Any]:
     """Every record's result as the ruleset's type; a malformed one is refused here.
 

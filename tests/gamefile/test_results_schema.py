@@ -8,7 +8,7 @@ import pytest
 
 from frogpbem.errors import GameFileError, NotationError
 from frogpbem.gamefile import schema
-from frogpbem.games import find_game
+from frogpbem.games import RULESETS, find_game
 
 VALID = {
     "frogfinder": [{"count": 0}, {"count": 8}, {"shot": "blue"}, {"found": "red"},
@@ -57,3 +57,8 @@ def test_malformed_results_fail_both(rules: str) -> None:
 def test_schema_errors_are_game_file_errors() -> None:
     with pytest.raises(GameFileError):
         schema.validate({"frogpbem": 2}, "game", "x")
+
+
+def test_the_schema_has_the_results_of_every_ruleset_in_the_registry() -> None:
+    root = schema.load_schema("results.schema.json")
+    assert list(root["$defs"]) == list(RULESETS)

@@ -149,7 +149,7 @@ def test_no_two_seat_game_ends_in_a_points_tie(seed: int, frogs: int, coan: bool
     state = rules.start(options, ("red", "blue"), None, secrets)
     while (seat := rules.to_move(state)) is not None:
         view = rules.view(state, frozenset([seat]))
-        taken = set(view["shots"]) | set(view["revealed"]) | set(view["own_frogs"][seat])
+        taken = set(view.shots) | set(view.revealed) | set(view.own_frogs[seat])
         target = rng.choice([f"{c}{r}" for c in "ABCDE" for r in range(1, 6)
                              if f"{c}{r}" not in taken])
         state, _ = rules.play(state, seat, rules.parse_move(f"{rng.choice(['shoot', 'guess'])} "
@@ -165,7 +165,7 @@ def test_coan_with_two_seats_plays_as_frogfinder() -> None:
     ff = FROGFINDER.start(FROGFINDER.options(options), ("red", "blue"), None, secrets)
     co = COAN.start(COAN.options(options), ("red", "blue"), None, secrets)
     while (seat := FROGFINDER.to_move(ff)) is not None:
-        text = FROGFINDER.bot_move(FROGFINDER.view(ff, frozenset([seat])), seat, rng)
+        text = FROGFINDER.bot.move(FROGFINDER.view(ff, frozenset([seat])), seat, rng)
         ff, ff_result = FROGFINDER.play(ff, seat, FROGFINDER.parse_move(text))
         co, co_result = COAN.play(co, seat, COAN.parse_move(text))
         assert ff_result == co_result and FROGFINDER.scores(ff) == COAN.scores(co)
@@ -228,8 +228,8 @@ def test_a_number_or_a_wrong_guess_moves_on_as_every_other_move_does(
     checked = 0
     while (seat := COAN.to_move(state)) is not None:
         view = COAN.view(state, frozenset(state.members(state.teams[seat])))
-        taken = set(view["shots"]) | set(view["revealed"]) | {
-            n for own in view["own_frogs"].values() for n in own}
+        taken = set(view.shots) | set(view.revealed) | {
+            n for own in view.own_frogs.values() for n in own}
         target = rng.choice([f"{c}{r}" for c in "ABCDEF" for r in range(1, 7)
                              if f"{c}{r}" not in taken])
         move = COAN.parse_move(f"{rng.choice(['shoot', 'guess'])} {target}")

@@ -22,6 +22,7 @@ from frogpbem.gamefile import strictyaml
 from frogpbem.games import Resign, find_game
 from frogpbem.games.frogfinder import FrogFinder
 from frogpbem.games.frogs import Guess, Shoot, parse_move
+from frogpbem.games.frogs_notation import FrogsView
 
 RULES: FrogFinder = find_game("frogfinder")  # type: ignore[assignment]
 VECTORS = strictyaml.loads((Path(__file__).parent / "frogfinder_vectors.yaml").read_bytes())
@@ -129,16 +130,16 @@ def _random_game(seed: int, size: int, frogs: int) -> list[tuple[str, str, dict[
     moves = []
     while (seat := RULES.to_move(state)) is not None and len(moves) < 400:
         view = RULES.view(state, frozenset([seat]))
-        text = rng.choice([RULES.bot_move(view, seat, rng), _any_open(view, rng)])
+        text = rng.choice([RULES.bot.move(view, seat, rng), _any_open(view, rng)])
         state, result = RULES.play(state, seat, RULES.parse_move(text))
         moves.append((seat, text, result))
     return moves, secrets, state  # type: ignore[return-value]
 
 
-def _any_open(view: dict[str, Any], rng: random.Random) -> str:
-    taken = set(view["shots"]) | set(view["revealed"])
-    taken |= {n for frogs in view["own_frogs"].values() for n in frogs}
-    size = view["size"]
+def _any_open(view: FrogsView, rng: random.Random) -> str:
+    taken = set(view.shots) | set(view.revealed)
+    taken |= {n for frogs in view.own_frogs.values() for n in frogs}
+    size = view.size
     squares = [Square(c, r).name for c in range(size) for r in range(size)]
     return f"{rng.choice(['shoot', 'guess'])} {rng.choice([s for s in squares if s not in taken])}"
 

@@ -140,6 +140,6 @@ def test_demo_plays_froglet(tmp_path: Path, cli: Cli) -> None:
 
 def test_views_show_the_board_to_everyone(new_game: Callable[..., Path]) -> None:
     view = RULES.view(position(CROSS), frozenset())
-    assert view["rows"] == CROSS
+    assert list(view.rows) == CROSS
     text = RULES.render(view)
     assert "G green 1" in text and " B " in text

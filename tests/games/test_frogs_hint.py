@@ -7,6 +7,7 @@ import itertools
 import math
 import random
 from collections import Counter
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -33,9 +34,9 @@ def played(rules: Any, options: dict[str, Any], seats: tuple[str, ...], seed: in
             break
         view = rules.view(state, frozenset(s for s in seats
                                             if state.teams[s] == state.teams[seat]))
-        taken = set(view["shots"]) | set(view["revealed"])
-        taken |= {n for frogs in view["own_frogs"].values() for n in frogs}
-        open_squares = [s.name for s in Board(view["size"]).squares() if s.name not in taken]
+        taken = set(view.shots) | set(view.revealed)
+        taken |= {n for frogs in view.own_frogs.values() for n in frogs}
+        open_squares = [s.name for s in Board(view.size).squares() if s.name not in taken]
         verb = "guess" if rng.random() < 0.3 else "shoot"
         state, _ = rules.play(state, seat, rules.parse_move(f"{verb} {rng.choice(open_squares)}"))
     return state
@@ -43,21 +44,21 @@ def played(rules: Any, options: dict[str, Any], seats: tuple[str, ...], seed: in
 
 def brute_force(view: dict[str, Any]) -> tuple[dict[str, float], dict[str, dict[str, float]]]:
     """Every placement of the unseen frogs, with every assignment of owners, counted."""
-    board = Board(view["size"])
-    seen = {n for frogs in view["own_frogs"].values() for n in frogs}
-    known = seen | set(view["revealed"])
+    board = Board(view.size)
+    seen = {n for frogs in view.own_frogs.values() for n in frogs}
+    known = seen | set(view.revealed)
     unknown = [s.name for s in board.squares()
-               if s.name not in known and s.name not in view["shots"]
-               and s.name not in view["misses"]]
-    owners = [seat for seat, count in view["hidden_left"].items()
-              if seat not in view["own_frogs"] for _ in range(count)]
+               if s.name not in known and s.name not in view.shots
+               and s.name not in view.misses]
+    owners = [seat for seat, count in view.hidden_left.items()
+              if seat not in view.own_frogs for _ in range(count)]
     frogs_at: Counter[str] = Counter()
     owner_at: Counter[tuple[str, str]] = Counter()
     total = 0
     for chosen in itertools.combinations(unknown, len(owners)):
         occupied = known | set(chosen)
         if any(sum(1 for s in board.neighbours(board.parse(name)) if s.name in occupied)
-               != number for name, number in view["shots"].items()):
+               != number for name, number in view.shots.items()):
             continue
         for assignment in set(itertools.permutations(owners)):
             total += 1
@@ -91,7 +92,7 @@ def small_positions(count: int) -> list[tuple[str, dict[str, Any]]]:
         state = played(rules, options, seats, rng.randrange(10**9), rng.randrange(0, 12))
         if rules.to_move(state) is None:
             continue
-        seat = rng.choice([s for s in seats if rules.view(state, frozenset([s]))["own_frogs"]])
+        seat = rng.choice([s for s in seats if rules.view(state, frozenset([s])).own_frogs])
         viewers = frozenset(s for s in seats if state.teams[s] == state.teams[seat])
         found.append((kind, rules.view(state, viewers)))
     return found
@@ -149,11 +150,11 @@ def test_certain_and_impossible_squares() -> None:
     # touches nothing of red's: exactly one of B2..D4's unknown squares
     view = FROGFINDER.view(played(FROGFINDER, {"size": 5, "frogs": 1}, SEATS[:2], 3, 0),
                            frozenset(["red"]))
-    view = {**view, "shots": {"C3": 0, "A5": 1}, "own_frogs": {"red": ["E1"]},
-            "hidden_left": {"red": 1, "blue": 1}}
+    view = replace(view, shots={"C3": 0, "A5": 1}, own_frogs={"red": ("E1",)},
+                   hidden_left={"red": 1, "blue": 1})
     odds = frog_odds(view)
     assert all(odds.probabilities[n] == 0.0 for n in ("B2", "C2", "D2", "B4", "D4", "B3"))
     assert odds.probabilities["A4"] + odds.probabilities["B5"] == pytest.approx(1.0)
     assert odds.certain() == []
-    view["shots"] = {**view["shots"], "A3": 1}  # A4 is now the only square next to both
+    view = replace(view, shots={**view.shots, "A3": 1})  # A4 is now the only square next to both
     assert frog_odds(view).certain() == ["A4"]

@@ -237,15 +237,15 @@ def test_grid_count_and_hint_match_brute_force_and_use_public_facts_only(
         if RULES.automatic(state) is not None:
             text, claimed = "pass", RULES.parse_result({"auto": True})
         else:
-            text = RULES.bot_move(RULES.view(state, frozenset([seat])), seat, rng)
+            text = RULES.bot.move(RULES.view(state, frozenset([seat])), seat, rng)
             claimed = None
         state, result = RULES.play(state, seat, parse_move(text), claimed)
         blind, _ = RULES.play(blind, seat, parse_move(text), result)
     view = RULES.view(state, frozenset(["red"]))
     grids = brute_force_grids(list(state.history["blue"]), list(state.stuck["blue"]))
-    assert view["boards"]["blue"]["grids_left"] == len(grids)
+    assert view.boards["blue"].grids_left == len(grids)
     assert len(grids) >= 1  # blue's real grid always fits
-    hint = RULES.hint(view, "red")
+    hint = RULES.hints.hint(view, "red")
     assert hint["grids_left"] == len(grids)
     for index, square in enumerate(sorted(SQUARES)):
         counted = Counter(grid[index] for grid in grids)
@@ -253,7 +253,7 @@ def test_grid_count_and_hint_match_brute_force_and_use_public_facts_only(
             {value: n / len(grids) for value, n in counted.items()}, abs=1e-12)
     # red's view is the same whether or not blue's headers are known to the state
     assert RULES.view(blind, frozenset(["red"])) == view
-    assert "values" not in view["boards"]["blue"]
+    assert "values" not in view.to_json()["boards"]["blue"]
 
 
 VECTORS = strictyaml.loads(

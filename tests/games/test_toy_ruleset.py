@@ -1,4 +1,7 @@
-"""A fifth game needs one rules module and its registration: a toy played through the CLI."""
+"""A fifth game needs one rules module and its registration: a toy played through the CLI.
+
+The toy lives in this module alone; nothing in frogpbem names it, and every command,
+picture and list of games finds it through the registry."""
 
 from __future__ import annotations
 
@@ -14,10 +17,11 @@ import pytest
 
 from frogpbem import games
 from frogpbem.board import Square
-from frogpbem.errors import IllegalMoveError, NotationError
+from frogpbem.errors import IllegalMoveError, NotationError, UsageError
 from frogpbem.games import (
     JSON,
     Chance,
+    OptionSpec,
     Outcome,
     Resign,
     Resigned,
@@ -52,13 +56,31 @@ class ToyState:
     resigned: str | None = None
 
 
-class Claim(Ruleset[ToyState, Take | Resign, Taken | Resigned]):
+@dataclass(frozen=True)
+class ToyView:
+    rules: str
+    to_move: str | None
+    points: Mapping[str, int]
+    owners: Mapping[str, str]
+    outcome: Outcome | None = None
+
+    def to_json(self) -> dict[str, JSON]:
+        return {"to_move": self.to_move, "points": dict(self.points), "outcome": None,
+                "owners": dict(self.owners)}
+
+    def retold(self, termination: str) -> ToyView:
+        return self
+
+
+class Claim(Ruleset[ToyState, Take | Resign, Taken | Resigned, ToyView]):
     """Claim squares in turn; when the nine are taken, most squares wins."""
 
     name = "toyclaim"
     title = "Claim (a toy)"
     seat_order = ("red", "blue")
-    option_defaults: ClassVar[Mapping[str, int | str]] = {}
+    option_specs: ClassVar[tuple[OptionSpec, ...]] = (
+        OptionSpec("bonus", 0, "0..9", "points for nothing (a toy's option)"),
+    )
 
     def deal(self, options: Mapping[str, Any], seats: Sequence[str],
              rng: Chance) -> tuple[JSON, dict[str, JSON]]:
@@ -120,12 +142,15 @@ class Claim(Ruleset[ToyState, Take | Resign, Taken | Resigned]):
         return Outcome("all taken" if not state.resigned else f"{state.resigned} resigned",
                        rank_by_points(points))
 
-    def view(self, state: ToyState, viewers: frozenset[str]) -> JSON:
-        return {"to_move": self.to_move(state), "points": self.scores(state),
-                "outcome": None, "owners": {sq.name: s for sq, s in state.owners.items()}}
+    def view(self, state: ToyState, viewers: frozenset[str]) -> ToyView:
+        return ToyView(self.name, self.to_move(state), self.scores(state),
+                       {sq.name: s for sq, s in state.owners.items()})
 
-    def render(self, view: JSON, you: frozenset[str] = frozenset()) -> str:
-        return " ".join(f"{sq}:{owner}" for sq, owner in sorted(view["owners"].items()))
+    def read_view(self, data: JSON) -> ToyView:
+        return ToyView(self.name, data["to_move"], data["points"], data["owners"])
+
+    def render(self, view: ToyView, you: frozenset[str] = frozenset()) -> str:
+        return " ".join(f"{sq}:{owner}" for sq, owner in sorted(view.owners.items()))
 
     def describe(self, seat: str, move: str, result: Taken | Resigned) -> str:
         return f"{seat} {move}"
@@ -134,7 +159,7 @@ class Claim(Ruleset[ToyState, Take | Resign, Taken | Resigned]):
 def test_a_toy_ruleset_plays_through_new_move_view_and_audit(
     tmp_path: Path, cli: Cli, keys: Keys, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(games, "_REGISTRY", dict(games._REGISTRY))  # forget the toy afterwards
+    monkeypatch.setattr(games, "_REGISTERED", dict(games._REGISTERED))  # forget it afterwards
     register(Claim())
     game = tmp_path / "toy.yaml"
     created = cli("new", game, "--rules", "toyclaim", "--referee", keys.path("referee"),
@@ -160,3 +185,64 @@ def test_a_toy_ruleset_plays_through_new_move_view_and_audit(
     audited = cli("audit", game)
     assert audited.exit_code == 0, audited.output
     assert "replay: every result, score and turn of 9 records" in audited.stdout
+
+
+FROGPBEM = Path(__file__).resolve().parents[2] / "frogpbem"
+
+
+def test_nothing_in_frogpbem_names_the_toy() -> None:
+    named = [path for path in FROGPBEM.rglob("*") if path.is_file()
+             and b"toyclaim" in path.read_bytes().lower()]
+    assert named == []
+
+
+def test_the_registry_lists_the_toy_with_its_options(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(games, "_REGISTERED", dict(games._REGISTERED))
+    assert "toyclaim" not in games.known_games()
+    toy = register(Claim())
+    assert games.find_game("toyclaim") is toy
+    assert "toyclaim" in games.known_games() and games.listed_games()[-1] == "toyclaim"
+    assert toy.option_defaults == {"bonus": 0}
+    assert toy.option_help == "bonus=0..9 (0)"
+
+
+def test_an_unknown_game_is_refused_with_the_list_of_known_ones() -> None:
+    with pytest.raises(UsageError, match=r"unknown rules 'chess' \(known: coan, frogfinder, "
+                                         r"froglet, secretmove\)"):
+        games.find_game("chess")
+
+
+def test_a_game_without_a_picture_of_its_own_is_drawn_as_its_text_board(
+    tmp_path: Path, cli: Cli, keys: Keys, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(games, "_REGISTERED", dict(games._REGISTERED))
+    register(Claim())
+    game = tmp_path / "toy.yaml"
+    created = cli("new", game, "--rules", "toyclaim", "--referee", keys.path("referee"),
+                  "--seat", f"red={keys.pub('alice')}", "--seat", f"blue={keys.pub('bob')}")
+    assert created.exit_code == 0, created.output
+    for seat, square in (("alice", "b2"), ("bob", "c3")):
+        assert cli("move", game, f"take {square}", "--key", keys.path(seat)).exit_code == 0
+        assert cli("move", game, "--key", keys.path("referee")).exit_code == 0
+    drawn = cli("view", game, "--public", "--format", "svg")
+    assert drawn.exit_code == 0, drawn.output
+    assert "Claim (a toy) board" in drawn.stdout
+    assert ">B2:red C3:blue</text>" in drawn.stdout
+    page = cli("view", game, "--public", "--format", "html")
+    assert page.exit_code == 0 and ">B2:red C3:blue</text>" in page.stdout
+
+
+@pytest.mark.xfail(strict=True, reason="cli.py types the rulesets and their options into the "
+                   "help of new by hand; the CLI part of issue 30 reads them from the registry "
+                   "(listed_games, option_help) when the help is shown: then drop this mark")
+def test_new_help_lists_the_toy_and_its_options(
+    cli: Cli, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The help of ``new`` is read from the registry when it is shown."""
+    monkeypatch.setattr(games, "_REGISTERED", dict(games._REGISTERED))
+    register(Claim())
+    shown = cli("new", "--help")
+    assert shown.exit_code == 0, shown.output
+    words = " ".join(shown.stdout.split())
+    assert "toyclaim" in words
+    assert "bonus=0..9 (0)" in words

@@ -59,7 +59,8 @@ def test_every_state_of_a_whole_game_comes_back_exactly(tmp_path: Path, rules: s
         back = replays.decode(json.loads(json.dumps(replays.encode(state))))
         assert back == state and _same(back, state)
         for seen in viewers:
-            assert json.dumps(ruleset.view(back, seen)) == json.dumps(ruleset.view(state, seen))
+            assert json.dumps(ruleset.view(back, seen).to_json()) == \
+                json.dumps(ruleset.view(state, seen).to_json())
         assert ruleset.scores(back) == ruleset.scores(state)
         count += 1
     assert count == len(game.file.log) > 0

@@ -1,0 +1,67 @@
+"""Froglet's view and the frogs' values, which the rules (:mod:`.froglet`) and the bots
+(:mod:`.froglet_bot`) share."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import replace
+
+from frogpbem.frozen import frozen
+from frogpbem.games import JSON, Outcome
+
+VALUES = {"G": 1, "Y": 2, "R": 3, "B": 4}
+"""Points for jumping a frog of each colour."""
+COLOURS = {"G": "green", "Y": "yellow", "R": "red", "B": "blue"}
+
+@frozen
+class FrogletView:
+    """What anybody may know of a Froglet position (the whole board is public)."""
+
+    rules: str
+    """``froglet``."""
+    size: int
+    """The side of the board."""
+    seats: tuple[str, ...]
+    """``white`` and ``black``."""
+    to_move: str | None
+    """The seat to move, ``None`` once the game is over."""
+    points: Mapping[str, int]
+    """Points so far."""
+    rows: tuple[str, ...]
+    """The board from the top row down: a frog's letter (``G``, ``Y``, ``R``, ``B``) or
+    ``.`` on each square."""
+    last: tuple[str, ...]
+    """The squares of the last move, by name."""
+    frogs_left: Mapping[str, int]
+    """How many frogs of each colour are on the board."""
+    outcome: Outcome | None
+    """How the game ended, ``None`` while it goes on."""
+
+    def to_json(self) -> dict[str, JSON]:
+        return {
+            "rules": self.rules,
+            "size": self.size,
+            "seats": list(self.seats),
+            "to_move": self.to_move,
+            "points": dict(self.points),
+            "rows": list(self.rows),
+            "last": list(self.last),
+            "frogs_left": dict(self.frogs_left),
+            "outcome": self.outcome.to_json() if self.outcome else None,
+        }
+
+    @classmethod
+    def from_json(cls, data: JSON) -> FrogletView:
+        """A view as :meth:`to_json` wrote it; raises :class:`KeyError`,
+        :class:`TypeError` or :class:`AttributeError` for another shape."""
+        outcome = data["outcome"]
+        return cls(rules=data["rules"], size=data["size"], seats=tuple(data["seats"]),
+                   to_move=data["to_move"], points=dict(data["points"]),
+                   rows=tuple(data["rows"]), last=tuple(data["last"]),
+                   frogs_left=dict(data["frogs_left"]),
+                   outcome=Outcome.from_json(outcome) if outcome else None)
+
+    def retold(self, termination: str) -> FrogletView:
+        if self.outcome is None:
+            return self
+        return replace(self, outcome=replace(self.outcome, termination=termination))
