@@ -255,7 +255,7 @@ def deal(
 
     with reported(as_json):
         applied = deal_game(game, load_key(key), take_from)
-        emit({"dealt": not applied.lines[-1].startswith("waiting"), "lines": applied.lines,
+        emit({"dealt": not applied.waiting_for, "lines": applied.lines,
                "views": [str(v) for v in applied.views]}, as_json, "\n".join(applied.lines))
 
 
@@ -517,9 +517,10 @@ def receive(
     with reported(as_json):
         paths = messages or [Path("-")]
         stdin = sys.stdin.buffer.read() if any(str(p) == "-" for p in paths) else None
-        lines = do_receive(read_sources(paths, stdin), games, load_key(key))
+        done = do_receive(read_sources(paths, stdin), games, load_key(key))
+        lines = [message.line for message in done]
         emit({"messages": lines}, as_json, "\n".join(lines))
-        if any(": refused: " in line for line in lines):
+        if any(message.refused is not None for message in done):
             raise typer.Exit(1)
 
 

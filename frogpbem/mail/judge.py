@@ -410,7 +410,7 @@ class Judge:
         if before is None:
             self.journal.put(digest, Entry("taking", self._hashes(named)))
         try:
-            said = take_found(found, self.games, self.key, self.state_dir, keep_new=False)
+            taken = take_found(found, self.games, self.key, self.state_dir, keep_new=False)
         except NothingToApplyError as exc:
             if before is not None and before.games != self._hashes(named):
                 return "taken already: nothing new in it"  # taken, then the round stopped
@@ -422,9 +422,9 @@ class Judge:
                           "from): " + NEXT_STEP)
         except FrogPbemError as exc:
             return unused_for(exc, game, self._own(game), found)
-        if said.startswith("nothing taken"):
-            return unused_nothing(found, said, game)
-        return said
+        if taken.nothing is not None:
+            return unused_nothing(found, str(taken), game)
+        return str(taken)
 
     def _own(self, game_id: str | None) -> Own | None:
         """The judge's own copy of the game a refused message is about, for its answer;
