@@ -722,6 +722,7 @@ def judge(
     """
     from frogpbem.mail.compose import check_login, default_config, smtp_server
     from frogpbem.mail.judge import ImapBox, Judge, Mailbox, MaildirBox, holding, judge_address, run
+    from frogpbem.mail.outbox import SmtpOutbox
 
     with reported():
         if (imap is None) == (maildir is None):
@@ -734,8 +735,8 @@ def judge(
             box: Mailbox = MaildirBox(maildir) if maildir is not None else \
                 ImapBox(imap or "", os.environ.get("FROGPBEM_IMAP_PASSWORD"),
                         imap_insecure_loopback)
-            for line in run(Judge(games, referee, box, smtp, address, config=default_config()),
-                            once, every):
+            outbox = SmtpOutbox(smtp, default_config())
+            for line in run(Judge(games, referee, box, outbox, address), once, every):
                 typer.echo(safe(line))  # subjects and reasons come from strangers' mail
 
 

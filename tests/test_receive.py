@@ -520,13 +520,14 @@ def test_the_judge_keeps_no_game_a_stranger_mails_it(keys: Keys, tmp_path: Path)
     as a player keeps the first copy of a game; the judge holds only its operator's."""
     from frogpbem.mail.answers import Unused
     from frogpbem.mail.judge import Judge, MaildirBox
+    from frogpbem.mail.outbox import MemoryOutbox
     from frogpbem.mail.receive import contents, messages_in, take_found
 
     games = tmp_path / "games"
     games.mkdir()
     for sub in ("new", "cur", "tmp"):
         (tmp_path / "box" / sub).mkdir(parents=True)
-    judge = Judge(games, keys.key("referee"), MaildirBox(tmp_path / "box"), "smtp://127.0.0.1:1")
+    judge = Judge(games, keys.key("referee"), MaildirBox(tmp_path / "box"), MemoryOutbox())
     planted = attached(strangers_game(keys, "referee"))
     unused = judge._taken("digest", messages_in(planted), None)
     assert isinstance(unused, Unused) and "is not one of the games held here" in unused.said

@@ -59,14 +59,9 @@ from frogpbem.mail.answers import (
     unused_for,
     unused_nothing,
 )
-from frogpbem.mail.compose import (
-    Refusal,
-    address,
-    deliver,
-    letters,
-    recipients,
-)
+from frogpbem.mail.compose import Refusal, address, letters, recipients
 from frogpbem.mail.contact import header_addresses
+from frogpbem.mail.outbox import Outbox
 from frogpbem.mail.receive import (
     MAX_MESSAGE,
     contents,
@@ -239,16 +234,15 @@ class ImapBox:
 
 @dataclass
 class Judge:
-    """One judge: its games folder, its key, its mailbox and its way out (SMTP)."""
+    """One judge: its games folder, its key, its mailbox and its way out (an outbox)."""
 
     games: Path
     key: crypto.PrivateKey
     box: Mailbox
-    smtp: str
+    outbox: Outbox
     address: str = "frogpbem-judge@localhost"
     """The judge's own address: the sender of its answers."""
     state_dir: Path | None = None
-    config: Path | None = None
     _clocks: dict[Path, tuple[str, tuple[str, str, int, int] | None]] = \
         field(default_factory=dict)
     """Each game file's hash and what its clock said then (see :meth:`deadlines`)."""
@@ -361,7 +355,7 @@ class Judge:
         (reminder,) = letters(game, self.key, seat, self.address,
                               reminder=f"Reminder: it is your move ({seat}) in game "
                                        f"{game.game_id}. {words}")
-        (refused,) = deliver([(reminder.message, to.addr_spec)], self.smtp, self.config)
+        (refused,) = self.outbox.send([(reminder.message, to.addr_spec)])
         if refused is not None and not refused.permanent:
             raise FileAccessError(f"cannot remind {seat}: {refused}")  # reminded next round
         if refused is not None:
@@ -469,8 +463,8 @@ class Judge:
                 return f" (not answered: {quiet})"
         try:  # "answered" once the session is up, before the answer goes: never sent twice
             answered = Entry("answered", message.ident)
-            (refused,) = deliver([(reply, to)], self.smtp, self.config,
-                                 sending=lambda: self.journal.put(digest, answered))
+            (refused,) = self.outbox.send([(reply, to)],
+                                          sending=lambda: self.journal.put(digest, answered))
         except FrogPbemError as exc:  # the server is away, or will not take the login
             return self._unanswered(digest, exc.message)
         if refused is not None and not refused.permanent:
@@ -547,8 +541,8 @@ class Judge:
         skipped = len(due) < len(left)  # a seat refused for good: mailed once it is cleared
         log, sent, later = [], [], []
         try:
-            refusals = deliver([(letter.message, letter.address or "") for letter in due],
-                               self.smtp, self.config) if due else []
+            refusals = self.outbox.send([(letter.message, letter.address or "")
+                                         for letter in due]) if due else []
         except FileAccessError as exc:
             refusals = [Refusal(letter.address or "", 0, exc.message) for letter in due]
         for letter, refused in zip(due, refusals, strict=True):
@@ -616,8 +610,8 @@ class Judge:
             return said
         try:
             told = address(None, referee, "the referee").addr_spec
-            (failed,) = deliver([(notice(game.game_id, role, str(refused), told,
-                                         self.address), told)], self.smtp, self.config)
+            (failed,) = self.outbox.send([(notice(game.game_id, role, str(refused), told,
+                                                  self.address), told)])
         except FrogPbemError as exc:
             return f"{said}; the referee could not be told: {exc.message}"
         if failed is not None:

@@ -1,0 +1,88 @@
+"""The judge without a server: a real Maildir in a temporary folder and an outbox in memory.
+
+The judge hands its letters to an :class:`~frogpbem.mail.outbox.Outbox`; here
+one that keeps them (as aiosmtpd's Sink handler does) or refuses an address as
+a server would. The same game runs against real servers in ``test_judge.py``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from frogpbem import crypto
+from frogpbem.audit import audit
+from frogpbem.mail.compose import Refusal
+from frogpbem.mail.judge import Judge, MaildirBox
+from frogpbem.mail.outbox import MemoryOutbox
+from tests.conftest import FINISHING_MOVES, Cli, Keys
+from tests.test_judge import DOMAIN, reply_with
+from tests.test_judge_citizen import club_game, maildir
+
+ALICE, BOB, JUDGE = f"alice@{DOMAIN}", f"bob@{DOMAIN}", f"judge@{DOMAIN}"
+
+
+def a_judge(keys: Keys, tmp_path: Path, outbox: MemoryOutbox) -> Judge:
+    return Judge(tmp_path / "games", crypto.load_private_key(keys.path("referee")),
+                 MaildirBox(maildir(tmp_path / "Maildir")), outbox, JUDGE,
+                 state_dir=tmp_path / "state")
+
+
+def test_a_whole_game_through_a_maildir_and_an_outbox_in_memory(
+        cli: Cli, keys: Keys, tmp_path: Path) -> None:
+    game_id, game = club_game(cli, keys, tmp_path, tmp_path / "games")
+    outbox = MemoryOutbox()
+    judge = a_judge(keys, tmp_path, outbox)
+    assert judge.round() == [f"game {game_id}: mailed record 0 to red: {ALICE}, blue: {BOB}"]
+    assert [to for _, to in outbox.sent] == [ALICE, BOB]
+    assert judge.round() == []  # nothing new: nothing mailed
+    players = {"alice": ALICE, "bob": BOB}
+    seats = {"alice": "red", "bob": "blue"}
+    for number, (player, move) in enumerate(FINISHING_MOVES, 1):
+        folder = tmp_path / f"{player}-games"
+        (last,) = outbox.to(players[player])[-1:]
+        mail = tmp_path / f"{player}-{number}.eml"
+        mail.write_bytes(bytes(last))
+        assert cli("receive", mail, "--games", folder, "--key", keys.path(player)).exit_code \
+            == 0
+        copy = folder / f"{game_id}.yaml"
+        assert cli("move", copy, move, "--key", keys.path(player)).exit_code == 0
+        reply = reply_with(copy, player, f"Re: [frogpbem {game_id}] my move")
+        (tmp_path / "Maildir" / "new" / f"{number}.msg").write_bytes(bytes(reply))
+        log = judge.round()
+        assert log[-1] == f"game {game_id}: mailed record {number} to red: {ALICE}, " \
+                          f"blue: {BOB}", log
+        assert log[0].startswith(f"message new/{number}.msg ('Re: [frogpbem {game_id}] my "
+                                 f"move'): game {game_id}: {seats[player]} "), log
+    assert "game over" in str(outbox.to(ALICE)[-1]["Subject"])
+    assert len(outbox.sent) == 2 * (len(FINISHING_MOVES) + 1)
+    assert sorted(p.name for p in (tmp_path / "Maildir" / ".frogpbem-done" / "cur").iterdir()) \
+        == [f"{n}.msg" for n in range(1, len(FINISHING_MOVES) + 1)]
+    report = audit(game)
+    assert report.ok, report.text()
+
+
+def test_an_address_refused_for_good_is_told_once_and_mailed_no_more(
+        cli: Cli, keys: Keys, tmp_path: Path) -> None:
+    game_id, _ = club_game(cli, keys, tmp_path, tmp_path / "games")
+    outbox = MemoryOutbox(refusing={BOB: Refusal(BOB, 550, "no such user")})
+    judge = a_judge(keys, tmp_path, outbox)
+    assert judge.round() == [
+        f"game {game_id}: mailed record 0 to red: {ALICE}",
+        f"game {game_id}: blue's address {BOB} refused: 550 no such user: not mailed again "
+        f"there; the referee was told at {JUDGE}"]
+    assert [to for _, to in outbox.sent] == [ALICE, JUDGE]
+    assert judge.round() == []
+    assert [to for _, to in outbox.sent] == [ALICE, JUDGE]
+
+
+def test_a_server_that_says_later_is_tried_again_later(
+        cli: Cli, keys: Keys, tmp_path: Path) -> None:
+    game_id, _ = club_game(cli, keys, tmp_path, tmp_path / "games")
+    outbox = MemoryOutbox(refusing={BOB: Refusal(BOB, 451, "try again later")})
+    judge = a_judge(keys, tmp_path, outbox)
+    assert judge.round() == [
+        f"game {game_id}: mailed record 0 to red: {ALICE}",
+        f"game {game_id}: not mailed yet (blue: {BOB} refused: 451 try again later); trying "
+        "again in 60 s"]
+    assert judge.round() == []  # the wait is not over
+    assert [to for _, to in outbox.sent] == [ALICE]
