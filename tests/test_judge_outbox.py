@@ -7,13 +7,16 @@ a server would. The same game runs against real servers in ``test_judge.py``.
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from frogpbem import crypto
 from frogpbem.audit import audit
 from frogpbem.mail.compose import Refusal
 from frogpbem.mail.judge import Judge, MaildirBox
+from frogpbem.mail.marks import Backoff, Mailed, Marks
 from frogpbem.mail.outbox import MemoryOutbox
+from frogpbem.protocol.game import load
 from tests.conftest import FINISHING_MOVES, Cli, Keys
 from tests.test_judge import DOMAIN, reply_with
 from tests.test_judge_citizen import club_game, maildir
@@ -86,3 +89,39 @@ def test_a_server_that_says_later_is_tried_again_later(
         "again in 60 s"]
     assert judge.round() == []  # the wait is not over
     assert [to for _, to in outbox.sent] == [ALICE]
+
+
+def test_the_marks_are_the_files_they_always_were(cli: Cli, keys: Keys, tmp_path: Path) -> None:
+    """The judge's marks read as typed values, written in the format of the files a judge
+    before them wrote (and reads again), damaged ones naming nothing."""
+    game_id, game = club_game(cli, keys, tmp_path, tmp_path / "games")
+    outbox = MemoryOutbox(refusing={BOB: Refusal(BOB, 451, "try again later")})
+    judge = a_judge(keys, tmp_path, outbox)
+    judge.round()
+    head = load(game).head
+    marks = Marks(tmp_path / "games")
+    mailed = tmp_path / "games" / ".mailed" / f"{game_id}.json"
+    assert json.loads(mailed.read_bytes()) == [head, ["red"]]
+    found = marks.mailed(game_id)
+    assert found == Mailed(head, frozenset({"red"}))
+    assert found.having(head, ["red", "blue"]) == {"red"}
+    backoff = json.loads(marks.backoff_path(game_id).read_bytes())
+    assert marks.backoff(game_id) == Backoff(*backoff) and backoff[1] == 60
+    mailed.write_text(json.dumps(head))  # a mark of before the roles were named: all have it
+    assert marks.mailed(game_id) == Mailed(head)
+    assert Mailed(head).having(head, ["red", "blue"]) == {"red", "blue"}
+    assert Mailed(head).having("another", ["red"]) == set()
+    for damaged in ("{", "[]", "[1, 2]", "3"):
+        mailed.write_text(damaged)
+        assert marks.mailed(game_id) is None
+    marks.set_mailed(game_id, Mailed(head, frozenset({"red", "blue"})))
+    assert json.loads(mailed.read_bytes()) == [head, ["blue", "red"]]
+    marks.set_reminded(game_id, head)
+    assert marks.reminded(game_id) == head and \
+        json.loads(marks.reminded_path(game_id).read_bytes()) == head
+    marks.set_bounced(game_id, {"blue": BOB})
+    assert marks.bounced(game_id) == {"blue": BOB}
+    marks.set_answered_nothing("Bob@Example.org", 123)
+    assert marks.answered_nothing("bob@example.org") == 123
+    marks.backoff_path(game_id).write_text("[1, true]")
+    assert marks.backoff(game_id) == Backoff(0, 0)

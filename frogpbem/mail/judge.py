@@ -21,7 +21,6 @@ import contextlib
 import fcntl
 import glob
 import ipaddress
-import json
 import os
 import time
 from collections.abc import Iterator
@@ -40,8 +39,7 @@ from frogpbem.errors import (
     UnknownGameError,
     UsageError,
 )
-from frogpbem.gamefile import jsontext
-from frogpbem.gamefile.document import locked, parse_game, read_bytes, write_atomic
+from frogpbem.gamefile.document import locked, parse_game, read_bytes
 from frogpbem.gamefile.model import GameFile
 from frogpbem.mail import invite
 from frogpbem.mail.answers import (
@@ -61,6 +59,7 @@ from frogpbem.mail.answers import (
 )
 from frogpbem.mail.compose import Refusal, address, letters, recipients
 from frogpbem.mail.contact import header_addresses
+from frogpbem.mail.marks import Backoff, KnownClock, Mailed, Marks, RunningClock, check
 from frogpbem.mail.outbox import Outbox
 from frogpbem.mail.receive import (
     MAX_MESSAGE,
@@ -243,9 +242,8 @@ class Judge:
     address: str = "frogpbem-judge@localhost"
     """The judge's own address: the sender of its answers."""
     state_dir: Path | None = None
-    _clocks: dict[Path, tuple[str, tuple[str, str, int, int] | None]] = \
-        field(default_factory=dict)
-    """Each game file's hash and what its clock said then (see :meth:`deadlines`)."""
+    _clocks: dict[Path, KnownClock] = field(default_factory=dict)
+    """What each game file's clock said, by the file (see :meth:`deadlines`)."""
     _said: set[str] = field(default_factory=set)
     """What was said of files the judge cannot use (each said once)."""
 
@@ -297,28 +295,30 @@ class Judge:
         data = read_bytes(path)
         digest = crypto.sha256(data).hex()
         known = self._clocks.get(path)
-        if known is None or known[0] != digest:  # read only a file that changed
-            known = self._clocks[path] = (digest, self._clock_of(path, parse_game(data, str(path))))
-        clock = known[1]
+        if known is None or known.digest != digest:  # read only a file that changed
+            known = self._clocks[path] = KnownClock(
+                digest, self._clock_of(path, parse_game(data, str(path))))
+        clock = known.clock
         if clock is None:
             return []  # no clock runs (no deadline, paused or over)
-        game_id, head, until, seconds = clock
-        mark = self.games / ".reminded" / f"{game_id}.json"
-        _check_mark(mark)  # a reminder whose mark cannot be written would go every round
-        if now < until and (now < until - seconds // 4 or _marked(mark) == head):
+        marks = self.marks
+        # a reminder whose mark cannot be written would go every round
+        check(marks.reminded_path(clock.game_id))
+        if now < clock.until and (now < clock.until - clock.seconds // 4 or
+                                  marks.reminded(clock.game_id) == clock.head):
             return []  # not due, and not yet time for the reminder (or reminded)
         with locked(path):
             game = load(path, HeadMemory(self.state_dir))
             state = replay(game, known_secrets(game, REFEREE, self.key), self.key).final
             due = deadline_of(game, state)
-            if due is None or game.head != head:
+            if due is None or game.head != clock.head:
                 return []  # changed under our feet: the next round looks again
             seat, until = due
             if now >= until:
                 applied = apply_timeout(game, self.key, HeadMemory(self.state_dir))
                 return [f"game {game.game_id}: " + "; ".join(applied.lines)]
             self._remind(game, seat, clock_words(game, state))
-            _mark(mark, game.head)
+            marks.set_reminded(game.game_id, game.head)
             return [f"game {game.game_id}: reminded {seat} of its deadline"]
 
     def _skipped(self, path: Path, exc: FrogPbemError) -> list[str]:
@@ -330,9 +330,8 @@ class Judge:
         self._said.add(said)
         return [said]
 
-    def _clock_of(self, path: Path, file: GameFile) -> tuple[str, str, int, int] | None:
-        """A game's running clock: its id, head, when the time runs out and the time a move
-        has; ``None`` without one."""
+    def _clock_of(self, path: Path, file: GameFile) -> RunningClock | None:
+        """A game's running clock; ``None`` without one."""
         deadline = file.header.deadline
         if deadline is None or file.reveal is not None or file.undealt:
             return None  # not worth checking and replaying the game (none runs before the deal)
@@ -340,7 +339,8 @@ class Judge:
             game = load(path, HeadMemory(self.state_dir))
             state = replay(game, known_secrets(game, REFEREE, self.key), self.key).final
         due = deadline_of(game, state)
-        return None if due is None else (game.game_id, game.head, due[1], deadline.seconds)
+        return None if due is None else \
+            RunningClock(game.game_id, game.head, due[1], deadline.seconds)
 
     def _remind(self, game: Game, seat: str, words: str) -> None:
         """Mail ``seat`` that its time runs out (unless its address is refused for good):
@@ -350,7 +350,7 @@ class Judge:
         if not party.email:
             return
         to = address(party.name, party.email, seat)
-        if self._bounced(game.game_id).get(seat) == to.addr_spec:
+        if self.marks.bounced(game.game_id).get(seat) == to.addr_spec:
             return
         (reminder,) = letters(game, self.key, seat, self.address,
                               reminder=f"Reminder: it is your move ({seat}) in game "
@@ -452,12 +452,9 @@ class Judge:
             self.box.file(message, REFUSED)
             return " (no address to answer)"
         to = recipients(reply)[0]
-        last = self.state / "nothing" / f"{crypto.sha256(to.lower().encode()).hex()}.json"
         if unused.nothing:
-            when = _read_json(last)
             quiet = unanswered(parsed[0], self.address, self._players,
-                               when if isinstance(when, int) else None,
-                               seconds_of(now_text()))
+                               self.marks.answered_nothing(to), seconds_of(now_text()))
             if quiet is not None:
                 self.box.file(message, REFUSED)
                 return f" (not answered: {quiet})"
@@ -470,7 +467,7 @@ class Judge:
         if refused is not None and not refused.permanent:
             return self._unanswered(digest, str(refused))
         if unused.nothing:
-            _mark(last, seconds_of(now_text()))
+            self.marks.set_answered_nothing(to, seconds_of(now_text()))
         self.box.file(message, REFUSED)
         return f"; the answer was refused ({refused})" if refused is not None else ""
 
@@ -507,35 +504,37 @@ class Judge:
     def _mail(self, path: Path) -> list[str]:
         """Mail each seat of one game that has not had its head yet; each seat on its own,
         so that one refused address holds back nobody else."""
-        mailed_dir = self.games / ".mailed"
+        marks = self.marks
         data = read_bytes(path)
         digest = crypto.sha256(data).hex()
-        quick = mailed_dir / f"{path.name}.sha256"
-        _check_mark(quick)
-        if quick.is_file() and read_bytes(quick) == digest.encode():
+        check(marks.quick_path(path))
+        if marks.unchanged(path, digest):
             return []  # unchanged since it was mailed: not even read
         game = load(path, HeadMemory(self.state_dir), parsed=parse_game(data, str(path)))
-        mark = mailed_dir / f"{game.game_id}.json"
-        backoff = self.state / "backoff" / f"{game.game_id}.json"
-        for each in (mark, backoff, self.state / "bounced" / f"{game.game_id}.json"):
-            _check_mark(each)
-        until, delay = _waits(backoff)
-        if seconds_of(now_text()) < until:
+        game_id = game.game_id
+        for each in (marks.mailed_path(game_id), marks.backoff_path(game_id),
+                     marks.bounced_path(game_id)):
+            check(each)
+        waits = marks.backoff(game_id)
+        if seconds_of(now_text()) < waits.until:
             return []  # the server failed lately: not yet time to try again
-        pending = mailed_dir / f"{game.game_id}.pending.json"
-        _check_mark(pending)
+        check(marks.pending_path(game_id))
         joined = None  # for a game that waits for joins: what its mark says once mailed
+        mark = marks.mailed(game_id)
         if game.undealt:  # the seats join first: invitations, not records (frogpbem/invite.py)
-            found, joined = invite.due(game, self.key, _marked(mark), self.address)
-            mailed = _mailed(pending, joined, [letter.role for letter in found])
+            found, joined = invite.due(game, self.key, mark.head if mark else None,
+                                       self.address)
+            mark = marks.pending(game_id)
+            head = joined
         else:
             found = letters(game, self.key, sender=self.address)
-            mailed = _mailed(mark, game.head, [letter.role for letter in found])
+            head = game.head
+        mailed = mark.having(head, [letter.role for letter in found]) if mark else set()
         missing = [letter.role for letter in found if not letter.address]
         if missing:
             raise UsageError(f"no mail address for {', '.join(missing)} in the game file "
                              "(frogpbem new --email SEAT=ADDRESS)")
-        bounced = self._bounced(game.game_id)
+        bounced = marks.bounced(game_id)
         left = [letter for letter in found if letter.role not in mailed]
         due = [letter for letter in left if bounced.get(letter.role) != letter.address]
         skipped = len(due) < len(left)  # a seat refused for good: mailed once it is cleared
@@ -560,24 +559,21 @@ class Judge:
             log.insert(0, f"game {game.game_id}: {what} "
                           f"{', '.join(f'{x.role}: {x.address}' for x in sent)}")
         if joined is None and sent:
-            _mark(mark, [game.head, sorted(mailed)])
+            marks.set_mailed(game_id, Mailed(game.head, frozenset(mailed)))
         elif joined is not None and (later or skipped) and sent:
-            _mark(pending, [joined, sorted(mailed)])  # who has this invitation already
+            marks.set_pending(game_id, Mailed(joined, frozenset(mailed)))  # who has it already
         if later:
-            delay = min(2 * delay, BACKOFF[1]) if delay else BACKOFF[0]
-            _mark(backoff, [seconds_of(now_text()) + delay, delay])
+            delay = min(2 * waits.delay, BACKOFF[1]) if waits.delay else BACKOFF[0]
+            marks.set_backoff(game_id, Backoff(seconds_of(now_text()) + delay, delay))
             return [*log, f"game {game.game_id}: not mailed yet ({'; '.join(later)}); "
                           f"trying again in {delay} s"]
-        if backoff.exists():
-            backoff.unlink()
+        marks.clear_backoff(game_id)
         if skipped:  # looked at again each round, so that a cleared seat is mailed
             return log
         if joined is not None:
-            _mark(mark, joined)
-            if pending.exists():
-                pending.unlink()
-        mailed_dir.mkdir(exist_ok=True)
-        write_atomic(quick, digest.encode(), durable=False)  # after the mail went out
+            marks.set_mailed(game_id, Mailed(joined))
+            marks.clear_pending(game_id)
+        marks.set_unchanged(path, digest)  # after the mail went out
         return log
 
     @property
@@ -589,21 +585,18 @@ class Judge:
     def state(self) -> Path:
         """The judge's own records in the games folder: the journal of messages, the
         addresses refused for good, and the waits after a server failed."""
-        return self.games / ".judge"
+        return self.marks.state
 
-    def _bounced(self, game_id: str) -> dict[str, str]:
-        """The seats of a game whose address the server refused for good, and that
-        address (a seat is mailed again once the game names another one)."""
-        found = _read_json(self.state / "bounced" / f"{game_id}.json")
-        if not isinstance(found, dict):
-            return {}
-        return {str(k): str(v) for k, v in found.items()}
+    @property
+    def marks(self) -> Marks:
+        """What the judge mailed, reminded and was refused (see :class:`Marks`)."""
+        return Marks(self.games)
 
     def _refused_for_good(self, game: Game, role: str, refused: Refusal) -> str:
         """Stop mailing ``role`` at the refused address, and tell the referee, once."""
-        bounced = self._bounced(game.game_id)
+        bounced = self.marks.bounced(game.game_id)
         bounced[role] = refused.address
-        _mark(self.state / "bounced" / f"{game.game_id}.json", bounced)
+        self.marks.set_bounced(game.game_id, bounced)
         said = f"game {game.game_id}: {role}'s address {refused}: not mailed again there"
         referee = game.header.referee.email or self.address
         if referee == refused.address:
@@ -656,63 +649,6 @@ def _head(path: Path) -> bytes:
         raise Vanished(path.name) from None
     except OSError as exc:
         raise FileAccessError(f"cannot read: {exc.strerror}", path=path) from None
-
-
-def _check_mark(mark: Path) -> None:
-    """A mark the judge can read and write, or :class:`FileAccessError` before any mail
-    goes out (a mark that cannot be written would have a game mailed every round)."""
-    if os.path.lexists(mark) and not mark.is_file():
-        raise FileAccessError(f"{mark.parent.name}/{mark.name} is not a file, and the judge "
-                              "keeps a mark there: remove it")
-
-
-def _mark(mark: Path, value: object) -> None:
-    """Write one of the judge's marks (read back by :func:`_marked` and :func:`_read_json`)."""
-    mark.parent.mkdir(parents=True, exist_ok=True)
-    write_atomic(mark, json.dumps(value).encode())
-
-
-def _read_json(mark: Path) -> object:
-    """A mark's value; ``None`` when there is none or it is damaged (the judge then does
-    once more what the mark was for, rather than stop every round)."""
-    if not mark.is_file():
-        return None
-    try:
-        return jsontext.loads(read_bytes(mark))
-    except (ValueError, FrogPbemError):  # not JSON, or not UTF-8
-        return None
-
-
-def _marked(mark: Path) -> str | None:
-    """The head named by one of the judge's marks (the record it last mailed, or reminded a
-    seat of), or ``None`` when there is none. A damaged mark names nothing: the judge then
-    mails (or reminds) once more and writes the mark anew, rather than stop every round."""
-    head = _read_json(mark)
-    if isinstance(head, list) and head:  # a mailing mark: [head, roles mailed]
-        head = head[0]
-    return head if isinstance(head, str) else None
-
-
-def _mailed(mark: Path, head: str, roles: list[str]) -> set[str]:
-    """The roles of ``roles`` that have had ``head`` already (all, for a mark written before
-    marks named the roles: the head alone)."""
-    found = _read_json(mark)
-    if found == head:
-        return set(roles)
-    if isinstance(found, list) and len(found) == 2 and found[0] == head and \
-            isinstance(found[1], list):
-        return {str(role) for role in found[1]}
-    return set()
-
-
-def _waits(mark: Path) -> tuple[int, int]:
-    """Until when a game waits after the mail server failed, and the wait that was: the
-    next one is twice as long (``0, 0``: no wait)."""
-    found = _read_json(mark)
-    if isinstance(found, list) and len(found) == 2 and \
-            all(isinstance(x, int) and not isinstance(x, bool) for x in found):
-        return found[0], found[1]
-    return 0, 0
 
 
 def _loopback(host: str) -> bool:
