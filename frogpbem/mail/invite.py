@@ -20,7 +20,7 @@ from frogpbem import crypto
 from frogpbem.dealing import joined_words
 from frogpbem.errors import UsageError
 from frogpbem.gamefile.document import dump_game
-from frogpbem.mail.compose import Letter, addressed, stamp
+from frogpbem.mail.headers import Letter, addressed, stamp
 from frogpbem.protocol.game import REFEREE, Game
 from frogpbem.safetext import safe
 

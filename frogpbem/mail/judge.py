@@ -57,8 +57,9 @@ from frogpbem.mail.answers import (
     unused_for,
     unused_nothing,
 )
-from frogpbem.mail.compose import Refusal, address, letters, recipients
+from frogpbem.mail.compose import Refusal, letters, recipients
 from frogpbem.mail.contact import header_addresses
+from frogpbem.mail.headers import address
 from frogpbem.mail.marks import Backoff, KnownClock, Mailed, Marks, RunningClock, check
 from frogpbem.mail.outbox import Outbox
 from frogpbem.mail.receive import (

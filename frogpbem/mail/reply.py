@@ -50,8 +50,9 @@ from frogpbem.errors import (
 from frogpbem.gamefile.document import dump_game, locked, read_bytes, write_atomic
 from frogpbem.gamefile.model import GameFile
 from frogpbem.mail.answers import ANSWERS
-from frogpbem.mail.compose import re_subject, send_messages
+from frogpbem.mail.compose import send_messages
 from frogpbem.mail.contact import header_addresses, one_address
+from frogpbem.mail.headers import re_subject
 from frogpbem.mail.invite import says_joined
 from frogpbem.mail.receive import (
     MAX_MESSAGE,
