@@ -474,6 +474,32 @@ def test_what_receive_did_is_told_by_typed_fields_not_by_its_words(
     assert len(strictyaml.loads(game.read_bytes())["log"]) == 1
 
 
+@pytest.mark.parametrize("how", ["attachment", "quoted-block"])
+def test_a_reply_goes_to_the_referee_without_a_temporary_file(
+    how: str, mailed_game: Callable[[], Path], cli: Cli, keys: Keys, tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The copies and blocks read out of a message reach the referee as values (they were
+    written to a temporary folder and read back)."""
+    import tempfile
+
+    from frogpbem.mail.receive import receive
+
+    game = mailed_game()
+    assert cli("mail", game, "--out", tmp_path / "out", "--key",
+               keys.path("referee")).exit_code == 0
+    reply = reply_from_alice(cli, keys, tmp_path, next((tmp_path / "out").glob("*-red.eml")),
+                             how)
+
+    def no_temporary_folder(*args: object, **kwargs: object) -> None:
+        raise AssertionError("a temporary folder was made")
+
+    monkeypatch.setattr(tempfile, "TemporaryDirectory", no_temporary_folder)
+    (done,) = receive([reply.read_bytes()], game.parent, keys.key("referee"))
+    assert done.refused is None, done.line
+    assert done.line.endswith("red shoots C3: 1")
+
+
 def attached(data: bytes, subject: str = "my copy") -> bytes:
     """A message with ``data`` attached as a game file."""
     message = EmailMessage()
