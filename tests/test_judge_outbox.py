@@ -13,13 +13,13 @@ from pathlib import Path
 from frogpbem import crypto
 from frogpbem.audit import audit
 from frogpbem.mail.compose import Refusal
-from frogpbem.mail.judge import Judge, MaildirBox
+from frogpbem.mail.judge import DONE, REFUSED, Judge, MaildirBox
 from frogpbem.mail.marks import Backoff, Mailed, Marks
 from frogpbem.mail.outbox import MemoryOutbox
 from frogpbem.protocol.game import load
 from tests.conftest import FINISHING_MOVES, Cli, Keys
 from tests.test_judge import DOMAIN, reply_with
-from tests.test_judge_citizen import club_game, maildir
+from tests.test_judge_citizen import club_game, maildir, person
 
 ALICE, BOB, JUDGE = f"alice@{DOMAIN}", f"bob@{DOMAIN}", f"judge@{DOMAIN}"
 
@@ -125,3 +125,34 @@ def test_the_marks_are_the_files_they_always_were(cli: Cli, keys: Keys, tmp_path
     assert marks.answered_nothing("bob@example.org") == 123
     marks.backoff_path(game_id).write_text("[1, true]")
     assert marks.backoff(game_id) == Backoff(0, 0)
+
+
+def test_what_the_judge_did_with_a_message_is_a_typed_value(
+        cli: Cli, keys: Keys, tmp_path: Path) -> None:
+    """``Judge.take`` says where the message was filed and what it held, besides its log
+    line; an answer the server will not take now leaves the message waiting."""
+    game_id, game = club_game(cli, keys, tmp_path, tmp_path / "games")
+    outbox = MemoryOutbox(refusing={BOB: Refusal(BOB, 451, "try again later")})
+    judge = a_judge(keys, tmp_path, outbox)
+    judge.round()
+    new = tmp_path / "Maildir" / "new"
+    (new / "1.msg").write_bytes(bytes(person("bob", f"Re: [frogpbem {game_id}] hello")))
+    (waiting,) = judge.box.waiting()
+    took = judge.take(waiting)
+    assert took.filed is None and took.taken is None
+    assert took.unused is not None and took.unused.nothing
+    assert str(took) == f"message new/1.msg ('Re: [frogpbem {game_id}] hello'): nothing taken: " \
+        f"no game file and no request block in it; not answered ({BOB} refused: 451 try " \
+        "again later): it waits for the next round"
+    assert (new / "1.msg").exists()
+    outbox.refusing.clear()
+    took = judge.take(waiting)
+    assert took.filed == REFUSED and [m["To"] for m in outbox.to(BOB)] == [f"Bob <{BOB}>"]
+    copy = tmp_path / "alice.yaml"
+    copy.write_bytes(game.read_bytes())
+    assert cli("move", copy, "shoot C3", "--key", keys.path("alice")).exit_code == 0
+    (new / "2.msg").write_bytes(bytes(reply_with(copy, "alice")))
+    (waiting,) = judge.box.waiting()
+    took = judge.take(waiting)
+    assert took.filed == DONE and took.unused is None and took.taken is not None
+    assert took.taken.games == (f"game {game_id}: red shoots C3: 1",)

@@ -64,6 +64,7 @@ from frogpbem.mail.marks import Backoff, KnownClock, Mailed, Marks, RunningClock
 from frogpbem.mail.outbox import Outbox
 from frogpbem.mail.receive import (
     MAX_MESSAGE,
+    Taken,
     contents,
     game_file,
     game_files,
@@ -232,6 +233,28 @@ class ImapBox:
             pass
 
 
+@dataclass(frozen=True)
+class Took:
+    """What the judge did with one waiting message (its line in the round's log)."""
+
+    ident: str
+    """How the mailbox names the message."""
+    subject: str
+    """Its subject, shortened."""
+    said: str
+    """What was done, in words."""
+    filed: str | None
+    """The folder it was filed in (:data:`DONE`, :data:`REFUSED`, :data:`AUTOMATIC`);
+    ``None``: it waits in the mailbox for a later round (its answer could not go)."""
+    taken: Taken | None = None
+    """What its contents did to the games, when they were taken now."""
+    unused: Unused | None = None
+    """Why it was of no use, when it was not."""
+
+    def __str__(self) -> str:
+        return f"message {self.ident} ({self.subject!r}): {self.said}"
+
+
 @dataclass
 class Judge:
     """One judge: its games folder, its key, its mailbox and its way out (an outbox)."""
@@ -259,7 +282,7 @@ class Judge:
         yield from self.finish_writes()
         for message in self.box.waiting():
             try:
-                yield self.take(message)
+                yield str(self.take(message))
             except Vanished:  # a mail program on the same mailbox took it meanwhile
                 yield f"message {message.ident}: gone from the mailbox (taken by another " \
                       "program): left alone"
@@ -362,18 +385,19 @@ class Judge:
         if refused is not None:
             self._refused_for_good(game, seat, refused)
 
-    def take(self, message: Incoming) -> str:
+    def take(self, message: Incoming) -> Took:
         """Take one waiting message, file it, and answer it if it came from a person and
-        could not be used; one log line."""
+        could not be used."""
         digest = digest_of(message.data)
         parsed, unreadable = _read(message.data)
-        said = f"message {message.ident} ({subject(parsed)!r})"
+        about = subject(parsed)
         entry = self.journal.get(digest)
         if entry is not None and entry.state in ("taken", "answered"):  # a round stopped
-            self.box.file(message, DONE if entry.state == "taken" else REFUSED)  # before,
+            filed = DONE if entry.state == "taken" else REFUSED  # before, or it came twice
+            self.box.file(message, filed)
             when = "before the judge stopped" if entry.games == message.ident else \
-                "the same message came before"  # or it came twice (its name says which)
-            return f"{said}: {entry.state} already ({when}): filed"
+                "the same message came before"  # (its name says which)
+            return Took(message.ident, about, f"{entry.state} already ({when}): filed", filed)
         taken = unreadable or self._taken(
             digest, parsed, entry if entry is not None and entry.state == "taking" else None)
         if isinstance(taken, Unused):
@@ -381,15 +405,21 @@ class Judge:
             machine = automatic(parsed[0], self.address) if parsed else None
             if machine is not None:
                 self.box.file(message, AUTOMATIC)
-                return f"{said}: {machine}, nothing usable in it: filed in {AUTOMATIC}, " \
-                       "not answered"
-            return f"{said}: {taken.said}" + self._answer(message, digest, parsed, taken)
+                return Took(message.ident, about, f"{machine}, nothing usable in it: filed in "
+                                                  f"{AUTOMATIC}, not answered", AUTOMATIC,
+                            unused=taken)
+            more, folder = self._answer(message, digest, parsed, taken)
+            return Took(message.ident, about, f"{taken.said}{more}", folder, unused=taken)
         self.journal.put(digest, Entry("taken", message.ident))
         self.box.file(message, DONE)
-        return f"{said}: {taken}"
+        if taken is None:
+            return Took(message.ident, about, "taken already: nothing new in it", DONE)
+        return Took(message.ident, about, str(taken), DONE, taken)
 
-    def _taken(self, digest: str, parsed: list[Message], before: Entry | None) -> str | Unused:
-        """What taking one message's contents did, or why it was of no use.
+    def _taken(self, digest: str, parsed: list[Message],
+               before: Entry | None) -> Taken | Unused | None:
+        """What taking one message's contents did, or why it was of no use; ``None`` when
+        they were taken before a round stopped.
 
         The journal says the message is being taken (with the hashes of the files of the
         games it names) before it is: a message found with nothing new is then one taken
@@ -408,7 +438,7 @@ class Judge:
             taken = take_found(found, self.games, self.key, self.state_dir, keep_new=False)
         except NothingToApplyError as exc:
             if before is not None and before.games != self._hashes(named):
-                return "taken already: nothing new in it"  # taken, then the round stopped
+                return None  # taken, then the round stopped
             return unused_for(exc, game, self._own(game), found)
         except UnknownGameError as exc:
             return Unused(f"refused: {exc.message}", f"this judge does not run game {game}."
@@ -419,7 +449,7 @@ class Judge:
             return unused_for(exc, game, self._own(game), found)
         if taken.nothing is not None:
             return unused_nothing(found, str(taken), game)
-        return str(taken)
+        return taken
 
     def _own(self, game_id: str | None) -> Own | None:
         """The judge's own copy of the game a refused message is about, for its answer;
@@ -446,31 +476,32 @@ class Judge:
         return hashes
 
     def _answer(self, message: Incoming, digest: str, parsed: list[Message],
-                unused: Unused) -> str:
-        """Answer a person's unusable message once, then file it; what the log adds."""
+                unused: Unused) -> tuple[str, str | None]:
+        """Answer a person's unusable message once, then file it: what the log adds, and
+        the folder it was filed in (``None``: it waits)."""
         reply = answer(parsed[0], unused, self.address) if parsed else None
         if reply is None:
             self.box.file(message, REFUSED)
-            return " (no address to answer)"
+            return " (no address to answer)", REFUSED
         to = recipients(reply)[0]
         if unused.nothing:
             quiet = unanswered(parsed[0], self.address, self._players,
                                self.marks.answered_nothing(to), seconds_of(now_text()))
             if quiet is not None:
                 self.box.file(message, REFUSED)
-                return f" (not answered: {quiet})"
+                return f" (not answered: {quiet})", REFUSED
         try:  # "answered" once the session is up, before the answer goes: never sent twice
             answered = Entry("answered", message.ident)
             (refused,) = self.outbox.send([(reply, to)],
                                           sending=lambda: self.journal.put(digest, answered))
         except FrogPbemError as exc:  # the server is away, or will not take the login
-            return self._unanswered(digest, exc.message)
+            return self._unanswered(digest, exc.message), None
         if refused is not None and not refused.permanent:
-            return self._unanswered(digest, str(refused))
+            return self._unanswered(digest, str(refused)), None
         if unused.nothing:
             self.marks.set_answered_nothing(to, seconds_of(now_text()))
         self.box.file(message, REFUSED)
-        return f"; the answer was refused ({refused})" if refused is not None else ""
+        return (f"; the answer was refused ({refused})" if refused is not None else ""), REFUSED
 
     def _players(self) -> set[str]:
         """The mail addresses of the seats and referees of the judge's games."""
