@@ -27,6 +27,7 @@ from frogpbem import crypto  # noqa: E402
 from frogpbem.dealing import SeatSpec, create_game, start_game  # noqa: E402
 from frogpbem.gamefile.model import ChosenSetup  # noqa: E402
 from frogpbem.mail.judge import ImapBox, Judge  # noqa: E402
+from frogpbem.mail.outbox import SmtpOutbox  # noqa: E402
 from frogpbem.protocol.seen import SeenGames  # noqa: E402
 from frogpbem.referee import move  # noqa: E402
 from tests.test_judge import DOMAIN, PASSWORD, Servers, mail_servers, reply_with  # noqa: E402
@@ -103,7 +104,8 @@ def main() -> None:
         start_game(game, file, referee, state)
         box = ImapBox(f"imap://judge@127.0.0.1:{servers.imap_port}", PASSWORD,
                       insecure_loopback=True)
-        judge = Judge(games, referee, box, servers.smtp, f"judge@{DOMAIN}", state_dir=state)
+        judge = Judge(games, referee, box, SmtpOutbox(servers.smtp), f"judge@{DOMAIN}",
+                      state_dir=state)
         judge.round()  # mails the start
         targets = [f"{chr(ord('C') + c)}{r}" for r in range(3, 18) for c in range(15)]
         homes = {name: SeenGames(folder / f"{name}-home") for name in players}

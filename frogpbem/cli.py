@@ -255,7 +255,7 @@ def deal(
 
     with reported(as_json):
         applied = deal_game(game, load_key(key), take_from)
-        emit({"dealt": not applied.lines[-1].startswith("waiting"), "lines": applied.lines,
+        emit({"dealt": not applied.waiting_for, "lines": applied.lines,
                "views": [str(v) for v in applied.views]}, as_json, "\n".join(applied.lines))
 
 
@@ -518,9 +518,10 @@ def receive(
     with reported(as_json):
         paths = messages or [Path("-")]
         stdin = sys.stdin.buffer.read() if any(str(p) == "-" for p in paths) else None
-        lines = do_receive(read_sources(paths, stdin), games, load_key(key))
+        done = do_receive(read_sources(paths, stdin), games, load_key(key))
+        lines = [message.line for message in done]
         emit({"messages": lines}, as_json, "\n".join(lines))
-        if any(": refused: " in line for line in lines):
+        if any(message.refused is not None for message in done):
             raise typer.Exit(1)
 
 
@@ -722,6 +723,7 @@ def judge(
     """
     from frogpbem.mail.compose import check_login, default_config, smtp_server
     from frogpbem.mail.judge import ImapBox, Judge, Mailbox, MaildirBox, holding, judge_address, run
+    from frogpbem.mail.outbox import SmtpOutbox
 
     with reported():
         if (imap is None) == (maildir is None):
@@ -734,8 +736,8 @@ def judge(
             box: Mailbox = MaildirBox(maildir) if maildir is not None else \
                 ImapBox(imap or "", os.environ.get("FROGPBEM_IMAP_PASSWORD"),
                         imap_insecure_loopback)
-            for line in run(Judge(games, referee, box, smtp, address, config=default_config()),
-                            once, every):
+            outbox = SmtpOutbox(smtp, default_config())
+            for line in run(Judge(games, referee, box, outbox, address), once, every):
                 typer.echo(safe(line))  # subjects and reasons come from strangers' mail
 
 

@@ -51,7 +51,7 @@ from frogpbem.protocol.game import (
 from frogpbem.protocol.memory import HeadMemory
 from frogpbem.protocol.secrets import SealedSecret, setup_length
 from frogpbem.protocol.seen import SeenGames
-from frogpbem.referee import Applied, automatic_moves
+from frogpbem.referee import Applied, Returned, automatic_moves
 from frogpbem.views import write_views
 
 
@@ -225,7 +225,7 @@ def deal_game(
         return _take(game, key, offered, memory, at)
 
 
-def take_mailed_joins(game: Game, key: crypto.PrivateKey, copies: Sequence[Path],
+def take_mailed_joins(game: Game, key: crypto.PrivateKey, copies: Sequence[Returned],
                       memory: HeadMemory, at: str | None = None) -> Applied:
     """The referee takes the joins that seats mailed back (their returned ``copies``) into
     ``game``, read and locked by the caller, and deals once every seat is in.
@@ -233,11 +233,11 @@ def take_mailed_joins(game: Game, key: crypto.PrivateKey, copies: Sequence[Path]
     For the judge and ``receive``: a copy that adds no join is refused in words the seat
     can act on (it forgot ``frogpbem join``, or it joined already), so that no reply is
     filed unused and unanswered; the very joins taken before (a message taken again)
-    raise :class:`NothingToApplyError`. Request blocks (``.txt``) hold no joins.
+    raise :class:`NothingToApplyError`. Request blocks hold no joins.
     """
     _check_dealer(game, key)
-    returned = [other for other in copies if other.suffix == ".yaml"]
-    offered = [j for other in returned for j in load_copy(game, other).file.joins]
+    offered = [j for other in copies if other.copy is not None
+               for j in load_copy(game, other.name, other.unmailed).file.joins]
     known = {j.seat: j for j in game.file.joins}
     if game.waiting_for and not any(j.seat not in known for j in offered):
         raise _nothing_new(game, offered, known)
@@ -317,6 +317,7 @@ def _deal(game: Game, key: crypto.PrivateKey, offered: Sequence[Join],
     game.file = replace(game.file, joins=tuple(joins))
     applied = Applied()
     if game.waiting_for:
+        applied.waiting_for = tuple(game.waiting_for)
         applied.lines.append(f"waiting for {', '.join(game.waiting_for)} to join")
         return applied, None
     order = game.header.setup.joiners

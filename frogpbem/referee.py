@@ -7,6 +7,7 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, cast
@@ -22,7 +23,7 @@ from frogpbem.errors import (
     UsageError,
 )
 from frogpbem.gamefile import mailsafe, schema
-from frogpbem.gamefile.document import game_bytes, locked, read_bytes, write_atomic
+from frogpbem.gamefile.document import game_bytes, locked, parse_game, read_bytes, write_atomic
 from frogpbem.gamefile.model import Asked, Record, Request, Reveal
 from frogpbem.games import Outcome
 from frogpbem.games.clock import MAX_REASON, ClockResult, Passed, Paused, Resumed, TimedOut
@@ -49,6 +50,7 @@ from frogpbem.protocol.game import (
 from frogpbem.protocol.memory import HeadMemory
 from frogpbem.protocol.secrets import SealedSecret
 from frogpbem.protocol.seen import SeenGames
+from frogpbem.protocol.verified import VerifiedHistories
 from frogpbem.views import write_views
 
 
@@ -58,10 +60,53 @@ class Applied:
 
     lines: list[str] = field(default_factory=list)
     """Each applied record in words (``red shoots G9: 2``)."""
+    taken: int = 0
+    """How many requests and notes of returned copies were new (:func:`take_requests`)."""
+    waiting_for: tuple[str, ...] = ()
+    """For a game that waits for its seats' joins: the seats still to join (empty once
+    dealt, and for every other call)."""
     outcome: Outcome | None = None
     """The outcome, if the game ended in this call."""
     views: list[Path] = field(default_factory=list)
     """View files written."""
+
+
+@dataclass(frozen=True)
+class Returned:
+    """What a seat sent back to the referee, read once: its copy of the game, or the
+    request blocks it pasted into a reply.
+
+    From a file (:meth:`read`), or from a message the judge or ``receive`` parsed
+    already, which hands it over as it is (no file written between them).
+    """
+
+    name: Path
+    """How a refusal names it (the file; for a message, a name its reader maps)."""
+    copy: bytes | None = None
+    """The copy's bytes as they came (``None``: request blocks)."""
+    blocks: tuple[object, ...] = ()
+    """The decoded request blocks (each checked as a signed request when taken)."""
+
+    @classmethod
+    def read(cls, path: Path) -> Returned:
+        """A returned copy (attached, or pasted into a mail body), or a text holding
+        request blocks that seats pasted into their replies."""
+        data = read_bytes(path)
+        copy = mailsafe.unmail(data)
+        blocks = [] if copy.startswith(b"frogpbem:") else mailsafe.request_blocks(data)
+        return cls(path, None, tuple(blocks)) if blocks else cls(path, data)
+
+    @property
+    def unmailed(self) -> bytes | None:
+        """The copy's bytes with mail's reversible changes undone."""
+        return None if self.copy is None else mailsafe.unmail(self.copy)
+
+    def load(self) -> Game:
+        """The copy, loaded and checked on its own (as :func:`load` reads a file)."""
+        histories = VerifiedHistories()
+        data = self.copy if self.copy is not None else read_bytes(self.name)
+        return load(self.name, parsed=parse_game(data, str(self.name), histories),
+                    histories=histories)
 
 
 @dataclass
@@ -198,20 +243,17 @@ def withdraw_request(game: Game, seat: str) -> Requested:
     return Requested(seat, "", mine[-1].n, False, mine[-1].move, game.path, withdrawn=True)
 
 
-def take_requests(game: Game, other_path: Path) -> int:
-    """Copy the pending requests and new team notes of a seat's returned copy into ``game``.
-
-    ``other_path`` is a returned copy of the game (attached, or pasted into a
-    mail body), or a text holding request blocks that seats pasted into their
-    replies. Returns how many requests and notes were new.
+def take_requests(game: Game, returned: Returned | Path) -> int:
+    """Copy the pending requests and new team notes of a seat's ``returned`` copy (or
+    request blocks) into ``game``; a path is read first (:meth:`Returned.read`). Returns
+    how many requests and notes were new.
     """
-    data = read_bytes(other_path)
-    copy = mailsafe.unmail(data)
-    blocks = [] if copy.startswith(b"frogpbem:") else mailsafe.request_blocks(data)
-    if blocks:
-        requests, notes = _requests_from_blocks(game, other_path, blocks), []
+    if isinstance(returned, Path):
+        returned = Returned.read(returned)
+    if returned.blocks:
+        requests, notes = _requests_from_blocks(game, returned.name, list(returned.blocks)), []
     else:
-        other = load_copy(game, other_path, copy)
+        other = load_copy(game, returned.name, returned.unmailed)
         requests, notes = list(other.file.requests), list(other.file.notes)
     # pending already, or applied already (a copy or message taken twice): not again. Known
     # by what was signed (signature_mark), never by the signature's text
@@ -251,10 +293,11 @@ def _requests_from_blocks(game: Game, path: Path, blocks: list[object]) -> list[
 
 def apply_moves(
     game: Game, key: crypto.PrivateKey, text: str | None = None, seat: str | None = None,
-    take_from: tuple[Path, ...] = (), discard_requests: bool = False,
+    take_from: Sequence[Returned | Path] = (), discard_requests: bool = False,
     memory: HeadMemory | None = None, at: str | None = None, views: bool = True,
 ) -> Applied:
-    """The referee applies ``text`` for ``seat`` (or the seat to move), or the pending requests.
+    """The referee applies ``text`` for ``seat`` (or the seat to move), or the pending requests
+    and those of the copies and blocks seats returned (``take_from``).
 
     Then it records automatic moves, reveals at the end, writes the file and (unless not
     ``views``: the demonstration writes them once, at the end) the views.
@@ -275,12 +318,12 @@ def apply_moves(
 
 def _apply(
     game: Game, key: crypto.PrivateKey, text: str | None, seat: str | None,
-    take_from: tuple[Path, ...], discard_requests: bool, at: str,
+    take_from: Sequence[Returned | Path], discard_requests: bool, at: str,
 ) -> tuple[Applied, Any]:
     path = game.path
     state = replay(game, known_secrets(game, REFEREE, key), key, keeper=key).final
     applied = Applied()
-    taken = sum(take_requests(game, other) for other in take_from)
+    taken = applied.taken = sum(take_requests(game, other) for other in take_from)
     if discard_requests:
         game.file = replace(game.file, requests=())
     if text is not None:
@@ -479,6 +522,6 @@ def automatic_moves(game: Game, state: Any, key: crypto.PrivateKey, at: str,
     return state
 
 
-__all__ = ["Applied", "Requested", "apply_moves", "apply_timeout", "automatic_moves",
+__all__ = ["Applied", "Requested", "Returned", "apply_moves", "apply_timeout", "automatic_moves",
            "move", "pause_game", "resume_game", "timeout_game",
            "request_move", "take_requests", "withdraw_request"]

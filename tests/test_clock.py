@@ -287,6 +287,7 @@ def test_one_running_judge_reminds_times_out_and_respects_a_pause(
 
     from frogpbem import crypto
     from frogpbem.mail.judge import Judge, MaildirBox
+    from frogpbem.mail.outbox import SmtpOutbox
     from tests.test_judge import free_port
 
     sent: list[str] = []
@@ -308,7 +309,7 @@ def test_one_running_judge_reminds_times_out_and_respects_a_pause(
         for sub in ("new", "cur", "tmp"):
             (box / sub).mkdir(parents=True)
         judge = Judge(games, crypto.load_private_key(keys.path("referee")), MaildirBox(box),
-                      f"smtp://127.0.0.1:{port}", state_dir=tmp_path / "state")
+                      SmtpOutbox(f"smtp://127.0.0.1:{port}"), state_dir=tmp_path / "state")
 
         def round_at(when: str) -> list[str]:
             at(monkeypatch, when)

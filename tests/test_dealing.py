@@ -117,6 +117,24 @@ def join_and_deal(cli: Cli, keys: Keys, game: Path, tmp_path: Path) -> Result:
     return dealt
 
 
+def test_deal_says_in_json_whether_it_dealt(joined_game: Callable[..., Path], cli: Cli,
+                                           keys: Keys, tmp_path: Path) -> None:
+    """``dealt`` in ``deal --json`` comes from whom the deal still waits for."""
+    game = joined_game()
+    alice_copy = tmp_path / "alice-copy.yaml"
+    alice_copy.write_bytes(game.read_bytes())
+    assert cli("join", alice_copy, "--key", keys.path("alice")).exit_code == 0
+    waiting = cli("deal", game, "--from", alice_copy, "--key", keys.path("referee"), "--json")
+    assert waiting.exit_code == 0, waiting.output
+    said = json.loads(waiting.stdout)
+    assert said["dealt"] is False and said["lines"] == ["waiting for blue to join"]
+    assert cli("join", game, "--key", keys.path("bob")).exit_code == 0
+    dealt = cli("deal", game, "--key", keys.path("referee"), "--json")
+    assert dealt.exit_code == 0, dealt.output
+    said = json.loads(dealt.stdout)
+    assert said["dealt"] is True and said["lines"][0].startswith("dealt game ")
+
+
 def test_join_then_deal_then_play_then_audit(joined_game: Callable[..., Path], cli: Cli,
                                              keys: Keys, tmp_path: Path) -> None:
     game = joined_game()

@@ -390,7 +390,7 @@ def test_a_block_naming_a_hostile_game_id_is_refused_in_a_sentence(
     block = base64.b64encode(json.dumps({"game": game_id}).encode()).decode()
     message = (f"Subject: x\n\n-----BEGIN FROGPBEM REQUEST-----\n{block}\n"
                "-----END FROGPBEM REQUEST-----\n").encode()
-    said = receive([message], tmp_path, keys.key("referee"))
+    said = [done.line for done in receive([message], tmp_path, keys.key("referee"))]
     assert len(said) == 1 and "refused" in said[0] and "is not a game id" in said[0]
     assert list(tmp_path.iterdir()) == []
 
@@ -407,7 +407,7 @@ def test_a_block_of_json_nested_too_deeply_is_refused_in_a_sentence(
     lines = "\n".join(block[i:i + 64] for i in range(0, len(block), 64))
     message = (f"Subject: x\n\n-----BEGIN FROGPBEM REQUEST-----\n{lines}\n"
                "-----END FROGPBEM REQUEST-----\n").encode()
-    said = receive([message], tmp_path, keys.key("referee"))
+    said = [done.line for done in receive([message], tmp_path, keys.key("referee"))]
     assert len(said) == 1 and "refused" in said[0] and "changed in transit" in said[0]
     assert list(tmp_path.iterdir()) == []
 
@@ -440,6 +440,64 @@ def test_every_reply_of_the_corpus_is_applied_or_refused_with_its_reason(
         if not ok:
             wrong.append(f"{reply.name}: exit {taken.exit_code}: {taken.output.strip()}")
     assert not wrong, "\n".join(wrong)
+
+
+def test_what_receive_did_is_told_by_typed_fields_not_by_its_words(
+    mailed_game: Callable[[], Path], cli: Cli, keys: Keys, tmp_path: Path
+) -> None:
+    """A reply whose subject reads ": refused: " is taken: the exit status follows what was
+    done (``Received.refused``), not the words of the line (the CLI looked for
+    ``": refused: "`` in it, and exited 1 for this applied move)."""
+    from frogpbem.mail.receive import receive
+
+    game = mailed_game()
+    assert cli("mail", game, "--out", tmp_path / "out", "--key",
+               keys.path("referee")).exit_code == 0
+    reply = reply_from_alice(cli, keys, tmp_path, next((tmp_path / "out").glob("*-red.eml")),
+                             "attachment")
+    tricky = message(reply)
+    tricky.replace_header("Subject", "Re: my move: refused: or not?")
+    reply.write_bytes(bytes(tricky))
+    nothing = tmp_path / "nothing.eml"
+    nothing.write_bytes(b"Subject: hello\n\nJust saying hello.\n")
+    (first, second) = receive([reply.read_bytes(), nothing.read_bytes()], game.parent,
+                              keys.key("referee"))
+    assert first.refused is None and first.again is None and first.taken is not None
+    assert first.taken.nothing is None and first.taken.games[0].endswith("red shoots C3: 1")
+    assert second.taken is not None and second.taken.games == ()
+    assert second.taken.nothing == "no game file and no request block in it"
+    assert second.line == "message 2 ('hello'): nothing taken: no game file and no request " \
+                          "block in it"
+    again = cli("receive", reply, "--games", game.parent, "--key", keys.path("referee"))
+    assert again.exit_code == 0, again.output  # taken already: nothing refused
+    assert "): taken already: nothing new in it" in again.stdout
+    assert len(strictyaml.loads(game.read_bytes())["log"]) == 1
+
+
+@pytest.mark.parametrize("how", ["attachment", "quoted-block"])
+def test_a_reply_goes_to_the_referee_without_a_temporary_file(
+    how: str, mailed_game: Callable[[], Path], cli: Cli, keys: Keys, tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The copies and blocks read out of a message reach the referee as values (they were
+    written to a temporary folder and read back)."""
+    import tempfile
+
+    from frogpbem.mail.receive import receive
+
+    game = mailed_game()
+    assert cli("mail", game, "--out", tmp_path / "out", "--key",
+               keys.path("referee")).exit_code == 0
+    reply = reply_from_alice(cli, keys, tmp_path, next((tmp_path / "out").glob("*-red.eml")),
+                             how)
+
+    def no_temporary_folder(*args: object, **kwargs: object) -> None:
+        raise AssertionError("a temporary folder was made")
+
+    monkeypatch.setattr(tempfile, "TemporaryDirectory", no_temporary_folder)
+    (done,) = receive([reply.read_bytes()], game.parent, keys.key("referee"))
+    assert done.refused is None, done.line
+    assert done.line.endswith("red shoots C3: 1")
 
 
 def attached(data: bytes, subject: str = "my copy") -> bytes:
@@ -488,20 +546,21 @@ def test_the_judge_keeps_no_game_a_stranger_mails_it(keys: Keys, tmp_path: Path)
     as a player keeps the first copy of a game; the judge holds only its operator's."""
     from frogpbem.mail.answers import Unused
     from frogpbem.mail.judge import Judge, MaildirBox
+    from frogpbem.mail.outbox import MemoryOutbox
     from frogpbem.mail.receive import contents, messages_in, take_found
 
     games = tmp_path / "games"
     games.mkdir()
     for sub in ("new", "cur", "tmp"):
         (tmp_path / "box" / sub).mkdir(parents=True)
-    judge = Judge(games, keys.key("referee"), MaildirBox(tmp_path / "box"), "smtp://127.0.0.1:1")
+    judge = Judge(games, keys.key("referee"), MaildirBox(tmp_path / "box"), MemoryOutbox())
     planted = attached(strangers_game(keys, "referee"))
     unused = judge._taken("digest", messages_in(planted), None)
     assert isinstance(unused, Unused) and "is not one of the games held here" in unused.said
     assert "does not run game" in unused.words
     assert list(games.glob("*.yaml")) == []  # (the judge's journal is all it wrote)
     kept = take_found(contents(*messages_in(planted)), games, keys.key("referee"))
-    assert "kept the copy" in kept  # as a player's first copy: what keep_new=False prevents
+    assert "kept the copy" in str(kept)  # as a player's first copy: what keep_new=False prevents
 
 
 def nested(depth: int) -> bytes:
@@ -599,6 +658,7 @@ def test_a_message_of_many_request_blocks_is_refused_unread(keys: Keys, tmp_path
     blocks = "".join(f"-----BEGIN FROGPBEM REQUEST-----\n"
                      f"{base64.b64encode(str(n).encode() * 20).decode()}\n"
                      "-----END FROGPBEM REQUEST-----\n" for n in range(21))
-    said = receive([f"Subject: x\n\n{blocks}".encode()], tmp_path, keys.key("referee"))
+    said = [done.line for done in receive([f"Subject: x\n\n{blocks}".encode()], tmp_path,
+                                          keys.key("referee"))]
     assert said == ["message 1 ('x'): refused: the message holds more than 20 request "
                     "blocks; none was read"]

@@ -36,8 +36,8 @@ from frogpbem.errors import (
 from frogpbem.frozen import frozen
 from frogpbem.gamefile import jsontext, mailsafe
 from frogpbem.gamefile.document import read_bytes, write_atomic
-from frogpbem.mail.compose import MAX_NAME, domain_of, re_subject, stamp
 from frogpbem.mail.contact import one_address
+from frogpbem.mail.headers import MAX_NAME, domain_of, re_subject, stamp
 from frogpbem.mail.receive import GAME_ID, Found, header_text
 from frogpbem.protocol.game import Game
 from frogpbem.record import outcome_of, result_token

@@ -11,39 +11,24 @@ from __future__ import annotations
 
 import configparser
 import contextlib
-import email.policy
 import os
-import re
 import smtplib
 import ssl
 from collections.abc import Callable
-from email.headerregistry import Address
 from email.message import EmailMessage
-from email.utils import formatdate, make_msgid
 from pathlib import Path
 from typing import Any
 from urllib.parse import unquote, urlsplit
 
 from frogpbem import crypto
-from frogpbem.errors import FileAccessError, GameFileError, UsageError
+from frogpbem.errors import FileAccessError, UsageError
 from frogpbem.frozen import frozen
 from frogpbem.gamefile.document import dump_game, dump_yaml, write_atomic
-from frogpbem.mail.contact import one_address
+from frogpbem.mail.headers import Letter, address, addressed, re_subject, stamp
+from frogpbem.mail.invite import invitations
 from frogpbem.protocol.game import REFEREE, Game, clock_words, known_secrets, replay
 from frogpbem.safetext import safe
 from frogpbem.views import make_view, render_letter, render_text
-
-
-@frozen
-class Letter:
-    """One message, and whom it is for."""
-
-    game: str
-    role: str
-    """The seat it is for, or ``referee``."""
-    address: str | None
-    """Where it goes (``None``: the game file gives no address for that role)."""
-    message: EmailMessage
 
 
 def subject_of(game: Game, state: Any) -> str:
@@ -64,110 +49,6 @@ def subject_of(game: Game, state: Any) -> str:
     return " ".join(f"[frogpbem {game.game_id}] {said} \u2014 {after}".split())
 
 
-def re_subject(subject: str) -> str:
-    """The subject of an answer to a message with ``subject``: ``Re: …`` once, on one line."""
-    said = " ".join(subject.split())
-    return said if said[:3].lower() == "re:" else f"Re: {said}".rstrip()
-
-
-def address(name: str | None, addr_spec: str, whose: str) -> Address:
-    """``addr_spec`` with its display name, as a header holds it (quoted by the email
-    package, never pasted in: a name such as ``Bob <spy@evil.invalid>`` stays a name).
-
-    Raises :class:`GameFileError` naming ``whose`` address when it is not one mail
-    address on one line.
-    """
-    found = one_address((name or "")[:MAX_NAME], addr_spec)
-    if found is None or not found.username or not found.domain or \
-            found.addr_spec != addr_spec.strip():
-        raise GameFileError(f"the mail address of {whose} is not one mail address: "
-                            f"{safe(addr_spec)[:80]!r}")
-    return found
-
-
-def domain_of(addr_spec: str | None) -> str:
-    """The domain for the Message-IDs of mail sent as ``addr_spec`` (``frogpbem.invalid``
-    when there is none)."""
-    domain = (addr_spec or "").rpartition("@")[2]
-    return domain if re.fullmatch(r"[A-Za-z0-9.-]+", domain) else "frogpbem.invalid"
-
-
-def stamp(message: EmailMessage, domain: str, auto: str, kind: str | None = None) -> None:
-    """The headers every message frogpbem sends carries: ``Date``, a ``Message-ID`` in
-    ``domain``, and ``Auto-Submitted`` (RFC 3834: ``auto-generated`` for game mail,
-    ``auto-replied`` for answers), which tells autoresponders not to answer it.
-
-    Called once the message's content is set: its headers are then folded as the email
-    package folds them, except a subject that would not read back as it was (see
-    :class:`_Policy`). ``kind`` goes into the Message-ID (``<….KIND@DOMAIN>``).
-    """
-    message["Date"] = formatdate(localtime=False)
-    message["Message-ID"] = make_msgid(kind, domain=domain)
-    message["Auto-Submitted"] = auto
-    message.policy = _POLICY
-
-
-class _Policy(email.policy.EmailPolicy):
-    """The email package's own policy (lines of 78, encoded words of 76 at most), but a
-    header that would read back changed once folded is written on one line, if it fits
-    RFC 5322's 998 characters: the package folds a subject before the encoded ``—``, and
-    a name not in ASCII between its encoded words, with a space left on each side, which
-    reads back as two."""
-
-    def fold(self, name: str, value: str) -> str:
-        folded = str(super().fold(name, value))
-        if _read_back(name, folded) == str(value):
-            return folded
-        whole = str(email.policy.EmailPolicy.fold(self._unfolded(), name, value))
-        return whole if _fits(whole) else folded
-
-    def fold_binary(self, name: str, value: str) -> bytes:
-        folded = bytes(super().fold_binary(name, value))
-        if _read_back(name, folded.decode("ascii", "replace")) == str(value):
-            return folded
-        whole = bytes(email.policy.EmailPolicy.fold_binary(self._unfolded(), name, value))
-        return whole if _fits(whole.decode("ascii", "replace")) else folded
-
-    def _unfolded(self) -> email.policy.EmailPolicy:
-        return self.clone(max_line_length=998)
-
-
-def _read_back(name: str, folded: str) -> str:
-    """A folded header's text as a mail program reads it."""
-    return str(email.message_from_string(folded, policy=email.policy.default)[name])
-
-
-def _fits(header: str) -> bool:
-    return all(len(line) <= 998 for line in header.splitlines())
-
-
-_POLICY = _Policy()
-MAX_NAME = 200
-"""Characters of a display name in a header (a longer one is cut: its line would be
-refused by a mail server)."""
-
-
-def addressed(message: EmailMessage, game: Game, role: str,
-              sender: str | None) -> tuple[str | None, str]:
-    """Set the ``From``, ``Reply-To`` and ``To`` of the referee's message to ``role``: from
-    the referee's address in the game file, else from ``sender``, with answers going to
-    ``sender`` (``Reply-To``) when it is another. Returns the recipient's address (``None``:
-    the game file gives none) and the domain for the message's ``Message-ID``."""
-    parties = {party.seat or REFEREE: party for party in (*game.header.seats,
-                                                         game.header.referee)}
-    referee = parties[REFEREE].email or sender
-    if referee:
-        message["From"] = address(safe(parties[REFEREE].name), referee, "the referee")
-        if sender and sender != referee:
-            message["Reply-To"] = address("frogpbem judge", sender, "the judge")
-    recipient = parties[role].email
-    if recipient:
-        written = address(safe(parties[role].name), recipient, role)
-        message["To"] = written
-        recipient = written.addr_spec
-    return recipient, domain_of(sender or parties[REFEREE].email)
-
-
 def letters(game: Game, key: crypto.PrivateKey, to: str = "all",
             sender: str | None = None, reminder: str | None = None) -> list[Letter]:
     """The referee's messages after the last record: to each seat (or ``to`` one), or itself.
@@ -186,8 +67,6 @@ def letters(game: Game, key: crypto.PrivateKey, to: str = "all",
         if role not in (*game.seats, REFEREE):
             raise UsageError(f"--to {role!r}: give a seat of this game, all, or referee")
     if game.undealt:  # the seats join first: each one's invitation (frogpbem/invite.py)
-        from frogpbem.mail.invite import invitations
-
         return invitations(game, key, wanted, sender)
     state = replay(game, known_secrets(game, REFEREE, key), key, keeper=key).final
     subject = subject_of(game, state)
@@ -456,3 +335,8 @@ def default_config() -> Path:
         return Path(os.environ["FROGPBEM_CONFIG"])
     base = os.environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
     return Path(base) / "frogpbem" / "mail.ini"
+
+
+__all__ = ["Letter", "Refusal", "address", "check_login", "default_config", "deliver",
+           "letters", "re_subject", "recipients", "send_letters", "send_messages", "smtp_server",
+           "subject_of", "write_letters"]

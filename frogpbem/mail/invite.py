@@ -20,7 +20,7 @@ from frogpbem import crypto
 from frogpbem.dealing import joined_words
 from frogpbem.errors import UsageError
 from frogpbem.gamefile.document import dump_game
-from frogpbem.mail.compose import Letter, addressed, stamp
+from frogpbem.mail.headers import Letter, addressed, stamp
 from frogpbem.protocol.game import REFEREE, Game
 from frogpbem.safetext import safe
 
@@ -96,10 +96,21 @@ def _words(game: Game, role: str, name: str) -> tuple[str, str, bool]:
     then = (f"The game begins once {joined_words(game.waiting_for)}: the referee then deals "
             "and mails you the start." if waiting else
             "Every seat has joined: the referee deals and mails you the start.")
-    body = _wrap(f"Your join ({role}) is in game {game.game_id}; nothing more to do for "
+    body = _wrap(f"{JOINED}{role}) is in game {game.game_id}; nothing more to do for "
                  f"now. {then}") + "\n"
     return f"{role} has joined" + (f" \u2014 waiting for {waiting}" if waiting else ""), \
         body, False
+
+
+JOINED = "Your join ("
+"""How the words to a seat whose join is in begin (:func:`says_joined`)."""
+
+
+def says_joined(text: bytes) -> bool:
+    """Whether a message's text is the judge's (or referee's) word to a seat that its join
+    is in. Such a message carries no game file and no mark of its own: it is known by its
+    words, here, beside the function that writes them (it may come from another judge)."""
+    return JOINED.encode() in text
 
 
 def _invitation(game: Game, seat: str, name: str) -> str:

@@ -21,7 +21,6 @@ import contextlib
 import fcntl
 import glob
 import ipaddress
-import json
 import os
 import time
 from collections.abc import Iterator
@@ -40,8 +39,7 @@ from frogpbem.errors import (
     UnknownGameError,
     UsageError,
 )
-from frogpbem.gamefile import jsontext
-from frogpbem.gamefile.document import locked, parse_game, read_bytes, write_atomic
+from frogpbem.gamefile.document import locked, parse_game, read_bytes
 from frogpbem.gamefile.model import GameFile
 from frogpbem.mail import invite
 from frogpbem.mail.answers import (
@@ -59,16 +57,14 @@ from frogpbem.mail.answers import (
     unused_for,
     unused_nothing,
 )
-from frogpbem.mail.compose import (
-    Refusal,
-    address,
-    deliver,
-    letters,
-    recipients,
-)
+from frogpbem.mail.compose import Refusal, letters, recipients
 from frogpbem.mail.contact import header_addresses
+from frogpbem.mail.headers import address
+from frogpbem.mail.marks import Backoff, KnownClock, Mailed, Marks, RunningClock, check
+from frogpbem.mail.outbox import Outbox
 from frogpbem.mail.receive import (
     MAX_MESSAGE,
+    Taken,
     contents,
     game_file,
     game_files,
@@ -237,21 +233,41 @@ class ImapBox:
             pass
 
 
+@dataclass(frozen=True)
+class Took:
+    """What the judge did with one waiting message (its line in the round's log)."""
+
+    ident: str
+    """How the mailbox names the message."""
+    subject: str
+    """Its subject, shortened."""
+    said: str
+    """What was done, in words."""
+    filed: str | None
+    """The folder it was filed in (:data:`DONE`, :data:`REFUSED`, :data:`AUTOMATIC`);
+    ``None``: it waits in the mailbox for a later round (its answer could not go)."""
+    taken: Taken | None = None
+    """What its contents did to the games, when they were taken now."""
+    unused: Unused | None = None
+    """Why it was of no use, when it was not."""
+
+    def __str__(self) -> str:
+        return f"message {self.ident} ({self.subject!r}): {self.said}"
+
+
 @dataclass
 class Judge:
-    """One judge: its games folder, its key, its mailbox and its way out (SMTP)."""
+    """One judge: its games folder, its key, its mailbox and its way out (an outbox)."""
 
     games: Path
     key: crypto.PrivateKey
     box: Mailbox
-    smtp: str
+    outbox: Outbox
     address: str = "frogpbem-judge@localhost"
     """The judge's own address: the sender of its answers."""
     state_dir: Path | None = None
-    config: Path | None = None
-    _clocks: dict[Path, tuple[str, tuple[str, str, int, int] | None]] = \
-        field(default_factory=dict)
-    """Each game file's hash and what its clock said then (see :meth:`deadlines`)."""
+    _clocks: dict[Path, KnownClock] = field(default_factory=dict)
+    """What each game file's clock said, by the file (see :meth:`deadlines`)."""
     _said: set[str] = field(default_factory=set)
     """What was said of files the judge cannot use (each said once)."""
 
@@ -266,7 +282,7 @@ class Judge:
         yield from self.finish_writes()
         for message in self.box.waiting():
             try:
-                yield self.take(message)
+                yield str(self.take(message))
             except Vanished:  # a mail program on the same mailbox took it meanwhile
                 yield f"message {message.ident}: gone from the mailbox (taken by another " \
                       "program): left alone"
@@ -303,28 +319,30 @@ class Judge:
         data = read_bytes(path)
         digest = crypto.sha256(data).hex()
         known = self._clocks.get(path)
-        if known is None or known[0] != digest:  # read only a file that changed
-            known = self._clocks[path] = (digest, self._clock_of(path, parse_game(data, str(path))))
-        clock = known[1]
+        if known is None or known.digest != digest:  # read only a file that changed
+            known = self._clocks[path] = KnownClock(
+                digest, self._clock_of(path, parse_game(data, str(path))))
+        clock = known.clock
         if clock is None:
             return []  # no clock runs (no deadline, paused or over)
-        game_id, head, until, seconds = clock
-        mark = self.games / ".reminded" / f"{game_id}.json"
-        _check_mark(mark)  # a reminder whose mark cannot be written would go every round
-        if now < until and (now < until - seconds // 4 or _marked(mark) == head):
+        marks = self.marks
+        # a reminder whose mark cannot be written would go every round
+        check(marks.reminded_path(clock.game_id))
+        if now < clock.until and (now < clock.until - clock.seconds // 4 or
+                                  marks.reminded(clock.game_id) == clock.head):
             return []  # not due, and not yet time for the reminder (or reminded)
         with locked(path):
             game = load(path, HeadMemory(self.state_dir))
             state = replay(game, known_secrets(game, REFEREE, self.key), self.key).final
             due = deadline_of(game, state)
-            if due is None or game.head != head:
+            if due is None or game.head != clock.head:
                 return []  # changed under our feet: the next round looks again
             seat, until = due
             if now >= until:
                 applied = apply_timeout(game, self.key, HeadMemory(self.state_dir))
                 return [f"game {game.game_id}: " + "; ".join(applied.lines)]
             self._remind(game, seat, clock_words(game, state))
-            _mark(mark, game.head)
+            marks.set_reminded(game.game_id, game.head)
             return [f"game {game.game_id}: reminded {seat} of its deadline"]
 
     def _skipped(self, path: Path, exc: FrogPbemError) -> list[str]:
@@ -336,9 +354,8 @@ class Judge:
         self._said.add(said)
         return [said]
 
-    def _clock_of(self, path: Path, file: GameFile) -> tuple[str, str, int, int] | None:
-        """A game's running clock: its id, head, when the time runs out and the time a move
-        has; ``None`` without one."""
+    def _clock_of(self, path: Path, file: GameFile) -> RunningClock | None:
+        """A game's running clock; ``None`` without one."""
         deadline = file.header.deadline
         if deadline is None or file.reveal is not None or file.undealt:
             return None  # not worth checking and replaying the game (none runs before the deal)
@@ -346,7 +363,8 @@ class Judge:
             game = load(path, HeadMemory(self.state_dir))
             state = replay(game, known_secrets(game, REFEREE, self.key), self.key).final
         due = deadline_of(game, state)
-        return None if due is None else (game.game_id, game.head, due[1], deadline.seconds)
+        return None if due is None else \
+            RunningClock(game.game_id, game.head, due[1], deadline.seconds)
 
     def _remind(self, game: Game, seat: str, words: str) -> None:
         """Mail ``seat`` that its time runs out (unless its address is refused for good):
@@ -356,29 +374,30 @@ class Judge:
         if not party.email:
             return
         to = address(party.name, party.email, seat)
-        if self._bounced(game.game_id).get(seat) == to.addr_spec:
+        if self.marks.bounced(game.game_id).get(seat) == to.addr_spec:
             return
         (reminder,) = letters(game, self.key, seat, self.address,
                               reminder=f"Reminder: it is your move ({seat}) in game "
                                        f"{game.game_id}. {words}")
-        (refused,) = deliver([(reminder.message, to.addr_spec)], self.smtp, self.config)
+        (refused,) = self.outbox.send([(reminder.message, to.addr_spec)])
         if refused is not None and not refused.permanent:
             raise FileAccessError(f"cannot remind {seat}: {refused}")  # reminded next round
         if refused is not None:
             self._refused_for_good(game, seat, refused)
 
-    def take(self, message: Incoming) -> str:
+    def take(self, message: Incoming) -> Took:
         """Take one waiting message, file it, and answer it if it came from a person and
-        could not be used; one log line."""
+        could not be used."""
         digest = digest_of(message.data)
         parsed, unreadable = _read(message.data)
-        said = f"message {message.ident} ({subject(parsed)!r})"
+        about = subject(parsed)
         entry = self.journal.get(digest)
         if entry is not None and entry.state in ("taken", "answered"):  # a round stopped
-            self.box.file(message, DONE if entry.state == "taken" else REFUSED)  # before,
+            filed = DONE if entry.state == "taken" else REFUSED  # before, or it came twice
+            self.box.file(message, filed)
             when = "before the judge stopped" if entry.games == message.ident else \
-                "the same message came before"  # or it came twice (its name says which)
-            return f"{said}: {entry.state} already ({when}): filed"
+                "the same message came before"  # (its name says which)
+            return Took(message.ident, about, f"{entry.state} already ({when}): filed", filed)
         taken = unreadable or self._taken(
             digest, parsed, entry if entry is not None and entry.state == "taking" else None)
         if isinstance(taken, Unused):
@@ -386,15 +405,21 @@ class Judge:
             machine = automatic(parsed[0], self.address) if parsed else None
             if machine is not None:
                 self.box.file(message, AUTOMATIC)
-                return f"{said}: {machine}, nothing usable in it: filed in {AUTOMATIC}, " \
-                       "not answered"
-            return f"{said}: {taken.said}" + self._answer(message, digest, parsed, taken)
+                return Took(message.ident, about, f"{machine}, nothing usable in it: filed in "
+                                                  f"{AUTOMATIC}, not answered", AUTOMATIC,
+                            unused=taken)
+            more, folder = self._answer(message, digest, parsed, taken)
+            return Took(message.ident, about, f"{taken.said}{more}", folder, unused=taken)
         self.journal.put(digest, Entry("taken", message.ident))
         self.box.file(message, DONE)
-        return f"{said}: {taken}"
+        if taken is None:
+            return Took(message.ident, about, "taken already: nothing new in it", DONE)
+        return Took(message.ident, about, str(taken), DONE, taken)
 
-    def _taken(self, digest: str, parsed: list[Message], before: Entry | None) -> str | Unused:
-        """What taking one message's contents did, or why it was of no use.
+    def _taken(self, digest: str, parsed: list[Message],
+               before: Entry | None) -> Taken | Unused | None:
+        """What taking one message's contents did, or why it was of no use; ``None`` when
+        they were taken before a round stopped.
 
         The journal says the message is being taken (with the hashes of the files of the
         games it names) before it is: a message found with nothing new is then one taken
@@ -410,10 +435,10 @@ class Judge:
         if before is None:
             self.journal.put(digest, Entry("taking", self._hashes(named)))
         try:
-            said = take_found(found, self.games, self.key, self.state_dir, keep_new=False)
+            taken = take_found(found, self.games, self.key, self.state_dir, keep_new=False)
         except NothingToApplyError as exc:
             if before is not None and before.games != self._hashes(named):
-                return "taken already: nothing new in it"  # taken, then the round stopped
+                return None  # taken, then the round stopped
             return unused_for(exc, game, self._own(game), found)
         except UnknownGameError as exc:
             return Unused(f"refused: {exc.message}", f"this judge does not run game {game}."
@@ -422,9 +447,9 @@ class Judge:
                           "from): " + NEXT_STEP)
         except FrogPbemError as exc:
             return unused_for(exc, game, self._own(game), found)
-        if said.startswith("nothing taken"):
-            return unused_nothing(found, said, game)
-        return said
+        if taken.nothing is not None:
+            return unused_nothing(found, str(taken), game)
+        return taken
 
     def _own(self, game_id: str | None) -> Own | None:
         """The judge's own copy of the game a refused message is about, for its answer;
@@ -451,34 +476,32 @@ class Judge:
         return hashes
 
     def _answer(self, message: Incoming, digest: str, parsed: list[Message],
-                unused: Unused) -> str:
-        """Answer a person's unusable message once, then file it; what the log adds."""
+                unused: Unused) -> tuple[str, str | None]:
+        """Answer a person's unusable message once, then file it: what the log adds, and
+        the folder it was filed in (``None``: it waits)."""
         reply = answer(parsed[0], unused, self.address) if parsed else None
         if reply is None:
             self.box.file(message, REFUSED)
-            return " (no address to answer)"
+            return " (no address to answer)", REFUSED
         to = recipients(reply)[0]
-        last = self.state / "nothing" / f"{crypto.sha256(to.lower().encode()).hex()}.json"
         if unused.nothing:
-            when = _read_json(last)
             quiet = unanswered(parsed[0], self.address, self._players,
-                               when if isinstance(when, int) else None,
-                               seconds_of(now_text()))
+                               self.marks.answered_nothing(to), seconds_of(now_text()))
             if quiet is not None:
                 self.box.file(message, REFUSED)
-                return f" (not answered: {quiet})"
+                return f" (not answered: {quiet})", REFUSED
         try:  # "answered" once the session is up, before the answer goes: never sent twice
             answered = Entry("answered", message.ident)
-            (refused,) = deliver([(reply, to)], self.smtp, self.config,
-                                 sending=lambda: self.journal.put(digest, answered))
+            (refused,) = self.outbox.send([(reply, to)],
+                                          sending=lambda: self.journal.put(digest, answered))
         except FrogPbemError as exc:  # the server is away, or will not take the login
-            return self._unanswered(digest, exc.message)
+            return self._unanswered(digest, exc.message), None
         if refused is not None and not refused.permanent:
-            return self._unanswered(digest, str(refused))
+            return self._unanswered(digest, str(refused)), None
         if unused.nothing:
-            _mark(last, seconds_of(now_text()))
+            self.marks.set_answered_nothing(to, seconds_of(now_text()))
         self.box.file(message, REFUSED)
-        return f"; the answer was refused ({refused})" if refused is not None else ""
+        return (f"; the answer was refused ({refused})" if refused is not None else ""), REFUSED
 
     def _players(self) -> set[str]:
         """The mail addresses of the seats and referees of the judge's games."""
@@ -513,42 +536,44 @@ class Judge:
     def _mail(self, path: Path) -> list[str]:
         """Mail each seat of one game that has not had its head yet; each seat on its own,
         so that one refused address holds back nobody else."""
-        mailed_dir = self.games / ".mailed"
+        marks = self.marks
         data = read_bytes(path)
         digest = crypto.sha256(data).hex()
-        quick = mailed_dir / f"{path.name}.sha256"
-        _check_mark(quick)
-        if quick.is_file() and read_bytes(quick) == digest.encode():
+        check(marks.quick_path(path))
+        if marks.unchanged(path, digest):
             return []  # unchanged since it was mailed: not even read
         game = load(path, HeadMemory(self.state_dir), parsed=parse_game(data, str(path)))
-        mark = mailed_dir / f"{game.game_id}.json"
-        backoff = self.state / "backoff" / f"{game.game_id}.json"
-        for each in (mark, backoff, self.state / "bounced" / f"{game.game_id}.json"):
-            _check_mark(each)
-        until, delay = _waits(backoff)
-        if seconds_of(now_text()) < until:
+        game_id = game.game_id
+        for each in (marks.mailed_path(game_id), marks.backoff_path(game_id),
+                     marks.bounced_path(game_id)):
+            check(each)
+        waits = marks.backoff(game_id)
+        if seconds_of(now_text()) < waits.until:
             return []  # the server failed lately: not yet time to try again
-        pending = mailed_dir / f"{game.game_id}.pending.json"
-        _check_mark(pending)
+        check(marks.pending_path(game_id))
         joined = None  # for a game that waits for joins: what its mark says once mailed
+        mark = marks.mailed(game_id)
         if game.undealt:  # the seats join first: invitations, not records (frogpbem/invite.py)
-            found, joined = invite.due(game, self.key, _marked(mark), self.address)
-            mailed = _mailed(pending, joined, [letter.role for letter in found])
+            found, joined = invite.due(game, self.key, mark.head if mark else None,
+                                       self.address)
+            mark = marks.pending(game_id)
+            head = joined
         else:
             found = letters(game, self.key, sender=self.address)
-            mailed = _mailed(mark, game.head, [letter.role for letter in found])
+            head = game.head
+        mailed = mark.having(head, [letter.role for letter in found]) if mark else set()
         missing = [letter.role for letter in found if not letter.address]
         if missing:
             raise UsageError(f"no mail address for {', '.join(missing)} in the game file "
                              "(frogpbem new --email SEAT=ADDRESS)")
-        bounced = self._bounced(game.game_id)
+        bounced = marks.bounced(game_id)
         left = [letter for letter in found if letter.role not in mailed]
         due = [letter for letter in left if bounced.get(letter.role) != letter.address]
         skipped = len(due) < len(left)  # a seat refused for good: mailed once it is cleared
         log, sent, later = [], [], []
         try:
-            refusals = deliver([(letter.message, letter.address or "") for letter in due],
-                               self.smtp, self.config) if due else []
+            refusals = self.outbox.send([(letter.message, letter.address or "")
+                                         for letter in due]) if due else []
         except FileAccessError as exc:
             refusals = [Refusal(letter.address or "", 0, exc.message) for letter in due]
         for letter, refused in zip(due, refusals, strict=True):
@@ -566,24 +591,21 @@ class Judge:
             log.insert(0, f"game {game.game_id}: {what} "
                           f"{', '.join(f'{x.role}: {x.address}' for x in sent)}")
         if joined is None and sent:
-            _mark(mark, [game.head, sorted(mailed)])
+            marks.set_mailed(game_id, Mailed(game.head, frozenset(mailed)))
         elif joined is not None and (later or skipped) and sent:
-            _mark(pending, [joined, sorted(mailed)])  # who has this invitation already
+            marks.set_pending(game_id, Mailed(joined, frozenset(mailed)))  # who has it already
         if later:
-            delay = min(2 * delay, BACKOFF[1]) if delay else BACKOFF[0]
-            _mark(backoff, [seconds_of(now_text()) + delay, delay])
+            delay = min(2 * waits.delay, BACKOFF[1]) if waits.delay else BACKOFF[0]
+            marks.set_backoff(game_id, Backoff(seconds_of(now_text()) + delay, delay))
             return [*log, f"game {game.game_id}: not mailed yet ({'; '.join(later)}); "
                           f"trying again in {delay} s"]
-        if backoff.exists():
-            backoff.unlink()
+        marks.clear_backoff(game_id)
         if skipped:  # looked at again each round, so that a cleared seat is mailed
             return log
         if joined is not None:
-            _mark(mark, joined)
-            if pending.exists():
-                pending.unlink()
-        mailed_dir.mkdir(exist_ok=True)
-        write_atomic(quick, digest.encode(), durable=False)  # after the mail went out
+            marks.set_mailed(game_id, Mailed(joined))
+            marks.clear_pending(game_id)
+        marks.set_unchanged(path, digest)  # after the mail went out
         return log
 
     @property
@@ -595,29 +617,26 @@ class Judge:
     def state(self) -> Path:
         """The judge's own records in the games folder: the journal of messages, the
         addresses refused for good, and the waits after a server failed."""
-        return self.games / ".judge"
+        return self.marks.state
 
-    def _bounced(self, game_id: str) -> dict[str, str]:
-        """The seats of a game whose address the server refused for good, and that
-        address (a seat is mailed again once the game names another one)."""
-        found = _read_json(self.state / "bounced" / f"{game_id}.json")
-        if not isinstance(found, dict):
-            return {}
-        return {str(k): str(v) for k, v in found.items()}
+    @property
+    def marks(self) -> Marks:
+        """What the judge mailed, reminded and was refused (see :class:`Marks`)."""
+        return Marks(self.games)
 
     def _refused_for_good(self, game: Game, role: str, refused: Refusal) -> str:
         """Stop mailing ``role`` at the refused address, and tell the referee, once."""
-        bounced = self._bounced(game.game_id)
+        bounced = self.marks.bounced(game.game_id)
         bounced[role] = refused.address
-        _mark(self.state / "bounced" / f"{game.game_id}.json", bounced)
+        self.marks.set_bounced(game.game_id, bounced)
         said = f"game {game.game_id}: {role}'s address {refused}: not mailed again there"
         referee = game.header.referee.email or self.address
         if referee == refused.address:
             return said
         try:
             told = address(None, referee, "the referee").addr_spec
-            (failed,) = deliver([(notice(game.game_id, role, str(refused), told,
-                                         self.address), told)], self.smtp, self.config)
+            (failed,) = self.outbox.send([(notice(game.game_id, role, str(refused), told,
+                                                  self.address), told)])
         except FrogPbemError as exc:
             return f"{said}; the referee could not be told: {exc.message}"
         if failed is not None:
@@ -662,63 +681,6 @@ def _head(path: Path) -> bytes:
         raise Vanished(path.name) from None
     except OSError as exc:
         raise FileAccessError(f"cannot read: {exc.strerror}", path=path) from None
-
-
-def _check_mark(mark: Path) -> None:
-    """A mark the judge can read and write, or :class:`FileAccessError` before any mail
-    goes out (a mark that cannot be written would have a game mailed every round)."""
-    if os.path.lexists(mark) and not mark.is_file():
-        raise FileAccessError(f"{mark.parent.name}/{mark.name} is not a file, and the judge "
-                              "keeps a mark there: remove it")
-
-
-def _mark(mark: Path, value: object) -> None:
-    """Write one of the judge's marks (read back by :func:`_marked` and :func:`_read_json`)."""
-    mark.parent.mkdir(parents=True, exist_ok=True)
-    write_atomic(mark, json.dumps(value).encode())
-
-
-def _read_json(mark: Path) -> object:
-    """A mark's value; ``None`` when there is none or it is damaged (the judge then does
-    once more what the mark was for, rather than stop every round)."""
-    if not mark.is_file():
-        return None
-    try:
-        return jsontext.loads(read_bytes(mark))
-    except (ValueError, FrogPbemError):  # not JSON, or not UTF-8
-        return None
-
-
-def _marked(mark: Path) -> str | None:
-    """The head named by one of the judge's marks (the record it last mailed, or reminded a
-    seat of), or ``None`` when there is none. A damaged mark names nothing: the judge then
-    mails (or reminds) once more and writes the mark anew, rather than stop every round."""
-    head = _read_json(mark)
-    if isinstance(head, list) and head:  # a mailing mark: [head, roles mailed]
-        head = head[0]
-    return head if isinstance(head, str) else None
-
-
-def _mailed(mark: Path, head: str, roles: list[str]) -> set[str]:
-    """The roles of ``roles`` that have had ``head`` already (all, for a mark written before
-    marks named the roles: the head alone)."""
-    found = _read_json(mark)
-    if found == head:
-        return set(roles)
-    if isinstance(found, list) and len(found) == 2 and found[0] == head and \
-            isinstance(found[1], list):
-        return {str(role) for role in found[1]}
-    return set()
-
-
-def _waits(mark: Path) -> tuple[int, int]:
-    """Until when a game waits after the mail server failed, and the wait that was: the
-    next one is twice as long (``0, 0``: no wait)."""
-    found = _read_json(mark)
-    if isinstance(found, list) and len(found) == 2 and \
-            all(isinstance(x, int) and not isinstance(x, bool) for x in found):
-        return found[0], found[1]
-    return 0, 0
 
 
 def _loopback(host: str) -> bool:

@@ -21,7 +21,6 @@ from email.message import EmailMessage, Message
 from email.parser import BytesHeaderParser
 from html.parser import HTMLParser
 from pathlib import Path
-from typing import cast
 
 from frogpbem import crypto
 from frogpbem.dealing import take_mailed_joins
@@ -48,7 +47,7 @@ from frogpbem.gamefile.model import GameFile
 from frogpbem.protocol.game import REFEREE, Game, load
 from frogpbem.protocol.memory import HeadMemory
 from frogpbem.protocol.seen import SeenGames
-from frogpbem.referee import apply_moves
+from frogpbem.referee import Returned, apply_moves
 from frogpbem.safetext import safe
 
 GAME_ID = re.compile(r"[a-z0-9][a-z0-9-]{2,63}")
@@ -83,6 +82,50 @@ class Found:
     """Texts holding request blocks, as they came."""
     problems: list[str] = field(default_factory=list)
     """Parts that looked like frogpbem data but did not read, in words."""
+
+
+@dataclass(frozen=True)
+class Taken:
+    """What one message's game files and request blocks did to the games (:func:`take_found`)."""
+
+    games: tuple[str, ...] = ()
+    """What was done to each game the message names, in words (``game ID: red shoots G9: 2``)."""
+    broken: tuple[str, ...] = ()
+    """The request blocks found that did not read, in words."""
+    nothing: str | None = None
+    """Why nothing at all was taken (no game file and no request block in it), or ``None``."""
+
+    def __str__(self) -> str:
+        if self.nothing is not None:
+            return f"nothing taken: {self.nothing}"
+        return "; ".join(self.games + self.broken)
+
+
+@dataclass(frozen=True)
+class Received:
+    """What :func:`receive` did with one message."""
+
+    number: int
+    """Its place among the messages read (from 1)."""
+    subject: str
+    taken: Taken | None = None
+    """What was taken; ``None`` when it was refused, or taken before."""
+    again: str | None = None
+    """What it holds was taken before (from a copy or this very message): why it is new to
+    nobody."""
+    refused: str | None = None
+    """Why it was refused (the error, with where)."""
+
+    @property
+    def line(self) -> str:
+        """``message 1 ('Re: …'): game ID: red shoots G9: 2``."""
+        if self.refused is not None:
+            said = f"refused: {self.refused}"
+        elif self.again is not None:
+            said = f"taken already: {self.again}"
+        else:
+            said = str(self.taken)
+        return f"message {self.number} ({self.subject!r}): {said}"
 
 
 class _Text(HTMLParser):
@@ -280,17 +323,17 @@ def _look_at(payload: bytes, found: Found) -> None:
 
 
 def receive(sources: list[bytes], games: Path, key: crypto.PrivateKey,
-            state_dir: Path | None = None, seen: SeenGames | None = None) -> list[str]:
+            state_dir: Path | None = None, seen: SeenGames | None = None) -> list[Received]:
     """Take every message of ``sources`` into the games in folder ``games``.
 
     The referee's key takes requests and notes into its copy ``GAMES/ID.yaml``
     and applies them; a seat's key keeps a newer copy of its games there.
-    Returns one line per message.
+    Returns what was done with each message (its :attr:`Received.line` in words).
     """
     if games.exists() and not games.is_dir():
         raise FileAccessError("is not a folder: --games names the folder of your games",
                               path=games)
-    lines = []
+    done = []
     number = 0
     for data in sources:
         if len(data) > MAX_MESSAGE:
@@ -298,20 +341,21 @@ def receive(sources: list[bytes], games: Path, key: crypto.PrivateKey,
                                   "MiB; not read")
         for message in messages_in(data):
             number += 1
+            said = subject([message])
             try:
-                said = take_found(contents(message), games, key, state_dir, seen)
+                done.append(Received(number, said, take_found(contents(message), games, key,
+                                                              state_dir, seen)))
             except NothingToApplyError as exc:  # what it holds was taken (from a copy) before
-                said = f"taken already: {exc.message}"
+                done.append(Received(number, said, again=exc.message))
             except FrogPbemError as exc:
-                said = f"refused: {exc}"
-            lines.append(f"message {number} ({subject([message])!r}): {said}")
-    return lines
+                done.append(Received(number, said, refused=str(exc)))
+    return done
 
 
 def take_found(found: Found, games: Path, key: crypto.PrivateKey,
                state_dir: Path | None = None, seen: SeenGames | None = None,
-               keep_new: bool = True) -> str:
-    """Take one message's game files and request blocks into the games; say what happened.
+               keep_new: bool = True) -> Taken:
+    """Take one message's game files and request blocks into the games; what happened.
 
     A request block that was found but does not read is named: alone, it is refused;
     beside what was taken, it is said after it. ``keep_new``: a game file of a game not
@@ -334,35 +378,33 @@ def take_found(found: Found, games: Path, key: crypto.PrivateKey,
         if broken:
             raise GameFileError("; ".join(broken))
         reason = "; ".join(found.problems) or "no game file and no request block in it"
-        return f"nothing taken: {reason}"
+        return Taken(nothing=reason)
     said = []
-    with tempfile.TemporaryDirectory() as folder:
-        parts: list[tuple[str, Path]] = []
-        names: dict[str, str] = {}  # a temporary file, as a message names what was in it
-        for index, copy in enumerate(found.copies):
-            path = Path(folder) / f"copy{index}.yaml"
-            path.write_bytes(dump_game(copy))
-            parts.append((copy.game, path))
-            names[str(path)] = f"game file {index + 1} in the message"
-        for game_id in dict.fromkeys(mailsafe.block_game(value) for value in values):
-            path = Path(folder) / f"blocks{len(names)}.txt"
-            path.write_text("".join(mailsafe.request_block(cast(dict[str, object], value))
-                                    for value in values
-                                    if mailsafe.block_game(value) == game_id))
-            parts.append((game_id, path))
-            names[str(path)] = "the request blocks in the message"
-        for game_id in dict.fromkeys(g for g, _ in parts):
-            paths = tuple(dict.fromkeys(p for g, p in parts if g == game_id))
-            try:
-                said.append(_take_game(game_id, paths, games, key, state_dir, seen, keep_new))
-            except FrogPbemError as exc:
-                exc.path = names.get(exc.path or "", exc.path)
-                raise
-    return "; ".join(said + broken)
+    parts: list[tuple[str, Returned]] = []
+    names: dict[str, str] = {}  # what a refusal names, as a message names what was in it
+    for index, copy in enumerate(found.copies):
+        returned = Returned(Path(f"copy{index}.yaml"), copy=dump_game(copy))
+        parts.append((copy.game, returned))
+        names[str(returned.name)] = f"game file {index + 1} in the message"
+    for game_id in dict.fromkeys(mailsafe.block_game(value) for value in values):
+        returned = Returned(Path(f"blocks{len(names)}.txt"),
+                            blocks=tuple(value for value in values
+                                         if mailsafe.block_game(value) == game_id))
+        parts.append((game_id, returned))
+        names[str(returned.name)] = "the request blocks in the message"
+    for game_id in dict.fromkeys(g for g, _ in parts):
+        returns = tuple(r for g, r in parts if g == game_id)
+        try:
+            said.append(_take_game(game_id, returns, games, key, state_dir, seen, keep_new))
+        except FrogPbemError as exc:
+            exc.path = names.get(exc.path or "", exc.path)
+            raise
+    return Taken(tuple(said), tuple(broken))
 
 
-def _take_game(game_id: str, paths: tuple[Path, ...], games: Path, key: crypto.PrivateKey,
-               state_dir: Path | None, seen: SeenGames | None, keep_new: bool) -> str:
+def _take_game(game_id: str, returns: tuple[Returned, ...], games: Path,
+               key: crypto.PrivateKey, state_dir: Path | None, seen: SeenGames | None,
+               keep_new: bool) -> str:
     if not GAME_ID.fullmatch(game_id):  # it names a file: nothing but a real game id
         raise UsageError(f"{safe(game_id)[:80]!r} is not a game id")
     target = game_file(games, game_id)
@@ -370,22 +412,22 @@ def _take_game(game_id: str, paths: tuple[Path, ...], games: Path, key: crypto.P
         raise FileAccessError("is not a game file", path=target)
     unknown = UnknownGameError(f"game {game_id} is not one of the games held here")
     if not target.exists():
-        copies = [p for p in paths if p.suffix == ".yaml"]
-        if keep_new and copies and load(copies[0]).role(key) != REFEREE:
+        copies = [r for r in returns if r.copy is not None]
+        if keep_new and copies and copies[0].load().role(key) != REFEREE:
             games.mkdir(parents=True, exist_ok=True)  # a seat's first copy of a game
-            return _keep_newer(game_id, paths, target, seen or SeenGames())
+            return _keep_newer(game_id, returns, target, seen or SeenGames())
         raise unknown
     with locked(target):
         game = load(target, HeadMemory(state_dir))
         if game.role(key) == REFEREE and game.undealt:  # the seats join first (fair deals)
-            applied = take_mailed_joins(game, key, paths, HeadMemory(state_dir))
+            applied = take_mailed_joins(game, key, returns, HeadMemory(state_dir))
             return f"game {game_id}: " + "; ".join(applied.lines)
         if game.role(key) == REFEREE:
             try:
-                applied = apply_moves(game, key, take_from=paths,
+                applied = apply_moves(game, key, take_from=returns,
                                       memory=HeadMemory(state_dir))
             except NothingToApplyError:
-                if any(_holds_something(path) for path in paths):  # the same message again
+                if any(_holds_something(r) for r in returns):  # the same message again
                     raise NothingToApplyError("nothing new in it", path=target) from None
                 raise UnchangedCopyError(
                     f"the copy of game {game_id} in the message holds no move: run frogpbem "
@@ -394,15 +436,15 @@ def _take_game(game_id: str, paths: tuple[Path, ...], games: Path, key: crypto.P
             return f"game {game_id}: " + ("; ".join(applied.lines) or "taken")
         if not keep_new:
             raise unknown
-        return _keep_newer(game_id, paths, target, seen or SeenGames(), game.header.hash)
+        return _keep_newer(game_id, returns, target, seen or SeenGames(), game.header.hash)
 
 
-def _holds_something(path: Path) -> bool:
-    """Whether a game file or text of blocks taken from a message holds a request, a note or
+def _holds_something(returned: Returned) -> bool:
+    """Whether a game file or the blocks taken from a message hold a request, a note or
     a join (a join mailed again after the deal is the same join, not a forgotten move)."""
-    if path.suffix != ".yaml":
+    if returned.copy is None:
         return True
-    copy = parse_game(read_bytes(path), str(path))
+    copy = parse_game(returned.copy, str(returned.name))
     return bool(copy.requests or copy.notes or copy.joins)
 
 
@@ -426,29 +468,30 @@ def game_file(games: Path, game_id: str) -> Path:
     return named
 
 
-def _keep_newer(game_id: str, paths: tuple[Path, ...], target: Path,
+def _keep_newer(game_id: str, returns: tuple[Returned, ...], target: Path,
                 seen: SeenGames, held: str | None = None) -> str:
     """A seat keeps the longest copy that extends what it has seen; ``held``: the hash of
     the header of the copy it holds, if it holds one (a copy under another is refused)."""
     best = None
-    for path in paths:
-        if path.suffix != ".yaml":
+    data = b""
+    for returned in returns:
+        if returned.copy is None:
             continue
-        copy = load(path)
+        copy = returned.load()
         if held is not None and copy.header.hash != held:
             raise StaleCopyError(f"another game under the id {game_id} (its header differs "
                                  f"from that of {target.name}, which you hold); not kept",
-                                 path=path)
+                                 path=returned.name)
         seen.see(copy)
         if best is None or len(copy.file.log) > len(best.file.log) or \
                 (copy.file.reveal and not best.file.reveal):
-            best = copy
+            best, data = copy, returned.copy
     if best is None:
         return f"game {game_id}: only request blocks, which are for the referee"
     if held is not None and _history(load(target)) == _history(best):
         # the same history: the copy held may carry this seat's move or note not mailed yet
         return f"game {game_id}: you hold this copy already (after record {len(best.file.log)})"
-    write_atomic(target, read_bytes(best.path))
+    write_atomic(target, data)
     return f"game {game_id}: kept the copy after record {len(best.file.log)}"
 
 
@@ -472,5 +515,6 @@ def read_sources(paths: list[Path], stdin: bytes | None) -> list[bytes]:
     return out
 
 
-__all__ = ["Found", "NotRead", "contents", "game_files", "headers_only", "html_text",
-           "messages_in", "read_sources", "receive", "subject", "take_found", "unflowed"]
+__all__ = ["Found", "NotRead", "Received", "Taken", "contents", "game_files", "headers_only",
+           "html_text", "messages_in", "read_sources", "receive", "subject", "take_found",
+           "unflowed"]

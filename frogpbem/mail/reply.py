@@ -27,13 +27,14 @@ import shutil
 import subprocess
 import tempfile
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from email.headerregistry import Address
 from email.message import EmailMessage, Message
 from email.policy import default as default_policy
 from email.utils import formatdate, make_msgid
 from pathlib import Path
+from typing import Literal
 
 from frogpbem import crypto
 from frogpbem.dealing import join_game, submit_setup
@@ -49,8 +50,10 @@ from frogpbem.errors import (
 from frogpbem.gamefile.document import dump_game, locked, read_bytes, write_atomic
 from frogpbem.gamefile.model import GameFile
 from frogpbem.mail.answers import ANSWERS
-from frogpbem.mail.compose import re_subject, send_messages
+from frogpbem.mail.compose import send_messages
 from frogpbem.mail.contact import header_addresses, one_address
+from frogpbem.mail.headers import re_subject
+from frogpbem.mail.invite import says_joined
 from frogpbem.mail.receive import (
     MAX_MESSAGE,
     NotRead,
@@ -211,10 +214,13 @@ def _reply(message: EmailMessage, game: Game, work: Path, key: crypto.PrivateKey
     game = load(work)
     lines = []
     requested = None
+    signed: Signed | None = None  # what the seat signed before the deal
     if move is not None and move.strip().lower() == "join" and game.undealt:
         lines.append(join_game(work, key, seen))
+        signed = "join"
     elif setup is not None:
         lines.append(submit_setup(work, key, setup.text, seen))
+        signed = "setup"
     elif move is not None:
         if game.undealt:
             _undealt_refusal(game, seat)
@@ -244,7 +250,7 @@ def _reply(message: EmailMessage, game: Game, work: Path, key: crypto.PrivateKey
                          "give the judge's (or referee's) with --to ADDRESS")
     turn.to = str(recipient) if recipient is not None else ""
     turn.answer = answer(message, read_bytes(work), target.name,
-                         _words(kept, requested, note, turn.lines), sender, recipient)
+                         _words(kept, requested, note, signed), sender, recipient)
     if deliver is not None:
         turn.sent = deliver(turn, turn.answer)
     try:
@@ -353,7 +359,7 @@ def _nothing_attached(message: Message) -> str:
     said = " ".join(header_text(message, "subject").split())
     part = message.get_body(("plain",)) if isinstance(message, EmailMessage) else None
     text = bytes(part) if part is not None else b""
-    if about and b"Your join (" in text:
+    if about and says_joined(text):
         return (f"the message is the judge's (or referee's) word that your join is in game "
                 f"{about}: it carries no game file and needs no answer; the start comes by "
                 "mail")
@@ -415,21 +421,24 @@ def _base(game: Game, target: Path, seen: SeenGames, seat: str) -> bytes:
     return dump_game(replace(game.file, notes=(*game.file.notes, *unsent)))
 
 
+Signed = Literal["join", "setup"]
+"""What a seat signs before the deal: its join (a seed), or its chosen setup."""
+
+
 def _words(game: Game, requested: Requested | None, note: str | None,
-           lines: Sequence[str] = ()) -> str:
-    """The answer's text: what is in the attached file (a sealed move is not named)."""
+           signed: Signed | None = None) -> str:
+    """The answer's text: what is in the attached file (a sealed move is not named);
+    ``signed``: ``join`` or ``setup`` when the seat joined or chose its setup."""
     said = []
     if requested is not None:
         where = f"in game {game.game_id} ({requested.seat}, for record {requested.n})"
         said.append(f"My move {where} is sealed in the attached game file." if requested.sealed
                     else f"My move {where}: {requested.move}")
-    for line in lines:
-        if " joined game " in line:
-            said.append(f"I join game {game.game_id} with a fresh seed, signed in the attached "
-                        "game file.")
-        elif " chose its setup" in line:
-            said.append(f"My setup for game {game.game_id} is sealed in the attached game "
-                        "file.")
+    if signed == "join":
+        said.append(f"I join game {game.game_id} with a fresh seed, signed in the attached "
+                    "game file.")
+    elif signed == "setup":
+        said.append(f"My setup for game {game.game_id} is sealed in the attached game file.")
     if note is not None:
         said.append("A note for my team is sealed in the attached game file.")
     said += ["", "Signed with frogpbem reply; the signed request is in the attached file."]
