@@ -220,8 +220,9 @@ def test_help_and_usage_errors_are_plain_text_without_rich() -> None:
     import subprocess
     import sys
 
-    probe = ("import sys; from frogpbem import cli; sys.argv = ['frogpbem', *sys.argv[1:]]\n"
-             "try:\n    cli.main()\nexcept SystemExit as done:\n    code = done.code\n"
+    probe = ("import sys; from frogpbem.cli import commands\n"
+             "sys.argv = ['frogpbem', *sys.argv[1:]]\n"
+             "try:\n    commands.main()\nexcept SystemExit as done:\n    code = done.code\n"
              "print('rich loaded' if any(m.split('.')[0] == 'rich' for m in sys.modules) "
              "else 'no rich', code)")
 

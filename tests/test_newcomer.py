@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-import frogpbem.cli
+from frogpbem.cli import output
 from frogpbem.gamefile import strictyaml
 from tests.conftest import Cli, Keys, Result
 
@@ -47,7 +47,7 @@ def test_keygen_asks_the_passphrase_twice(cli: Cli, tmp_path: Path,
                                           monkeypatch: pytest.MonkeyPatch) -> None:
     answers = iter(["one secret", "another"])
     monkeypatch.setattr(getpass, "getpass", lambda prompt="": next(answers))
-    monkeypatch.setattr(frogpbem.cli, "_interactive", lambda: True)
+    monkeypatch.setattr(output, "interactive", lambda: True)
     result = cli("keygen", tmp_path / "k", "--passphrase")
     assert result.exit_code == 2
     assert "the two passphrases differ" in result.stderr
