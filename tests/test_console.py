@@ -14,6 +14,8 @@ from pathlib import Path
 from typing import Any
 from unittest import mock
 
+import pytest
+import typer.main
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
@@ -21,17 +23,24 @@ from typer.testing import CliRunner
 from frogpbem.cli import app, quick, turns
 from tests.conftest import Cli, Keys
 
-TOKENS = ["--key", "-k", "--seat", "--from", "--format", "--json", "--public", "--withdraw",
-          "--discard-requests", "--no-discard-requests", "--no-withdraw", "--no-json", "--",
-          "-", "-h", "--help", "--key=k", "-kk", "--from=c", "--bogus", "--version", "",
-          "game.yaml", "copy.yaml", "shoot", "G9", "red", "svg", "text", "-5", "a b", "é"]
+COMMANDS = typer.main.get_command(app).commands  # type: ignore[attr-defined]
+"""Typer's commands (click's), by name."""
+VALUED = sorted({opt for name in quick.QUICK for param in COMMANDS[name].params
+                 if param.param_type_name == "option" and not param.is_flag
+                 for opt in param.opts})
+FLAGS = sorted({opt for name in quick.QUICK for param in COMMANDS[name].params
+                if param.param_type_name == "option" and param.is_flag
+                for opt in (*param.opts, *param.secondary_opts)})
+"""Every option typer defines for the commands read quickly: those with a value, and flags."""
+TOKENS = [*VALUED, *FLAGS, "--no-withdraw", "--no-json", "--", "-", "-h", "--help", "--key=k",
+          "-kk", "--from=c", "--bogus", "--version", "", "game.yaml", "copy.yaml", "shoot", "G9",
+          "red", "svg", "text", "-5", "a b", "é"]
 ARGUMENTS = st.lists(st.one_of(st.sampled_from(TOKENS), st.text(max_size=5)), max_size=9)
 WORDS = st.one_of(st.sampled_from(["game.yaml", "copy.yaml", "shoot", "G9", "red", "svg"]),
                   st.text(min_size=1, max_size=5))
 CHUNKS = st.lists(st.one_of(
-    st.tuples(st.sampled_from(["--key", "-k", "--seat", "--from", "--format"]), WORDS),
-    st.tuples(st.sampled_from(["--json", "--public", "--withdraw", "--discard-requests",
-                               "--no-discard-requests"])),
+    st.tuples(st.sampled_from(VALUED), WORDS),
+    st.tuples(st.sampled_from(FLAGS)),
     st.tuples(WORDS)), max_size=6).map(lambda chunks: [token for c in chunks for token in c])
 """Arguments made mostly of the options' right forms, so that most are read quickly."""
 
@@ -91,6 +100,32 @@ def test_the_plain_forms_are_read_quickly() -> None:
         found = quick.quick(argv)
         assert found is not None, argv
         assert typer_reading(argv) == (found[0].__name__, found[1])
+
+
+@pytest.mark.parametrize("name", sorted(quick.QUICK))
+def test_the_quick_table_is_typers_command_line(name: str) -> None:
+    """The table the quick reading follows says what typer's definition of the command
+    says: every option (each spelling, a flag's value, whether it repeats, whether it is a
+    path), the arguments, and every default; a change to one side alone fails here."""
+    reading = quick.QUICK[name]
+    valued: dict[str, str] = {}
+    flags: dict[str, tuple[str, bool]] = {}
+    arguments = []
+    for param in COMMANDS[name].params:
+        if param.param_type_name == "argument":
+            arguments.append((param.name, param.nargs))
+        elif param.is_flag:
+            flags.update(dict.fromkeys(param.opts, (param.name, True)))
+            flags.update(dict.fromkeys(param.secondary_opts, (param.name, False)))
+        else:
+            valued.update(dict.fromkeys(param.opts, param.name))
+    assert reading.valued == valued
+    assert reading.flags == flags
+    assert arguments == [("game", 1), *([(reading.rest, -1)] if reading.rest else [])]
+    assert {p.name for p in COMMANDS[name].params if p.multiple} == {reading.repeated} - {None}
+    assert {p.name for p in COMMANDS[name].params if p.type.name == "path"} == reading.paths
+    assert typer_reading([name, "game.yaml"]) == \
+        (reading.run.__name__, {**reading.defaults, "game": Path("game.yaml")})
 
 
 def test_everything_else_is_left_to_typer() -> None:
