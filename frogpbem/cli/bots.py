@@ -16,11 +16,11 @@ import typer
 
 from frogpbem.cli import output
 from frogpbem.cli.output import emit, reported
-from frogpbem.cli.params import RULES, JsonOption, pairs
+from frogpbem.cli.params import RULES_HELP, JsonOption, pairs
 
 
 def simulate(
-    rules: Annotated[str, typer.Option(help=f"The ruleset: {', '.join(RULES)}.")] = "frogfinder",
+    rules: Annotated[str, typer.Option(help=RULES_HELP)] = "frogfinder",
     games: Annotated[int, typer.Option(min=1, help="How many games.")] = 100,
     bots: Annotated[str, typer.Option(
         help="The bots, one for every seat or one for all: random, greedy, strong "
@@ -63,7 +63,7 @@ def simulate(
 
 
 def play(
-    rules: Annotated[str, typer.Option(help=f"The ruleset: {', '.join(RULES)}.")] = "frogfinder",
+    rules: Annotated[str, typer.Option(help=RULES_HELP)] = "frogfinder",
     vs: Annotated[str, typer.Option(
         help="Your opponents: bot (the strong one), or random, greedy, strong.")] = "bot",
     seat: Annotated[str | None, typer.Option(help="Your seat (default: the first).")] = None,
@@ -101,8 +101,7 @@ def demo(
     folder: Annotated[
         Path, typer.Argument(metavar="FOLDER", help="Where to put keys and game files.")
     ] = Path("frogpbem-demo"),
-    rules: Annotated[str, typer.Option(
-        help=f"The ruleset: {', '.join(RULES)}.")] = "frogfinder",
+    rules: Annotated[str, typer.Option(help=RULES_HELP)] = "frogfinder",
     seed: Annotated[int | None, typer.Option(help="Seed for the bots' choices.")] = None,
     seats: Annotated[
         int | None, typer.Option(help="Number of seats (coan: 2 to 6).")

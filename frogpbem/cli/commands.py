@@ -9,6 +9,7 @@ import typer
 
 from frogpbem import __version__
 from frogpbem.cli import bots, checks, game, mailing
+from frogpbem.cli.params import RegistryHelp
 
 HELP = "Play hidden-information board games by email with a signed, auditable referee."
 SETTINGS: dict[str, Any] = {"help_option_names": ["-h", "--help"]}
@@ -42,7 +43,7 @@ for _command in (game.keygen, game.new, game.join, game.setup, game.deal, game.m
                  game.view, game.hint, checks.verify, checks.audit, mailing.mail,
                  mailing.receive, mailing.reply, game.timeout, game.pause, game.resume,
                  mailing.judge, checks.record, bots.simulate, bots.play, bots.demo):
-    app.command()(_command)
+    app.command(cls=RegistryHelp)(_command)
 
 
 def main() -> None:
@@ -64,7 +65,7 @@ def main() -> None:
                          pretty_exceptions_enable=False, rich_markup_mode=None,
                          context_settings=SETTINGS)
     single.callback()(main_options)
-    single.command(wanted)(callback)
+    single.command(wanted, cls=RegistryHelp)(callback)
     single()
 
 

@@ -16,7 +16,7 @@ import typer
 from frogpbem.cli import output, turns
 from frogpbem.cli.keys import load_key
 from frogpbem.cli.output import emit, emit_applied, reported
-from frogpbem.cli.params import RULES, JsonOption, KeyOption, pairs
+from frogpbem.cli.params import OPTION_HELP, RULES_HELP, JsonOption, KeyOption, pairs
 from frogpbem.errors import FileAccessError, GameFileError, UsageError
 
 
@@ -53,8 +53,7 @@ def keygen(
 
 def new(
     game: Annotated[Path, typer.Argument(metavar="GAME", help="The game file to create.")],
-    rules: Annotated[str, typer.Option(
-        help=f"The ruleset: {', '.join(RULES)}.")] = "frogfinder",
+    rules: Annotated[str, typer.Option(help=RULES_HELP)] = "frogfinder",
     referee: Annotated[
         Path | None, typer.Option(help="The referee's private key (default: $FROGPBEM_KEY, "
                                        "then ~/.ssh/id_ed25519).")
@@ -67,13 +66,7 @@ def new(
     email: Annotated[list[str], typer.Option(
         help="SEAT=ADDRESS: a player's email; referee=ADDRESS: where answers go (the judge's)."
     )] = [],  # noqa: B006
-    option: Annotated[
-        list[str], typer.Option(help="NAME=VALUE: a rules option. frogfinder: size=3..26 (12), "
-                                     "frogs=N (5); coan: the same and teams=red+black,blue+purple;"
-                                     " froglet: size=3..26 (12); secretmove: none. Any game: "
-                                     "deadline=72h (or 3d, 90m) and on_timeout=forfeit or "
-                                     "pass.")
-    ] = [],  # noqa: B006
+    option: Annotated[list[str], typer.Option(help=OPTION_HELP)] = [],  # noqa: B006
     setup: Annotated[
         Path | None, typer.Option(help="YAML file with the hidden setup, chosen instead of dealt.")
     ] = None,

@@ -1,16 +1,18 @@
-"""What several commands share: their common options, and reading ``NAME=VALUE`` pairs."""
+"""What several commands share: their common options, the help that names the rulesets,
+and reading ``NAME=VALUE`` pairs."""
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
+from typer.core import TyperCommand, TyperOption
 
 from frogpbem.errors import UsageError
 
-RULES = ("frogfinder", "coan", "froglet", "secretmove")
-"""The rulesets, for --help (``frogpbem.games`` is not imported just to list them)."""
+if TYPE_CHECKING:  # typer's own copy of click: the types format_help is given
+    from typer._click import Context, HelpFormatter
 
 KeyOption = Annotated[
     Path | None,
@@ -33,3 +35,43 @@ def pairs(values: list[str], what: str) -> dict[str, str]:
             raise UsageError(f"{what} {name.strip()}=… is given twice")
         found[name.strip()] = rest.strip()
     return found
+
+
+RULES_HELP = "The ruleset: {rules}."
+"""The help of ``--rules``; :class:`RegistryHelp` names the rulesets when it is shown."""
+OPTION_HELP = ("NAME=VALUE: a rules option. {options}. Any game: deadline=72h (or 3d, 90m) "
+               "and on_timeout=forfeit or pass.")
+"""The help of ``new --option``; :class:`RegistryHelp` fills in each ruleset's options."""
+
+
+def rules_help() -> dict[str, str]:
+    """Each ruleset the games registry knows, and its options in words (``none``)."""
+    # the rules modules only when help is shown, not for every command's start
+    from frogpbem.games import find_game, known_games
+
+    said = {}
+    for name in known_games():
+        ruleset = find_game(name)
+        said[name] = ruleset.option_help or ", ".join(
+            f"{option} ({default})" for option, default in ruleset.option_defaults.items()
+        ) or "none"
+    return said
+
+
+class RegistryHelp(TyperCommand):
+    """A command whose help names the rulesets (``{rules}``) and their options
+    (``{options}``) as the games registry has them when the help is shown: a ruleset
+    registered at run time is listed too (typer reads ``help=`` once, when the command
+    is defined)."""
+
+    def format_help(self, ctx: Context, formatter: HelpFormatter) -> None:
+        naming = [(param, param.help) for param in self.params
+                  if isinstance(param, TyperOption) and param.help
+                  and ("{rules}" in param.help or "{options}" in param.help)]
+        if naming:
+            known = rules_help()
+            options = "; ".join(f"{name}: {words}" for name, words in known.items())
+            for param, text in naming:
+                param.help = text.replace("{rules}", ", ".join(known)) \
+                    .replace("{options}", options)
+        super().format_help(ctx, formatter)
