@@ -18,7 +18,7 @@ def passphrase(path: Path) -> bytes | None:
     if "FROGPBEM_PASSPHRASE" in os.environ:
         return os.environ["FROGPBEM_PASSPHRASE"].encode()
     if sys.stdin.isatty():
-        import getpass
+        import getpass  # with termios, half a millisecond: only to ask
 
         return getpass.getpass(f"Passphrase for {path}: ").encode()
     return None
