@@ -44,11 +44,14 @@ OPTION_HELP = ("NAME=VALUE: a rules option. {options}. Any game: deadline=72h (o
 """The help of ``new --option``; :class:`RegistryHelp` fills in each ruleset's options."""
 
 
-def rules_help() -> dict[str, str]:
-    """Each ruleset the games registry knows, and its options in words (``none``)."""
-    # the rules modules only when help is shown, not for every command's start
+def rules_help(with_options: bool = True) -> dict[str, str]:
+    """Each ruleset the games registry knows, and its options in words (``none``); without
+    ``with_options``, the names alone (no rules module is imported for them)."""
+    # the games registry only when help is shown, not for every command's start
     from frogpbem.games import find_game, known_games
 
+    if not with_options:
+        return dict.fromkeys(known_games(), "")
     said = {}
     for name in known_games():
         ruleset = find_game(name)
@@ -69,7 +72,7 @@ class RegistryHelp(TyperCommand):
                   if isinstance(param, TyperOption) and param.help
                   and ("{rules}" in param.help or "{options}" in param.help)]
         if naming:
-            known = rules_help()
+            known = rules_help(any("{options}" in text for _, text in naming))
             options = "; ".join(f"{name}: {words}" for name, words in known.items())
             for param, text in naming:
                 param.help = text.replace("{rules}", ", ".join(known)) \
