@@ -24,30 +24,38 @@ from __future__ import annotations
 import os
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any
 
 from frogpbem import __version__
 from frogpbem.cli import turns
 from frogpbem.cli.output import echo
 
 
-class _Reading(NamedTuple):
+class _Reading:
     """How one command's arguments are read here: the same names and defaults as its
-    typer parameters in :mod:`frogpbem.cli.game`."""
+    typer parameters in :mod:`frogpbem.cli.game` (a plain class: defining a NamedTuple
+    costs more than reading a command line)."""
 
-    run: Callable[..., None]
-    valued: dict[str, str]
-    """Options that take a value: the token, and the parameter it sets."""
-    flags: dict[str, tuple[str, bool]]
-    """Options without a value: the token, the parameter, and the value it sets."""
-    defaults: dict[str, Any]
-    """Every parameter but ``GAME``, as typer gives it when not written."""
-    rest: str | None = None
-    """The parameter that takes the arguments after ``GAME``, if any."""
-    repeated: str | None = None
-    """The one option that may be written more than once (each value is kept)."""
-    paths: frozenset[str] = frozenset({"game", "key"})
-    """Parameters that typer reads as paths."""
+    __slots__ = ("run", "valued", "flags", "defaults", "rest", "repeated", "paths")
+
+    def __init__(self, run: Callable[..., None], valued: dict[str, str],
+                 flags: dict[str, tuple[str, bool]], defaults: dict[str, Any],
+                 rest: str | None = None, repeated: str | None = None,
+                 paths: frozenset[str] = frozenset({"game", "key"})) -> None:
+        self.run = run
+        """The command's function, the one typer's command calls."""
+        self.valued = valued
+        """Options that take a value: the token, and the parameter it sets."""
+        self.flags = flags
+        """Options without a value: the token, the parameter, and the value it sets."""
+        self.defaults = defaults
+        """Every parameter but ``GAME``, as typer gives it when not written."""
+        self.rest = rest
+        """The parameter that takes the arguments after ``GAME``, if any."""
+        self.repeated = repeated
+        """The one option that may be written more than once (each value is kept)."""
+        self.paths = paths
+        """Parameters that typer reads as paths."""
 
 
 QUICK = {
