@@ -39,6 +39,7 @@ def main_options(
     """Play hidden-information board games by email with a signed, auditable referee."""
 
 
+# every command, in the order --help lists them
 for _command in (game.keygen, game.new, game.join, game.setup, game.deal, game.move, game.note,
                  game.view, game.hint, checks.verify, checks.audit, mailing.mail,
                  mailing.receive, mailing.reply, game.timeout, game.pause, game.resume,
