@@ -1,3 +1,3 @@
-from frogpbem.console import main
+from frogpbem.cli import main
 
 main()

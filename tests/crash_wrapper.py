@@ -37,7 +37,7 @@ def report() -> None:
 
 
 if __name__ == "__main__":
-    from frogpbem.console import main
+    from frogpbem.cli import main
 
     for name in ("open", "fsync", "replace", "mkdir"):
         setattr(os, name, counted(getattr(os, name)))

@@ -3,12 +3,20 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+import sys
+from collections.abc import Callable, Mapping
 from pathlib import Path
+from typing import ClassVar
 
+import pytest
+
+from frogpbem import games
+from frogpbem.cli import commands
 from frogpbem.gamefile import strictyaml
 from frogpbem.gamefile.document import read_game
+from frogpbem.games import register
 from tests.conftest import FINISHING_MOVES, Cli, Keys, Result
+from tests.games.test_toy_ruleset import Claim
 
 
 def load(path: Path) -> dict:  # type: ignore[type-arg]
@@ -220,8 +228,9 @@ def test_help_and_usage_errors_are_plain_text_without_rich() -> None:
     import subprocess
     import sys
 
-    probe = ("import sys; from frogpbem import cli; sys.argv = ['frogpbem', *sys.argv[1:]]\n"
-             "try:\n    cli.main()\nexcept SystemExit as done:\n    code = done.code\n"
+    probe = ("import sys; from frogpbem.cli import commands\n"
+             "sys.argv = ['frogpbem', *sys.argv[1:]]\n"
+             "try:\n    commands.main()\nexcept SystemExit as done:\n    code = done.code\n"
              "print('rich loaded' if any(m.split('.')[0] == 'rich' for m in sys.modules) "
              "else 'no rich', code)")
 
@@ -254,3 +263,33 @@ def test_one_of_a_thing_is_counted_in_the_singular(new_game: Callable[..., Path]
     assert "turn of 1 record\n" in said[3] and "1 game of frogfinder" in said[4]
     for plural in ("1 records", "1 games", "1 points", "1 salts", "1 requests", "1 frogs"):
         assert plural not in text, plural
+
+
+class Corners(Claim):
+    """The toy ruleset, with an option of its own."""
+
+    option_defaults: ClassVar[Mapping[str, int | str]] = {"corners": 4}
+    option_help = "corners=0..4 (4)"
+
+
+def test_the_help_lists_a_ruleset_registered_at_run_time_with_its_options(
+        cli: Cli, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """The rulesets and their options in the help come from the games registry when the
+    help is shown (the four games' as they say them), in the whole app and in the one
+    command the console script builds."""
+    monkeypatch.setattr(games, "_REGISTRY", dict(games._REGISTRY))  # forget the toy afterwards
+    register(Corners())
+    said = " ".join(cli("new", "--help").stdout.split())  # as one line, not wrapped
+    assert "The ruleset: coan, frogfinder, froglet, secretmove, toyclaim. [default: " in said
+    assert ("NAME=VALUE: a rules option. coan: size=3..26 (12), frogs=N (5), "
+            "teams=red+black,blue+purple (none); frogfinder: size=3..26 (12), frogs=N (5); "
+            "froglet: size=3..26 (12); secretmove: none; toyclaim: corners=0..4 (4). Any "
+            "game: deadline=72h (or 3d, 90m) and on_timeout=forfeit or pass.") in said
+    for command in ("simulate", "play", "demo"):
+        assert "secretmove, toyclaim. [default: " in " ".join(
+            cli(command, "--help").stdout.split()), command
+    monkeypatch.setattr(sys, "argv", ["frogpbem", "new", "--help"])
+    with pytest.raises(SystemExit) as done:
+        commands.main()
+    assert done.value.code == 0
+    assert "toyclaim: corners=0..4 (4)." in " ".join(capsys.readouterr().out.split())

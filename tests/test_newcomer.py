@@ -9,8 +9,9 @@ from pathlib import Path
 
 import pytest
 
-import frogpbem.cli
+from frogpbem.cli import output
 from frogpbem.gamefile import strictyaml
+from frogpbem.games import known_games
 from tests.conftest import Cli, Keys, Result
 
 
@@ -47,7 +48,7 @@ def test_keygen_asks_the_passphrase_twice(cli: Cli, tmp_path: Path,
                                           monkeypatch: pytest.MonkeyPatch) -> None:
     answers = iter(["one secret", "another"])
     monkeypatch.setattr(getpass, "getpass", lambda prompt="": next(answers))
-    monkeypatch.setattr(frogpbem.cli, "_interactive", lambda: True)
+    monkeypatch.setattr(output, "interactive", lambda: True)
     result = cli("keygen", tmp_path / "k", "--passphrase")
     assert result.exit_code == 2
     assert "the two passphrases differ" in result.stderr
@@ -83,7 +84,8 @@ def test_help_short_alias_completion_and_choices(cli: Cli) -> None:
     short = cli("-h")
     assert short.exit_code == 0 and "--install-completion" in short.stdout
     new = " ".join(cli("new", "-h").stdout.replace("│", " ").split())  # unwrap the boxes
-    assert "frogfinder, coan, froglet, secretmove" in new
+    assert f"The ruleset: {', '.join(known_games())}." in new  # the registry's, in its order
+    assert {"frogfinder", "coan", "froglet", "secretmove"} <= set(known_games())
     assert "teams=red+black,blue+purple" in new and "secretmove: none" in new
     assert "--key lookup" not in new
 

@@ -1,0 +1,80 @@
+"""What several commands share: their common options, the help that names the rulesets,
+and reading ``NAME=VALUE`` pairs."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+from typer.core import TyperCommand, TyperOption
+
+from frogpbem.errors import UsageError
+
+if TYPE_CHECKING:  # typer's own copy of click: the types format_help is given
+    from typer._click import Context, HelpFormatter
+
+KeyOption = Annotated[
+    Path | None,
+    typer.Option(
+        "--key", "-k",
+        help="Your OpenSSH Ed25519 private key (default: $FROGPBEM_KEY, then ~/.ssh/id_ed25519).",
+    ),
+]
+JsonOption = Annotated[bool, typer.Option("--json", help="Print the report as JSON.")]
+
+
+def pairs(values: list[str], what: str) -> dict[str, str]:
+    """``NAME=VALUE`` options (``--seat``, ``--option``…) by name; each name once."""
+    found: dict[str, str] = {}
+    for value in values:
+        name, sep, rest = value.partition("=")
+        if not sep or not name.strip():
+            raise UsageError(f"{what} must be written NAME=VALUE, got {value!r}")
+        if name.strip() in found:  # the last would silently win
+            raise UsageError(f"{what} {name.strip()}=… is given twice")
+        found[name.strip()] = rest.strip()
+    return found
+
+
+RULES_HELP = "The ruleset: {rules}."
+"""The help of ``--rules``; :class:`RegistryHelp` names the rulesets when it is shown."""
+OPTION_HELP = ("NAME=VALUE: a rules option. {options}. Any game: deadline=72h (or 3d, 90m) "
+               "and on_timeout=forfeit or pass.")
+"""The help of ``new --option``; :class:`RegistryHelp` fills in each ruleset's options."""
+
+
+def rules_help(with_options: bool = True) -> dict[str, str]:
+    """Each ruleset the games registry knows, and its options in words (``none``); without
+    ``with_options``, the names alone (no rules module is imported for them)."""
+    # the games registry only when help is shown, not for every command's start
+    from frogpbem.games import find_game, known_games
+
+    if not with_options:
+        return dict.fromkeys(known_games(), "")
+    said = {}
+    for name in known_games():
+        ruleset = find_game(name)
+        said[name] = ruleset.option_help or ", ".join(
+            f"{option} ({default})" for option, default in ruleset.option_defaults.items()
+        ) or "none"
+    return said
+
+
+class RegistryHelp(TyperCommand):
+    """A command whose help names the rulesets (``{rules}``) and their options
+    (``{options}``) as the games registry has them when the help is shown: a ruleset
+    registered at run time is listed too (typer reads ``help=`` once, when the command
+    is defined)."""
+
+    def format_help(self, ctx: Context, formatter: HelpFormatter) -> None:
+        naming = [(param, param.help) for param in self.params
+                  if isinstance(param, TyperOption) and param.help
+                  and ("{rules}" in param.help or "{options}" in param.help)]
+        if naming:
+            known = rules_help(any("{options}" in text for _, text in naming))
+            options = "; ".join(f"{name}: {words}" for name, words in known.items())
+            for param, text in naming:
+                param.help = text.replace("{rules}", ", ".join(known)) \
+                    .replace("{options}", options)
+        super().format_help(ctx, formatter)
