@@ -48,12 +48,12 @@ def rules_help(with_options: bool = True) -> dict[str, str]:
     """Each ruleset the games registry knows, and its options in words (``none``); without
     ``with_options``, the names alone (no rules module is imported for them)."""
     # the games registry only when help is shown, not for every command's start
-    from frogpbem.games import find_game, known_games
+    from frogpbem.games import find_game, listed_games
 
     if not with_options:
-        return dict.fromkeys(known_games(), "")
+        return dict.fromkeys(listed_games(), "")
     said = {}
-    for name in known_games():
+    for name in listed_games():
         ruleset = find_game(name)
         said[name] = ruleset.option_help or ", ".join(
             f"{option} ({default})" for option, default in ruleset.option_defaults.items()

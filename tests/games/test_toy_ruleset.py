@@ -232,9 +232,6 @@ def test_a_game_without_a_picture_of_its_own_is_drawn_as_its_text_board(
     assert page.exit_code == 0 and ">B2:red C3:blue</text>" in page.stdout
 
 
-@pytest.mark.xfail(strict=True, reason="cli.py types the rulesets and their options into the "
-                   "help of new by hand; the CLI part of issue 30 reads them from the registry "
-                   "(listed_games, option_help) when the help is shown: then drop this mark")
 def test_new_help_lists_the_toy_and_its_options(
     cli: Cli, monkeypatch: pytest.MonkeyPatch
 ) -> None:
