@@ -255,7 +255,7 @@ def _kept_in(kept: Any, data: bytes, length: int) -> _Kept | None:
     if isinstance(views, list) and len(views) == 2 and all(isinstance(v, str) for v in views) \
             and ("\n" + views[0]).count("\n- ") == len(file.log) == \
             views[1].count('{"move":'):
-        know_view_moves(file.log, views[0], views[1].encode())
+        know_view_moves(file, views[0], views[1].encode())
     return _Kept(start, kept["digest"], kept.get("continued") is True, file, history)
 
 
@@ -423,9 +423,9 @@ def dump_game(file: GameFile) -> bytes:
     its values, and so its signatures, are the same either way. A file value written
     already is written as it was then: its values cannot change.
     """
-    known = _SOURCES.get(id(file))
-    if known is not None and known[0] is file and known[3]:
-        return known[1]
+    for old, bytes_of_old, _, written_by_us in file.header.made.sources:
+        if old is file and written_by_us:
+            return bytes_of_old
     source = _source_of(file)
     if source is None:
         head: bytes | memoryview = b""
@@ -453,30 +453,30 @@ def game_bytes(file: GameFile) -> Later:
     return Later(functools.partial(dump_game, file))
 
 
-_SOURCES: OrderedDict[int, tuple[GameFile, bytes, int, bool]] = OrderedDict()
-"""The last files read or written, by their identity, each with its bytes, the length of
-its history part, and whether :func:`dump_game` wrote those bytes (the file value is kept
-too, so that the identity stays its own; the bytes are kept whole, not copied)."""
-
-
 def _remember_source(file: GameFile, data: bytes, known: int = 0,
                      written: bool = False) -> None:
-    """Remember ``data`` as the bytes of ``file`` if its history ends in the log's records;
-    ``known``: the length of a beginning of ``data`` known to be such a history;
-    ``written``: whether :func:`dump_game` made them."""
+    """Remember ``data`` as the bytes of ``file`` if its history ends in the log's records
+    (with its header: see :class:`~frogpbem.gamefile.model.Made`); ``known``: the length
+    of a beginning of ``data`` known to be such a history; ``written``: whether
+    :func:`dump_game` made them."""
     part = _history_part(data, known) if file.log else None
     if part is None or not _ends_in_records(data, part[1], known):
         return
-    keep_recent(_SOURCES, id(file), (file, data, part[1], written), RECENT_FILES)
+    sources = file.header.made.sources
+    for index, source in enumerate(sources):
+        if source[0] is file:
+            del sources[index]
+            break
+    sources.append((file, data, part[1], written))
 
 
 def _source_of(file: GameFile) -> tuple[memoryview, int] | None:
     """The bytes of the longest history that ``file`` begins with (the same element values,
     by identity), and how many records they hold."""
-    longest_first = sorted(_SOURCES.values(), key=lambda known: -len(known[0].log))
+    longest_first = sorted(file.header.made.sources, key=lambda known: -len(known[0].log))
     for old, data, length, _written in longest_first:
         count = len(old.log)
-        if old.header is file.header and old.joins is file.joins and \
+        if old.joins is file.joins and \
                 old.deal is file.deal and count <= len(file.log) and \
                 all(map(operator.is_, old.log, file.log)):
             return memoryview(data)[:length], count  # not copied: the bytes are made at once

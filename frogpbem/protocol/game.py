@@ -52,7 +52,6 @@ from frogpbem.gamefile.model import (
     Record,
     Sealed,
     keep_recent,
-    log_hashes,
 )
 from frogpbem.games import Ruleset, find_game
 from frogpbem.games.clock import ClockResult, Passed, Paused, Resumed, TimedOut, parse_clock
@@ -896,7 +895,7 @@ def replay(game: Game, secrets: Mapping[str, JSON | None],
     reveal = game.file.reveal
     memo = (game.header.hash, game.file.base_hash, json.dumps(secrets, sort_keys=True),
             str(role), reveal.hash if reveal is not None else "")
-    hashes = log_hashes(game.file.log)
+    hashes = game.file.log_hashes()
     done, kept = _replayed(memo, hashes)
     stored = None
     from_store = None  # how many records the replay read from the store had, if one was
