@@ -151,8 +151,9 @@ def new(
     from frogpbem.gamefile.document import read_bytes
     from frogpbem.gamefile.model import ChosenSetup, Deadline
     from frogpbem.mail.contact import check_address, check_name
+    from frogpbem.protocol.session import Session
 
-    with reported(as_json):
+    with reported(as_json), Session.from_environment() as session:
         key = load_key(referee)
         seat_keys = _pairs(seat, "--seat")
         names = _pairs(name, "--name")
@@ -186,7 +187,8 @@ def new(
                                           options.pop("on_timeout", "forfeit"))
             except GameFileError as exc:
                 raise UsageError(exc.message) from None
-        file = create_game(rules, key, referee_name, specs, options, chosen, join=join,
+        file = create_game(rules, key, referee_name, specs, options, chosen,
+                           created=session.clock.text(), join=join,
                            deadline=deadline, referee_email=referee_email)
         if not game.parent.exists():  # a folder of games made on first use (the judge's)
             try:
@@ -194,7 +196,7 @@ def new(
             except OSError as exc:
                 raise FileAccessError(f"cannot make its folder: {exc.strerror}",
                                       path=game) from None
-        views = start_game(game, file, key)
+        views = start_game(game, file, key, session)
         data = {"game": file.game, "file": str(game), "views": [str(v) for v in views]}
         text = f"created {file.game} in {game}\n" + (
             "views: " + ", ".join(str(v) for v in views) if views else
@@ -212,9 +214,10 @@ def join(
 ) -> None:
     """Add your own random seed to the deal of a game created with --join."""
     from frogpbem.dealing import join_game
+    from frogpbem.protocol.session import Session
 
-    with reported(as_json):
-        line = join_game(game, load_key(key))
+    with reported(as_json), Session.from_environment() as session:
+        line = join_game(game, load_key(key), session)
         emit({"join": line}, as_json, line)
 
 
@@ -233,11 +236,12 @@ def setup(
 ) -> None:
     """Choose your own secret setup (Secret Move): sealed to you and the referee."""
     from frogpbem.dealing import submit_setup
+    from frogpbem.protocol.session import Session
 
-    with reported(as_json):
+    with reported(as_json), Session.from_environment() as session:
         if (text is None) == (not random_setup):
             raise UsageError("give your setup, or --random (not both)")
-        line = submit_setup(game, load_key(key), None if random_setup else text)
+        line = submit_setup(game, load_key(key), None if random_setup else text, session)
         emit({"setup": line}, as_json, line)
 
 
@@ -252,9 +256,10 @@ def deal(
 ) -> None:
     """Referee: take the seats' joins (or chosen setups) and deal once all are in."""
     from frogpbem.dealing import deal_game
+    from frogpbem.protocol.session import Session
 
-    with reported(as_json):
-        applied = deal_game(game, load_key(key), take_from)
+    with reported(as_json), Session.from_environment() as session:
+        applied = deal_game(game, load_key(key), session, take_from)
         emit({"dealt": not applied.lines[-1].startswith("waiting"), "lines": applied.lines,
                "views": [str(v) for v in applied.views]}, as_json, "\n".join(applied.lines))
 
@@ -295,9 +300,10 @@ def note(
 ) -> None:
     """Leave a private note for your team (for yourself alone without teams)."""
     from frogpbem.notes import add_note
+    from frogpbem.protocol.session import Session
 
-    with reported(as_json):
-        line = add_note(game, load_key(key), text)
+    with reported(as_json), Session.from_environment() as session:
+        line = add_note(game, load_key(key), text, session)
         emit({"note": line}, as_json, line)
 
 
@@ -331,14 +337,15 @@ def hint(
     Finder, Coan), the value grids your opponent may still have (Secret Move), the best
     jumps (Froglet). Only a seat's key: a hint uses nothing your view does not show."""
     from frogpbem.protocol.game import load
+    from frogpbem.protocol.session import Session
     from frogpbem.views import render_html, render_svg, view_for
 
-    with reported(as_json):
+    with reported(as_json), Session.from_environment() as session:
         if fmt not in ("text", "json", "svg", "html"):
             raise UsageError(f"--format must be text, json, svg or html, got {fmt!r}")
         if as_json and fmt not in ("text", "json"):
             raise UsageError(f"--json and --format {fmt} ask for two formats: give one")
-        loaded = load(game)
+        loaded = load(game, session)
         shown = view_for(loaded, load_key(key))
         if shown.seat is None:
             raise UsageError("a hint is a seat's: give the key of a seat of this game "
@@ -385,9 +392,9 @@ def verify(
     from frogpbem.audit import check_proof
     from frogpbem.audit import verify as do_verify
     from frogpbem.export import export_signatures
-    from frogpbem.protocol.seen import SeenGames
+    from frogpbem.protocol.session import Session
 
-    with reported(as_json):
+    with reported(as_json), Session.from_environment() as session:
         if (game is None) == (proof is None):
             raise UsageError("give a game file to verify, or --proof FILE (not both)")
         if proof is not None:
@@ -400,7 +407,7 @@ def verify(
             return
         assert game is not None
         private = load_key(key) if key is not None or os.environ.get("FROGPBEM_KEY") else None
-        report = do_verify(game, private, against, SeenGames())
+        report = do_verify(game, session, private, against, session.seen)
         data = report.to_json()
         text = report.text()
         if export is not None and report.ok:
@@ -433,10 +440,11 @@ def audit(
     game has not ended yet (nothing wrong found so far).
     """
     from frogpbem.audit import audit_many
+    from frogpbem.protocol.times import Clock
 
     with reported(as_json):
         private = load_key(key) if key is not None else None
-        reports = audit_many(games, private, jobs)
+        reports = audit_many(games, private, jobs, clock=Clock.from_environment())
         if as_json:
             typer.echo(json.dumps([r.to_json() for r in reports], indent=2))
         else:
@@ -471,8 +479,9 @@ def mail(
     """Referee: mail each seat its board, the game file and how to answer (.eml or SMTP)."""
     from frogpbem.mail.compose import address, default_config, letters, send_letters, write_letters
     from frogpbem.protocol.game import load
+    from frogpbem.protocol.session import Session
 
-    with reported(as_json):
+    with reported(as_json), Session.from_environment() as session:
         if (out is None) == (smtp is None):
             raise UsageError("give --out DIR (write .eml files) or --smtp URL (send), one")
         if sender is not None:
@@ -481,7 +490,7 @@ def mail(
             except GameFileError:  # an option, not the game file
                 raise UsageError(f"--from {sender!r}: give one mail address, e.g. "
                                  "referee@example.org") from None
-        found = letters(load(game), load_key(key), to, sender)
+        found = letters(load(game, session), load_key(key), to, sender)
         if any(letter.message.get_all("From") is None for letter in found):
             typer.echo("frogpbem: warning: the game file names no referee address, so the "
                        "messages have no From: and cannot be answered; give --from ADDRESS",
@@ -513,11 +522,12 @@ def receive(
     """
     from frogpbem.mail.receive import read_sources
     from frogpbem.mail.receive import receive as do_receive
+    from frogpbem.protocol.session import Session
 
-    with reported(as_json):
+    with reported(as_json), Session.from_environment() as session:
         paths = messages or [Path("-")]
         stdin = sys.stdin.buffer.read() if any(str(p) == "-" for p in paths) else None
-        lines = do_receive(read_sources(paths, stdin), games, load_key(key))
+        lines = do_receive(read_sources(paths, stdin), games, load_key(key), session)
         emit({"messages": lines}, as_json, "\n".join(lines))
         if any(": refused: " in line for line in lines):
             raise typer.Exit(1)
@@ -589,8 +599,9 @@ def reply(
     from frogpbem.gamefile.document import read_bytes
     from frogpbem.mail import reply as replies
     from frogpbem.mail.receive import MAX_MESSAGE
+    from frogpbem.protocol.session import Session
 
-    with reported(as_json):
+    with reported(as_json), Session.from_environment() as session:
         if sum((out is not None, smtp is not None, sendmail)) > 1:
             raise UsageError("give one of --out FILE, --smtp URL and --sendmail")
         if secret is not None and random_setup:
@@ -618,10 +629,10 @@ def reply(
             deliver = replies.send_sendmail(sendmail_path)
         private = load_key(key)
         try:
-            turn = replies.reply(data, private, games or replies.default_games(),
+            turn = replies.reply(data, private, games or replies.default_games(session.home),
                                  " ".join(words) if words else None, note,
                                  sender or os.environ.get("FROGPBEM_FROM") or None, deliver,
-                                 to=to, setup=chosen)
+                                 to=to, setup=chosen, session=session)
         except replies.OptionError:  # about an option given, not the message
             raise
         except FrogPbemError as exc:  # named after the message it came from
@@ -654,10 +665,11 @@ def timeout(
     as_json: JsonOption = False,
 ) -> None:
     """Referee: the seat to move let its deadline pass; record its forfeit (or pass), signed."""
+    from frogpbem.protocol.session import Session
     from frogpbem.referee import timeout_game
 
-    with reported(as_json):
-        emit_applied(timeout_game(game, load_key(key)), as_json)
+    with reported(as_json), Session.from_environment() as session:
+        emit_applied(timeout_game(game, load_key(key), session), as_json)
 
 
 @app.command()
@@ -669,10 +681,11 @@ def pause(
     as_json: JsonOption = False,
 ) -> None:
     """Referee: pause the game (no move and no deadline until resume), signed in the log."""
+    from frogpbem.protocol.session import Session
     from frogpbem.referee import pause_game
 
-    with reported(as_json):
-        emit_applied(pause_game(game, load_key(key), reason), as_json)
+    with reported(as_json), Session.from_environment() as session:
+        emit_applied(pause_game(game, load_key(key), session, reason), as_json)
 
 
 @app.command()
@@ -682,10 +695,11 @@ def resume(
     as_json: JsonOption = False,
 ) -> None:
     """Referee: resume a paused game; the clock of the seat to move starts again."""
+    from frogpbem.protocol.session import Session
     from frogpbem.referee import resume_game
 
-    with reported(as_json):
-        emit_applied(resume_game(game, load_key(key)), as_json)
+    with reported(as_json), Session.from_environment() as session:
+        emit_applied(resume_game(game, load_key(key), session), as_json)
 
 
 @app.command()
@@ -733,9 +747,10 @@ def judge(
             box: Mailbox = MaildirBox(maildir) if maildir is not None else \
                 ImapBox(imap or "", os.environ.get("FROGPBEM_IMAP_PASSWORD"),
                         imap_insecure_loopback)
-            for line in run(Judge(games, referee, box, smtp, address, config=default_config()),
-                            once, every):
-                typer.echo(safe(line))  # subjects and reasons come from strangers' mail
+            judge = Judge(games, referee, box, smtp, address, config=default_config())
+            with judge.session:
+                for line in run(judge, once, every):
+                    typer.echo(safe(line))  # subjects and reasons come from strangers' mail
 
 
 @app.command()
@@ -748,14 +763,15 @@ def record(
 ) -> None:
     """Print the game as a PGN-like record (or as data, or as a page to step through)."""
     from frogpbem.protocol.game import load
+    from frogpbem.protocol.session import Session
     from frogpbem.record import game_record, record_html, record_json
 
-    with reported(as_json):
+    with reported(as_json), Session.from_environment() as session:
         if fmt not in ("text", "json", "html"):
             raise UsageError(f"--format must be text, json or html, got {fmt!r}")
         if as_json and fmt == "html":
             raise UsageError("--json and --format html ask for two formats: give one")
-        loaded = load(game)
+        loaded = load(game, session)
         if as_json or fmt == "json":
             typer.echo(json.dumps(record_json(loaded), indent=2))
         else:
@@ -863,11 +879,12 @@ def demo(
 ) -> None:
     """Play a whole game between bots through the real flow, then audit it."""
     from frogpbem.demo import play_demo
+    from frogpbem.protocol.session import Session
 
-    with reported(as_json):
+    with reported(as_json), Session.from_environment() as session:
         result = play_demo(folder, rules, seed, echo=None if as_json else typer.echo,
                            seats=seats, options=_pairs(option, "--option"), moves=moves,
-                           bot=bot)
+                           bot=bot, session=session)
         if as_json:
             typer.echo(json.dumps(result.to_json(), indent=2))
         if not result.audit.ok:

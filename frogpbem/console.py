@@ -121,13 +121,14 @@ def move(game: Path, words: list[str] | None, key: Path | None, seat: str | None
          take_from: list[Path], discard_requests: bool, withdraw: bool,
          as_json: bool) -> None:
     """``frogpbem move`` (its help is in :mod:`frogpbem.cli`)."""
+    from frogpbem.protocol.session import Session
     from frogpbem.referee import Applied
     from frogpbem.referee import move as do_move
 
-    with reported(as_json):
+    with reported(as_json), Session.from_environment() as session:
         text = " ".join(words) if words else None
         result = do_move(game, load_key(key), text, seat, tuple(take_from), discard_requests,
-                         withdraw)
+                         withdraw, session=session)
         if not isinstance(result, Applied):
             words_out = result.line
             if result.block:
@@ -145,10 +146,10 @@ def view(game: Path, key: Path | None, public: bool, as_json: bool, fmt: str) ->
     """``frogpbem view`` (its help is in :mod:`frogpbem.cli`)."""
     from frogpbem.gamefile.document import parse_view, read_bytes
     from frogpbem.protocol.game import deadline_words, load
-    from frogpbem.protocol.seen import SeenGames
+    from frogpbem.protocol.session import Session
     from frogpbem.views import RENDERERS, view_for
 
-    with reported(as_json):
+    with reported(as_json), Session.from_environment() as session:
         if fmt not in RENDERERS:
             raise UsageError(f"--format must be {', '.join(RENDERERS)}, got {fmt!r}")
         if as_json and fmt not in ("text", "json"):
@@ -162,14 +163,14 @@ def view(game: Path, key: Path | None, public: bool, as_json: bool, fmt: str) ->
                 raise UsageError("a view file is YAML already; --format json/yaml and --json "
                                  "show game files")
             try:
-                shown_file = show_view_file(mailed, SeenGames(), fmt, painted,
+                shown_file = show_view_file(mailed, session.seen, fmt, painted,
                                             lambda words: echo(f"note: {words}", err=True))
             except FrogPbemError as exc:
                 raise exc.within(path=game) from None
             echo(shown_file)
             return
-        loaded = load(game)
-        SeenGames().see(loaded)
+        loaded = load(game, session)
+        session.seen.see(loaded)
         if loaded.undealt:
             waiting = ", ".join(loaded.waiting_for) or "the referee to deal"
             if fmt in ("svg", "html"):  # a line of text in place of a picture: a broken file
@@ -312,28 +313,22 @@ def main() -> None:
     """The console script: a command of :data:`QUICK` written plainly, and ``--version``,
     run here; anything else goes to :func:`frogpbem.cli.main`.
 
-    When the command is done, whatever its outcome, the games it replayed are kept for
-    the next command (:mod:`frogpbem.protocol.replays`).
+    Each command keeps what its session made for the next command when it is done,
+    whatever its outcome (:meth:`frogpbem.protocol.session.Session.finish`).
     """
     found = (version, {}) if sys.argv[1:] == ["--version"] else quick(sys.argv[1:])
+    if found is None:
+        from frogpbem import cli
+
+        cli.main()
+        return
+    run, arguments = found
+    # Such a command lives a fraction of a second, and what it makes is freed as it
+    # goes (reference counting): the cyclic collector would only scan, again and
+    # again, the objects that imports and a long game's values leave (a few ms).
+    gc.disable()
     try:
-        if found is None:
-            from frogpbem import cli
-
-            cli.main()
-            return
-        run, arguments = found
-        # Such a command lives a fraction of a second, and what it makes is freed as it
-        # goes (reference counting): the cyclic collector would only scan, again and
-        # again, the objects that imports and a long game's values leave (a few ms).
-        gc.disable()
-        try:
-            run(**arguments)
-        except BrokenPipeError:  # the reader went away (``| head``): as typer does
-            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-            raise SystemExit(1) from None
-    finally:
-        if "frogpbem.protocol.replays" in sys.modules:  # a game was replayed
-            from frogpbem.protocol import replays
-
-            replays.flush()
+        run(**arguments)
+    except BrokenPipeError:  # the reader went away (``| head``): as typer does
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        raise SystemExit(1) from None

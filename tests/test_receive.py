@@ -20,7 +20,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from frogpbem.gamefile import strictyaml
-from tests.conftest import SETUP, Cli, Keys, write_setup
+from tests.conftest import SETUP, Cli, Keys, here, now, write_setup
 
 
 @pytest.fixture
@@ -390,7 +390,7 @@ def test_a_block_naming_a_hostile_game_id_is_refused_in_a_sentence(
     block = base64.b64encode(json.dumps({"game": game_id}).encode()).decode()
     message = (f"Subject: x\n\n-----BEGIN FROGPBEM REQUEST-----\n{block}\n"
                "-----END FROGPBEM REQUEST-----\n").encode()
-    said = receive([message], tmp_path, keys.key("referee"))
+    said = receive([message], tmp_path, keys.key("referee"), here())
     assert len(said) == 1 and "refused" in said[0] and "is not a game id" in said[0]
     assert list(tmp_path.iterdir()) == []
 
@@ -407,7 +407,7 @@ def test_a_block_of_json_nested_too_deeply_is_refused_in_a_sentence(
     lines = "\n".join(block[i:i + 64] for i in range(0, len(block), 64))
     message = (f"Subject: x\n\n-----BEGIN FROGPBEM REQUEST-----\n{lines}\n"
                "-----END FROGPBEM REQUEST-----\n").encode()
-    said = receive([message], tmp_path, keys.key("referee"))
+    said = receive([message], tmp_path, keys.key("referee"), here())
     assert len(said) == 1 and "refused" in said[0] and "changed in transit" in said[0]
     assert list(tmp_path.iterdir()) == []
 
@@ -461,7 +461,7 @@ def strangers_game(keys: Keys, red: str, game_id: str | None = None) -> bytes:
     seats = [SeatSpec("red", keys.key(red).public, "Red"),
              SeatSpec("blue", keys.key("bob").public, "Blue")]
     return dump_game(create_game("frogfinder", keys.key("mallory"), "Mallory", seats,
-                                 {"size": 6, "frogs": 2}, game_id=game_id))
+                                 {"size": 6, "frogs": 2}, game_id=game_id, created=now()))
 
 
 def test_a_copy_under_another_header_never_replaces_the_game_held(
@@ -500,7 +500,7 @@ def test_the_judge_keeps_no_game_a_stranger_mails_it(keys: Keys, tmp_path: Path)
     assert isinstance(unused, Unused) and "is not one of the games held here" in unused.said
     assert "does not run game" in unused.words
     assert list(games.glob("*.yaml")) == []  # (the judge's journal is all it wrote)
-    kept = take_found(contents(*messages_in(planted)), games, keys.key("referee"))
+    kept = take_found(contents(*messages_in(planted)), games, keys.key("referee"), here())
     assert "kept the copy" in kept  # as a player's first copy: what keep_new=False prevents
 
 
@@ -599,6 +599,7 @@ def test_a_message_of_many_request_blocks_is_refused_unread(keys: Keys, tmp_path
     blocks = "".join(f"-----BEGIN FROGPBEM REQUEST-----\n"
                      f"{base64.b64encode(str(n).encode() * 20).decode()}\n"
                      "-----END FROGPBEM REQUEST-----\n" for n in range(21))
-    said = receive([f"Subject: x\n\n{blocks}".encode()], tmp_path, keys.key("referee"))
+    said = receive([f"Subject: x\n\n{blocks}".encode()], tmp_path, keys.key("referee"),
+                   here())
     assert said == ["message 1 ('x'): refused: the message holds more than 20 request "
                     "blocks; none was read"]

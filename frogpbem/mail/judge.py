@@ -84,11 +84,10 @@ from frogpbem.protocol.game import (
     deadline_of,
     known_secrets,
     load,
-    now_text,
     replay,
-    seconds_of,
 )
 from frogpbem.protocol.memory import HeadMemory
+from frogpbem.protocol.session import Session
 from frogpbem.referee import apply_timeout
 from frogpbem.safetext import safe
 
@@ -249,11 +248,19 @@ class Judge:
     """The judge's own address: the sender of its answers."""
     state_dir: Path | None = None
     config: Path | None = None
+    session: Session = field(init=False)
+    """The judge's clock and stores: those of the environment, the referee's memory in
+    ``state_dir`` when it is given."""
     _clocks: dict[Path, tuple[str, tuple[str, str, int, int] | None]] = \
         field(default_factory=dict)
     """Each game file's hash and what its clock said then (see :meth:`deadlines`)."""
     _said: set[str] = field(default_factory=set)
     """What was said of files the judge cannot use (each said once)."""
+
+    def __post_init__(self) -> None:
+        self.session = Session.from_environment()
+        if self.state_dir is not None:
+            self.session.memory = HeadMemory(self.state_dir)
 
     def round(self) -> list[str]:
         """One round's log (see :meth:`steps`)."""
@@ -278,7 +285,7 @@ class Judge:
         writing it is written now, as it would have been (:meth:`HeadMemory.finish`): the
         move it holds is mailed by this round, and the message that asked for it, still
         waiting, is found taken already."""
-        memory = HeadMemory(self.state_dir)
+        memory = self.session.memory
         return [f"{path.name}: finished writing what the last round signed"
                 for path in game_files(self.games) if memory.finish(path)]
 
@@ -291,7 +298,7 @@ class Judge:
         the file's hash).
         """
         log = []
-        now = seconds_of(now_text())
+        now = self.session.clock.now()
         for path in game_files(self.games):
             try:
                 log += self._deadline(path, now)
@@ -314,14 +321,14 @@ class Judge:
         if now < until and (now < until - seconds // 4 or _marked(mark) == head):
             return []  # not due, and not yet time for the reminder (or reminded)
         with locked(path):
-            game = load(path, HeadMemory(self.state_dir))
+            game = load(path, self.session, self.session.memory)
             state = replay(game, known_secrets(game, REFEREE, self.key), self.key).final
             due = deadline_of(game, state)
             if due is None or game.head != head:
                 return []  # changed under our feet: the next round looks again
             seat, until = due
             if now >= until:
-                applied = apply_timeout(game, self.key, HeadMemory(self.state_dir))
+                applied = apply_timeout(game, self.key, self.session.memory)
                 return [f"game {game.game_id}: " + "; ".join(applied.lines)]
             self._remind(game, seat, clock_words(game, state))
             _mark(mark, game.head)
@@ -343,7 +350,7 @@ class Judge:
         if deadline is None or file.reveal is not None or file.undealt:
             return None  # not worth checking and replaying the game (none runs before the deal)
         with locked(path):
-            game = load(path, HeadMemory(self.state_dir))
+            game = load(path, self.session, self.session.memory)
             state = replay(game, known_secrets(game, REFEREE, self.key), self.key).final
         due = deadline_of(game, state)
         return None if due is None else (game.game_id, game.head, due[1], deadline.seconds)
@@ -410,7 +417,7 @@ class Judge:
         if before is None:
             self.journal.put(digest, Entry("taking", self._hashes(named)))
         try:
-            said = take_found(found, self.games, self.key, self.state_dir, keep_new=False)
+            said = take_found(found, self.games, self.key, self.session, keep_new=False)
         except NothingToApplyError as exc:
             if before is not None and before.games != self._hashes(named):
                 return "taken already: nothing new in it"  # taken, then the round stopped
@@ -434,7 +441,7 @@ class Judge:
         path = game_file(self.games, game_id)
         try:
             with locked(path):
-                game = load(path, HeadMemory(self.state_dir))
+                game = load(path, self.session, self.session.memory)
                 state = None if game.undealt else \
                     replay(game, known_secrets(game, REFEREE, self.key), self.key).final
         except (FrogPbemError, OSError):
@@ -463,7 +470,7 @@ class Judge:
             when = _read_json(last)
             quiet = unanswered(parsed[0], self.address, self._players,
                                when if isinstance(when, int) else None,
-                               seconds_of(now_text()))
+                               self.session.clock.now())
             if quiet is not None:
                 self.box.file(message, REFUSED)
                 return f" (not answered: {quiet})"
@@ -476,7 +483,7 @@ class Judge:
         if refused is not None and not refused.permanent:
             return self._unanswered(digest, str(refused))
         if unused.nothing:
-            _mark(last, seconds_of(now_text()))
+            _mark(last, self.session.clock.now())
         self.box.file(message, REFUSED)
         return f"; the answer was refused ({refused})" if refused is not None else ""
 
@@ -520,13 +527,13 @@ class Judge:
         _check_mark(quick)
         if quick.is_file() and read_bytes(quick) == digest.encode():
             return []  # unchanged since it was mailed: not even read
-        game = load(path, HeadMemory(self.state_dir), parsed=parse_game(data, str(path)))
+        game = load(path, self.session, self.session.memory, parsed=parse_game(data, str(path)))
         mark = mailed_dir / f"{game.game_id}.json"
         backoff = self.state / "backoff" / f"{game.game_id}.json"
         for each in (mark, backoff, self.state / "bounced" / f"{game.game_id}.json"):
             _check_mark(each)
         until, delay = _waits(backoff)
-        if seconds_of(now_text()) < until:
+        if self.session.clock.now() < until:
             return []  # the server failed lately: not yet time to try again
         pending = mailed_dir / f"{game.game_id}.pending.json"
         _check_mark(pending)
@@ -571,7 +578,7 @@ class Judge:
             _mark(pending, [joined, sorted(mailed)])  # who has this invitation already
         if later:
             delay = min(2 * delay, BACKOFF[1]) if delay else BACKOFF[0]
-            _mark(backoff, [seconds_of(now_text()) + delay, delay])
+            _mark(backoff, [self.session.clock.now() + delay, delay])
             return [*log, f"game {game.game_id}: not mailed yet ({'; '.join(later)}); "
                           f"trying again in {delay} s"]
         if backoff.exists():

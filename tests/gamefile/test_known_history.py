@@ -19,8 +19,7 @@ from frogpbem.gamefile import document, strictyaml
 from frogpbem.gamefile.document import _parse, dump_game, parse_game, parse_known
 from frogpbem.gamefile.model import GameFile
 from frogpbem.protocol.game import load
-from frogpbem.protocol.verified import VerifiedHistories
-from tests.conftest import Cli, Keys, Result
+from tests.conftest import Cli, Keys, Result, here
 
 
 class Kept:
@@ -143,16 +142,17 @@ def test_a_history_changed_on_disk_is_read_whole_and_refused(
     game = new_game()
     play(game, "alice", "shoot C3")
     play(game, "bob", "guess A2")
-    store = VerifiedHistories(tmp_path / "mine")
-    load(game, histories=store)
-    assert store.read_history(load(game, histories=store).game_id) is not None
+    mine = here(home=tmp_path / "mine")
+    store = mine.verified
+    load(game, mine)
+    assert store.read_history(load(game, mine).game_id) is not None
     doc = strictyaml.loads(game.read_bytes())
     doc["log"][0]["move"] = "shoot C4"  # valid YAML, valid values: only the signature tells
     changed = strictyaml.dumps(doc).encode()
     game.write_bytes(changed)
     assert parse_known(changed, "changed", store) is None
     with pytest.raises(SignatureError):
-        load(game, histories=store)
+        load(game, mine)
 
 
 def test_a_second_read_in_one_process_takes_the_kept_history_from_memory(
