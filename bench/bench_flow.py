@@ -56,7 +56,6 @@ from frogpbem import crypto  # noqa: E402
 from frogpbem.dealing import SeatSpec, create_game, start_game  # noqa: E402
 from frogpbem.gamefile.document import keep_history, read_game  # noqa: E402
 from frogpbem.gamefile.model import ChosenSetup  # noqa: E402
-from frogpbem.protocol import replays  # noqa: E402
 from frogpbem.protocol.game import REFEREE, known_secrets, load, replay  # noqa: E402
 from frogpbem.protocol.session import Session
 from frogpbem.protocol.times import Clock
@@ -205,15 +204,10 @@ class Flow:
 def keep_replay(game_file: Path, key: crypto.PrivateKey, role: str, state: Path) -> None:
     """The replay a party's last command kept in its tool state (``state``), as that command
     made it: a seat's without its key's role, the referee's with it."""
-    build_state = os.environ["FROGPBEM_STATE"]
-    os.environ["FROGPBEM_STATE"] = str(state)
-    try:
-        game = load(game_file, Session.from_environment())
+    with Session.from_environment(state=state) as session:
+        game = load(game_file, session)
         replay(game, known_secrets(game, role, key), key if role == REFEREE else None,
                keeper=key)
-        replays.flush()
-    finally:
-        os.environ["FROGPBEM_STATE"] = build_state
 
 
 def measure(flow: Flow) -> dict[str, Timing]:
@@ -224,7 +218,7 @@ def measure(flow: Flow) -> dict[str, Timing]:
     flow.play()
     flow.play()
     for party in ("red", "blue", "referee"):  # each tool read the game two records ago
-        store = VerifiedHistories(flow.home(party))
+        store = VerifiedHistories(flow.home(party) / "verified")
         file = read_game(before)
         store.remember(file)
         keep_history(file, before.read_bytes(), store)

@@ -311,7 +311,8 @@ class Judge:
         digest = crypto.sha256(data).hex()
         known = self._clocks.get(path)
         if known is None or known[0] != digest:  # read only a file that changed
-            known = self._clocks[path] = (digest, self._clock_of(path, parse_game(data, str(path))))
+            known = self._clocks[path] = (digest, self._clock_of(
+                path, parse_game(data, str(path), self.session.verified)))
         clock = known[1]
         if clock is None:
             return []  # no clock runs (no deadline, paused or over)
@@ -527,7 +528,8 @@ class Judge:
         _check_mark(quick)
         if quick.is_file() and read_bytes(quick) == digest.encode():
             return []  # unchanged since it was mailed: not even read
-        game = load(path, self.session, self.session.memory, parsed=parse_game(data, str(path)))
+        game = load(path, self.session, self.session.memory,
+                    parsed=parse_game(data, str(path), self.session.verified))
         mark = mailed_dir / f"{game.game_id}.json"
         backoff = self.state / "backoff" / f"{game.game_id}.json"
         for each in (mark, backoff, self.state / "bounced" / f"{game.game_id}.json"):

@@ -26,13 +26,14 @@ from __future__ import annotations
 
 import contextlib
 import json
+from collections import OrderedDict
 from pathlib import Path
 from typing import Any
 
 from frogpbem.errors import FrogPbemError
 from frogpbem.gamefile import jsontext
 from frogpbem.gamefile.chain import prefix_digest
-from frogpbem.gamefile.document import read_bytes, write_atomic
+from frogpbem.gamefile.document import KeptHistory, read_bytes, write_atomic
 from frogpbem.gamefile.model import GameFile
 
 
@@ -41,6 +42,10 @@ class VerifiedHistories:
 
     def __init__(self, folder: Path) -> None:
         self.folder = folder
+        self.parsed: OrderedDict[bytes, GameFile] = OrderedDict()
+        """The last files parsed with this store, by the SHA-256 of their bytes."""
+        self.kept_here: OrderedDict[str, KeptHistory] = OrderedDict()
+        """Per game id, the history kept last (its values, as read)."""
 
     def _path(self, game: str, kind: str = "") -> Path:
         return self.folder / f"{game}{kind}.json"

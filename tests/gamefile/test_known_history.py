@@ -4,6 +4,7 @@ taken from it unless the file has exactly its bytes."""
 from __future__ import annotations
 
 import operator
+from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
@@ -29,6 +30,8 @@ class Kept:
     def __init__(self) -> None:
         self.values: dict[str, Any] = {}
         self.frozen = False
+        self.parsed: OrderedDict[bytes, GameFile] = OrderedDict()
+        self.kept_here: OrderedDict[str, document.KeptHistory] = OrderedDict()
 
     def read_history(self, game: str) -> Any:
         return self.values.get(game)
@@ -104,7 +107,7 @@ def test_the_store_is_written_again_every_keep_every_records(
     store = Kept()
     document.keep_history(_parse(one, "one"), one, store)
     for data, stored in ((two, one), (three, three), (four, three)):
-        document._KEPT_HERE.clear()  # each read in a process of its own: the store is all
+        store.kept_here.clear()  # each read in a process of its own: the store is all
         quick = parse_known(data, "next", store)
         assert quick is not None and same(quick, _parse(data, "whole"))
         (kept,) = store.values.values()
@@ -123,14 +126,14 @@ def test_a_history_from_the_store_brings_the_views_list_of_its_records(
     whole = _parse(two, "whole").view_moves
     assert kept["views"] == [whole[0], whole[1][1:-1].decode()]
     for data in (three, asked):
-        document._KEPT_HERE.clear()  # each read in a process of its own: the store is all
+        store.kept_here.clear()  # each read in a process of its own: the store is all
         quick = parse_known(data, "next", store)
         assert quick is not None
         made = [r.n for r in quick.log if "view_entry_written" in r.__dict__]
         assert quick.view_moves == _parse(data, "whole").view_moves
         assert [r.n for r in quick.log if "view_entry_written" in r.__dict__] == \
             made + [3] * (data != two)  # only the record after the kept history's two
-    document._KEPT_HERE.clear()
+    store.kept_here.clear()
     kept["views"][0] = kept["views"][0].rsplit("\n- ", 1)[0]  # one entry short: not used
     quick = parse_known(three, "short", store)
     assert quick is not None and quick.view_moves == _parse(three, "whole").view_moves
@@ -170,7 +173,7 @@ def test_a_second_read_in_one_process_takes_the_kept_history_from_memory(
     assert second is not None and same(second, _parse(asked, "asked"))
     assert len(second.requests) == 1 and all(map(operator.is_, first.log, second.log))
     assert store.values == {}  # nothing new to keep: no record was added
-    document._KEPT_HERE.clear()  # as in another process
+    store.kept_here.clear()  # as in another process
     assert parse_known(asked, "asked", store) is None
 
 
@@ -182,7 +185,7 @@ def test_a_kept_history_of_another_shape_is_not_used(versions: list[bytes]) -> N
     for change in ({"format": 0}, {"hashes": []}, {"bases": None}, {"length": "12"},
                    {"history": []}):
         store.values[game] = {**store.values[game], **change}
-        document._KEPT_HERE.clear()  # as in another process: the store is all there is
+        store.kept_here.clear()  # as in another process: the store is all there is
         assert parse_known(three, "three", store) is None
         store.values.clear()
         document.keep_history(_parse(two, "two"), two, store)
@@ -200,7 +203,7 @@ def test_a_damaged_file_reads_as_it_does_without_a_kept_history(
     document.keep_history(_parse(two, "two"), two, store)
     store.frozen = True
     if data.draw(st.booleans(), label="read in another process"):
-        document._KEPT_HERE.clear()  # the kept history from the store, not from memory
+        store.kept_here.clear()  # the kept history from the store, not from memory
     file = bytearray(data.draw(st.sampled_from([three, asked])))
     kept = two.index(b"\nrequests:") + 1
     for _ in range(data.draw(st.integers(1, 3))):
