@@ -29,7 +29,7 @@ from frogpbem.gamefile.document import (
     write_atomic,
 )
 from frogpbem.gamefile.model import hash_of
-from frogpbem.protocol.seen import Game
+from frogpbem.protocol.seen import LoadedGame
 
 
 class HeadMemory:
@@ -67,7 +67,7 @@ class HeadMemory:
         memory = self._read(game)
         return None if memory is None else (int(memory["n"]), str(memory["digest"]))
 
-    def check(self, game: Game) -> None:
+    def check(self, game: LoadedGame) -> None:
         """Refuse a copy older than, or diverging from, what was signed last."""
         memory = self._read(game.game_id)
         if memory is None:
@@ -141,7 +141,7 @@ class HeadMemory:
         except FrogPbemError:
             return False
 
-    def remember(self, game: Game, data: bytes | Later) -> None:
+    def remember(self, game: LoadedGame, data: bytes | Later) -> None:
         """Remember ``game`` as signed, ``data`` being the file about to be written.
 
         Call it holding the lock, before the game file is renamed into place.

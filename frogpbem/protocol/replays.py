@@ -3,7 +3,7 @@
 A command replays every record of a game through the rules to know where it
 stands (:func:`frogpbem.protocol.game.replay`). In one process the last
 replays are kept in memory; this store keeps them between processes too:
-when the command is done, :func:`flush` writes, per game and role, the state
+when the command is done, :meth:`KeptReplays.flush` writes, per game and role, the state
 after the last record replayed, and the next command with the same key
 starts from there if the game's records begin with exactly the ones replayed
 then.

@@ -42,7 +42,7 @@ MARK_SIZE = 88
 """The length of a :func:`~frogpbem.protocol.game.signature_mark`: 64 bytes in base64."""
 
 
-class Game(Protocol):
+class LoadedGame(Protocol):
     """A game loaded and checked (:class:`frogpbem.protocol.game.Game`), as the stores read
     it."""
 
@@ -155,7 +155,7 @@ class SeenGames:
         keep_recent(self.known, path, (data, seen), KNOWN_MEMORIES)
         return seen
 
-    def see(self, game: Game) -> list[str]:
+    def see(self, game: LoadedGame) -> list[str]:
         """Refuse a copy that forks from or rolls back what was seen; remember a newer one,
         with when each new element was first seen (by the store's clock); then refuse it
         if its times do not fit those readings (:func:`~frogpbem.protocol.game.check_observed`).
@@ -187,7 +187,7 @@ class SeenGames:
             raise exc.within(path=game.path) from None
         return late_timeouts(file, now.requests)
 
-    def signed(self, game: Game, signature: str,
+    def signed(self, game: LoadedGame, signature: str,
                request: tuple[int, str] | None = None) -> None:
         """Remember that this tool signed a request, join or setup (``signature``) in
         ``game`` now, by what it signed: a signature already known keeps its first time
@@ -217,7 +217,7 @@ class SeenGames:
         write_atomic(json_path, data, private=True)
         keep_recent(self.known, json_path, (data, seen), KNOWN_MEMORIES)
 
-    def _refuse(self, game: Game, seen: Seen, now: Seen) -> None:
+    def _refuse(self, game: LoadedGame, seen: Seen, now: Seen) -> None:
         if seen.header == now.header and seen.history[:len(now.history)] == now.history:
             if seen.records > now.records:
                 detail = f"it ends at record {now.records}, you have seen record {seen.records}"
