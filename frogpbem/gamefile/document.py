@@ -431,8 +431,9 @@ def dump_game(file: GameFile) -> bytes:
     its values, and so its signatures, are the same either way. A file value written
     already is written as it was then: its values cannot change.
     """
+    parts = file.parts
     for old, bytes_of_old, _, written_by_us in file.header.made.sources:
-        if old is file and written_by_us:
+        if written_by_us and all(map(operator.is_, old, parts)):
             return bytes_of_old
     source = _source_of(file)
     if source is None:
@@ -470,23 +471,22 @@ def _remember_source(file: GameFile, data: bytes, known: int = 0,
     part = _history_part(data, known) if file.log else None
     if part is None or not _ends_in_records(data, part[1], known):
         return
-    sources = file.header.made.sources
+    sources, parts = file.header.made.sources, file.parts
     for index, source in enumerate(sources):
-        if source[0] is file:
+        if all(map(operator.is_, source[0], parts)):
             del sources[index]
             break
-    sources.append((file, data, part[1], written))
+    sources.append((parts, data, part[1], written))
 
 
 def _source_of(file: GameFile) -> tuple[memoryview, int] | None:
     """The bytes of the longest history that ``file`` begins with (the same element values,
     by identity), and how many records they hold."""
-    longest_first = sorted(file.header.made.sources, key=lambda known: -len(known[0].log))
-    for old, data, length, _written in longest_first:
-        count = len(old.log)
-        if old.joins is file.joins and \
-                old.deal is file.deal and count <= len(file.log) and \
-                all(map(operator.is_, old.log, file.log)):
+    longest_first = sorted(file.header.made.sources, key=lambda known: -len(known[0][2]))
+    for (joins, deal, log, *_), data, length, _written in longest_first:
+        count = len(log)
+        if joins is file.joins and deal is file.deal and count <= len(file.log) and \
+                all(map(operator.is_, log, file.log)):
             return memoryview(data)[:length], count  # not copied: the bytes are made at once
     return None
 

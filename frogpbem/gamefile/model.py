@@ -750,6 +750,11 @@ class GameFile:
         know_view_moves(self, text, inner)
         return text, b"[" + inner + b"]"
 
+    @property
+    def parts(self) -> FileParts:
+        """The file's values but its header: joins, deal, records, requests, reveal, notes."""
+        return self.joins, self.deal, self.log, self.requests, self.reveal, self.notes
+
     def heads(self) -> list[str]:
         """The head before each record, then after the last: ``heads()[n]`` is after ``n``."""
         return [self.base_hash, *self.log_hashes()]
@@ -876,9 +881,16 @@ class Made:
             deque(maxlen=KNOWN_PREFIXES)
         """The digest made of the header, a deal and records, as a stream (see
         :func:`~frogpbem.gamefile.chain.prefix_digest`)."""
-        self.sources: deque[tuple[GameFile, bytes, int, bool]] = deque(maxlen=KNOWN_SOURCES)
-        """Files read or written, each with its bytes, the length of its history part,
-        and whether :func:`~frogpbem.gamefile.document.dump_game` wrote them."""
+        self.sources: deque[tuple[FileParts, bytes, int, bool]] = deque(maxlen=KNOWN_SOURCES)
+        """Files read or written (their :attr:`GameFile.parts`: the file itself would hold its
+        header, and so this list, in a cycle that only the garbage collector frees), each
+        with its bytes, the length of its history part, and whether
+        :func:`~frogpbem.gamefile.document.dump_game` wrote them."""
+
+
+FileParts = tuple[tuple[Join, ...], Deal | None, tuple[Record, ...], tuple[Request, ...],
+                  Reveal | None, tuple[Note, ...]]
+"""A game file's values but its header (:attr:`GameFile.parts`)."""
 
 
 def know_view_moves(file: GameFile, text: str, inner: bytes) -> None:
