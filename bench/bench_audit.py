@@ -35,6 +35,8 @@ from frogpbem.audit import audit, audit_many  # noqa: E402
 from frogpbem.demo import play_demo  # noqa: E402
 from frogpbem.gamefile import strictyaml  # noqa: E402
 from frogpbem.gamefile.document import read_game  # noqa: E402
+from frogpbem.protocol.session import Session
+from frogpbem.protocol.times import Clock
 
 ROUNDS = 5
 RULES = [("frogfinder", {"size": "8", "frogs": "3"}), ("coan", {"size": "8", "frogs": "2"}),
@@ -51,7 +53,8 @@ def main() -> None:
         for index in range(count):
             rules, options = RULES[index % len(RULES)]
             folder = Path(tmp) / f"g{index}"
-            play_demo(folder, rules, seed=index, options=options)
+            play_demo(folder, rules, seed=index, options=options,
+                      session=Session.from_environment())
             games.append(folder / "game.yaml")
         made = time.perf_counter() - start
         checked: list[tuple[crypto.PublicKey, bytes, str]] = []
@@ -63,21 +66,21 @@ def main() -> None:
 
         crypto.verify_message = keeping
         for game in games:
-            report = audit(game)
+            report = audit(game, clock=Clock.from_environment())
             assert report.ok, report.text()
         crypto.verify_message = real
         audits, bounds, together = [], [], []
         for _ in range(ROUNDS):  # side by side: each round audits all, then checks the bound
             start = time.perf_counter()
             for game in games:
-                audit(game)
+                audit(game, clock=Clock.from_environment())
             audits.append(time.perf_counter() - start)
             start = time.perf_counter()
             for key, message, signature in checked:
                 real(key, message, signature)
             bounds.append(time.perf_counter() - start)
             start = time.perf_counter()
-            audit_many(games, jobs=2)
+            audit_many(games, jobs=2, clock=Clock.from_environment())
             together.append(time.perf_counter() - start)
         records = sum(len(read_game(game).log) for game in games)
         free, free_bounds = read_for_free(games, checked)
@@ -114,7 +117,7 @@ def read_for_free(games: list[Path], checked: list[tuple[crypto.PublicKey, bytes
         for _ in range(ROUNDS):
             start = time.perf_counter()
             for game in games:
-                assert audit(game).ok
+                assert audit(game, clock=Clock.from_environment()).ok
             audits.append(time.perf_counter() - start)
             start = time.perf_counter()
             for key, message, signature in checked:

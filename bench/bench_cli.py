@@ -25,7 +25,8 @@ from frogpbem import crypto
 from frogpbem.dealing import SeatSpec, create_game, start_game
 from frogpbem.gamefile.model import ChosenSetup
 from frogpbem.protocol.game import REFEREE, known_secrets, load, replay
-from frogpbem.protocol.seen import SeenGames
+from frogpbem.protocol.session import Session
+from frogpbem.protocol.times import Clock
 from frogpbem.referee import move
 
 ROUNDS = 20
@@ -71,15 +72,15 @@ def build_game(folder: Path) -> tuple[Path, dict[str, Path]]:
              "blue": {"frogs": ["T20", "T19", "T18", "T17", "T16"]}}
     game = folder / "game.yaml"
     file = create_game("frogfinder", referee, "Carol", specs, {"size": 20, "frogs": 5},
-                       ChosenSetup.from_json(setup))
-    start_game(game, file, referee, folder / "state")
+                       ChosenSetup.from_json(setup), created=Clock.from_environment().text())
+    start_game(game, file, referee, Session.from_environment(state=folder / "state"))
     targets = [f"{chr(ord('C') + c)}{r}" for r in range(3, 18) for c in range(15)]
     players = [crypto.load_private_key(keys["alice"]), crypto.load_private_key(keys["bob"])]
-    seen = SeenGames(folder / "build-home")
+    player = Session.from_environment(home=folder / "build-home")
     for index, target in enumerate(targets[:RECORDS]):  # each a seat's request, then applied
-        move(game, players[index % 2], f"shoot {target}", seen=seen)
-        move(game, referee, state_dir=folder / "state")
-    loaded = load(game)
+        move(game, players[index % 2], f"shoot {target}", session=player)
+        move(game, referee, session=Session.from_environment(state=folder / "state"))
+    loaded = load(game, Session.from_environment())
     assert len(loaded.file.log) == RECORDS
     replay(loaded, known_secrets(loaded, REFEREE, referee))
     return game, keys
@@ -99,8 +100,8 @@ def main() -> None:
         shutil.copy(game, finished)
         referee = crypto.load_private_key(keys["referee"])
         move(finished, crypto.load_private_key(keys["bob"]), "resign",
-             seen=SeenGames(folder / "build-home"))
-        move(finished, referee, state_dir=folder / "state2")
+             session=Session.from_environment(home=folder / "build-home"))
+        move(finished, referee, session=Session.from_environment(state=folder / "state2"))
         env_state = ["--key", str(keys["referee"])]
 
         def restore() -> None:

@@ -28,6 +28,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from frogpbem import demo  # noqa: E402
 from frogpbem.games.frogs import FrogBot  # noqa: E402
+from frogpbem.protocol.session import Session  # noqa: E402
 
 STRETCH = 100
 
@@ -69,7 +70,7 @@ def play(folder: Path, seed: int) -> tuple[float, list[float], list[float]]:
     try:
         start = time.process_time()
         demo.play_demo(folder, "coan", seed=seed, echo=echo, seats=6,
-                       options={"size": "26"}, bot="random")
+                       options={"size": "26"}, bot="random", session=Session.from_environment())
         whole = time.process_time() - start
     finally:
         FrogBot.move = choose  # type: ignore[method-assign]

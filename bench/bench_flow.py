@@ -56,9 +56,9 @@ from frogpbem import crypto  # noqa: E402
 from frogpbem.dealing import SeatSpec, create_game, start_game  # noqa: E402
 from frogpbem.gamefile.document import keep_history, read_game  # noqa: E402
 from frogpbem.gamefile.model import ChosenSetup  # noqa: E402
-from frogpbem.protocol import replays  # noqa: E402
 from frogpbem.protocol.game import REFEREE, known_secrets, load, replay  # noqa: E402
-from frogpbem.protocol.seen import SeenGames  # noqa: E402
+from frogpbem.protocol.session import Session
+from frogpbem.protocol.times import Clock
 from frogpbem.protocol.verified import VerifiedHistories  # noqa: E402
 from frogpbem.referee import move  # noqa: E402
 
@@ -155,12 +155,14 @@ class Flow:
                  SeatSpec("blue", self.players["blue"].public, "Bob")]
         setup = {"red": {"frogs": ["A1"]}, "blue": {"frogs": [f"Z{SIZE}"]}}
         file = create_game("frogfinder", self.referee, "Carol", specs,
-                           {"size": SIZE, "frogs": 1}, ChosenSetup.from_json(setup))
+                           {"size": SIZE, "frogs": 1}, ChosenSetup.from_json(setup),
+                           created=Clock.from_environment().text())
         self.game = folder / "referee" / "game.yaml"
         self.game.parent.mkdir()
         for party in ("red", "blue"):
             (folder / party).mkdir()
-        start_game(self.game, file, self.referee, self.state("referee"))
+        start_game(self.game, file, self.referee,
+                   Session.from_environment(state=self.state("referee")))
         self.targets = squares()
         self.records = 0
         while self.records < records:
@@ -189,8 +191,9 @@ class Flow:
         copy = self.copy(seat)
         shutil.copy(self.game, copy)
         move(copy, self.players[seat], self.move_at(self.records),
-             seen=SeenGames(self.home(seat)))
-        move(self.game, self.referee, take_from=(copy,), state_dir=self.state("referee"))
+             session=Session.from_environment(home=self.home(seat)))
+        move(self.game, self.referee, take_from=(copy,),
+             session=Session.from_environment(state=self.state("referee")))
         self.records += 1
 
     def env(self, party: str) -> dict[str, str]:
@@ -201,15 +204,10 @@ class Flow:
 def keep_replay(game_file: Path, key: crypto.PrivateKey, role: str, state: Path) -> None:
     """The replay a party's last command kept in its tool state (``state``), as that command
     made it: a seat's without its key's role, the referee's with it."""
-    build_state = os.environ["FROGPBEM_STATE"]
-    os.environ["FROGPBEM_STATE"] = str(state)
-    try:
-        game = load(game_file)
+    with Session.from_environment(state=state) as session:
+        game = load(game_file, session)
         replay(game, known_secrets(game, role, key), key if role == REFEREE else None,
                keeper=key)
-        replays.flush()
-    finally:
-        os.environ["FROGPBEM_STATE"] = build_state
 
 
 def measure(flow: Flow) -> dict[str, Timing]:
@@ -220,7 +218,7 @@ def measure(flow: Flow) -> dict[str, Timing]:
     flow.play()
     flow.play()
     for party in ("red", "blue", "referee"):  # each tool read the game two records ago
-        store = VerifiedHistories(flow.home(party))
+        store = VerifiedHistories(flow.home(party) / "verified")
         file = read_game(before)
         store.remember(file)
         keep_history(file, before.read_bytes(), store)
@@ -297,8 +295,9 @@ def main() -> None:
             columns[length] = measure(flow)
             finished = folder / "finished.yaml"
             shutil.copy(flow.game, finished)
-            move(finished, flow.players["red"], "resign", seen=SeenGames(folder / "x-home"))
-            move(finished, flow.referee, state_dir=folder / "x-state")
+            move(finished, flow.players["red"], "resign",
+                 session=Session.from_environment(home=folder / "x-home"))
+            move(finished, flow.referee, session=Session.from_environment(state=folder / "x-state"))
             audits[length] = timed([*FROGPBEM, "audit", str(finished)], flow.env("blue"))
     f1 = [columns[n][name][4] for n in lengths for name in columns[n]]
     print(f"F1 = python -c \"{F1}\", run just before each run of a command: median CPU "

@@ -28,7 +28,8 @@ from frogpbem.dealing import SeatSpec, create_game, start_game  # noqa: E402
 from frogpbem.gamefile.model import ChosenSetup  # noqa: E402
 from frogpbem.mail.judge import ImapBox, Judge  # noqa: E402
 from frogpbem.mail.outbox import SmtpOutbox  # noqa: E402
-from frogpbem.protocol.seen import SeenGames  # noqa: E402
+from frogpbem.protocol.session import Session  # noqa: E402
+from frogpbem.protocol.times import Clock  # noqa: E402
 from frogpbem.referee import move  # noqa: E402
 from tests.test_judge import DOMAIN, PASSWORD, Servers, mail_servers, reply_with  # noqa: E402
 
@@ -96,25 +97,26 @@ def main() -> None:
         setup = {"red": {"frogs": ["A1", "A2", "A3", "A4", "A5"]},
                  "blue": {"frogs": ["T20", "T19", "T18", "T17", "T16"]}}
         file = create_game("frogfinder", referee, "Judge", specs, {"size": 20, "frogs": 5},
-                           ChosenSetup.from_json(setup))
+                           ChosenSetup.from_json(setup), created=Clock.from_environment().text())
         games = folder / "games"
         games.mkdir()
         game = games / f"{file.game}.yaml"
         state = folder / "judge-state"
-        start_game(game, file, referee, state)
+        start_game(game, file, referee, Session.from_environment(state=state))
         box = ImapBox(f"imap://judge@127.0.0.1:{servers.imap_port}", PASSWORD,
                       insecure_loopback=True)
         judge = Judge(games, referee, box, SmtpOutbox(servers.smtp), f"judge@{DOMAIN}",
                       state_dir=state)
         judge.round()  # mails the start
         targets = [f"{chr(ord('C') + c)}{r}" for r in range(3, 18) for c in range(15)]
-        homes = {name: SeenGames(folder / f"{name}-home") for name in players}
+        homes = {name: Session.from_environment(home=folder / f"{name}-home")
+                 for name in players}
         spent = 0.0
         for index in range(MOVES):
             player = ("alice", "bob")[index % 2]
             copy = folder / f"{player}.yaml"
             shutil.copy(game, copy)  # the attachment of the judge's last mail to this player
-            move(copy, players[player], f"shoot {targets[index]}", seen=homes[player])
+            move(copy, players[player], f"shoot {targets[index]}", session=homes[player])
             deliver(servers, player, copy)
             wait_for(servers, "judge", 1)
             start = time.perf_counter()

@@ -6,6 +6,7 @@ a tournament director sees every result, not only the first problem.
 
 from __future__ import annotations
 
+import functools
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -46,6 +47,8 @@ from frogpbem.protocol.game import (
 )
 from frogpbem.protocol.secrets import setup_length
 from frogpbem.protocol.seen import SeenGames
+from frogpbem.protocol.session import Session
+from frogpbem.protocol.times import Clock
 from frogpbem.safetext import counted, safe
 from frogpbem.views import setup_words
 
@@ -118,7 +121,7 @@ class Report:
         return UnfinishedGameError.exit_code if self.unfinished else 0
 
 
-def _read(path: Path, report: Report) -> Game | None:
+def _read(path: Path, report: Report, clock: Clock) -> Game | None:
     """Format, schema, signatures and chain; ``None`` when the file cannot be used further.
 
     A file that cannot be read at all (missing, unreadable) or is no game file (a view
@@ -154,19 +157,19 @@ def _read(path: Path, report: Report) -> Game | None:
     carry = "carries its" if len(log) == 1 else "carry their"
     report.passed(f"{requested} of {counted(len(log), 'record')} {carry} seat's signed "
                   "request (signature checked)")
-    game = Game(path, file, ruleset, results, chain_report.unrequested)
+    game = Game(path, file, ruleset, None, results, chain_report.unrequested)
     _check_notes(game, report)
-    _check_clock(game, report)
+    _check_clock(game, report, clock)
     return game
 
 
-def _check_clock(game: Game, report: Report) -> None:
+def _check_clock(game: Game, report: Report, clock: Clock) -> None:
     """What anyone can check of the referee's times: they never go back, and none is
     ahead of this computer's clock (more than the skew). What a seat alone can check, from
     its own readings, is :func:`~frogpbem.protocol.game.check_observed`'s."""
     try:
         check_times(game.file)
-        check_not_ahead(game.file)
+        check_not_ahead(game.file, clock)
     except FrogPbemError as exc:
         report.failed(f"times: {exc.element or 'the file'} {exc.message}")
         return
@@ -338,10 +341,11 @@ def _sealed_to(game: Game, role: str | None, seat: str) -> bool:
     return role == REFEREE or (role is not None and role in game.readers_of(seat))
 
 
-def audit(path: Path, key: crypto.PrivateKey | None = None) -> Report:
-    """Everything about a finished game, re-checked from the revealed setup."""
+def audit(path: Path, key: crypto.PrivateKey | None = None, *, clock: Clock) -> Report:
+    """Everything about a finished game, re-checked from the revealed setup (``clock``: the
+    time now, which no time in it may be ahead of)."""
     report = Report(str(path))
-    game = _read(path, report)
+    game = _read(path, report, clock)
     if game is None:
         return report
     reveal = game.file.reveal
@@ -398,7 +402,7 @@ def audit(path: Path, key: crypto.PrivateKey | None = None) -> Report:
 
 
 def audit_many(paths: Sequence[Path], key: crypto.PrivateKey | None = None,
-               jobs: int = 1) -> list[Report]:
+               jobs: int = 1, *, clock: Clock) -> list[Report]:
     """:func:`audit` of each of ``paths``, in order; with ``jobs`` above 1, that many
     processes audit the files at once (0: one for each processor).
 
@@ -409,39 +413,41 @@ def audit_many(paths: Sequence[Path], key: crypto.PrivateKey | None = None,
     """
     workers = min(jobs if jobs > 0 else os.cpu_count() or 1, len(paths))
     if workers <= 1 or key is not None:
-        return [audit(path, key) for path in paths]
+        return [audit(path, key, clock=clock) for path in paths]
     import multiprocessing  # only here: a single audit starts without them
     from concurrent.futures import ProcessPoolExecutor
 
     if "fork" not in multiprocessing.get_all_start_methods():
-        return [audit(path, key) for path in paths]
+        return [audit(path, key, clock=clock) for path in paths]
     chunk = max(1, len(paths) // (4 * workers))
     with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as pool:
-        done = list(pool.map(_audit_or_none, paths, chunksize=chunk))
+        done = list(pool.map(functools.partial(_audit_or_none, clock), paths,
+                             chunksize=chunk))
     # a file that could not be read is read again here, so that it raises here
-    return [report if report is not None else audit(path) for path, report in
+    return [report if report is not None else audit(path, clock=clock) for path, report in
             zip(paths, done, strict=True)]
 
 
-def _audit_or_none(path: Path) -> Report | None:
+def _audit_or_none(clock: Clock, path: Path) -> Report | None:
     """:func:`audit` in a worker process; ``None`` where it raised (it is redone in the
     parent process, which then raises the same error)."""
     try:
-        return audit(path)
+        return audit(path, clock=clock)
     except FrogPbemError:
         return None
 
 
-def verify(path: Path, key: crypto.PrivateKey | None = None,
+def verify(path: Path, session: Session, key: crypto.PrivateKey | None = None,
            against: Path | None = None, seen: SeenGames | None = None) -> Report:
     """A running game: signatures, chain, and what the key's holder can check.
 
     With ``seen`` (this user's memory of the game), also that the copy neither
     forks from nor rolls back the copies seen before; with ``against`` (another
-    copy of the game), that the two copies hold one history.
+    copy of the game), that the two copies hold one history (a fork's proof is saved
+    in the ``session``'s home).
     """
     report = Report(str(path))
-    game = _read(path, report)
+    game = _read(path, report, session.clock)
     if game is not None:
         if seen is not None:
             try:
@@ -454,7 +460,7 @@ def verify(path: Path, key: crypto.PrivateKey | None = None,
                 report.failed(f"{exc.element} {exc.message}" if exc.element else exc.message)
         _verify_game(game, report, key)
     if against is not None:
-        compare_copies(path, against, report, seen or SeenGames())
+        compare_copies(path, against, report, seen or session.seen)
     return report
 
 

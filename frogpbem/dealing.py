@@ -43,14 +43,13 @@ from frogpbem.protocol.game import (
     known_secrets,
     load,
     load_copy,
-    now_text,
     referee_seed,
     replay,
     ruleset_of,
 )
 from frogpbem.protocol.memory import HeadMemory
 from frogpbem.protocol.secrets import SealedSecret, setup_length
-from frogpbem.protocol.seen import SeenGames
+from frogpbem.protocol.session import Session
 from frogpbem.referee import Applied, Returned, automatic_moves
 from frogpbem.views import write_views
 
@@ -79,7 +78,8 @@ def create_game(
     options: Mapping[str, str | int],
     chosen: ChosenSetup | None = None,
     game_id: str | None = None,
-    created: str | None = None,
+    *,
+    created: str,
     join: bool = False,
     deadline: Deadline | None = None,
     referee_email: str | None = None,
@@ -128,7 +128,7 @@ def create_game(
             dealing = _sealed_setup(ruleset, opts, game_id, public, secrets, seat_keys,
                                     referee.public)
         setup = Setup("random", dealing, fairness)
-    header = Header(game_id, ruleset.name, opts, created or now_text(),
+    header = Header(game_id, ruleset.name, opts, created,
                     Party(referee_name, referee.public.line, email=referee_email), parties,
                     setup, deadline=deadline)
     return GameFile(header.signed(referee))
@@ -151,14 +151,14 @@ def _sealed_setup(
                  {s: v.armored for s, v in sealed.items()})
 
 
-def join_game(path: Path, key: crypto.PrivateKey, seen: SeenGames | None = None) -> str:
+def join_game(path: Path, key: crypto.PrivateKey, session: Session) -> str:
     """A seat adds its signed random seed to a game that waits for joins."""
     with locked(path):
-        game = load(path)
+        game = load(path, session)
         seat = game.role(key)
         if seat == REFEREE:
             raise UsageError("the referee's seed is in the header already; seats join")
-        seen = seen or SeenGames()
+        seen = session.seen
         seen.see(game)
         if game.header.setup.choosers:
             raise UsageError(f"in {game.ruleset.name} each seat chooses its secret: "
@@ -183,15 +183,15 @@ def _check_may_join(game: Game, seat: str) -> None:
 
 
 def submit_setup(path: Path, key: crypto.PrivateKey, text: str | None,
-                 seen: SeenGames | None = None) -> str:
+                 session: Session) -> str:
     """A seat chooses its own secret (``None``: at random), seals and commits it."""
     with locked(path):
-        game = load(path)
+        game = load(path, session)
         seat = game.role(key)
         if seat == REFEREE or not game.header.setup.choosers:
             raise UsageError("only the seats of a game whose seats choose their setup "
                              "(secretmove) use frogpbem setup", path=path)
-        seen = seen or SeenGames()
+        seen = session.seen
         seen.see(game)
         if seat not in game.waiting_for:
             raise IllegalMoveError(f"{seat} has chosen its setup already"
@@ -213,13 +213,13 @@ def submit_setup(path: Path, key: crypto.PrivateKey, text: str | None,
 
 
 def deal_game(
-    path: Path, key: crypto.PrivateKey, take_from: Sequence[Path] = (),
-    state_dir: Path | None = None, at: str | None = None,
+    path: Path, key: crypto.PrivateKey, session: Session, take_from: Sequence[Path] = (),
+    at: str | None = None,
 ) -> Applied:
     """The referee takes the seats' joins and, once all are in, deals."""
-    memory = HeadMemory(state_dir)
+    memory = session.memory
     with locked(path):
-        game = load(path, memory)
+        game = load(path, session, memory)
         _check_dealer(game, key)
         offered = [j for other in take_from for j in load_copy(game, other).file.joins]
         return _take(game, key, offered, memory, at)
@@ -322,7 +322,7 @@ def _deal(game: Game, key: crypto.PrivateKey, offered: Sequence[Join],
         return applied, None
     order = game.header.setup.joiners
     joins.sort(key=lambda j: order.index(j.seat))
-    at = at or now_text()
+    at = at or game.stores.clock.text()
     if game.header.setup.choosers:
         dealing = _chosen_by_seats(game, joins, key)
         seed = None
@@ -374,15 +374,15 @@ def _opened_choice(game: Game, join: Join, key: crypto.PrivateKey) -> tuple[Seal
 
 
 def start_game(
-    path: Path, file: GameFile, key: crypto.PrivateKey, state_dir: Path | None = None
+    path: Path, file: GameFile, key: crypto.PrivateKey, session: Session
 ) -> list[Path]:
     """Write a new game file and its views; remember its head."""
     if path.exists():
         raise FileAccessError("exists already; not overwriting a game", path=path)
-    memory = HeadMemory(state_dir)
+    memory = session.memory
     with locked(path), memory.holding(file.game):
         data = dump_game(file)
-        game = Game(path, file, ruleset_of(file.header), [])
+        game = Game(path, file, ruleset_of(file.header), session, [])
         memory.remember(game, data)
         write_atomic(path, data)
         if game.undealt:

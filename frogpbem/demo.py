@@ -23,6 +23,7 @@ from frogpbem.games import STRENGTHS, Outcome, bot_move, find_game
 from frogpbem.protocol.game import REFEREE, known_secrets, load, replay
 from frogpbem.protocol.memory import HeadMemory
 from frogpbem.protocol.seen import SeenGames
+from frogpbem.protocol.session import Session
 from frogpbem.record import game_record, outcome_of, record_html
 from frogpbem.referee import apply_moves, request_move
 from frogpbem.views import make_view, write_views
@@ -47,6 +48,7 @@ def play_demo(
     folder: Path, rules: str = "frogfinder", seed: int | None = None,
     echo: Callable[[str], None] | None = None, seats: int | None = None,
     options: dict[str, str] | None = None, moves: int | None = None, bot: str = "strong",
+    *, session: Session,
 ) -> DemoResult:
     """Play and audit one game in ``folder``; return a summary.
 
@@ -69,8 +71,11 @@ def play_demo(
     game_path = folder / "game.yaml"
     if game_path.exists():
         raise FileAccessError(f"{game_path} exists already; give the demo an empty folder")
-    state_dir = folder / ".referee-state"
-    seen = SeenGames(folder / ".players-memory")  # the players' tools' memory, kept here too
+    # the referee's memory and the players' tools' memory, kept here too
+    here = Session(session.home, session.state, session.clock)
+    here.replays, here.verified = session.replays, session.verified
+    here.memory = HeadMemory(folder / ".referee-state")
+    here.seen = seen = SeenGames(folder / ".players-memory", session.clock)
     referee = _key(folder, "referee")
     names = players_of(seat_names)
     players = {seat: _key(folder, name) for seat, name in zip(seat_names, names, strict=True)}
@@ -78,20 +83,20 @@ def play_demo(
     specs = [SeatSpec(seat, players[seat].public, PLAYERS[i])
              for i, seat in enumerate(seat_names)]
     file = create_game(rules, referee, "Carol (referee)", specs, options or {},
-                       join=not ruleset.players_choose)
-    start_game(game_path, file, referee, state_dir)
+                       created=session.clock.text(), join=not ruleset.players_choose)
+    start_game(game_path, file, referee, here)
     teams = ruleset.team_names(opts)
     say(f"created game {file.game} ({ruleset.title}, seats "
         f"{', '.join(seat_names)}{'; teams ' + str(teams) if teams else ''}) in {game_path}")
     for joiner in seat_names:  # each seat adds its own seed (or chooses its own secret)
         if ruleset.players_choose:
-            say("  " + submit_setup(game_path, players[joiner], None, seen))
+            say("  " + submit_setup(game_path, players[joiner], None, here))
         else:
-            say("  " + join_game(game_path, players[joiner], seen))
-    say("  " + deal_game(game_path, referee, state_dir=state_dir).lines[-1])
+            say("  " + join_game(game_path, players[joiner], here))
+    say("  " + deal_game(game_path, referee, here).lines[-1])
     rng = random.Random(seed)
-    memory = HeadMemory(state_dir)
-    game = load(game_path, memory)  # read once, then kept in memory
+    memory = here.memory
+    game = load(game_path, here, memory)  # read once, then kept in memory
     with writes_held():  # the files, written once at the end: no record rewrites them
         for _ in range(MAX_RECORDS if moves is None else moves):
             state = replay(game, known_secrets(game, REFEREE, referee)).final
@@ -110,8 +115,8 @@ def play_demo(
             for index, line in enumerate(applied.lines):                     # applies it
                 say(f"  {before + 1 + index:>3}. {line}")
         write_views(game, replay(game, known_secrets(game, REFEREE, referee)).final, referee)
-    report = audit(game_path)
-    final = load(game_path)
+    report = audit(game_path, clock=session.clock)
+    final = load(game_path, here)
     record_path = folder / "game.pgn"
     write_atomic(record_path, game_record(final).encode())
     page_path = folder / "game.html"

@@ -11,9 +11,9 @@ from frogpbem.errors import FrogPbemError, UsageError
 from frogpbem.frozen import frozen
 from frogpbem.gamefile.document import dump_game, locked, write_atomic
 from frogpbem.gamefile.model import Note
-from frogpbem.protocol.game import REFEREE, Game, load, now_text
+from frogpbem.protocol.game import REFEREE, Game, load
 from frogpbem.protocol.secrets import SealedSecret
-from frogpbem.protocol.seen import SeenGames
+from frogpbem.protocol.session import Session
 
 MAX_NOTE = 2000
 """Longest note, in characters."""
@@ -34,21 +34,21 @@ class NoteText:
         return {"n": self.n, "seat": self.seat, "at": self.at, "text": self.text}
 
 
-def add_note(path: Path, key: crypto.PrivateKey, text: str, at: str | None = None,
-             seen: SeenGames | None = None) -> str:
+def add_note(path: Path, key: crypto.PrivateKey, text: str, session: Session,
+             at: str | None = None) -> str:
     """Seal a note to the author's team (the author alone without teams), sign it, keep it."""
     if not text.strip() or len(text) > MAX_NOTE:
         raise UsageError(f"a note has 1 to {MAX_NOTE} characters, got {len(text)}")
     with locked(path):
-        game = load(path)
+        game = load(path, session)
         seat = game.role(key)
         if seat == REFEREE:
             raise UsageError("notes are between teammates; the referee writes none")
-        (seen or SeenGames()).see(game)
+        session.seen.see(game)
         team = game.readers_of(seat)
         sealed = SealedSecret.seal(game.game_id, seat, text, game.recipients(seat, referee=False))
         note = Note(game.game_id, game.header.hash, seat, team, len(game.file.log), sealed.armored,
-                    at or now_text()).signed(key)
+                    at or session.clock.text()).signed(key)
         game.file = replace(game.file, notes=(*game.file.notes, note))
         write_atomic(path, dump_game(game.file))
         return f"note by {seat} sealed to {', '.join(team)}; send {path.name} on as usual"

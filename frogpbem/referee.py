@@ -35,7 +35,6 @@ from frogpbem.protocol.game import (
     known_secrets,
     load,
     load_copy,
-    now_text,
     open_move,
     open_setup,
     play_clock,
@@ -49,8 +48,7 @@ from frogpbem.protocol.game import (
 )
 from frogpbem.protocol.memory import HeadMemory
 from frogpbem.protocol.secrets import SealedSecret
-from frogpbem.protocol.seen import SeenGames
-from frogpbem.protocol.verified import VerifiedHistories
+from frogpbem.protocol.session import Session
 from frogpbem.views import write_views
 
 
@@ -101,12 +99,10 @@ class Returned:
         """The copy's bytes with mail's reversible changes undone."""
         return None if self.copy is None else mailsafe.unmail(self.copy)
 
-    def load(self) -> Game:
+    def load(self, session: Session) -> Game:
         """The copy, loaded and checked on its own (as :func:`load` reads a file)."""
-        histories = VerifiedHistories()
         data = self.copy if self.copy is not None else read_bytes(self.name)
-        return load(self.name, parsed=parse_game(data, str(self.name), histories),
-                    histories=histories)
+        return load(self.name, session, parsed=parse_game(data, str(self.name), session.verified))
 
 
 @dataclass
@@ -151,21 +147,21 @@ def move(
     take_from: tuple[Path, ...] = (),
     discard_requests: bool = False,
     withdraw: bool = False,
-    state_dir: Path | None = None,
     at: str | None = None,
-    seen: SeenGames | None = None,
+    *,
+    session: Session,
 ) -> Applied | Requested:
     """The ``move`` command: the referee applies (:func:`apply_moves`), a seat requests.
 
-    A seat's copy is first checked against what this user's tool has ``seen``.
+    A seat's copy is first checked against what this user's tool has seen (the
+    ``session``'s memory).
     """
-    memory = HeadMemory(state_dir)
+    memory = session.memory
     with locked(path):
-        game = load(path, memory)
+        game = load(path, session, memory)
         role = game.role(key)
         if role != REFEREE:
-            seen = seen or SeenGames()
-            late = seen.see(game)
+            late = session.seen.see(game)
             if seat not in (None, role) or take_from or discard_requests:
                 raise UsageError(f"key {key.public.fingerprint} holds seat {role}: "
                                  "--seat, --from and --discard-requests are the referee's")
@@ -174,32 +170,31 @@ def move(
             if text is None:
                 raise UsageError(f"give the move to sign for {role}, e.g. \"shoot G9\"")
             try:
-                return replace(request_move(game, key, text, seen), warnings=tuple(late))
+                return replace(request_move(game, key, text), warnings=tuple(late))
             except FrogPbemError as exc:  # over, or not its turn, on time: the warning says why
                 exc.message = " ".join([exc.message, *late])
                 raise
         if withdraw:
             raise UsageError("--withdraw is a seat's: it takes back its own pending request")
         return apply_moves(game, key, text, seat, take_from, discard_requests, memory,
-                           at or now_text())
+                           at or session.clock.text())
 
 
-def timeout_game(path: Path, key: crypto.PrivateKey, state_dir: Path | None = None,
+def timeout_game(path: Path, key: crypto.PrivateKey, session: Session,
                  at: str | None = None) -> Applied:
     """The ``timeout`` command: the referee applies a passed deadline (:func:`apply_timeout`)."""
-    memory = HeadMemory(state_dir)
+    memory = session.memory
     with locked(path):
-        game = load(path, memory)
+        game = load(path, session, memory)
         if game.role(key) != REFEREE:
             raise UsageError("only the referee applies a deadline", path=path)
         return apply_timeout(game, key, memory, at)
 
 
-def request_move(game: Game, key: crypto.PrivateKey, text: str,
-                 seen: SeenGames | None = None) -> Requested:
+def request_move(game: Game, key: crypto.PrivateKey, text: str) -> Requested:
     """Sign a move request for the key's seat into its copy (replacing its pending one).
 
-    When it was signed is remembered (in ``seen``, this user's memory of the game): no
+    When it was signed is remembered (in this user's memory of the game, its session's): no
     record applying it may be dated before (:func:`~frogpbem.protocol.game.check_observed`).
     """
     seat = game.role(key)
@@ -226,7 +221,7 @@ def request_move(game: Game, key: crypto.PrivateKey, text: str,
     others = tuple(r for r in game.file.requests if r.seat != seat)
     game.file = replace(game.file, requests=(*others, request))
     write_atomic(game.path, game_bytes(game.file))
-    (seen or SeenGames()).signed(game, request.signature, request=(n, seat))
+    game.stores.seen.signed(game, request.signature, request=(n, seat))
     return Requested(seat, canonical, n, sealed is not None,
                      mine[-1].move if mine else None, game.path,
                      block=mailsafe.request_block(request.to_json()))
@@ -302,11 +297,11 @@ def apply_moves(
     Then it records automatic moves, reveals at the end, writes the file and (unless not
     ``views``: the demonstration writes them once, at the end) the views.
     """
-    memory = memory or HeadMemory()
+    memory = memory or game.stores.memory
     with memory.holding(game.game_id):
         memory.check(game)
         applied, state = _apply(game, key, text, seat, take_from, discard_requests,
-                                at or now_text())
+                                at or game.stores.clock.text())
         _check_dated_forward(game)
         data = game_bytes(game.file)
         memory.remember(game, data)
@@ -377,8 +372,8 @@ def apply_timeout(game: Game, key: crypto.PrivateKey, memory: HeadMemory | None 
                   at: str | None = None) -> Applied:
     """The referee records the forfeit (or the passed turn) of the seat to move once its
     deadline has passed."""
-    memory = memory or HeadMemory()
-    at = at or now_text()
+    memory = memory or game.stores.memory
+    at = at or game.stores.clock.text()
     with memory.holding(game.game_id):
         memory.check(game)
         state = replay(game, known_secrets(game, REFEREE, key), key, keeper=key).final
@@ -403,26 +398,26 @@ def apply_timeout(game: Game, key: crypto.PrivateKey, memory: HeadMemory | None 
         return _write(game, _conclude(game, state, key, at, applied), key, memory, applied)
 
 
-def pause_game(path: Path, key: crypto.PrivateKey, reason: str = "",
-               state_dir: Path | None = None, at: str | None = None) -> Applied:
+def pause_game(path: Path, key: crypto.PrivateKey, session: Session, reason: str = "",
+               at: str | None = None) -> Applied:
     """The ``pause`` command: the referee stops the game and its clock (holidays)."""
     reason = " ".join(reason.split())
     if len(reason) > MAX_REASON:
         raise UsageError(f"the reason is {len(reason)} characters; at most {MAX_REASON}")
-    return _clock_command(path, key, Paused(reason), state_dir, at)
+    return _clock_command(path, key, Paused(reason), session, at)
 
 
-def resume_game(path: Path, key: crypto.PrivateKey, state_dir: Path | None = None,
+def resume_game(path: Path, key: crypto.PrivateKey, session: Session,
                 at: str | None = None) -> Applied:
     """The ``resume`` command: the referee resumes a paused game; its clock starts again."""
-    return _clock_command(path, key, Resumed(), state_dir, at)
+    return _clock_command(path, key, Resumed(), session, at)
 
 
 def _clock_command(path: Path, key: crypto.PrivateKey, result: Paused | Resumed,
-                   state_dir: Path | None, at: str | None) -> Applied:
-    memory = HeadMemory(state_dir)
+                   session: Session, at: str | None) -> Applied:
+    memory = session.memory
     with locked(path):
-        game = load(path, memory)
+        game = load(path, session, memory)
         if game.role(key) != REFEREE:
             raise UsageError(f"only the referee may {result.move} a game", path=path)
         with memory.holding(game.game_id):
@@ -432,7 +427,8 @@ def _clock_command(path: Path, key: crypto.PrivateKey, result: Paused | Resumed,
                 raise UsageError("pending requests: apply them first", path=path)
             applied = Applied()
             try:
-                state, line = _append_clock(game, state, result, key, at or now_text())
+                state, line = _append_clock(game, state, result, key,
+                                            at or session.clock.text())
             except FrogPbemError as exc:
                 raise exc.within(path=path) from None
             applied.lines.append(line)

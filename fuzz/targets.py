@@ -14,6 +14,7 @@ from frogpbem.errors import FrogPbemError
 from frogpbem.gamefile.document import parse_game
 from frogpbem.gamefile.forkproof import ForkProof
 from frogpbem.games import find_game, listed_games
+from frogpbem.protocol.session import Session
 
 _EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "finished-frogfinder"
 SAMPLE = (_EXAMPLE / "game.yaml").read_bytes()
@@ -44,7 +45,7 @@ def verify_bytes(data: bytes) -> Any:
         path = Path(folder) / "game.yaml"
         path.write_bytes(data)
         try:
-            return verify(path)
+            return verify(path, Session.from_environment(home=Path(folder), state=Path(folder)))
         except FrogPbemError:
             return None
 
@@ -92,6 +93,7 @@ def show_view(data: bytes) -> Any:
     """``frogpbem view`` of a mailed view file, in each format."""
     from frogpbem.gamefile.document import parse_view
     from frogpbem.protocol.seen import SeenGames
+    from frogpbem.protocol.times import Clock
     from frogpbem.views import show_view_file
 
     with tempfile.TemporaryDirectory() as folder:
@@ -99,7 +101,7 @@ def show_view(data: bytes) -> Any:
             view = parse_view(data, "<fuzz>")
             if view is None:
                 return None
-            return [show_view_file(view, SeenGames(Path(folder)), fmt)
+            return [show_view_file(view, SeenGames(Path(folder), Clock.from_environment()), fmt)
                     for fmt in ("text", "svg", "html")]
         except FrogPbemError:
             return None

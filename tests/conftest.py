@@ -13,6 +13,8 @@ from typer.testing import CliRunner
 from frogpbem import crypto
 from frogpbem.cli import app
 from frogpbem.gamefile import strictyaml
+from frogpbem.protocol.session import Session
+from frogpbem.protocol.times import Clock
 
 # A 6x6 board with 2 frogs each: small enough to reason about by hand.
 SETUP = {"red": {"frogs": ["A1", "B2"]}, "blue": {"frogs": ["E5", "F6"]}}
@@ -30,6 +32,17 @@ class Keys:
 
     def key(self, name: str) -> crypto.PrivateKey:
         return crypto.load_private_key(self.path(name))
+
+
+def here(state: Path | None = None, home: Path | None = None) -> Session:
+    """The session of the environment a test set up: its temporary home and state (``home``
+    and ``state`` when given), and ``$FROGPBEM_NOW`` when the test fixed it."""
+    return Session.from_environment(home=home, state=state)
+
+
+def now() -> str:
+    """The time now, by the clock of :func:`here`."""
+    return Clock.from_environment().text()
 
 
 @pytest.fixture(scope="session")
@@ -161,7 +174,7 @@ def finished_demos(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("FROGPBEM_HOME", str(root / "home"))
         patch.setenv("FROGPBEM_STATE", str(root / "state"))
-        return {rules: play_demo(root / rules, rules, seed=3, options=options).game
+        return {rules: play_demo(root / rules, rules, seed=3, options=options, session=here()).game
                 for rules, options in DEMO_RULES.items()}
 
 
@@ -179,6 +192,6 @@ def game_addressed(path: Path, keys: Keys, emails: dict[str, str], join: bool = 
                       (names or {}).get(seat, player.capitalize()), emails.get(seat))
              for seat, player in (("red", "alice"), ("blue", "bob"))]
     file = create_game("frogfinder", referee, "Judge", seats, {"size": 6, "frogs": 2},
-                       None if join else ChosenSetup.from_json(SETUP), join=join)
-    start_game(path, file, referee)
+                       None if join else ChosenSetup.from_json(SETUP), join=join, created=now())
+    start_game(path, file, referee, here())
     return file.game

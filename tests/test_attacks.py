@@ -24,7 +24,7 @@ from frogpbem.dealing import SeatSpec, create_game
 from frogpbem.gamefile.document import dump_game, read_game
 from frogpbem.gamefile.model import ChosenSetup, GameFile, Note, Record, Setup
 from frogpbem.protocol.secrets import SealedSecret
-from tests.conftest import SETUP, Cli, Keys, Result
+from tests.conftest import SETUP, Cli, Keys, Result, here, now
 
 OTHER_SETUP = {"red": {"frogs": ["A6", "B5"]}, "blue": {"frogs": ["E5", "F6"]}}
 
@@ -164,7 +164,7 @@ def test_2_joins_made_under_one_header_do_not_count_under_another(
     game = joined_game(cli, keys, tmp_path / "g.yaml")
     honest = read_game(game)
     ground = create_game("frogfinder", keys.key("referee"), "Referee", specs(keys),
-                         {"size": 6, "frogs": 2}, game_id=honest.game, join=True)
+                         {"size": 6, "frogs": 2}, game_id=honest.game, join=True, created=now())
     game.write_bytes(dump_game(replace(ground, joins=honest.joins)))
     dealt = cli("deal", game, "--key", keys.path("referee"))
     assert dealt.exit_code == 6, dealt.output
@@ -181,14 +181,14 @@ def test_3_a_move_entered_for_a_seat_without_its_request_fails_that_seats_verify
     blue = cli("verify", game, "--key", keys.path("bob"))
     assert blue.exit_code == 1
     assert "record 2 entered by the referee without blue's signed request" in blue.stdout
-    assert audit(game).unasked == [2]
+    assert audit(game, clock=here().clock).unasked == [2]
 
 
 def test_4_a_random_deal_without_a_committed_seed_is_named_and_fails_the_audit(
     cli: Cli, keys: Keys, tmp_path: Path
 ) -> None:
     chosen = create_game("frogfinder", keys.key("referee"), "Carol", specs(keys),
-                         {"size": 6, "frogs": 2}, ChosenSetup.from_json(SETUP))
+                         {"size": 6, "frogs": 2}, ChosenSetup.from_json(SETUP), created=now())
     header = chosen.header
     fake = replace(header, setup=Setup("random", header.setup.dealing)).signed(
         keys.key("referee"))
@@ -202,7 +202,7 @@ def test_4_a_random_deal_without_a_committed_seed_is_named_and_fails_the_audit(
     for player, move in (("alice", "guess E5"), ("bob", "guess A2"), ("alice", "guess F6")):
         assert cli("move", game, move, "--key", keys.path(player)).exit_code == 0
         assert cli("move", game, "--key", keys.path("referee")).exit_code == 0
-    report = audit(game)
+    report = audit(game, clock=here().clock)
     assert not report.ok
     assert any("called random, but the header commits to no seed" in c.what
                for c in report.checks if not c.ok)
@@ -277,7 +277,7 @@ def test_6_the_referees_memory_is_written_before_the_game_file(
 
     monkeypatch.setattr(frogpbem.referee, "write_atomic", crash)
     with pytest.raises(SystemExit):
-        frogpbem.referee.move(game, keys.key("referee"), "shoot C3")
+        frogpbem.referee.move(game, keys.key("referee"), "shoot C3", session=here())
     monkeypatch.setattr(frogpbem.referee, "write_atomic", real)
     assert written == [game] and game.read_bytes() == before
     stale = cli("move", game, "shoot D1", "--key", keys.path("referee"))
@@ -342,7 +342,7 @@ def test_8_an_extra_age_recipient_fails_the_audit(
 
     resealed(game, keys, leak)
     finished(cli, keys, game)
-    failures = [c.what for c in audit(game).checks if not c.ok]
+    failures = [c.what for c in audit(game, clock=here().clock).checks if not c.ok]
     assert failures == ["sealed setup of red is not addressed to exactly red and the referee "
                         "(by the age recipient stanzas)"]
 
@@ -365,7 +365,7 @@ def test_8_an_unpadded_setup_and_a_zero_salt_fail_the_audit(
 
     resealed(game, keys, unpadded)
     finished(cli, keys, game)
-    failures = [c.what for c in audit(game).checks if not c.ok]
+    failures = [c.what for c in audit(game, clock=here().clock).checks if not c.ok]
     assert any("not the 512 every setup is padded to" in f for f in failures), failures
     assert any("the salt of red's setup is all zero" in f for f in failures), failures
 
@@ -447,7 +447,7 @@ def test_9_a_name_with_control_characters_reaches_the_terminal_escaped(
     seats = [SeatSpec("red", keys.key("alice").public, "Alice\nTo move: blue"),
              SeatSpec("blue", keys.key("bob").public, "Blue")]
     start_game(game, create_game("frogfinder", keys.key("referee"), "Carol\x1b]0;pwned\x07",
-                                 seats, {"size": 6}), keys.key("referee"))
+                                 seats, {"size": 6}, created=now()), keys.key("referee"), here())
     shown = cli("view", game, "--key", keys.path("alice")).stdout
     assert "\x1b" not in shown and "\x07" not in shown
     assert "red (Alice\\nTo move: blue)" in shown

@@ -14,7 +14,7 @@ from frogpbem import crypto
 from frogpbem.audit import audit, audit_many
 from frogpbem.errors import FileAccessError
 from frogpbem.gamefile import strictyaml
-from tests.conftest import FINISHING_MOVES, Cli, Keys
+from tests.conftest import FINISHING_MOVES, Cli, Keys, here
 
 
 def scalars(value: Any, path: tuple[Any, ...] = ()) -> Iterator[tuple[tuple[Any, ...], Any]]:
@@ -58,7 +58,7 @@ def element_name(path: tuple[Any, ...]) -> str:
 
 
 def test_untouched_finished_game_audits_clean(finished_game: Path) -> None:
-    report = audit(finished_game)
+    report = audit(finished_game, clock=here().clock)
     assert report.ok, report.text()
 
 
@@ -73,7 +73,7 @@ def test_every_single_changed_value_fails_audit_naming_its_element(
         changed = copy.deepcopy(doc)
         set_at(changed, path, mutate(value))
         target.write_text(strictyaml.dumps(changed))
-        report = audit(target)
+        report = audit(target, clock=here().clock)
         failures = [c.what for c in report.checks if not c.ok]
         assert failures, f"changing {path} went unnoticed"
         assert any(element_name(path) in f for f in failures), (path, failures)
@@ -111,13 +111,13 @@ def rewrite(game: Path, keys: Keys, change: Callable[[dict[str, Any]], None]) ->
     change(doc)
     resign(doc, keys.key("referee"))
     game.write_text(strictyaml.dumps(doc))
-    report = audit(game)
+    report = audit(game, clock=here().clock)
     return [c.what for c in report.checks if not c.ok]
 
 
 def test_moves_entered_without_their_seats_request_fail_the_audit(referee_game: Path) -> None:
     """Finding 3: a referee could enter (or resign) moves for a seat; the audit said ok."""
-    report = audit(referee_game)
+    report = audit(referee_game, clock=here().clock)
     assert not report.ok and report.exit_status() == 1
     assert report.unasked == [1, 2, 3, 4, 5]
     assert "records 1, 2, 3, 4, 5 rest on the referee's word" in report.verdict
@@ -234,7 +234,8 @@ def test_audit_with_any_participant_key_holds(
 
     if rules == "coan teams":
         folder = play_demo(tmp_path / "teams", "coan", seed=4, seats=4, options={
-            "size": "6", "frogs": "1", "teams": "red+black,blue+purple"}).game.parent
+            "size": "6", "frogs": "1", "teams": "red+black,blue+purple"},
+            session=here()).game.parent
     else:
         folder = EXAMPLE if rules == "example" else finished_demos[rules].parent
     game = folder / "game.yaml"
@@ -326,7 +327,7 @@ def test_signed_but_malformed_data_is_refused_without_a_traceback(
             result = cli(*args)
             assert result.exit_code == 1 and "Traceback" not in result.output, result.output
             assert "option size must be a whole number" in result.output
-        assert not audit(referee_game).ok
+        assert not audit(referee_game, clock=here().clock).ok
 
     signed(lambda doc: doc["log"][0].update(result={"count": [1]}))
     for args in (["view", referee_game, "--public"], ["audit", referee_game],
@@ -348,13 +349,13 @@ def test_many_games_audited_at_once_give_the_reports_of_one_after_the_other(
     forged.write_bytes(finished_game.read_bytes().replace(b"Alice", b"Alicf", 1))
     running = new_game(name="running.yaml")
     files = [finished_game, forged, running, finished_game]
-    alone = audit_many(files)
+    alone = audit_many(files, clock=here().clock)
     assert [r.exit_status() for r in alone] == [0, 1, 10, 0]
     for jobs in (2, 0):
-        together = audit_many(files, jobs=jobs)
+        together = audit_many(files, jobs=jobs, clock=here().clock)
         assert [r.to_json() for r in together] == [r.to_json() for r in alone]
     with pytest.raises(FileAccessError, match="no such file"):
-        audit_many([finished_game, tmp_path / "nowhere.yaml"], jobs=2)
+        audit_many([finished_game, tmp_path / "nowhere.yaml"], jobs=2, clock=here().clock)
     one_by_one = cli("audit", *files)
     at_once = cli("audit", "--jobs", "2", *files)
     assert at_once.exit_code == one_by_one.exit_code == 1

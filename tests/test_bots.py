@@ -13,7 +13,7 @@ import pytest
 
 from frogpbem.games import STRENGTHS, find_game
 from frogpbem.simulate import play_local, simulate, wilson
-from tests.conftest import Cli, Keys, Result
+from tests.conftest import Cli, Keys, Result, here
 
 SEATS = {"frogfinder": 2, "coan": 4, "froglet": 2, "secretmove": 2}
 
@@ -131,7 +131,7 @@ def test_a_hint_is_the_same_for_two_setups_that_differ_in_the_other_seat(
 def test_hints_of_the_other_games(rules: str, cli: Cli, tmp_path: Path) -> None:
     from frogpbem.demo import play_demo
 
-    result = play_demo(tmp_path / rules, rules, seed=2, moves=4)
+    result = play_demo(tmp_path / rules, rules, seed=2, moves=4, session=here())
     shown = cli("hint", result.game, "--key", tmp_path / rules / "bob", "--json")
     assert shown.exit_code == 0, shown.output
     data = json.loads(shown.stdout)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from pathlib import Path
 from typing import ClassVar
 
@@ -14,7 +14,7 @@ from frogpbem import games
 from frogpbem.cli import commands
 from frogpbem.gamefile import strictyaml
 from frogpbem.gamefile.document import read_game
-from frogpbem.games import register
+from frogpbem.games import OptionSpec, register
 from tests.conftest import FINISHING_MOVES, Cli, Keys, Result
 from tests.games.test_toy_ruleset import Claim
 
@@ -268,8 +268,8 @@ def test_one_of_a_thing_is_counted_in_the_singular(new_game: Callable[..., Path]
 class Corners(Claim):
     """The toy ruleset, with an option of its own."""
 
-    option_defaults: ClassVar[Mapping[str, int | str]] = {"corners": 4}
-    option_help = "corners=0..4 (4)"
+    option_specs: ClassVar[tuple[OptionSpec, ...]] = (
+        OptionSpec("corners", 4, "0..4", "the corners taken first"),)
 
 
 def test_the_help_lists_a_ruleset_registered_at_run_time_with_its_options(
@@ -277,12 +277,12 @@ def test_the_help_lists_a_ruleset_registered_at_run_time_with_its_options(
     """The rulesets and their options in the help come from the games registry when the
     help is shown (the four games' as they say them), in the whole app and in the one
     command the console script builds."""
-    monkeypatch.setattr(games, "_REGISTRY", dict(games._REGISTRY))  # forget the toy afterwards
+    monkeypatch.setattr(games, "_REGISTERED", dict(games._REGISTERED))  # forget it afterwards
     register(Corners())
     said = " ".join(cli("new", "--help").stdout.split())  # as one line, not wrapped
-    assert "The ruleset: coan, frogfinder, froglet, secretmove, toyclaim. [default: " in said
-    assert ("NAME=VALUE: a rules option. coan: size=3..26 (12), frogs=N (5), "
-            "teams=red+black,blue+purple (none); frogfinder: size=3..26 (12), frogs=N (5); "
+    assert "The ruleset: frogfinder, coan, froglet, secretmove, toyclaim. [default: " in said
+    assert ("NAME=VALUE: a rules option. frogfinder: size=3..26 (12), frogs=N (5); "
+            "coan: size=3..26 (12), frogs=N (5), teams=red+black,blue+purple (none); "
             "froglet: size=3..26 (12); secretmove: none; toyclaim: corners=0..4 (4). Any "
             "game: deadline=72h (or 3d, 90m) and on_timeout=forfeit or pass.") in said
     for command in ("simulate", "play", "demo"):

@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 from frogpbem.audit import audit
 from frogpbem.gamefile import strictyaml
 from frogpbem.games.clock import MAX_REASON, Passed, Paused, Resumed, parse_clock
-from tests.conftest import Cli, Keys, write_setup
+from tests.conftest import Cli, Keys, here, write_setup
 from tests.test_audit import resign
 
 T0 = "2026-12-01T00:00:00Z"
@@ -123,7 +123,7 @@ def test_a_passed_deadline_passes_the_turn_and_audits(
     assert "red's time ran out: the turn passes" in \
         cli("view", game, "--key", keys.path("alice")).stdout
     assert cli("verify", game, "--key", keys.path("alice")).exit_code == 0
-    report = audit(game)
+    report = audit(game, clock=here().clock)
     assert report.ok and report.unasked == [], report.text()
 
 
@@ -141,7 +141,7 @@ def test_a_forfeit_game_does_not_pass_and_a_pass_game_does_not_forfeit(
     resign(doc, keys.key("referee"))  # a chosen setup: no deal element to re-chain
     forged = tmp_path / "forged.yaml"
     forged.write_text(strictyaml.dumps(doc))
-    assert audit(forged).unasked == [1]
+    assert audit(forged, clock=here().clock).unasked == [1]
 
 
 def test_froglet_first_move_forfeits_then_turns_pass(
@@ -153,7 +153,7 @@ def test_froglet_first_move_forfeits_then_turns_pass(
     at(monkeypatch, "2026-12-01T04:00:00Z")
     ended = referee(cli, keys, "timeout", first)
     assert ended.exit_code == 0 and "white forfeits on time (its deadline passed)" in ended.stdout
-    assert audit(first).ok
+    assert audit(first, clock=here().clock).ok
 
     at(monkeypatch, T0)
     game = timed_game(cli, keys, tmp_path, "froglet", "pass", "--option", "size=4")
@@ -200,7 +200,7 @@ def test_secret_move_passes_a_turn_but_a_guess_forfeits(
     at(monkeypatch, "2026-12-01T09:00:00Z")
     ended = referee(cli, keys, "timeout", game)  # both must guess: red forfeits
     assert ended.exit_code == 0 and "red forfeits on time (its deadline passed)" in ended.stdout
-    report = audit(game)
+    report = audit(game, clock=here().clock)
     assert report.ok, report.text()
 
 
@@ -266,7 +266,7 @@ def test_pause_and_resume(cli: Cli, keys: Keys, tmp_path: Path,
                          ("alice", "guess F6")]:
         assert cli("move", game, move, "--key", keys.path(player)).exit_code == 0
         assert referee(cli, keys, "move", game).exit_code == 0
-    report = audit(game)
+    report = audit(game, clock=here().clock)
     assert report.ok and report.unasked == [], report.text()
     assert cli("verify", game, "--key", keys.path("bob")).exit_code == 0
 

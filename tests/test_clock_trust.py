@@ -29,8 +29,8 @@ from frogpbem.errors import ChainError, SignatureError
 from frogpbem.gamefile.document import game_bytes, parse_game, read_bytes, write_atomic
 from frogpbem.gamefile.model import Deadline
 from frogpbem.protocol.game import check_observed, signature_mark
-from frogpbem.protocol.seen import Seen, SeenGames
-from tests.conftest import Cli, Keys, write_setup
+from frogpbem.protocol.seen import Seen
+from tests.conftest import Cli, Keys, here, write_setup
 from tests.test_clock import T0, at, mailed_text, timed_game
 from tests.test_notes import SEATS, SETUP, TEAMS
 
@@ -76,7 +76,7 @@ def test_a_timeout_dated_ahead_is_refused_by_the_victim_and_the_audit(
     moved = run(cli, keys, "alice", "move", game, MOVE_1)
     assert moved.exit_code == 6, moved.output
     assert "record 1" in moved.stderr and "ahead" in moved.stderr
-    report = audit(game)
+    report = audit(game, clock=here().clock)
     assert not report.ok and "times: record 1 is dated " + hours(73) in report.text()
     assert cli("audit", game).exit_code == 1
     # two days later the forged time has come; alice's tool remembers when it saw it
@@ -110,7 +110,7 @@ def test_a_record_dated_before_the_game_is_refused_by_the_victim_and_the_audit(
     moved = run(cli, keys, "bob", "move", game, MOVE_2)
     assert moved.exit_code == 6, moved.output
     assert "record 1" in moved.stderr and "never go back" in moved.stderr
-    report = audit(game)
+    report = audit(game, clock=here().clock)
     assert not report.ok and "never go back" in report.text()
     assert cli("audit", game).exit_code == 1
 
@@ -165,9 +165,9 @@ def test_honest_times_pass_every_check(
         as_user(monkeypatch, tmp_path, who)
         checked = run(cli, keys, who, "verify", game)
         assert checked.exit_code == 0, checked.output
-    assert audit(game).ok
+    assert audit(game, clock=here().clock).ok
     # a timeout is listed as one, resting on the referee's clock: no move of the rules
-    said = audit(game).text()
+    said = audit(game, clock=here().clock).text()
     assert "1 timeout, record 2 (blue): the seat's deadline ran out by the referee's clock" \
         in said and "the rules make by themselves" not in said, said
 
@@ -227,7 +227,7 @@ def test_a_forfeit_on_time_reads_as_one_everywhere(
     data = json.loads(cli("record", game, "--json").stdout)
     assert data["termination"] == "red lost on time"
     assert data["moves"][0]["comment"] == "time forfeit"
-    assert "end: red lost on time; standing" in audit(game).text()
+    assert "end: red lost on time; standing" in audit(game, clock=here().clock).text()
     as_user(monkeypatch, tmp_path, "bob")  # a move after the end: said the same way
     late = run(cli, keys, "bob", "reply", next((tmp_path / "out").glob("*-blue.eml")),
                "resign", "--games", tmp_path / "bob-games")
@@ -310,7 +310,7 @@ def test_a_combined_deadline_runs_to_the_second(
     assert run(cli, keys, "referee", "timeout", game).exit_code == 4
     at(monkeypatch, "2026-12-01T01:30:00Z")
     assert run(cli, keys, "referee", "timeout", game).exit_code == 0
-    assert audit(game).ok
+    assert audit(game, clock=here().clock).ok
     short = cli("new", tmp_path / "short.yaml", "--referee", keys.path("referee"),
                 "--seat", f"red={keys.pub('alice')}", "--seat", f"blue={keys.pub('bob')}",
                 "--option", "deadline=30s")
@@ -430,7 +430,7 @@ def test_a_request_signature_re_written_by_the_referee_still_dates_its_record(
     assert "not in the one form" in verified.output
     assert cli("audit", game).exit_code != 0
     # and were it to verify, red's memory knows the request by its Ed25519 signature
-    memory = SeenGames().latest(game_id(game))
+    memory = here().seen.latest(game_id(game))
     assert memory is not None
     with pytest.raises(ChainError, match="record 1: applies the request you signed"):
         check_observed(parse_game(read_bytes(game), str(game)), memory[1].seen_at(),

@@ -22,7 +22,7 @@ import pytest
 
 from frogpbem.gamefile.document import read_game
 from frogpbem.protocol.game import load
-from tests.conftest import Cli, Keys
+from tests.conftest import Cli, Keys, here
 from tests.test_attacks import joined_game
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -48,7 +48,7 @@ def killed_after(args: list[str], env: dict[str, str], delay: float) -> None:
 
 def consistent(game: Path, state: Path, before: int) -> str:
     """Check the game file against the referee's memory; say which state it is in."""
-    file = load(game).file  # the game file is whole and its chain checks
+    file = load(game, here()).file  # the game file is whole and its chain checks
     assert len(file.log) in (before, before + 1) or file.deal is not None
     memory_path = state / "heads" / f"{file.game}.json"
     memory = json.loads(memory_path.read_text())

@@ -16,7 +16,7 @@ from frogpbem import crypto
 from frogpbem.audit import audit
 from frogpbem.gamefile import strictyaml
 from frogpbem.games import find_game
-from tests.conftest import Cli, Keys, Result, game_addressed
+from tests.conftest import Cli, Keys, Result, game_addressed, here
 
 
 def chi_square_ok(observed: list[int], expected: float) -> bool:
@@ -159,7 +159,7 @@ def test_join_then_deal_then_play_then_audit(joined_game: Callable[..., Path], c
             play("bob", f"guess {empty[index]}")
     assert strictyaml.loads(game.read_bytes())["reveal"]["outcome"]["standing"][0]["seat"] == \
         "red"
-    report = audit(game)
+    report = audit(game, clock=here().clock)
     assert report.ok, report.text()
     line = next(c.what for c in report.checks if c.what.startswith("deal:"))
     assert "the seeds that red, blue added: it matches" in line
@@ -205,7 +205,7 @@ def tamper(game: Path, keys: Keys, change: Callable[[dict[str, Any]], None]) -> 
     doc["header"]["signature"] = crypto.sign_element(key, "header", doc["header"])
     rechain_from_deal(doc, key)
     game.write_text(strictyaml.dumps(doc))
-    return [c.what for c in audit(game).checks if not c.ok]
+    return [c.what for c in audit(game, clock=here().clock).checks if not c.ok]
 
 
 @pytest.fixture
@@ -214,7 +214,7 @@ def finished_fair_game(joined_game: Callable[..., Path], cli: Cli, keys: Keys,
     game = joined_game()
     join_and_deal(cli, keys, game, tmp_path)
     finish_by_resignation(cli, keys, game)
-    report = audit(game)
+    report = audit(game, clock=here().clock)
     assert report.ok, report.text()
     return game
 
@@ -282,7 +282,7 @@ def test_every_single_changed_value_of_a_fair_game_fails_audit(finished_fair_gam
         changed = strictyaml.loads(finished_fair_game.read_bytes())
         set_at(changed, path, mutate(value))
         target.write_text(strictyaml.dumps(changed))
-        failures = [c.what for c in audit(target).checks if not c.ok]
+        failures = [c.what for c in audit(target, clock=here().clock).checks if not c.ok]
         assert any(element_name(path) in f for f in failures), (path, failures)
 
 
@@ -403,16 +403,16 @@ def test_the_judge_invites_every_seat_once_then_tells_each_joiner_once(
 
     game = joined_game()
     referee = keys.key("referee")
-    first, mark = due(load(game), referee, None)
+    first, mark = due(load(game, here()), referee, None)
     assert [letter.role for letter in first] == ["red", "blue"]
-    assert due(load(game), referee, mark)[0] == []  # nothing new: nothing mailed
+    assert due(load(game, here()), referee, mark)[0] == []  # nothing new: nothing mailed
     assert cli("join", game, "--key", keys.path("alice")).exit_code == 0
-    told, after = due(load(game), referee, mark)
+    told, after = due(load(game, here()), referee, mark)
     assert [letter.role for letter in told] == ["red"] and after != mark
     assert "red has joined" in str(told[0].message["Subject"])
-    assert due(load(game), referee, after)[0] == []
-    head = load(game).head  # a mark that names the head alone: every seat is written to
-    assert len(due(load(game), referee, head)[0]) == 2
+    assert due(load(game, here()), referee, after)[0] == []
+    head = load(game, here()).head  # a mark that names the head alone: every seat is written to
+    assert len(due(load(game, here()), referee, head)[0]) == 2
 
 
 def test_an_address_that_is_not_one_is_refused_in_a_sentence(cli: Cli, keys: Keys,

@@ -22,7 +22,7 @@ from frogpbem import crypto
 from frogpbem.audit import audit, verify
 from frogpbem.demo import players_of
 from frogpbem.gamefile import strictyaml
-from tests.conftest import DEMO_RULES
+from tests.conftest import DEMO_RULES, here
 
 
 def resigned(doc: dict[str, Any], folder: Path) -> str:
@@ -66,7 +66,8 @@ def resigned(doc: dict[str, Any], folder: Path) -> str:
 def verdicts(path: Path) -> list[str]:
     """What ``audit``, ``verify`` and the referee's ``verify`` say of ``path``."""
     referee = crypto.load_private_key(path.parent / "referee")
-    return [audit(path).verdict, verify(path).verdict, verify(path, referee).verdict]
+    return [audit(path, clock=here().clock).verdict, verify(path, here()).verdict,
+            verify(path, here(), referee).verdict]
 
 
 def test_a_game_signed_again_unchanged_holds_and_a_changed_result_does_not(
@@ -80,7 +81,7 @@ def test_a_game_signed_again_unchanged_holds_and_a_changed_result_does_not(
         assert verdicts(changed) == ["everything holds"] * 3, game
         doc["log"][0]["result"] = {"count": 99}
         changed.write_text(resigned(doc, game.parent))
-        report = audit(changed)
+        report = audit(changed, clock=here().clock)
         assert not report.ok and "record 1" in report.text()
 
 

@@ -33,7 +33,7 @@ import pytest
 
 from frogpbem.audit import audit
 from frogpbem.gamefile import strictyaml
-from tests.conftest import FINISHING_MOVES, SETUP, Cli, Keys, write_setup
+from tests.conftest import FINISHING_MOVES, SETUP, Cli, Keys, here, write_setup
 
 USERS = ("judge", "alice", "bob", "red", "blue", "black", "purple")
 DOMAIN = "test.invalid"
@@ -292,7 +292,7 @@ def test_a_whole_game_through_imap_and_smtp(servers: Servers, cli: Cli, keys: Ke
         assert f"mailed record {number}" in took.stdout, took.stdout
     final = servers.inbox("alice")
     assert "game over" in str(parse(final[0])["Subject"])
-    report = audit(games / f"{game_id}.yaml")
+    report = audit(games / f"{game_id}.yaml", clock=here().clock)
     assert report.ok, report.text()
     assert servers.count("judge", "INBOX") == 0
     assert servers.count("judge", "frogpbem-done") == len(FINISHING_MOVES)
@@ -488,7 +488,7 @@ def test_a_judge_killed_at_any_point_loses_and_repeats_no_move(
     print(f"\njudge killed {kills} times during a {len(FINISHING_MOVES)}-record game",
           file=sys.__stderr__)
     assert kills >= 20
-    assert audit(games / f"{game_id}.yaml").ok
+    assert audit(games / f"{game_id}.yaml", clock=here().clock).ok
     assert servers.count("judge", "INBOX") == 0
 
 
@@ -599,7 +599,7 @@ def test_a_deadline_reminds_once_then_forfeits_once_and_audits(
         record = strictyaml.loads(game.read_bytes())["log"][0]
         assert record["timeout"] is True and record["at"] == "2026-12-01T04:00:01Z"
         assert len(sent) == 6  # the start to both, two reminders, the end to both
-        report = audit(game)
+        report = audit(game, clock=here().clock)
         assert report.ok, report.text()
         assert cli("verify", game, "--key", keys.path("alice")).exit_code == 0
         from tests.test_audit import resign
@@ -609,7 +609,7 @@ def test_a_deadline_reminds_once_then_forfeits_once_and_audits(
         doc["log"][0]["at"] = "2026-12-01T01:00:00Z"
         resign(doc, keys.key("referee"))
         forged.write_text(strictyaml.dumps(doc))
-        assert audit(forged).unasked == [1]
+        assert audit(forged, clock=here().clock).unasked == [1]
     finally:
         controller.stop()
 

@@ -17,7 +17,7 @@ import pytest
 
 from frogpbem.audit import audit
 from frogpbem.gamefile import strictyaml
-from tests.conftest import Cli, Keys
+from tests.conftest import Cli, Keys, here
 from tests.test_judge import (
     DOMAIN,
     Servers,
@@ -129,7 +129,7 @@ def test_a_join_game_is_invited_dealt_and_played_through_the_judge(
     assert "game over" in subject
     audited = cli("audit", game)
     assert audited.exit_code == 0, audited.output
-    report = audit(copies["alice"])
+    report = audit(copies["alice"], clock=here().clock)
     assert report.ok, report.text()
     line = next(c.what for c in report.checks if c.what.startswith("deal:"))
     assert "the seeds that red, blue added: it matches" in line

@@ -17,7 +17,8 @@ from frogpbem.mail.judge import DONE, REFUSED, Judge, MaildirBox
 from frogpbem.mail.marks import Backoff, Mailed, Marks
 from frogpbem.mail.outbox import MemoryOutbox
 from frogpbem.protocol.game import load
-from tests.conftest import FINISHING_MOVES, Cli, Keys
+from frogpbem.protocol.times import Clock
+from tests.conftest import FINISHING_MOVES, Cli, Keys, here
 from tests.test_judge import DOMAIN, reply_with
 from tests.test_judge_citizen import club_game, maildir, person
 
@@ -60,7 +61,7 @@ def test_a_whole_game_through_a_maildir_and_an_outbox_in_memory(
     assert len(outbox.sent) == 2 * (len(FINISHING_MOVES) + 1)
     assert sorted(p.name for p in (tmp_path / "Maildir" / ".frogpbem-done" / "cur").iterdir()) \
         == [f"{n}.msg" for n in range(1, len(FINISHING_MOVES) + 1)]
-    report = audit(game)
+    report = audit(game, clock=Clock.from_environment())
     assert report.ok, report.text()
 
 
@@ -98,7 +99,7 @@ def test_the_marks_are_the_files_they_always_were(cli: Cli, keys: Keys, tmp_path
     outbox = MemoryOutbox(refusing={BOB: Refusal(BOB, 451, "try again later")})
     judge = a_judge(keys, tmp_path, outbox)
     judge.round()
-    head = load(game).head
+    head = load(game, here()).head
     marks = Marks(tmp_path / "games")
     mailed = tmp_path / "games" / ".mailed" / f"{game_id}.json"
     assert json.loads(mailed.read_bytes()) == [head, ["red"]]

@@ -15,7 +15,7 @@ from frogpbem import crypto
 from frogpbem.audit import audit
 from frogpbem.errors import KeyError_
 from frogpbem.gamefile import strictyaml
-from tests.conftest import Cli, Keys, write_setup
+from tests.conftest import Cli, Keys, here, write_setup
 
 SEATS = ("red", "blue", "black", "purple")
 TEAMS = "red+black,blue+purple"
@@ -191,7 +191,7 @@ def test_notes_travel_and_the_audit_checks_them_without_reading(
     for seat, move in (("red", "guess F6"), ("black", "guess F1")):
         assert cli("move", game, move, "--key", seat_keys[seat]).exit_code == 0
         assert cli("move", game, "--key", keys.path("referee")).exit_code == 0
-    report = audit(game)
+    report = audit(game, clock=here().clock)
     assert report.ok, report.text()
     assert any("1 team note: signed by their authors" in c.what for c in report.checks)
     assert strictyaml.loads(game.read_bytes())["reveal"]["outcome"]["standing"][0]["seat"] == \

@@ -31,7 +31,7 @@ from frogpbem.pictures.draw import picture
 from frogpbem.pictures.scene import Scene
 from frogpbem.pictures.svg import Grid
 from frogpbem.protocol.game import load
-from tests.conftest import SETUP, Cli, Keys, play_moves, write_setup
+from tests.conftest import SETUP, Cli, Keys, here, now, play_moves, write_setup
 
 # Frog Finder on the known 6x6 setup (red A1 B2, blue E5 F6): a count, a wrong guess,
 # a blue frog shot by red, a red frog found by blue; red to move.
@@ -97,7 +97,7 @@ def cli_game(cli: Cli, keys: Keys, tmp_path: Path, rules: str) -> Path:
 def demo_game(tmp_path: Path, rules: str) -> tuple[Path, Path]:
     """A game of ``rules`` the demonstration bots left after four moves; and alice's key."""
     folder = tmp_path / rules
-    result = play_demo(folder, rules, seed=7, moves=4)
+    result = play_demo(folder, rules, seed=7, moves=4, session=here())
     assert result.audit.ok and result.outcome is None
     return result.game, folder / "alice"
 
@@ -215,8 +215,9 @@ def test_names_from_a_file_are_escaped_in_every_picture(cli: Cli, keys: Keys,
     seats = [SeatSpec("red", keys.key("alice").public, '<script>alert("x")</script>&amp;'),
              SeatSpec("blue", keys.key("bob").public, "B\x1b[2Jb")]
     start_game(game, create_game("frogfinder", keys.key("referee"), "<b>Carol", seats,
-                                 {"size": 6, "frogs": 2}, ChosenSetup.from_json(SETUP)),
-               keys.key("referee"))
+                                 {"size": 6, "frogs": 2}, ChosenSetup.from_json(SETUP),
+                                 created=now()),
+               keys.key("referee"), here())
     assert cli("move", game, "shoot C3", "--key", keys.path("alice")).exit_code == 0
     assert cli("move", game, "--key", keys.path("referee")).exit_code == 0
     shown = [cli("view", game, "--key", keys.path("alice"), "--format", fmt).stdout
@@ -256,7 +257,7 @@ def two_setups_game(cli: Cli, keys: Keys, folder: Path, setup: dict[str, object]
                        ChosenSetup.from_json(setup), game_id="ff-same",
                        created="2026-11-30T12:00:00Z")
     game = folder / "game.yaml"
-    start_game(game, file, referee)
+    start_game(game, file, referee, here())
     play_moves(cli, keys, game, MOVES)
     return game
 
@@ -277,7 +278,7 @@ def test_two_setups_give_the_same_pictures_to_everyone_but_the_owner(
                 assert result.exit_code == 0, result.output
                 outputs[f"{who}.{fmt}"] = result.stdout
         outputs["record.html"] = cli("record", game, "--format", "html").stdout
-        mail = letters(load(game), keys.key("referee"), to="blue")[0].message
+        mail = letters(load(game, here()), keys.key("referee"), to="blue")[0].message
         outputs["blue.mail.html"] = mail.get_body(("html",)).get_content()
         shown[label] = outputs
     for name in shown["a"]:
@@ -291,7 +292,8 @@ def test_a_seat_mail_carries_its_board_as_a_page_beside_the_text(
     new_game: Callable[..., Path], keys: Keys, cli: Cli
 ) -> None:
     game = new_game()
-    found = {letter.role: letter.message for letter in letters(load(game), keys.key("referee"))}
+    found = {letter.role: letter.message
+             for letter in letters(load(game, here()), keys.key("referee"))}
     message = found["blue"]
     text = message.get_body(("plain",)).get_content()
     html = message.get_body(("html",)).get_content()

@@ -20,7 +20,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from frogpbem.gamefile import strictyaml
-from tests.conftest import SETUP, Cli, Keys, write_setup
+from tests.conftest import SETUP, Cli, Keys, here, now, write_setup
 
 
 @pytest.fixture
@@ -390,7 +390,7 @@ def test_a_block_naming_a_hostile_game_id_is_refused_in_a_sentence(
     block = base64.b64encode(json.dumps({"game": game_id}).encode()).decode()
     message = (f"Subject: x\n\n-----BEGIN FROGPBEM REQUEST-----\n{block}\n"
                "-----END FROGPBEM REQUEST-----\n").encode()
-    said = [done.line for done in receive([message], tmp_path, keys.key("referee"))]
+    said = [done.line for done in receive([message], tmp_path, keys.key("referee"), here())]
     assert len(said) == 1 and "refused" in said[0] and "is not a game id" in said[0]
     assert list(tmp_path.iterdir()) == []
 
@@ -407,7 +407,7 @@ def test_a_block_of_json_nested_too_deeply_is_refused_in_a_sentence(
     lines = "\n".join(block[i:i + 64] for i in range(0, len(block), 64))
     message = (f"Subject: x\n\n-----BEGIN FROGPBEM REQUEST-----\n{lines}\n"
                "-----END FROGPBEM REQUEST-----\n").encode()
-    said = [done.line for done in receive([message], tmp_path, keys.key("referee"))]
+    said = [done.line for done in receive([message], tmp_path, keys.key("referee"), here())]
     assert len(said) == 1 and "refused" in said[0] and "changed in transit" in said[0]
     assert list(tmp_path.iterdir()) == []
 
@@ -461,7 +461,7 @@ def test_what_receive_did_is_told_by_typed_fields_not_by_its_words(
     nothing = tmp_path / "nothing.eml"
     nothing.write_bytes(b"Subject: hello\n\nJust saying hello.\n")
     (first, second) = receive([reply.read_bytes(), nothing.read_bytes()], game.parent,
-                              keys.key("referee"))
+                              keys.key("referee"), here())
     assert first.refused is None and first.again is None and first.taken is not None
     assert first.taken.nothing is None and first.taken.games[0].endswith("red shoots C3: 1")
     assert second.taken is not None and second.taken.games == ()
@@ -495,7 +495,7 @@ def test_a_reply_goes_to_the_referee_without_a_temporary_file(
         raise AssertionError("a temporary folder was made")
 
     monkeypatch.setattr(tempfile, "TemporaryDirectory", no_temporary_folder)
-    (done,) = receive([reply.read_bytes()], game.parent, keys.key("referee"))
+    (done,) = receive([reply.read_bytes()], game.parent, keys.key("referee"), here())
     assert done.refused is None, done.line
     assert done.line.endswith("red shoots C3: 1")
 
@@ -519,7 +519,7 @@ def strangers_game(keys: Keys, red: str, game_id: str | None = None) -> bytes:
     seats = [SeatSpec("red", keys.key(red).public, "Red"),
              SeatSpec("blue", keys.key("bob").public, "Blue")]
     return dump_game(create_game("frogfinder", keys.key("mallory"), "Mallory", seats,
-                                 {"size": 6, "frogs": 2}, game_id=game_id))
+                                 {"size": 6, "frogs": 2}, game_id=game_id, created=now()))
 
 
 def test_a_copy_under_another_header_never_replaces_the_game_held(
@@ -559,7 +559,7 @@ def test_the_judge_keeps_no_game_a_stranger_mails_it(keys: Keys, tmp_path: Path)
     assert isinstance(unused, Unused) and "is not one of the games held here" in unused.said
     assert "does not run game" in unused.words
     assert list(games.glob("*.yaml")) == []  # (the judge's journal is all it wrote)
-    kept = take_found(contents(*messages_in(planted)), games, keys.key("referee"))
+    kept = take_found(contents(*messages_in(planted)), games, keys.key("referee"), here())
     assert "kept the copy" in str(kept)  # as a player's first copy: what keep_new=False prevents
 
 
@@ -659,6 +659,6 @@ def test_a_message_of_many_request_blocks_is_refused_unread(keys: Keys, tmp_path
                      f"{base64.b64encode(str(n).encode() * 20).decode()}\n"
                      "-----END FROGPBEM REQUEST-----\n" for n in range(21))
     said = [done.line for done in receive([f"Subject: x\n\n{blocks}".encode()], tmp_path,
-                                          keys.key("referee"))]
+                                          keys.key("referee"), here())]
     assert said == ["message 1 ('x'): refused: the message holds more than 20 request "
                     "blocks; none was read"]

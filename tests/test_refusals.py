@@ -16,7 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from frogpbem.gamefile import strictyaml
-from tests.conftest import Cli, Keys, Result
+from tests.conftest import Cli, Keys, Result, here
 
 
 def refused(cli: Cli, game: Path, args: list[object], code: int, message: str) -> Result:
@@ -248,7 +248,7 @@ def test_any_move_text_is_applied_or_refused_in_one_line(game: Path, keys: Keys,
 
     before = game.read_bytes()
     try:
-        move(game, keys.key("alice"), text)
+        move(game, keys.key("alice"), text, session=here())
     except FrogPbemError as exc:
         assert "\n" not in str(exc)
         assert game.read_bytes() == before

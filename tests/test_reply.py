@@ -22,7 +22,7 @@ from frogpbem.cli import app
 from frogpbem.gamefile import strictyaml
 from frogpbem.mail.compose import letters
 from frogpbem.protocol.game import load
-from tests.conftest import SETUP, Cli, Keys, write_setup
+from tests.conftest import SETUP, Cli, Keys, here, write_setup
 from tests.test_judge import Servers, judge, mail_game, mail_servers, parse, send
 
 JUDGE = "judge@example.org"
@@ -63,7 +63,8 @@ class Table:
     def mail(self, seat: str, name: str, game: Path | None = None, **headers: str) -> Path:
         """The judge's message to ``seat`` after the last record (of ``game``, by default the
         judge's own), saved as ``name``."""
-        found = letters(load(game or self.game), self.keys.key("referee"), seat, sender=JUDGE)
+        found = letters(load(game or self.game, here()), self.keys.key("referee"), seat,
+                        sender=JUDGE)
         message = found[0].message
         for header, value in headers.items():  # in place of the judge's own (Reply-To)
             del message[header.replace("_", "-")]
@@ -271,7 +272,7 @@ def test_a_refused_move_keeps_the_newer_copy_with_the_note_not_mailed_yet(table:
     assert table.cli("note", table.copy("alice"), "corners", "--key", alice).exit_code == 0
     typo = table.reply("alice", red2, "shot D4")
     assert typo.exit_code == 3, typo.output
-    kept = load(table.copy("alice"))
+    kept = load(table.copy("alice"), here())
     assert (len(kept.file.log), len(kept.file.notes), kept.file.requests) == (2, 1, ())
     assert table.cli("view", table.copy("alice"), "--key", alice).exit_code == 0
     done = table.reply("alice", red2, "shoot D4", "--out", "m3.eml")
@@ -465,7 +466,7 @@ def test_the_judges_mail_names_reply_and_team_notes_only_with_teams(
         crypto.generate_key(tmp_path / seat, seat)
         args += ["--seat", f"{seat}={tmp_path / seat}.pub"]
     assert cli(*args).exit_code == 0
-    team = letters(load(tmp_path / "team.yaml"), keys.key("referee"), "black")[0].message
+    team = letters(load(tmp_path / "team.yaml", here()), keys.key("referee"), "black")[0].message
     text = team.get_body(("plain",)).get_content()  # type: ignore[union-attr]
     assert 'frogpbem reply THIS_MESSAGE.eml --note "TEXT" --key YOUR_KEY' in text
 

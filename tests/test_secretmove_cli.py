@@ -12,7 +12,7 @@ from frogpbem import crypto
 from frogpbem.audit import audit
 from frogpbem.errors import KeyError_
 from frogpbem.gamefile import strictyaml
-from tests.conftest import Cli, Keys
+from tests.conftest import Cli, Keys, here
 
 
 def test_a_whole_game(tmp_path: Path, cli: Cli, keys: Keys) -> None:
@@ -82,7 +82,7 @@ def test_a_whole_game(tmp_path: Path, cli: Cli, keys: Keys) -> None:
     doc = strictyaml.loads(game.read_bytes())
     assert doc["reveal"]["sealed_moves"]["5"]["move"] == "guess 345/456/567"
     assert doc["reveal"]["secrets"]["blue"]["secret"] == {"cols": [0, 1, 2], "rows": [3, 4, 5]}
-    report = audit(game)
+    report = audit(game, clock=here().clock)
     assert report.ok, report.text()
     assert any("chosen by each seat itself" in c.what for c in report.checks)
     record_text = cli("record", game).stdout
@@ -104,12 +104,12 @@ def test_a_revealed_guess_must_match_its_commitment(tmp_path: Path, cli: Cli,
         player = keys.path("alice" if index % 2 == 0 else "bob")
         assert cli("move", game, move, "--key", player).exit_code == 0, move
         assert cli("move", game, "--key", referee).exit_code == 0, move
-    assert audit(game).ok
+    assert audit(game, clock=here().clock).ok
     doc = strictyaml.loads(game.read_bytes())
     doc["reveal"]["sealed_moves"]["3"]["move"] = "guess 999/999/999"
     rechain_from_deal(doc, keys.key("referee"))
     game.write_text(strictyaml.dumps(doc))
-    failures = [c.what for c in audit(game).checks if not c.ok]
+    failures = [c.what for c in audit(game, clock=here().clock).checks if not c.ok]
     assert any("record 3" in f and "does not match its commitment" in f for f in failures), \
         failures
 

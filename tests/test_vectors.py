@@ -22,6 +22,7 @@ from frogpbem.protocol.game import load
 from frogpbem.protocol.seen import SeenGames
 from frogpbem.referee import apply_moves
 from frogpbem.views import render_text, view_for
+from tests.conftest import here
 
 VECTORS = Path(__file__).resolve().parent / "vectors"
 INDEX: dict[str, dict[str, str]] = strictyaml.loads((VECTORS / "index.yaml").read_bytes())
@@ -54,24 +55,25 @@ def run_check(entry: dict[str, str], path: Path, keys: dict[str, crypto.PrivateK
               tmp_path: Path) -> Any:
     check = entry["check"]
     if check == "load":
-        return load(path)
+        return load(path, here())
     if check == "open":
-        return view_for(load(path), keys["alice"])
+        return view_for(load(path, here()), keys["alice"])
     if check == "seen":
-        seen = SeenGames(tmp_path / "home")
-        seen.see(load(VECTORS / entry["seen"]))
-        return seen.see(load(path))
+        seen = SeenGames(tmp_path / "home", here().clock)
+        seen.see(load(VECTORS / entry["seen"], here()))
+        return seen.see(load(path, here()))
     if check == "apply":
         copy = tmp_path / "copy.yaml"
         shutil.copy(path, copy)
         from frogpbem.protocol.memory import HeadMemory
-        return apply_moves(load(copy), keys["referee"], memory=HeadMemory(tmp_path / "state"))
+        return apply_moves(load(copy, here()), keys["referee"],
+                           memory=HeadMemory(tmp_path / "state"))
     if check == "audit":
-        return audit(path)
+        return audit(path, clock=here().clock)
     if check == "proof":
         return check_proof(path)
     if check == "render":
-        return render_text(view_for(load(path), keys["alice"]))
+        return render_text(view_for(load(path, here()), keys["alice"]))
     raise AssertionError(f"unknown check {check!r}")
 
 

@@ -14,7 +14,7 @@ from frogpbem.dealing import SeatSpec, create_game
 from frogpbem.errors import SignatureError
 from frogpbem.gamefile import strictyaml
 from frogpbem.gamefile.model import ChosenSetup
-from tests.conftest import Cli, Keys, play_moves
+from tests.conftest import Cli, Keys, here, now, play_moves
 
 # Two setups that differ only in red's hidden frogs (B2 against C1) ...
 SETUP_A = {"red": {"frogs": ["A1", "B2"]}, "blue": {"frogs": ["E5", "F6"]}}
@@ -91,11 +91,11 @@ def test_sealed_setups_have_one_payload_length(keys: Keys, squares: list[str]) -
              SeatSpec("blue", keys.key("bob").public, "B")]
     setup = {"red": {"frogs": squares[:5]}, "blue": {"frogs": squares[5:]}}
     doc = create_game("frogfinder", referee, "R", specs, {}, ChosenSetup.from_json(setup),
-                      game_id="ff-fixedid")
+                      game_id="ff-fixedid", created=now())
     short = {"red": {"frogs": ["A1", "A2", "A3", "A4", "A5"]},
              "blue": {"frogs": ["B1", "B2", "B3", "B4", "B5"]}}
     ref = create_game("frogfinder", referee, "R", specs, {}, ChosenSetup.from_json(short),
-                      game_id="ff-fixedid")
+                      game_id="ff-fixedid", created=now())
     for seat in ("red", "blue"):
         sealed = doc.dealing.sealed[seat]
         assert crypto.payload_length(sealed) == crypto.payload_length(ref.dealing.sealed[seat])
@@ -111,7 +111,7 @@ def test_a_view_file_written_from_its_records_lines_is_the_view_written_whole(
     from frogpbem.views import view_for
 
     for path in (finished_game, new_game(name="empty.yaml")):  # many records, and none
-        game = load(path)
+        game = load(path, here())
         for key in (None, keys.key("alice"), keys.key("referee")):
             view = view_for(game, key).signed(keys.key("referee"))
             assert view.dumped() == dump_yaml(view.to_json())
@@ -129,7 +129,7 @@ def test_views_written_with_their_shared_members_are_the_views_written_alone(
     play_moves(cli, keys, running, [("alice", "shoot C3"), ("bob", "guess A2")])
     referee = keys.key("referee")
     for path in (finished_game, running):
-        game = load(path)
+        game = load(path, here())
         state = replay(game, known_secrets(game, REFEREE, referee)).final
         views = [make_view(game, state, seat) for seat in (*game.seats, None)]
         shared = shared_members(views)
@@ -186,7 +186,7 @@ def test_a_view_file_holding_anything_is_drawn_or_refused_in_a_sentence(
         return  # refused by the schema (a result that is no mapping)
     assert view is not None
     try:
-        shown = show_view_file(view, SeenGames(folder / "nobody"), fmt)
+        shown = show_view_file(view, SeenGames(folder / "nobody", here().clock), fmt)
     except GameFileError:
         assert board  # a result alone that cannot be read is listed as such, not refused
         return

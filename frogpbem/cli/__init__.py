@@ -28,32 +28,26 @@ def main() -> None:
     """The console script: a command that :func:`quick.quick` reads, and ``--version``,
     run without typer; anything else goes to :func:`frogpbem.cli.commands.main`.
 
-    When the command is done, whatever its outcome, the games it replayed are kept for
-    the next command (:mod:`frogpbem.protocol.replays`).
+    Each command keeps what its session made for the next command when it is done,
+    whatever its outcome (:meth:`frogpbem.protocol.session.Session.finish`).
     """
     found = (quick.version, {}) if sys.argv[1:] == ["--version"] else quick.quick(sys.argv[1:])
+    if found is None:
+        # typer, and every command's module, only when the quick reading steps aside
+        from frogpbem.cli import commands
+
+        commands.main()
+        return
+    run, arguments = found
+    # Such a command lives a fraction of a second, and what it makes is freed as it
+    # goes (reference counting): the cyclic collector would only scan, again and
+    # again, the objects that imports and a long game's values leave (a few ms).
+    gc.disable()
     try:
-        if found is None:
-            # typer, and every command's module, only when the quick reading steps aside
-            from frogpbem.cli import commands
-
-            commands.main()
-            return
-        run, arguments = found
-        # Such a command lives a fraction of a second, and what it makes is freed as it
-        # goes (reference counting): the cyclic collector would only scan, again and
-        # again, the objects that imports and a long game's values leave (a few ms).
-        gc.disable()
-        try:
-            run(**arguments)
-        except BrokenPipeError:  # the reader went away (``| head``): as typer does
-            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-            raise SystemExit(1) from None
-    finally:
-        if "frogpbem.protocol.replays" in sys.modules:  # a game was replayed
-            from frogpbem.protocol import replays
-
-            replays.flush()
+        run(**arguments)
+    except BrokenPipeError:  # the reader went away (``| head``): as typer does
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        raise SystemExit(1) from None
 
 
 def __getattr__(name: str) -> typer.Typer:

@@ -116,11 +116,12 @@ def demo(
 ) -> None:
     """Play a whole game between bots through the real flow, then audit it."""
     from frogpbem.demo import play_demo
+    from frogpbem.protocol.session import Session
 
-    with reported(as_json):
+    with reported(as_json), Session.from_environment() as session:
         result = play_demo(folder, rules, seed, echo=None if as_json else typer.echo,
                            seats=seats, options=pairs(option, "--option"), moves=moves,
-                           bot=bot)
+                           bot=bot, session=session)
         if as_json:
             typer.echo(json.dumps(result.to_json(), indent=2))
         if not result.audit.ok:

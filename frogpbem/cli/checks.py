@@ -46,9 +46,9 @@ def verify(
     from frogpbem.audit import check_proof
     from frogpbem.audit import verify as do_verify
     from frogpbem.export import export_signatures
-    from frogpbem.protocol.seen import SeenGames
+    from frogpbem.protocol.session import Session
 
-    with reported(as_json):
+    with reported(as_json), Session.from_environment() as session:
         if (game is None) == (proof is None):
             raise UsageError("give a game file to verify, or --proof FILE (not both)")
         if proof is not None:
@@ -61,7 +61,7 @@ def verify(
             return
         assert game is not None
         private = load_key(key) if key is not None or os.environ.get("FROGPBEM_KEY") else None
-        report = do_verify(game, private, against, SeenGames())
+        report = do_verify(game, session, private, against, session.seen)
         data = report.to_json()
         text = report.text()
         if export is not None and report.ok:
@@ -93,10 +93,11 @@ def audit(
     game has not ended yet (nothing wrong found so far).
     """
     from frogpbem.audit import audit_many
+    from frogpbem.protocol.times import Clock
 
     with reported(as_json):
         private = load_key(key) if key is not None else None
-        reports = audit_many(games, private, jobs)
+        reports = audit_many(games, private, jobs, clock=Clock.from_environment())
         if as_json:
             typer.echo(json.dumps([r.to_json() for r in reports], indent=2))
         else:
@@ -118,14 +119,15 @@ def record(
 ) -> None:
     """Print the game as a PGN-like record (or as data, or as a page to step through)."""
     from frogpbem.protocol.game import load
+    from frogpbem.protocol.session import Session
     from frogpbem.record import game_record, record_html, record_json
 
-    with reported(as_json):
+    with reported(as_json), Session.from_environment() as session:
         if fmt not in ("text", "json", "html"):
             raise UsageError(f"--format must be text, json or html, got {fmt!r}")
         if as_json and fmt == "html":
             raise UsageError("--json and --format html ask for two formats: give one")
-        loaded = load(game)
+        loaded = load(game, session)
         if as_json or fmt == "json":
             typer.echo(json.dumps(record_json(loaded), indent=2))
         else:

@@ -82,8 +82,9 @@ def new(
     from frogpbem.gamefile.document import read_bytes
     from frogpbem.gamefile.model import ChosenSetup, Deadline
     from frogpbem.mail.contact import check_address, check_name
+    from frogpbem.protocol.session import Session
 
-    with reported(as_json):
+    with reported(as_json), Session.from_environment() as session:
         key = load_key(referee)
         seat_keys = pairs(seat, "--seat")
         names = pairs(name, "--name")
@@ -117,7 +118,8 @@ def new(
                                           options.pop("on_timeout", "forfeit"))
             except GameFileError as exc:
                 raise UsageError(exc.message) from None
-        file = create_game(rules, key, referee_name, specs, options, chosen, join=join,
+        file = create_game(rules, key, referee_name, specs, options, chosen,
+                           created=session.clock.text(), join=join,
                            deadline=deadline, referee_email=referee_email)
         if not game.parent.exists():  # a folder of games made on first use (the judge's)
             try:
@@ -125,7 +127,7 @@ def new(
             except OSError as exc:
                 raise FileAccessError(f"cannot make its folder: {exc.strerror}",
                                       path=game) from None
-        views = start_game(game, file, key)
+        views = start_game(game, file, key, session)
         data = {"game": file.game, "file": str(game), "views": [str(v) for v in views]}
         text = f"created {file.game} in {game}\n" + (
             "views: " + ", ".join(str(v) for v in views) if views else
@@ -142,9 +144,10 @@ def join(
 ) -> None:
     """Add your own random seed to the deal of a game created with --join."""
     from frogpbem.dealing import join_game
+    from frogpbem.protocol.session import Session
 
-    with reported(as_json):
-        line = join_game(game, load_key(key))
+    with reported(as_json), Session.from_environment() as session:
+        line = join_game(game, load_key(key), session)
         emit({"join": line}, as_json, line)
 
 
@@ -162,11 +165,12 @@ def setup(
 ) -> None:
     """Choose your own secret setup (Secret Move): sealed to you and the referee."""
     from frogpbem.dealing import submit_setup
+    from frogpbem.protocol.session import Session
 
-    with reported(as_json):
+    with reported(as_json), Session.from_environment() as session:
         if (text is None) == (not random_setup):
             raise UsageError("give your setup, or --random (not both)")
-        line = submit_setup(game, load_key(key), None if random_setup else text)
+        line = submit_setup(game, load_key(key), None if random_setup else text, session)
         emit({"setup": line}, as_json, line)
 
 
@@ -180,9 +184,10 @@ def deal(
 ) -> None:
     """Referee: take the seats' joins (or chosen setups) and deal once all are in."""
     from frogpbem.dealing import deal_game
+    from frogpbem.protocol.session import Session
 
-    with reported(as_json):
-        applied = deal_game(game, load_key(key), take_from)
+    with reported(as_json), Session.from_environment() as session:
+        applied = deal_game(game, load_key(key), session, take_from)
         emit({"dealt": not applied.waiting_for, "lines": applied.lines,
                "views": [str(v) for v in applied.views]}, as_json, "\n".join(applied.lines))
 
@@ -221,9 +226,10 @@ def note(
 ) -> None:
     """Leave a private note for your team (for yourself alone without teams)."""
     from frogpbem.notes import add_note
+    from frogpbem.protocol.session import Session
 
-    with reported(as_json):
-        line = add_note(game, load_key(key), text)
+    with reported(as_json), Session.from_environment() as session:
+        line = add_note(game, load_key(key), text, session)
         emit({"note": line}, as_json, line)
 
 
@@ -255,14 +261,15 @@ def hint(
     Finder, Coan), the value grids your opponent may still have (Secret Move), the best
     jumps (Froglet). Only a seat's key: a hint uses nothing your view does not show."""
     from frogpbem.protocol.game import load
+    from frogpbem.protocol.session import Session
     from frogpbem.views import render_html, render_svg, view_for
 
-    with reported(as_json):
+    with reported(as_json), Session.from_environment() as session:
         if fmt not in ("text", "json", "svg", "html"):
             raise UsageError(f"--format must be text, json, svg or html, got {fmt!r}")
         if as_json and fmt not in ("text", "json"):
             raise UsageError(f"--json and --format {fmt} ask for two formats: give one")
-        loaded = load(game)
+        loaded = load(game, session)
         shown = view_for(loaded, load_key(key))
         if shown.seat is None:
             raise UsageError("a hint is a seat's: give the key of a seat of this game "
@@ -291,10 +298,11 @@ def timeout(
     as_json: JsonOption = False,
 ) -> None:
     """Referee: the seat to move let its deadline pass; record its forfeit (or pass), signed."""
+    from frogpbem.protocol.session import Session
     from frogpbem.referee import timeout_game
 
-    with reported(as_json):
-        emit_applied(timeout_game(game, load_key(key)), as_json)
+    with reported(as_json), Session.from_environment() as session:
+        emit_applied(timeout_game(game, load_key(key), session), as_json)
 
 
 def pause(
@@ -305,10 +313,11 @@ def pause(
     as_json: JsonOption = False,
 ) -> None:
     """Referee: pause the game (no move and no deadline until resume), signed in the log."""
+    from frogpbem.protocol.session import Session
     from frogpbem.referee import pause_game
 
-    with reported(as_json):
-        emit_applied(pause_game(game, load_key(key), reason), as_json)
+    with reported(as_json), Session.from_environment() as session:
+        emit_applied(pause_game(game, load_key(key), session, reason), as_json)
 
 
 def resume(
@@ -317,7 +326,8 @@ def resume(
     as_json: JsonOption = False,
 ) -> None:
     """Referee: resume a paused game; the clock of the seat to move starts again."""
+    from frogpbem.protocol.session import Session
     from frogpbem.referee import resume_game
 
-    with reported(as_json):
-        emit_applied(resume_game(game, load_key(key)), as_json)
+    with reported(as_json), Session.from_environment() as session:
+        emit_applied(resume_game(game, load_key(key), session), as_json)

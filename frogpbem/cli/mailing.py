@@ -45,8 +45,9 @@ def mail(
     """Referee: mail each seat its board, the game file and how to answer (.eml or SMTP)."""
     from frogpbem.mail.compose import address, default_config, letters, send_letters, write_letters
     from frogpbem.protocol.game import load
+    from frogpbem.protocol.session import Session
 
-    with reported(as_json):
+    with reported(as_json), Session.from_environment() as session:
         if (out is None) == (smtp is None):
             raise UsageError("give --out DIR (write .eml files) or --smtp URL (send), one")
         if sender is not None:
@@ -55,7 +56,7 @@ def mail(
             except GameFileError:  # an option, not the game file
                 raise UsageError(f"--from {sender!r}: give one mail address, e.g. "
                                  "referee@example.org") from None
-        found = letters(load(game), load_key(key), to, sender)
+        found = letters(load(game, session), load_key(key), to, sender)
         if any(letter.message.get_all("From") is None for letter in found):
             typer.echo("frogpbem: warning: the game file names no referee address, so the "
                        "messages have no From: and cannot be answered; give --from ADDRESS",
@@ -86,11 +87,12 @@ def receive(
     """
     from frogpbem.mail.receive import read_sources
     from frogpbem.mail.receive import receive as do_receive
+    from frogpbem.protocol.session import Session
 
-    with reported(as_json):
+    with reported(as_json), Session.from_environment() as session:
         paths = messages or [Path("-")]
         stdin = sys.stdin.buffer.read() if any(str(p) == "-" for p in paths) else None
-        done = do_receive(read_sources(paths, stdin), games, load_key(key))
+        done = do_receive(read_sources(paths, stdin), games, load_key(key), session)
         lines = [message.line for message in done]
         emit({"messages": lines}, as_json, "\n".join(lines))
         if any(message.refused is not None for message in done):
@@ -163,9 +165,10 @@ def reply(
     from frogpbem.mail import reply as replies
     from frogpbem.mail.compose import default_config
     from frogpbem.mail.receive import MAX_MESSAGE
+    from frogpbem.protocol.session import Session
     from frogpbem.views import render_text
 
-    with reported(as_json):
+    with reported(as_json), Session.from_environment() as session:
         if sum((out is not None, smtp is not None, sendmail)) > 1:
             raise UsageError("give one of --out FILE, --smtp URL and --sendmail")
         if secret is not None and random_setup:
@@ -191,10 +194,10 @@ def reply(
             deliver = replies.send_sendmail(sendmail_path)
         private = load_key(key)
         try:
-            turn = replies.reply(data, private, games or replies.default_games(),
+            turn = replies.reply(data, private, games or replies.default_games(session.home),
                                  " ".join(words) if words else None, note,
                                  sender or os.environ.get("FROGPBEM_FROM") or None, deliver,
-                                 to=to, setup=chosen)
+                                 to=to, setup=chosen, session=session)
         except replies.OptionError:  # about an option given, not the message
             raise
         except FrogPbemError as exc:  # named after the message it came from
@@ -266,5 +269,7 @@ def judge(
                 ImapBox(imap or "", os.environ.get("FROGPBEM_IMAP_PASSWORD"),
                         imap_insecure_loopback)
             outbox = SmtpOutbox(smtp, default_config())
-            for line in run(Judge(games, referee, box, outbox, address), once, every):
-                typer.echo(safe(line))  # subjects and reasons come from strangers' mail
+            judge = Judge(games, referee, box, outbox, address)
+            with judge.session:
+                for line in run(judge, once, every):
+                    typer.echo(safe(line))  # subjects and reasons come from strangers' mail

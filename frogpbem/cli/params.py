@@ -55,9 +55,7 @@ def rules_help(with_options: bool = True) -> dict[str, str]:
     said = {}
     for name in listed_games():
         ruleset = find_game(name)
-        said[name] = ruleset.option_help or ", ".join(
-            f"{option} ({default})" for option, default in ruleset.option_defaults.items()
-        ) or "none"
+        said[name] = ruleset.option_help
     return said
 
 

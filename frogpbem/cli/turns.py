@@ -19,13 +19,14 @@ def move(game: Path, words: list[str] | None, key: Path | None, seat: str | None
          take_from: list[Path], discard_requests: bool, withdraw: bool,
          as_json: bool) -> None:
     """``frogpbem move`` (its help is in :mod:`frogpbem.cli.game`)."""
+    from frogpbem.protocol.session import Session
     from frogpbem.referee import Applied
     from frogpbem.referee import move as do_move
 
-    with reported(as_json):
+    with reported(as_json), Session.from_environment() as session:
         text = " ".join(words) if words else None
         result = do_move(game, load_key(key), text, seat, tuple(take_from), discard_requests,
-                         withdraw)
+                         withdraw, session=session)
         if not isinstance(result, Applied):
             words_out = result.line
             if result.block:
@@ -43,10 +44,10 @@ def view(game: Path, key: Path | None, public: bool, as_json: bool, fmt: str) ->
     """``frogpbem view`` (its help is in :mod:`frogpbem.cli.game`)."""
     from frogpbem.gamefile.document import dump_yaml, parse_view, read_bytes
     from frogpbem.protocol.game import deadline_words, load
-    from frogpbem.protocol.seen import SeenGames
+    from frogpbem.protocol.session import Session
     from frogpbem.views import RENDERERS, render_text, show_view_file, view_for
 
-    with reported(as_json):
+    with reported(as_json), Session.from_environment() as session:
         if fmt not in RENDERERS:
             raise UsageError(f"--format must be {', '.join(RENDERERS)}, got {fmt!r}")
         if as_json and fmt not in ("text", "json"):
@@ -58,14 +59,14 @@ def view(game: Path, key: Path | None, public: bool, as_json: bool, fmt: str) ->
                 raise UsageError("a view file is YAML already; --format json/yaml and --json "
                                  "show game files")
             try:
-                shown_file = show_view_file(mailed, SeenGames(), fmt, painted,
+                shown_file = show_view_file(mailed, session.seen, fmt, painted,
                                             lambda words: echo(f"note: {words}", err=True))
             except FrogPbemError as exc:
                 raise exc.within(path=game) from None
             echo(shown_file)
             return
-        loaded = load(game)
-        SeenGames().see(loaded)
+        loaded = load(game, session)
+        session.seen.see(loaded)
         if loaded.undealt:
             waiting = ", ".join(loaded.waiting_for) or "the referee to deal"
             if fmt in ("svg", "html"):  # a line of text in place of a picture: a broken file

@@ -6,6 +6,7 @@ import base64
 import os
 import stat
 import struct
+from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import field
 from pathlib import Path
@@ -108,6 +109,9 @@ class PrivateKey:
     path: Path | None = None
     """Where it was read from."""
     _age: list[Any] = field(default_factory=list, repr=False, compare=False)
+    _opened: OrderedDict[str, bytes] = field(default_factory=OrderedDict, repr=False,
+                                             compare=False)
+    """The last sealed data this key opened, by ciphertext (see :func:`~frogpbem.crypto.unseal`)."""
     _pem: bytes | None = field(default=None, repr=False, compare=False)
     """The key file's own bytes when it was an unencrypted OpenSSH key (for age)."""
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import base64
-from collections import OrderedDict
 from collections.abc import Sequence
 from typing import Any
 
@@ -30,27 +29,26 @@ def _identity(key: PrivateKey) -> Any:
     return key._age[0]
 
 
-_OPENED: OrderedDict[tuple[str, bytes], bytes] = OrderedDict()
-"""The last sealed data opened in this process, by ciphertext and key (a referee and its
-players' tools open the same setups at every move of a game kept in memory)."""
 RECENT_OPENED = 64
+"""How many plaintexts a key keeps, by ciphertext (a referee and its players' tools open
+the same setups at every move of a game kept in memory)."""
 
 
 def unseal(armored: str, key: PrivateKey) -> bytes:
     """Decrypt an age file with ``key``; raises :class:`KeyError_` if it cannot."""
-    known = (armored, key.public.blob)
-    if known in _OPENED:
-        _OPENED.move_to_end(known)
-        return _OPENED[known]
+    opened = key._opened
+    if armored in opened:
+        opened.move_to_end(armored)
+        return opened[armored]
     try:
         plaintext: bytes = pyrage.decrypt(armored.encode("ascii"), [_identity(key)])
     except (pyrage.DecryptError, UnicodeEncodeError, ValueError):
         raise KeyError_(
             f"key {key.public.fingerprint} cannot open this sealed data"
         ) from None
-    _OPENED[known] = plaintext
-    while len(_OPENED) > RECENT_OPENED:
-        _OPENED.popitem(last=False)
+    opened[armored] = plaintext
+    while len(opened) > RECENT_OPENED:
+        opened.popitem(last=False)
     return plaintext
 
 

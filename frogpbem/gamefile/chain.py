@@ -9,12 +9,11 @@ from __future__ import annotations
 
 import itertools
 import operator
-from collections import OrderedDict
 from dataclasses import dataclass, field
 
 from frogpbem import crypto
 from frogpbem.errors import ChainError, SignatureError, VerificationError
-from frogpbem.gamefile.model import Deal, Element, GameFile, Header, Join, Record, keep_recent
+from frogpbem.gamefile.model import Element, GameFile, Join, Record
 
 _HASH_AND_SIGNATURE = operator.attrgetter("hash", "signature")
 
@@ -44,13 +43,14 @@ def prefix_digest(file: GameFile, n: int) -> str:
 
     The digest is made as it goes, one element after the other; one made in this
     process for a beginning of these very records (by identity) is gone on from
-    (the referee's memory, at every record of the demonstration).
+    (the referee's memory, at every record of the demonstration): the header keeps
+    the last few (see :class:`~frogpbem.gamefile.model.Made`).
     """
     records = file.log[:n]
     stream, done = None, 0
-    for header, deal, known, made in sorted(_PREFIXES.values(), key=lambda p: -len(p[2])):
-        if header is file.header and deal is file.deal and len(known) <= n and \
-                all(map(operator.is_, known, records)):
+    prefixes = file.header.made.prefixes
+    for deal, known, made in sorted(prefixes, key=lambda p: -len(p[1])):
+        if deal is file.deal and len(known) <= n and all(map(operator.is_, known, records)):
             stream, done = made, len(known)  # the longest such beginning
             break
     if stream is None:
@@ -65,17 +65,12 @@ def prefix_digest(file: GameFile, n: int) -> str:
         stream.update(("\n" + "\n".join(itertools.chain.from_iterable(
             map(_HASH_AND_SIGNATURE, records[done:])))).encode())
     if records:
-        keep_recent(_PREFIXES, id(records), (file.header, file.deal, records, stream),
-                    KNOWN_PREFIXES)
+        for index, (deal, known, _) in enumerate(prefixes):
+            if known is records and deal is file.deal:
+                del prefixes[index]
+                break
+        prefixes.append((file.deal, records, stream))
     return stream.tag()
-
-
-_PREFIXES: OrderedDict[int, tuple[Header, Deal | None, tuple[Record, ...],
-                                  crypto.Sha256Stream]] = OrderedDict()
-"""The digests made last, each with the header, deal and records it covers (by identity
-of the records' tuple; the values are kept, so that the identity stays theirs)."""
-KNOWN_PREFIXES = 4
-"""How many of them are kept (the game's, and those of a few copies of it)."""
 
 
 def _check(problems: list[VerificationError], where: str, key: crypto.PublicKey,

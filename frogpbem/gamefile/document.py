@@ -11,6 +11,7 @@ import re
 import stat
 from collections import OrderedDict
 from collections.abc import Callable, Iterator, Sequence
+from contextvars import ContextVar
 from pathlib import Path
 from typing import Any, NamedTuple, Protocol
 
@@ -27,15 +28,21 @@ from frogpbem.gamefile.model import (
     know_view_moves,
 )
 
-_RECENT: OrderedDict[bytes, GameFile] = OrderedDict()
-"""The last files parsed, by the hash of their bytes (a file is immutable once parsed)."""
 RECENT_FILES = 4
+"""How many files a store of histories keeps, parsed (see :class:`KnownHistories`)."""
 
 
 
 class KnownHistories(Protocol):
     """Where the history of the game file read last is kept, per game id (see
-    :func:`parse_game`); the store only keeps values, :func:`parse_game` checks them."""
+    :func:`parse_game`); the store only keeps values, :func:`parse_game` checks them.
+
+    It also keeps what was read with it in this process: the last files parsed, by the
+    SHA-256 of their bytes (a file is immutable once parsed), and per game id the
+    history kept last (:class:`KeptHistory`)."""
+
+    parsed: OrderedDict[bytes, GameFile]
+    kept_here: OrderedDict[str, KeptHistory]
 
     def read_history(self, game: str) -> Any:
         """The value kept for ``game``, or ``None``."""
@@ -49,27 +56,29 @@ def parse_game(data: bytes, name: str, known: KnownHistories | None = None) -> G
 
     What mail does to a file and can be undone (quoting, CRLF, trailing spaces,
     text around it) is undone first; what cannot is named as damage in transit.
-    The same bytes parsed again (the judge reads a file it just wrote, the
-    referee a copy it just found in a message) are taken from the last
-    ``RECENT_FILES`` parsed.
-
     With ``known``, a store of histories read before (see :func:`parse_known`),
     only what follows the kept history is read; the whole file is read
-    otherwise, and its history is kept for the next time.
+    otherwise, and its history is kept for the next time. The same bytes parsed
+    again with the same store (the judge reads a file it just wrote, the referee
+    a copy it just found in a message) are taken from the last ``RECENT_FILES`` it
+    parsed.
     """
     data = mailsafe.unmail(data)
-    digest = crypto.sha256(data)
-    if digest in _RECENT:
-        _RECENT.move_to_end(digest)
-        return _RECENT[digest]
-    file = parse_known(data, name, known) if known is not None else None
-    if file is None:
+    if known is None:
         file = _parse(data, name)
-        if known is not None:
-            keep_history(file, data, known)
         _remember_source(file, data)
-    keep_recent(_RECENT, digest, file, RECENT_FILES)
-    return file
+        return file
+    digest = crypto.sha256(data)
+    if digest in known.parsed:
+        known.parsed.move_to_end(digest)
+        return known.parsed[digest]
+    found = parse_known(data, name, known)
+    if found is None:
+        found = _parse(data, name)
+        keep_history(found, data, known)
+        _remember_source(found, data)
+    keep_recent(known.parsed, digest, found, RECENT_FILES)
+    return found
 
 
 _GAME_ID = re.compile(rb"\Afrogpbem: [0-9]+\nheader:\n  game: ([a-z0-9][a-z0-9-]{2,63})\n")
@@ -146,7 +155,8 @@ def _keep(known: KnownHistories, part: tuple[str, int], data: bytes, history: di
                                         for element in (file.header, file.deal)],
             "continued": continued, "views": [text, canonical[1:-1].decode()],
         })
-    keep_recent(_KEPT_HERE, game, _Kept(length, digest, continued, file, history), RECENT_FILES)
+    keep_recent(known.kept_here, game, KeptHistory(length, digest, continued, file, history),
+                RECENT_FILES)
 
 
 KEEP_EVERY = 16
@@ -156,8 +166,11 @@ up to this many records again costs a command less than writing the whole histor
 values as JSON, about the size of the game file) at every command."""
 
 
-class _Kept(NamedTuple):
-    """A history kept by this process, with the file value it was read into."""
+class KeptHistory(NamedTuple):
+    """A history kept by this process, with the file value it was read into: a second read
+    of the game with the same store (the referee reads its game, then the copy a seat sent
+    back; the judge reads a game at every move) takes its values from here, not from the
+    store's files."""
 
     length: int
     digest: str
@@ -169,12 +182,6 @@ class _Kept(NamedTuple):
     history's values, read and checked (and their hashes known)."""
     history: dict[str, Any]
     """The history's values, as the store keeps them."""
-
-
-_KEPT_HERE: OrderedDict[str, _Kept] = OrderedDict()
-"""Per game id, the history this process kept last: a second read of the game in the same
-process (the referee reads its game, then the copy a seat sent back; the judge reads a game
-at every move) takes its values from here, not from the store."""
 
 
 def parse_known(data: bytes, name: str, known: KnownHistories) -> GameFile | None:
@@ -195,14 +202,14 @@ def parse_known(data: bytes, name: str, known: KnownHistories) -> GameFile | Non
     if part is None:
         return None
     game, length = part
-    here = _KEPT_HERE.get(game)  # kept by this process: its values as they are
+    here = known.kept_here.get(game)  # kept by this process: its values as they are
     stored = False  # whether ``here`` is what ``known`` holds
     if here is None or here.length > length or \
             crypto.sha256(data[:here.length]).hex() != here.digest:
         here = _kept_in(known.read_history(game), data, length)
         if here is None:
             return None
-        keep_recent(_KEPT_HERE, game, here, RECENT_FILES)
+        keep_recent(known.kept_here, game, here, RECENT_FILES)
         stored = True
     start = here.length
     try:
@@ -223,7 +230,7 @@ def parse_known(data: bytes, name: str, known: KnownHistories) -> GameFile | Non
     return file
 
 
-def _kept_in(kept: Any, data: bytes, length: int) -> _Kept | None:
+def _kept_in(kept: Any, data: bytes, length: int) -> KeptHistory | None:
     """The history a store keeps, read into values, if ``data``'s history part (its first
     ``length`` bytes) begins with exactly its bytes; else ``None``."""
     try:
@@ -255,8 +262,8 @@ def _kept_in(kept: Any, data: bytes, length: int) -> _Kept | None:
     if isinstance(views, list) and len(views) == 2 and all(isinstance(v, str) for v in views) \
             and ("\n" + views[0]).count("\n- ") == len(file.log) == \
             views[1].count('{"move":'):
-        know_view_moves(file.log, views[0], views[1].encode())
-    return _Kept(start, kept["digest"], kept.get("continued") is True, file, history)
+        know_view_moves(file, views[0], views[1].encode())
+    return KeptHistory(start, kept["digest"], kept.get("continued") is True, file, history)
 
 
 def _read_alone(data: bytes, name: str) -> Any:
@@ -345,8 +352,9 @@ def read_bytes(path: Path, limit: int = strictyaml.MAX_BYTES) -> bytes:
     A FIFO, device or folder is refused without blocking on it; the size is
     checked on the open file, and no more than ``limit`` bytes are ever read.
     """
-    if _HELD is not None and path in _HELD:
-        data = made(_HELD[path][0])
+    holding = _HELD.get()
+    if holding is not None and path in holding:
+        data = made(holding[path][0])
         if len(data) > limit:
             raise GameFileError(f"file is larger than {_size(limit)}", path=path)
         return data
@@ -423,9 +431,10 @@ def dump_game(file: GameFile) -> bytes:
     its values, and so its signatures, are the same either way. A file value written
     already is written as it was then: its values cannot change.
     """
-    known = _SOURCES.get(id(file))
-    if known is not None and known[0] is file and known[3]:
-        return known[1]
+    parts = file.parts
+    for old, bytes_of_old, _, written_by_us in file.header.made.sources:
+        if written_by_us and all(map(operator.is_, old, parts)):
+            return bytes_of_old
     source = _source_of(file)
     if source is None:
         head: bytes | memoryview = b""
@@ -453,32 +462,31 @@ def game_bytes(file: GameFile) -> Later:
     return Later(functools.partial(dump_game, file))
 
 
-_SOURCES: OrderedDict[int, tuple[GameFile, bytes, int, bool]] = OrderedDict()
-"""The last files read or written, by their identity, each with its bytes, the length of
-its history part, and whether :func:`dump_game` wrote those bytes (the file value is kept
-too, so that the identity stays its own; the bytes are kept whole, not copied)."""
-
-
 def _remember_source(file: GameFile, data: bytes, known: int = 0,
                      written: bool = False) -> None:
-    """Remember ``data`` as the bytes of ``file`` if its history ends in the log's records;
-    ``known``: the length of a beginning of ``data`` known to be such a history;
-    ``written``: whether :func:`dump_game` made them."""
+    """Remember ``data`` as the bytes of ``file`` if its history ends in the log's records
+    (with its header: see :class:`~frogpbem.gamefile.model.Made`); ``known``: the length
+    of a beginning of ``data`` known to be such a history; ``written``: whether
+    :func:`dump_game` made them."""
     part = _history_part(data, known) if file.log else None
     if part is None or not _ends_in_records(data, part[1], known):
         return
-    keep_recent(_SOURCES, id(file), (file, data, part[1], written), RECENT_FILES)
+    sources, parts = file.header.made.sources, file.parts
+    for index, source in enumerate(sources):
+        if all(map(operator.is_, source[0], parts)):
+            del sources[index]
+            break
+    sources.append((parts, data, part[1], written))
 
 
 def _source_of(file: GameFile) -> tuple[memoryview, int] | None:
     """The bytes of the longest history that ``file`` begins with (the same element values,
     by identity), and how many records they hold."""
-    longest_first = sorted(_SOURCES.values(), key=lambda known: -len(known[0].log))
-    for old, data, length, _written in longest_first:
-        count = len(old.log)
-        if old.header is file.header and old.joins is file.joins and \
-                old.deal is file.deal and count <= len(file.log) and \
-                all(map(operator.is_, old.log, file.log)):
+    longest_first = sorted(file.header.made.sources, key=lambda known: -len(known[0][2]))
+    for (joins, deal, log, *_), data, length, _written in longest_first:
+        count = len(log)
+        if joins is file.joins and deal is file.deal and count <= len(file.log) and \
+                all(map(operator.is_, log, file.log)):
             return memoryview(data)[:length], count  # not copied: the bytes are made at once
     return None
 
@@ -525,7 +533,8 @@ def made(data: bytes | Later) -> bytes:
 def held(path: Path) -> bytes | Later | None:
     """Within :func:`writes_held`, what was written last to ``path`` (as it was given to
     :func:`write_atomic`), if anything was; ``None`` otherwise."""
-    return _HELD[path][0] if _HELD is not None and path in _HELD else None
+    holding = _HELD.get()
+    return holding[path][0] if holding is not None and path in holding else None
 
 
 def write_atomic(path: Path, data: bytes | Later, durable: bool = True,
@@ -540,8 +549,9 @@ def write_atomic(path: Path, data: bytes | Later, durable: bool = True,
     bytes made only when the file is read, or written at the end); otherwise they are
     made now.
     """
-    if _HELD is not None:
-        _HELD[path] = (data, durable, private)
+    holding = _HELD.get()
+    if holding is not None:
+        holding[path] = (data, durable, private)
         return
     data = made(data)
     tmp = path.with_name(f".{path.name}.{os.getpid()}.{os.urandom(4).hex()}.tmp")
@@ -568,8 +578,10 @@ def write_atomic(path: Path, data: bytes | Later, durable: bool = True,
         raise FileAccessError(f"cannot write: {exc.strerror}", path=path) from None
 
 
-_HELD: dict[Path, tuple[bytes | Later, bool, bool]] | None = None
-"""Within :func:`writes_held`: per path, the bytes written last (and how to write them)."""
+Held = dict[Path, tuple[bytes | Later, bool, bool]]
+"""Per path, the bytes written last (and how to write them)."""
+_HELD: ContextVar[Held | None] = ContextVar("frogpbem_writes_held", default=None)
+"""Within :func:`writes_held` (in its thread or task only), the writes it holds."""
 
 
 @contextlib.contextmanager
@@ -585,15 +597,14 @@ def writes_held() -> Iterator[None]:
     before it is written again, or at the end: a game file is then made once, not at
     every record.
     """
-    global _HELD
-    if _HELD is not None:
+    if _HELD.get() is not None:
         raise RuntimeError("writes are held already")
-    files: dict[Path, tuple[bytes | Later, bool, bool]] = {}
-    _HELD = files
+    files: Held = {}
+    token = _HELD.set(files)
     try:
         yield
     finally:
-        _HELD = None
+        _HELD.reset(token)
         for path, (data, durable, private) in files.items():
             write_atomic(path, data, durable, private)
 

@@ -14,7 +14,7 @@ the rules' JSON, carried as they are.
 from __future__ import annotations
 
 import operator
-from collections import OrderedDict
+from collections import OrderedDict, deque
 from collections.abc import Mapping, Sequence
 from dataclasses import field, replace
 from typing import Any, ClassVar, Self, TypeVar, cast
@@ -318,6 +318,12 @@ class Header(Element):
     def seat_keys(self) -> dict[str, crypto.PublicKey]:
         """Each seat's public key, by seat name."""
         return {party.seat or "": party.public_key for party in self.seats}
+
+    @cached
+    def made(self) -> Made:
+        """What was made for the files of this game that share this header value (every
+        file made from another keeps its header): see :class:`Made`."""
+        return Made()
 
     @property
     def names(self) -> dict[str, str]:
@@ -730,7 +736,7 @@ class GameFile:
         after the longest list known for records these very values begin with (see
         :func:`know_view_moves`)."""
         start, text, inner = 0, "", b""
-        for records, known_text, known_inner in _VIEW_MOVES.values():
+        for records, known_text, known_inner in self.header.made.views:
             if start < len(records) <= len(self.log) and \
                     all(map(operator.is_, records, self.log)):
                 start, text, inner = len(records), known_text, known_inner
@@ -741,16 +747,32 @@ class GameFile:
             lines.insert(0, text)
             canonicals.insert(0, inner)
         text, inner = "\n".join(lines), b",".join(canonicals)
-        know_view_moves(self.log, text, inner)
+        know_view_moves(self, text, inner)
         return text, b"[" + inner + b"]"
+
+    @property
+    def parts(self) -> FileParts:
+        """The file's values but its header: joins, deal, records, requests, reveal, notes."""
+        return self.joins, self.deal, self.log, self.requests, self.reveal, self.notes
 
     def heads(self) -> list[str]:
         """The head before each record, then after the last: ``heads()[n]`` is after ``n``."""
-        return [self.base_hash, *log_hashes(self.log)]
+        return [self.base_hash, *self.log_hashes()]
+
+    def log_hashes(self) -> tuple[str, ...]:
+        """Each record's hash, in order. A log listed before (for a file with this header),
+        or made by :meth:`with_record` from one listed, is not listed again (a game played in
+        one process lists its log at every record, several times)."""
+        known = _listed(self)
+        if known is not None:
+            return known
+        hashes = tuple(map(hash_of, self.log))
+        self.header.made.logs.append((self.log, hashes))
+        return hashes
 
     def history_hashes(self) -> tuple[str, ...]:
         """The hash of each element of :attr:`history`, in order."""
-        return (*([self.deal.hash] if self.deal else []), *log_hashes(self.log),
+        return (*([self.deal.hash] if self.deal else []), *self.log_hashes(),
                 *([self.reveal.hash] if self.reveal else []))
 
     @property
@@ -767,9 +789,9 @@ class GameFile:
 
     def with_record(self, record: Record) -> GameFile:
         log = (*self.log, record)
-        known = _listed(self.log)
+        known = _listed(self)
         if known is not None:  # listed already: one more hash
-            keep_recent(_LOG_HASHES, id(log), (log, (*known, record.hash)), KNOWN_LOGS)
+            self.header.made.logs.append((log, (*known, record.hash)))
         return replace(self, log=log)
 
     def to_json(self) -> dict[str, Any]:
@@ -805,29 +827,17 @@ class GameFile:
         return replace(self, log=(*self.log, *more) if more else self.log, **_pending(pending))
 
 
-_LOG_HASHES: OrderedDict[int, tuple[tuple[Record, ...], tuple[str, ...]]] = OrderedDict()
-"""The hashes of the logs listed last, by the identity of the log (kept with it, so that
-the identity stays its own)."""
-KNOWN_LOGS = 8
-
-
-def log_hashes(log: tuple[Record, ...]) -> tuple[str, ...]:
-    """Each record's hash, in order. A log listed before in this process is not listed
-    again, nor one that :meth:`GameFile.with_record` made from it: it lists one more
-    (a game played in one process lists its log at every record, several times)."""
-    known = _listed(log)
-    if known is not None:
-        _LOG_HASHES.move_to_end(id(log))
-        return known
-    hashes = tuple(map(hash_of, log))
-    keep_recent(_LOG_HASHES, id(log), (log, hashes), KNOWN_LOGS)
-    return hashes
-
-
-def _listed(log: tuple[Record, ...]) -> tuple[str, ...] | None:
-    """The hashes listed for ``log`` itself (that very tuple), if there are any."""
-    known = _LOG_HASHES.get(id(log))
-    return known[1] if known is not None and known[0] is log else None
+def _listed(file: GameFile) -> tuple[str, ...] | None:
+    """The hashes listed for ``file``'s log itself (that very tuple), if there are any (then
+    kept as the newest)."""
+    logs = file.header.made.logs
+    for index, (log, hashes) in enumerate(reversed(logs)):
+        if log is file.log:
+            if index:
+                del logs[len(logs) - 1 - index]
+                logs.append((log, hashes))
+            return hashes
+    return None
 
 
 K = TypeVar("K")
@@ -842,20 +852,60 @@ def keep_recent(recent: OrderedDict[K, V], key: K, value: V, size: int) -> None:
         recent.popitem(last=False)
 
 
-_VIEW_MOVES: OrderedDict[int, tuple[tuple[Record, ...], str, bytes]] = OrderedDict()
-"""The lists of view entries known, by the identity of their records' tuple (a few)."""
+KNOWN_LOGS = 8
+"""How many lists of record hashes :class:`Made` keeps."""
 KNOWN_VIEW_MOVES = 4
-"""How many such lists are known at once (the game's, and those of a few copies of it)."""
+"""How many lists of view entries are known at once (the game's, and a few copies')."""
+KNOWN_PREFIXES = 4
+"""How many prefix digests are kept (the game's, and those of a few copies of it)."""
+KNOWN_SOURCES = 4
+"""How many files' bytes are kept (see :func:`~frogpbem.gamefile.document.dump_game`)."""
 
 
-def know_view_moves(records: tuple[Record, ...], text: str, inner: bytes) -> None:
-    """Know ``text`` and ``inner`` as the view entries of ``records`` (their lines joined
-    by line breaks, and their canonical JSON joined by commas, within no brackets): a
-    later file whose log begins with these very values makes only its newer entries (a
+class Made:
+    """What was made for the files of one game, kept with their header (see
+    :attr:`Header.made`) so that a file made from another (a record more, other requests,
+    a copy read from a kept history) makes only what is new. Each list keeps its last few
+    entries, newest last; an entry keeps the values it was made from, compared by
+    identity (so they stay the ones it names)."""
+
+    __slots__ = ("logs", "views", "prefixes", "sources")
+
+    def __init__(self) -> None:
+        self.logs: deque[tuple[tuple[Record, ...], tuple[str, ...]]] = deque(maxlen=KNOWN_LOGS)
+        """Each record's hash, by log."""
+        self.views: deque[tuple[tuple[Record, ...], str, bytes]] = \
+            deque(maxlen=KNOWN_VIEW_MOVES)
+        """The view entries of records (see :func:`know_view_moves`)."""
+        self.prefixes: deque[tuple[Deal | None, tuple[Record, ...], crypto.Sha256Stream]] = \
+            deque(maxlen=KNOWN_PREFIXES)
+        """The digest made of the header, a deal and records, as a stream (see
+        :func:`~frogpbem.gamefile.chain.prefix_digest`)."""
+        self.sources: deque[tuple[FileParts, bytes, int, bool]] = deque(maxlen=KNOWN_SOURCES)
+        """Files read or written (their :attr:`GameFile.parts`: the file itself would hold its
+        header, and so this list, in a cycle that only the garbage collector frees), each
+        with its bytes, the length of its history part, and whether
+        :func:`~frogpbem.gamefile.document.dump_game` wrote them."""
+
+
+FileParts = tuple[tuple[Join, ...], Deal | None, tuple[Record, ...], tuple[Request, ...],
+                  Reveal | None, tuple[Note, ...]]
+"""A game file's values but its header (:attr:`GameFile.parts`)."""
+
+
+def know_view_moves(file: GameFile, text: str, inner: bytes) -> None:
+    """Know ``text`` and ``inner`` as the view entries of ``file``'s records (their lines
+    joined by line breaks, and their canonical JSON joined by commas, within no brackets):
+    a later file whose log begins with these very values makes only its newer entries (a
     history kept by :func:`~frogpbem.gamefile.document.parse_known` brings the list it
     kept; the referee and the judge make each list from the one before)."""
-    if records:
-        keep_recent(_VIEW_MOVES, id(records), (records, text, inner), KNOWN_VIEW_MOVES)
+    if file.log:
+        views = file.header.made.views
+        for index, (records, _, _) in enumerate(views):
+            if records is file.log:
+                del views[index]
+                break
+        views.append((file.log, text, inner))
 
 
 def _records(data: Sequence[Any], before: int = 0) -> tuple[Record, ...]:

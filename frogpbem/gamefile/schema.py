@@ -79,24 +79,25 @@ class _Invalid(Exception):
         return parts[::-1]
 
 
-_COMPILED: dict[int, tuple[dict[str, Any], Check]] = {}
-"""Each schema node made into a function once, by identity (the node is kept alive)."""
+Pointer = tuple[str | int, ...]
+"""A node's place in its schema file: the keys and indexes down to it."""
 
 
-def _compiled(schema: dict[str, Any], root: dict[str, Any]) -> Check:
-    """The function checking ``schema`` (a node of ``root``)."""
-    found = _COMPILED.get(id(schema))
-    if found is None:
-        found = _COMPILED[id(schema)] = (schema, _compile(schema, root))
-    return found[1]
+@cache
+def _compiled(file: str, pointer: Pointer) -> Check:
+    """The function checking the node at ``pointer`` of the schema ``file``, made once."""
+    node: Any = load_schema(file)
+    for part in pointer:
+        node = node[part]
+    return _compile(node, file, pointer)
 
 
-def _compile(schema: dict[str, Any], root: dict[str, Any]) -> Check:
+def _compile(schema: dict[str, Any], file: str, at: Pointer) -> Check:
     """The keywords of one node, in a fixed order, each made into a step once: a document
     is then checked without looking the keywords up again at every value."""
     steps: list[Check] = []
     if "$ref" in schema:
-        steps.append(_ref(schema["$ref"], root))
+        steps.append(_ref(schema["$ref"], file))
     if "type" in schema:
         names = schema["type"] if isinstance(schema["type"], list) else [schema["type"]]
         steps.append(_type(names))
@@ -105,7 +106,8 @@ def _compile(schema: dict[str, Any], root: dict[str, Any]) -> Check:
     if "enum" in schema:
         steps.append(_enum(schema["enum"]))
     if "oneOf" in schema:
-        steps.append(_one_of([_compiled(option, root) for option in schema["oneOf"]]))
+        steps.append(_one_of([_compiled(file, (*at, "oneOf", index))
+                              for index in range(len(schema["oneOf"]))]))
     if {"pattern", "minLength", "maxLength"} & schema.keys():
         steps.append(_string(schema))
     if "minimum" in schema:
@@ -113,14 +115,15 @@ def _compile(schema: dict[str, Any], root: dict[str, Any]) -> Check:
     if {"minItems", "items"} & schema.keys():
         items = schema.get("items")
         steps.append(_array(schema.get("minItems", 0),
-                            _compiled(items, root) if items is not None else None))
+                            _compiled(file, (*at, "items")) if items is not None else None))
     if {"required", "properties", "additionalProperties"} & schema.keys():
         extra = schema.get("additionalProperties", True)
         steps.append(_object(tuple(schema.get("required", ())),
-                             {name: _compiled(part, root)
-                              for name, part in schema.get("properties", {}).items()},
+                             {name: _compiled(file, (*at, "properties", name))
+                              for name in schema.get("properties", {})},
                              extra is False,
-                             _compiled(extra, root) if isinstance(extra, dict) else None))
+                             _compiled(file, (*at, "additionalProperties"))
+                             if isinstance(extra, dict) else None))
     if len(steps) == 1:
         return steps[0]
 
@@ -131,17 +134,14 @@ def _compile(schema: dict[str, Any], root: dict[str, Any]) -> Check:
     return every
 
 
-def _ref(ref: str, root: dict[str, Any]) -> Check:
+def _ref(ref: str, here: str) -> Check:
     file, _, pointer = ref.partition("#")
-    target_root = load_schema(file) if file else root
-    target = target_root
-    for part in filter(None, pointer.split("/")):
-        target = target[part]
+    target: Pointer = tuple(filter(None, pointer.split("/")))
     made: list[Check] = []  # made at first use: a schema may refer to itself
 
     def referred(value: Any, path: Where) -> None:
         if not made:
-            made.append(_compiled(target, target_root))
+            made.append(_compiled(file or here, target))
         made[0](value, path)
 
     return referred
@@ -262,12 +262,13 @@ def _short(value: Any) -> str:
 
 def validate_entries(entries: dict[str, Any], name: str, where: str) -> None:
     """Check some top-level entries of a document against their part of schema ``name``."""
-    root = load_schema(f"{name}.schema.json")
+    file = f"{name}.schema.json"
+    root = load_schema(file)
     try:
         for key, value in entries.items():
             if key not in root["properties"]:
                 raise _Invalid((), f"additional property {key!r} is not allowed")
-            _compiled(root["properties"][key], root)(value, ((), key))
+            _compiled(file, ("properties", key))(value, ((), key))
     except _Invalid as error:
         raise GameFileError(error.message, path=where,
                             element=describe_path(error.parts)) from None
@@ -275,9 +276,8 @@ def validate_entries(entries: dict[str, Any], name: str, where: str) -> None:
 
 def validate(document: Any, name: str, where: str) -> None:
     """Check ``document`` against schema ``name``; raises :class:`GameFileError`."""
-    root = load_schema(f"{name}.schema.json")
     try:
-        _compiled(root, root)(document, ())
+        _compiled(f"{name}.schema.json", ())(document, ())
     except _Invalid as error:
         raise GameFileError(error.message, path=where,
                             element=describe_path(error.parts)) from None

@@ -80,11 +80,10 @@ from frogpbem.protocol.game import (
     deadline_of,
     known_secrets,
     load,
-    now_text,
     replay,
-    seconds_of,
 )
 from frogpbem.protocol.memory import HeadMemory
+from frogpbem.protocol.session import Session
 from frogpbem.referee import apply_timeout
 from frogpbem.safetext import safe
 
@@ -266,10 +265,18 @@ class Judge:
     address: str = "frogpbem-judge@localhost"
     """The judge's own address: the sender of its answers."""
     state_dir: Path | None = None
+    session: Session = field(init=False)
+    """The judge's clock and stores: those of the environment, the referee's memory in
+    ``state_dir`` when it is given."""
     _clocks: dict[Path, KnownClock] = field(default_factory=dict)
     """What each game file's clock said, by the file (see :meth:`deadlines`)."""
     _said: set[str] = field(default_factory=set)
     """What was said of files the judge cannot use (each said once)."""
+
+    def __post_init__(self) -> None:
+        self.session = Session.from_environment()
+        if self.state_dir is not None:
+            self.session.memory = HeadMemory(self.state_dir)
 
     def round(self) -> list[str]:
         """One round's log (see :meth:`steps`)."""
@@ -294,7 +301,7 @@ class Judge:
         writing it is written now, as it would have been (:meth:`HeadMemory.finish`): the
         move it holds is mailed by this round, and the message that asked for it, still
         waiting, is found taken already."""
-        memory = HeadMemory(self.state_dir)
+        memory = self.session.memory
         return [f"{path.name}: finished writing what the last round signed"
                 for path in game_files(self.games) if memory.finish(path)]
 
@@ -307,7 +314,7 @@ class Judge:
         the file's hash).
         """
         log = []
-        now = seconds_of(now_text())
+        now = self.session.clock.now()
         for path in game_files(self.games):
             try:
                 log += self._deadline(path, now)
@@ -321,7 +328,7 @@ class Judge:
         known = self._clocks.get(path)
         if known is None or known.digest != digest:  # read only a file that changed
             known = self._clocks[path] = KnownClock(
-                digest, self._clock_of(path, parse_game(data, str(path))))
+                digest, self._clock_of(path, parse_game(data, str(path), self.session.verified)))
         clock = known.clock
         if clock is None:
             return []  # no clock runs (no deadline, paused or over)
@@ -332,14 +339,14 @@ class Judge:
                                   marks.reminded(clock.game_id) == clock.head):
             return []  # not due, and not yet time for the reminder (or reminded)
         with locked(path):
-            game = load(path, HeadMemory(self.state_dir))
+            game = load(path, self.session, self.session.memory)
             state = replay(game, known_secrets(game, REFEREE, self.key), self.key).final
             due = deadline_of(game, state)
             if due is None or game.head != clock.head:
                 return []  # changed under our feet: the next round looks again
             seat, until = due
             if now >= until:
-                applied = apply_timeout(game, self.key, HeadMemory(self.state_dir))
+                applied = apply_timeout(game, self.key, self.session.memory)
                 return [f"game {game.game_id}: " + "; ".join(applied.lines)]
             self._remind(game, seat, clock_words(game, state))
             marks.set_reminded(game.game_id, game.head)
@@ -360,7 +367,7 @@ class Judge:
         if deadline is None or file.reveal is not None or file.undealt:
             return None  # not worth checking and replaying the game (none runs before the deal)
         with locked(path):
-            game = load(path, HeadMemory(self.state_dir))
+            game = load(path, self.session, self.session.memory)
             state = replay(game, known_secrets(game, REFEREE, self.key), self.key).final
         due = deadline_of(game, state)
         return None if due is None else \
@@ -435,7 +442,7 @@ class Judge:
         if before is None:
             self.journal.put(digest, Entry("taking", self._hashes(named)))
         try:
-            taken = take_found(found, self.games, self.key, self.state_dir, keep_new=False)
+            taken = take_found(found, self.games, self.key, self.session, keep_new=False)
         except NothingToApplyError as exc:
             if before is not None and before.games != self._hashes(named):
                 return None  # taken, then the round stopped
@@ -459,7 +466,7 @@ class Judge:
         path = game_file(self.games, game_id)
         try:
             with locked(path):
-                game = load(path, HeadMemory(self.state_dir))
+                game = load(path, self.session, self.session.memory)
                 state = None if game.undealt else \
                     replay(game, known_secrets(game, REFEREE, self.key), self.key).final
         except (FrogPbemError, OSError):
@@ -486,7 +493,7 @@ class Judge:
         to = recipients(reply)[0]
         if unused.nothing:
             quiet = unanswered(parsed[0], self.address, self._players,
-                               self.marks.answered_nothing(to), seconds_of(now_text()))
+                               self.marks.answered_nothing(to), self.session.clock.now())
             if quiet is not None:
                 self.box.file(message, REFUSED)
                 return f" (not answered: {quiet})", REFUSED
@@ -499,7 +506,7 @@ class Judge:
         if refused is not None and not refused.permanent:
             return self._unanswered(digest, str(refused)), None
         if unused.nothing:
-            self.marks.set_answered_nothing(to, seconds_of(now_text()))
+            self.marks.set_answered_nothing(to, self.session.clock.now())
         self.box.file(message, REFUSED)
         return (f"; the answer was refused ({refused})" if refused is not None else ""), REFUSED
 
@@ -542,13 +549,14 @@ class Judge:
         check(marks.quick_path(path))
         if marks.unchanged(path, digest):
             return []  # unchanged since it was mailed: not even read
-        game = load(path, HeadMemory(self.state_dir), parsed=parse_game(data, str(path)))
+        game = load(path, self.session, self.session.memory,
+                    parsed=parse_game(data, str(path), self.session.verified))
         game_id = game.game_id
         for each in (marks.mailed_path(game_id), marks.backoff_path(game_id),
                      marks.bounced_path(game_id)):
             check(each)
         waits = marks.backoff(game_id)
-        if seconds_of(now_text()) < waits.until:
+        if self.session.clock.now() < waits.until:
             return []  # the server failed lately: not yet time to try again
         check(marks.pending_path(game_id))
         joined = None  # for a game that waits for joins: what its mark says once mailed
@@ -596,7 +604,7 @@ class Judge:
             marks.set_pending(game_id, Mailed(joined, frozenset(mailed)))  # who has it already
         if later:
             delay = min(2 * waits.delay, BACKOFF[1]) if waits.delay else BACKOFF[0]
-            marks.set_backoff(game_id, Backoff(seconds_of(now_text()) + delay, delay))
+            marks.set_backoff(game_id, Backoff(self.session.clock.now() + delay, delay))
             return [*log, f"game {game.game_id}: not mailed yet ({'; '.join(later)}); "
                           f"trying again in {delay} s"]
         marks.clear_backoff(game_id)

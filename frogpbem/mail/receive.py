@@ -45,8 +45,7 @@ from frogpbem.gamefile.document import (
 )
 from frogpbem.gamefile.model import GameFile
 from frogpbem.protocol.game import REFEREE, Game, load
-from frogpbem.protocol.memory import HeadMemory
-from frogpbem.protocol.seen import SeenGames
+from frogpbem.protocol.session import Session
 from frogpbem.referee import Returned, apply_moves
 from frogpbem.safetext import safe
 
@@ -323,7 +322,7 @@ def _look_at(payload: bytes, found: Found) -> None:
 
 
 def receive(sources: list[bytes], games: Path, key: crypto.PrivateKey,
-            state_dir: Path | None = None, seen: SeenGames | None = None) -> list[Received]:
+            session: Session) -> list[Received]:
     """Take every message of ``sources`` into the games in folder ``games``.
 
     The referee's key takes requests and notes into its copy ``GAMES/ID.yaml``
@@ -344,7 +343,7 @@ def receive(sources: list[bytes], games: Path, key: crypto.PrivateKey,
             said = subject([message])
             try:
                 done.append(Received(number, said, take_found(contents(message), games, key,
-                                                              state_dir, seen)))
+                                                              session)))
             except NothingToApplyError as exc:  # what it holds was taken (from a copy) before
                 done.append(Received(number, said, again=exc.message))
             except FrogPbemError as exc:
@@ -352,8 +351,7 @@ def receive(sources: list[bytes], games: Path, key: crypto.PrivateKey,
     return done
 
 
-def take_found(found: Found, games: Path, key: crypto.PrivateKey,
-               state_dir: Path | None = None, seen: SeenGames | None = None,
+def take_found(found: Found, games: Path, key: crypto.PrivateKey, session: Session,
                keep_new: bool = True) -> Taken:
     """Take one message's game files and request blocks into the games; what happened.
 
@@ -395,7 +393,7 @@ def take_found(found: Found, games: Path, key: crypto.PrivateKey,
     for game_id in dict.fromkeys(g for g, _ in parts):
         returns = tuple(r for g, r in parts if g == game_id)
         try:
-            said.append(_take_game(game_id, returns, games, key, state_dir, seen, keep_new))
+            said.append(_take_game(game_id, returns, games, key, session, keep_new))
         except FrogPbemError as exc:
             exc.path = names.get(exc.path or "", exc.path)
             raise
@@ -403,8 +401,7 @@ def take_found(found: Found, games: Path, key: crypto.PrivateKey,
 
 
 def _take_game(game_id: str, returns: tuple[Returned, ...], games: Path,
-               key: crypto.PrivateKey, state_dir: Path | None, seen: SeenGames | None,
-               keep_new: bool) -> str:
+               key: crypto.PrivateKey, session: Session, keep_new: bool) -> str:
     if not GAME_ID.fullmatch(game_id):  # it names a file: nothing but a real game id
         raise UsageError(f"{safe(game_id)[:80]!r} is not a game id")
     target = game_file(games, game_id)
@@ -413,19 +410,18 @@ def _take_game(game_id: str, returns: tuple[Returned, ...], games: Path,
     unknown = UnknownGameError(f"game {game_id} is not one of the games held here")
     if not target.exists():
         copies = [r for r in returns if r.copy is not None]
-        if keep_new and copies and copies[0].load().role(key) != REFEREE:
+        if keep_new and copies and copies[0].load(session).role(key) != REFEREE:
             games.mkdir(parents=True, exist_ok=True)  # a seat's first copy of a game
-            return _keep_newer(game_id, returns, target, seen or SeenGames())
+            return _keep_newer(game_id, returns, target, session)
         raise unknown
     with locked(target):
-        game = load(target, HeadMemory(state_dir))
+        game = load(target, session, session.memory)
         if game.role(key) == REFEREE and game.undealt:  # the seats join first (fair deals)
-            applied = take_mailed_joins(game, key, returns, HeadMemory(state_dir))
+            applied = take_mailed_joins(game, key, returns, session.memory)
             return f"game {game_id}: " + "; ".join(applied.lines)
         if game.role(key) == REFEREE:
             try:
-                applied = apply_moves(game, key, take_from=returns,
-                                      memory=HeadMemory(state_dir))
+                applied = apply_moves(game, key, take_from=returns, memory=session.memory)
             except NothingToApplyError:
                 if any(_holds_something(r) for r in returns):  # the same message again
                     raise NothingToApplyError("nothing new in it", path=target) from None
@@ -436,7 +432,7 @@ def _take_game(game_id: str, returns: tuple[Returned, ...], games: Path,
             return f"game {game_id}: " + ("; ".join(applied.lines) or "taken")
         if not keep_new:
             raise unknown
-        return _keep_newer(game_id, returns, target, seen or SeenGames(), game.header.hash)
+        return _keep_newer(game_id, returns, target, session, game.header.hash)
 
 
 def _holds_something(returned: Returned) -> bool:
@@ -469,7 +465,7 @@ def game_file(games: Path, game_id: str) -> Path:
 
 
 def _keep_newer(game_id: str, returns: tuple[Returned, ...], target: Path,
-                seen: SeenGames, held: str | None = None) -> str:
+                session: Session, held: str | None = None) -> str:
     """A seat keeps the longest copy that extends what it has seen; ``held``: the hash of
     the header of the copy it holds, if it holds one (a copy under another is refused)."""
     best = None
@@ -477,18 +473,18 @@ def _keep_newer(game_id: str, returns: tuple[Returned, ...], target: Path,
     for returned in returns:
         if returned.copy is None:
             continue
-        copy = returned.load()
+        copy = returned.load(session)
         if held is not None and copy.header.hash != held:
             raise StaleCopyError(f"another game under the id {game_id} (its header differs "
                                  f"from that of {target.name}, which you hold); not kept",
                                  path=returned.name)
-        seen.see(copy)
+        session.seen.see(copy)
         if best is None or len(copy.file.log) > len(best.file.log) or \
                 (copy.file.reveal and not best.file.reveal):
             best, data = copy, returned.copy
     if best is None:
         return f"game {game_id}: only request blocks, which are for the referee"
-    if held is not None and _history(load(target)) == _history(best):
+    if held is not None and _history(load(target, session)) == _history(best):
         # the same history: the copy held may carry this seat's move or note not mailed yet
         return f"game {game_id}: you hold this copy already (after record {len(best.file.log)})"
     write_atomic(target, data)

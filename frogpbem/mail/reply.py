@@ -63,8 +63,8 @@ from frogpbem.mail.receive import (
     messages_in,
 )
 from frogpbem.notes import add_note
-from frogpbem.protocol.game import REFEREE, Game, deadline_of, load, now_text, seconds_of
-from frogpbem.protocol.seen import SeenGames, default_home
+from frogpbem.protocol.game import REFEREE, Game, deadline_of, load
+from frogpbem.protocol.session import Session
 from frogpbem.referee import Requested, request_move
 from frogpbem.safetext import safe
 from frogpbem.views import View, view_for
@@ -73,10 +73,10 @@ SENDMAIL = Path("/usr/sbin/sendmail")
 """Where sendmail is, on most systems (any MTA's compatible one will do)."""
 
 
-def default_games() -> Path:
-    """Where a player's games are kept: ``games/`` in ``$FROGPBEM_HOME`` (by default
-    ``~/.local/share/frogpbem/games``)."""
-    return default_home() / "games"
+def default_games(home: Path) -> Path:
+    """Where a player's games are kept: ``games/`` in ``home``, the session's
+    (``$FROGPBEM_HOME``, by default ``~/.local/share/frogpbem``)."""
+    return home / "games"
 
 
 @dataclass
@@ -130,8 +130,8 @@ Deliver = Callable[[Turn, EmailMessage], str]
 
 def reply(data: bytes, key: crypto.PrivateKey, games: Path, move: str | None = None,
           note: str | None = None, sender: str | None = None,
-          deliver: Deliver | None = None, seen: SeenGames | None = None,
-          to: str | None = None, setup: Setup | None = None) -> Turn:
+          deliver: Deliver | None = None, to: str | None = None, setup: Setup | None = None,
+          *, session: Session) -> Turn:
     """Take the game out of the message ``data``, sign ``move`` (and seal ``note`` to the
     team; or join, or choose the ``setup``), have the answer delivered to the referee,
     then keep the signed copy in ``games``.
@@ -146,16 +146,15 @@ def reply(data: bytes, key: crypto.PrivateKey, games: Path, move: str | None = N
     given = address(to, "--to") if to else None
     message = one_message(data)
     copies = attached_copies(message)
-    seen = seen or SeenGames()
     target = game_file(games, copies[0].game)
     with tempfile.TemporaryDirectory() as folder:
         try:
             work = Path(folder) / target.name
-            game = _checked(copies, work, key, seen)
+            game = _checked(copies, work, key, session)
             _folder(games)
             with locked(target):
                 return _reply(message, game, work, key, target, move, note, setup, me, given,
-                              deliver, seen)
+                              deliver, session)
         except FrogPbemError as exc:
             if exc.path is not None and exc.path.startswith(folder):
                 exc.path = None  # the message's copy, unpacked here: the caller names it
@@ -163,25 +162,25 @@ def reply(data: bytes, key: crypto.PrivateKey, games: Path, move: str | None = N
 
 
 def _checked(copies: list[GameFile], work: Path, key: crypto.PrivateKey,
-             seen: SeenGames) -> Game:
+             session: Session) -> Game:
     """The message's copy (the longest), written to ``work`` and loaded: a seat's, and of one
     history when the message carries several copies (else the fork is refused)."""
     longest = max(copies, key=lambda copy: (len(copy.history_hashes()), copy.reveal is not None))
     games = []
     for copy in copies:
         work.write_bytes(dump_game(copy))
-        games.append(load(work))
+        games.append(load(work, session))
     longest_history = longest.history_hashes()
     for game in games:
         history = game.file.history_hashes()
         if game.header.hash != longest.header.hash or \
                 longest_history[:len(history)] != history:
             for other in sorted(games, key=lambda g: len(g.file.history_hashes())):
-                seen.see(other)  # raises: a fork, with its proof
+                session.seen.see(other)  # raises: a fork, with its proof
             raise StaleCopyError(f"the message carries copies of game {longest.game} that "
                                  "differ: ask the judge (or referee) for the game file anew")
     work.write_bytes(dump_game(longest))
-    game = load(work)
+    game = load(work, session)
     if game.role(key) == REFEREE:
         raise UsageError("reply is a seat's: the referee takes answers with frogpbem "
                          "receive or the judge")
@@ -203,23 +202,23 @@ def _folder(games: Path) -> None:
 def _reply(message: EmailMessage, game: Game, work: Path, key: crypto.PrivateKey,
            target: Path, move: str | None, note: str | None, setup: Setup | None,
            me: Address | None, given: Address | None, deliver: Deliver | None,
-           seen: SeenGames) -> Turn:
+           session: Session) -> Turn:
     """:func:`reply` within the lock of the games folder, the message's copy in ``work``."""
     seat = game.role(key)
-    base = _base(game, target, seen, seat)
+    base = _base(game, target, session, seat)
     work.write_bytes(base)
-    late = seen.see(game)  # a rollback or a fork of what this user saw is refused here
+    late = session.seen.see(game)  # a rollback or a fork of what this user saw is refused here
     if not target.exists() or read_bytes(target) != base:
         write_atomic(target, base)  # the verified copy is kept, whatever follows
-    game = load(work)
+    game = load(work, session)
     lines = []
     requested = None
     signed: Signed | None = None  # what the seat signed before the deal
     if move is not None and move.strip().lower() == "join" and game.undealt:
-        lines.append(join_game(work, key, seen))
+        lines.append(join_game(work, key, session))
         signed = "join"
     elif setup is not None:
-        lines.append(submit_setup(work, key, setup.text, seen))
+        lines.append(submit_setup(work, key, setup.text, session))
         signed = "setup"
     elif move is not None:
         if game.undealt:
@@ -230,8 +229,8 @@ def _reply(message: EmailMessage, game: Game, work: Path, key: crypto.PrivateKey
             exc.message = " ".join([exc.message, *late])
             raise
     if note is not None:
-        lines.append(add_note(work, key, note, seen=seen))
-    kept = load(work)
+        lines.append(add_note(work, key, note, session))
+    kept = load(work, session)
     turn = Turn(game.game_id, seat, target, len(kept.file.log),
                 None if kept.undealt else view_for(kept, key), kept)
     turn.warnings = late
@@ -384,7 +383,7 @@ _DECODED = re.compile(rb"^\[-- (Attachment #|Type: |.* is unsupported)", re.MULT
 """How mutt marks the attachments of a message it decodes (``pipe_decode``, ``print``)."""
 
 
-def _base(game: Game, target: Path, seen: SeenGames, seat: str) -> bytes:
+def _base(game: Game, target: Path, session: Session, seat: str) -> bytes:
     """What to sign into: the message's copy (with the player's own notes not mailed yet),
     or the player's own copy when it is of the same point of the game.
 
@@ -397,14 +396,14 @@ def _base(game: Game, target: Path, seen: SeenGames, seat: str) -> bytes:
     if not target.exists():
         return ours
     try:
-        mine = load(target)
+        mine = load(target, session)
     except FrogPbemError as exc:
         raise exc.within(path=target) from None
     mine_history, history = mine.file.history_hashes(), game.file.history_hashes()
     shared = min(len(mine_history), len(history))
     if mine.header.hash != game.header.hash or mine_history[:shared] != history[:shared]:
-        seen.see(mine)
-        seen.see(game)  # raises: a fork, with its proof, or a copy of a stranger's game
+        session.seen.see(mine)
+        session.seen.see(game)  # raises: a fork, with its proof, or a copy of a stranger's game
         raise StaleCopyError(f"the message's copy of game {game.game_id} differs from this "
                              "one", path=target)
     if len(mine_history) > len(history):
@@ -546,7 +545,7 @@ def _past_deadline(game: Game, view: View | None, seat: str) -> list[str]:
     """The warning that ``seat``'s deadline to move passed already by this machine's clock
     (the move is signed all the same: the judge's clock decides)."""
     due = deadline_of(game, view.state) if view is not None else None
-    if due is None or due[0] != seat or seconds_of(now_text()) < due[1]:
+    if due is None or due[0] != seat or game.stores.clock.now() < due[1]:
         return []
     when = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(due[1]))
     return [f"warning: your deadline passed at {when} (by this computer's clock): the judge "

@@ -6,20 +6,14 @@ the crypto package; it holds no game's rules itself.
 
 from __future__ import annotations
 
-import base64
-import binascii
-import functools
 import json
-import os
 import time
-from collections import OrderedDict
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, cast
+from typing import Any, cast
 
 from frogpbem import crypto
-from frogpbem.crypto.sshsig import RAW_SIZE, raw_signature
 from frogpbem.errors import (
     ChainError,
     CommitmentError,
@@ -51,299 +45,24 @@ from frogpbem.gamefile.model import (
     OpenedMove,
     Record,
     Sealed,
-    keep_recent,
-    log_hashes,
 )
 from frogpbem.games import Ruleset, find_game
 from frogpbem.games.clock import ClockResult, Passed, Paused, Resumed, TimedOut, parse_clock
 from frogpbem.protocol import replays
+from frogpbem.protocol.memory import HeadMemory
+from frogpbem.protocol.replays import Replay as Replay
 from frogpbem.protocol.secrets import SealedSecret
-from frogpbem.protocol.verified import VerifiedHistories
-
-if TYPE_CHECKING:
-    from frogpbem.protocol.memory import HeadMemory
+from frogpbem.protocol.session import Session
+from frogpbem.protocol.times import check_not_ahead as check_not_ahead  # callers took these
+from frogpbem.protocol.times import check_observed as check_observed  # from here before
+from frogpbem.protocol.times import check_times as check_times
+from frogpbem.protocol.times import last_at, text_of
+from frogpbem.protocol.times import latest_time as latest_time
+from frogpbem.protocol.times import seconds_of as seconds_of
+from frogpbem.protocol.times import signature_mark as signature_mark
 
 REFEREE = "referee"
 """The role of the referee's key (seats have their seat names)."""
-
-
-SKEW = 600
-"""How far (seconds) a referee's time may run ahead of the reader's clock, or of what the
-reader saw, before the copy is refused: ten minutes, for computers whose clocks are set by
-hand or drift. A copy dated further ahead holds a time that has not come yet."""
-
-NOW_VARIABLE = "FROGPBEM_NOW"
-"""The environment variable that fixes the clock (``YYYY-MM-DDTHH:MM:SSZ``): the test hook."""
-
-
-@frozen
-class Clock:
-    """The time now, read in one place: every time a command signs or checks comes from here.
-
-    ``fixed``: a time to use instead (a test's). Without it the clock reads
-    ``$FROGPBEM_NOW`` when it is set (the documented test hook: every
-    command run with it believes that is the time), else the system's clock (UTC).
-    """
-
-    fixed: str | None = None
-
-    def text(self) -> str:
-        """The time now as ``YYYY-MM-DDTHH:MM:SSZ``."""
-        given = self.fixed or os.environ.get(NOW_VARIABLE)
-        if not given:
-            return text_of(int(time.time()))
-        try:
-            seconds_of(given)
-        except GameFileError:
-            raise UsageError(f"${NOW_VARIABLE} is {given[:40]!r}: give a UTC time such as "
-                             "2026-12-01T09:30:00Z, or unset it") from None
-        return given
-
-    def now(self) -> int:
-        """The time now in seconds since the epoch."""
-        return seconds_of(self.text())
-
-
-def now_text() -> str:
-    """The time now (:class:`Clock`): ``$FROGPBEM_NOW`` when it is set, else the system's."""
-    return Clock().text()
-
-
-def seconds_of(text: str) -> int:
-    """A ``YYYY-MM-DDTHH:MM:SSZ`` time as seconds since the epoch; raises
-    :class:`GameFileError` for any other text (the 31st of February too).
-
-    Read by hand, not with ``time.strptime``: that would import ``_strptime``, ``calendar``,
-    ``locale`` and ``datetime`` (some 5 ms) at the start of every command that loads a game.
-    """
-    fields = _fields_of(text)
-    if fields is None:
-        raise GameFileError(f"{text[:40]!r} is not a UTC time YYYY-MM-DDTHH:MM:SSZ")
-    year, month, day, hour, minute, second = fields
-    # days since 1970-01-01 of a proleptic Gregorian date (the year counted from March)
-    shifted = year - (month <= 2)
-    era, of_era = divmod(shifted, 400)
-    day_of_year = (153 * (month + (-3 if month > 2 else 9)) + 2) // 5 + day - 1
-    day_of_era = of_era * 365 + of_era // 4 - of_era // 100 + day_of_year
-    days = era * 146097 + day_of_era - 719468
-    return days * 86400 + hour * 3600 + minute * 60 + second
-
-
-_DIGITS = frozenset("0123456789")
-_MONTH_DAYS = (31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)
-
-
-def _fields_of(text: str) -> tuple[int, int, int, int, int, int] | None:
-    """Year, month, day, hour, minute and second of ``YYYY-MM-DDTHH:MM:SSZ``, if ``text`` is
-    one and names a real day and time (seconds up to 61, as ``strptime`` allows)."""
-    if len(text) != 20 or text[4] + text[7] + text[10] + text[13] + text[16] + text[19] \
-            != "--T::Z" or not _DIGITS.issuperset(text[:4] + text[5:7] + text[8:10] +
-                                                    text[11:13] + text[14:16] + text[17:19]):
-        return None
-    year, month, day = int(text[:4]), int(text[5:7]), int(text[8:10])
-    hour, minute, second = int(text[11:13]), int(text[14:16]), int(text[17:19])
-    if not 1 <= month <= 12 or year < 1:
-        return None
-    leap = month == 2 and year % 4 == 0 and (year % 100 != 0 or year % 400 == 0)
-    if not 1 <= day <= _MONTH_DAYS[month - 1] + leap or hour > 23 or minute > 59 \
-            or second > 61:
-        return None
-    return year, month, day, hour, minute, second
-
-
-def seconds_at(text: str, element: str) -> int:
-    """:func:`seconds_of` the time of ``element`` of a file, which the error names."""
-    try:
-        return seconds_of(text)
-    except GameFileError as exc:
-        raise exc.within(element=element) from None
-
-
-def text_of(seconds: int) -> str:
-    """Seconds since the epoch as ``YYYY-MM-DDTHH:MM:SSZ``."""
-    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(seconds))
-
-
-def timeline(file: GameFile) -> Iterator[tuple[str, str]]:
-    """Each time the referee signed, in the order of the history, with what it dates:
-    the header's ``created``, the deal, every record, the reveal."""
-    yield "the header", file.header.created
-    if file.deal is not None:
-        yield "the deal", file.deal.at
-    for record in file.log:
-        yield f"record {record.n}", record.at
-    if file.reveal is not None:
-        yield "the reveal", file.reveal.at
-
-
-def check_times(file: GameFile) -> None:
-    """The referee's times never go back: the deal, each record and the reveal are dated no
-    earlier than the element before them, the first no earlier than ``created``.
-
-    Raises :class:`ChainError` naming the first element that breaks it. (A deadline is
-    counted from these times: a record dated back would start a seat's clock early.)
-    """
-    before_name, before = "", ""
-    days: set[str] = set()
-    for name, at in timeline(file):
-        if at[:10] not in days or not (at[11:13] < "24" and at[14:16] < "60" and
-                                        at[17:19] < "60"):
-            seconds_at(at, name)  # the schema's pattern lets 2026-13-45 through
-            days.add(at[:10])  # a day checked once: a long game has many times on one
-        if at < before:  # one format, fixed width: its order is the order of time
-            raise ChainError(f"is dated {at}, before {before_name} ({before}): the referee's "
-                             "times never go back", element=name)
-        before_name, before = name, at
-
-
-def latest_time(file: GameFile) -> tuple[str, str]:
-    """The last time the referee signed into ``file``, and what it dates."""
-    return list(timeline(file))[-1]
-
-
-def check_not_ahead(file: GameFile, clock: Clock | None = None) -> None:
-    """Refuse a copy with a time more than :data:`SKEW` ahead of ``clock``: a record
-    dated in the future (a timeout signed before its deadline came). Names the first."""
-    now = (clock or Clock()).now()
-    _, latest = latest_time(file)
-    if seconds_of(latest) - now <= SKEW:  # times never go back: the last is the latest
-        return
-    for name, at in timeline(file):
-        ahead = seconds_of(at) - now
-        if ahead > SKEW:
-            raise ChainError(f"is dated {at}, {duration_words(ahead)} ahead of this "
-                             f"computer's clock ({text_of(now)}): a time that has not come "
-                             "yet (or this computer's clock is behind)", element=name)
-
-
-@functools.lru_cache(maxsize=4096)
-def signature_mark(signature: str) -> str:
-    """What recognises a signature this tool made, whatever text a copy writes it in: the
-    Ed25519 signature inside (base64). Ed25519 is deterministic: the same request signed
-    twice has one mark. (Only one text of a signature verifies: this is belt and braces.)
-
-    Kept for the signatures met last: a command marks every request of a long game more
-    than once (its memory's, the file's)."""
-    text = "".join(signature.split())
-    try:  # strict base64 decodes as the lenient check below would, without its regex
-        blob = binascii.a2b_base64(text, strict_mode=True)
-    except (binascii.Error, ValueError):
-        try:
-            blob = base64.b64decode(text, validate=True)
-        except ValueError:
-            return signature
-    return base64.b64encode(raw_signature(blob)).decode() \
-        if len(blob) > RAW_SIZE else signature
-
-
-def check_observed(file: GameFile, first_seen: Sequence[str], signed: Mapping[str, str],
-                   ) -> None:
-    """The referee's times against this user's own clock readings (its memory of the game,
-    :mod:`frogpbem.protocol.seen`); raises :class:`ChainError` naming the element.
-
-    - No element is dated more than :data:`SKEW` after this tool first saw it
-      (``first_seen``, one per element of the history; ``""``: not known). An element
-      seen for the first time now is so checked against the clock: a timeout signed
-      ahead of its deadline is refused, and stays refused once that time has come.
-    - No deal holding a join this tool signed, and no record applying a request it signed
-      (``signed``: :func:`signature_mark` to the time it signed), is dated more than
-      :data:`SKEW` before it was signed. Times never go back (:func:`check_times`), so no
-      later element is either: the clock of a seat's turn cannot start before that seat's
-      own join or last move.
-    - No timeout (or timed pass) of a seat was first seen here less than the deadline after
-      this tool signed what the history last applied for that seat (its request, or its
-      join in the deal): both times are this computer's, so no skew is allowed. A seat's
-      deadline starts after its own move was recorded, and that after it was signed.
-    """
-    elements = list(timeline(file))[1:]  # the history's: what ``first_seen`` dates
-    for (name, at), seen in zip(elements, first_seen, strict=False):
-        # one format, fixed width: compared as text first, and as times only when later
-        late = seconds_at(at, name) - seconds_of(seen) if seen and at > seen else 0
-        if late > SKEW:
-            raise ChainError(f"is dated {at}, {duration_words(late)} after this tool first "
-                             f"saw it ({seen}): the referee dated it ahead (or this "
-                             "computer's clock was behind)", element=name)
-    if not signed:
-        return
-    last_mine: dict[str, tuple[str, str]] = {}  # per seat: when this tool signed what the
-    # history last applied for it ("": not this tool's), and what that was
-    deal = file.deal
-    if deal is not None:
-        for join in deal.joins:
-            when = signed.get(signature_mark(join.signature), "")
-            last_mine[join.seat] = when, "join"
-            _check_not_before(deal.at, when, "the deal", "your join")
-    deadline = file.header.deadline
-    seen_at = {name: seen for (name, _), seen in zip(elements, first_seen, strict=False)}
-    for record in file.log:
-        name = f"record {record.n}"
-        if record.request:
-            when = signed.get(signature_mark(record.request), "")
-            last_mine[record.seat] = when, "last move"
-            _check_not_before(record.at, when, name, "the request you signed")
-            continue
-        (mine, what), saw = last_mine.get(record.seat, ("", "")), seen_at.get(name)
-        if record.timeout and deadline is not None and mine and saw and \
-                seconds_of(saw) - seconds_of(mine) < deadline.seconds:
-            raise ChainError(
-                f"says {record.seat}'s time ran out, yet this tool first saw it at {saw}, "
-                f"{duration_words(seconds_of(saw) - seconds_of(mine))} after it signed "
-                f"{record.seat}'s {what} ({mine}), less than the {deadline.per_move} a move: "
-                "the referee cut the time short", element=name)
-
-
-def late_timeouts(file: GameFile, requests: Sequence[tuple[int, str, str]]) -> list[str]:
-    """Warnings for each timeout (or timed pass) recorded where this tool signed the seat's
-    move for that very record (``requests``: record, seat, when) before the deadline ran
-    out. The referee may not have had it in time (mail is slow); if it had, it recorded a
-    timeout instead. Only this tool's clock says when it signed: it proves nothing to
-    anyone else, so this is a warning, not a refusal."""
-    deadline = file.header.deadline
-    if deadline is None or not requests:
-        return []
-    signed = {(n, seat): at for n, seat, at in requests}
-    warnings = []
-    for record in file.log:
-        when = signed.get((record.n, record.seat))
-        if not record.timeout or when is None:
-            continue
-        due = seconds_of(last_at(file, record.n - 1)) + deadline.seconds
-        if seconds_of(when) < due:
-            warnings.append(
-                f"WARNING: record {record.n} says {record.seat}'s time ran out (dated "
-                f"{record.at}), yet this tool signed {record.seat}'s move for that record at "
-                f"{when}, before the deadline ({text_of(due)}). If the referee had it in "
-                "time, it recorded a timeout instead. This rests on this computer's clock "
-                "alone: no one else can check it; keep the mail you sent as evidence.")
-    return warnings
-
-
-def _check_not_before(at: str, when: str, name: str, what: str) -> None:
-    """Refuse an element dated more than :data:`SKEW` before ``when`` (this tool signed
-    ``what``, which it applies, then; ``""``: not this tool's)."""
-    early = seconds_of(when) - seconds_at(at, name) if when and at < when else 0
-    if early > SKEW:
-        raise ChainError(f"applies {what} at {when}, yet is dated {at}, "
-                         f"{duration_words(early)} before it: the referee dated it back",
-                         element=name)
-
-
-def duration_words(seconds: int) -> str:
-    """A length of time in words a player reads at a glance (``3 days 2 hours``)."""
-    seconds = abs(seconds)
-    parts = []
-    for unit, size in (("day", 86400), ("hour", 3600), ("minute", 60)):
-        count, seconds = divmod(seconds, size)
-        if count:
-            parts.append(f"{count} {unit}{'s' if count > 1 else ''}")
-    return " ".join(parts[:2]) or f"{seconds} seconds"
-
-
-def last_at(file: GameFile, n: int) -> str:
-    """When the element before record ``n + 1`` was signed: the clock of a deadline."""
-    if n:
-        return file.log[n - 1].at
-    return file.deal.at if file.deal is not None else file.header.created
 
 
 def timeout_move(game: Game, state: Any, seat: str) -> str:
@@ -487,6 +206,9 @@ class Game:
     path: Path
     file: GameFile
     ruleset: Ruleset[Any, Any, Any, Any]
+    session: Session | None
+    """Where the game was loaded: its clock, and the stores its replays are kept in (an
+    audit reads a game outside any session: it keeps nothing)."""
     results: list[Any] = field(default_factory=list)
     """Each record's result, typed by the ruleset."""
     unrequested: list[int] = field(default_factory=list)
@@ -495,6 +217,13 @@ class Game:
     @property
     def header(self) -> Header:
         return self.file.header
+
+    @property
+    def stores(self) -> Session:
+        """The session the game was loaded in (an audit's game has none)."""
+        if self.session is None:
+            raise TypeError(f"game {self.game_id} was read outside a session")
+        return self.session
 
     @property
     def game_id(self) -> str:
@@ -648,20 +377,19 @@ def typed_results(file: GameFile, ruleset: Ruleset[Any, Any, Any, Any],
     return results
 
 
-def load(path: Path, memory: HeadMemory | None = None,
-         verified: Game | None = None, parsed: GameFile | None = None,
-         histories: VerifiedHistories | None = None) -> Game:
+def load(path: Path, session: Session, memory: HeadMemory | None = None,
+         verified: Game | None = None, parsed: GameFile | None = None) -> Game:
     """Read a game file and check its format, schema, model, signatures, chain and times
     (:func:`check_times`).
 
     Signatures already checked are not checked again: those of the history
-    this user's tool verified before (``histories``, by default the store in
-    ``$FROGPBEM_HOME``), those the referee's ``memory`` remembers signing, and
+    this user's tool verified before (the ``session``'s store), those the referee's
+    ``memory`` remembers signing, and
     those of a prefix this file shares exactly with a ``verified`` game. Each
     counts only for a prefix identical byte for byte, signatures included.
     ``parsed`` is the file as just read by the caller.
     """
-    histories = histories if histories is not None else VerifiedHistories()
+    histories = session.verified
     file = parsed if parsed is not None else read_game(path, histories)
     if verified is not None and verified.header.hash != file.header.hash:
         verified = None
@@ -676,7 +404,7 @@ def load(path: Path, memory: HeadMemory | None = None,
         report = chain.check_chain(file, _longest_trusted(file, candidates))
         report.raise_first()
         check_times(file)
-        game = Game(path, file, ruleset, results, report.unrequested)
+        game = Game(path, file, ruleset, session, results, report.unrequested)
         check_notes(game)
     except FrogPbemError as exc:
         raise exc.within(path=path) from None
@@ -709,14 +437,14 @@ def load_copy(game: Game, other_path: Path, data: bytes | None = None) -> Game:
     # what the copy shares with the game was read and checked already: only the rest is
     if data is None:
         data = mailsafe.unmail(read_bytes(other_path))
-    histories = VerifiedHistories()
-    parsed = parse_known(data, str(other_path), histories) or \
+    session = game.stores
+    parsed = parse_known(data, str(other_path), session.verified) or \
         parse_copy(data, str(other_path), game.file)
-    other = load(other_path, verified=game, parsed=parsed, histories=histories)
+    other = load(other_path, session, verified=game, parsed=parsed)
     if other.header.hash != game.header.hash:
         raise StaleCopyError(f"is not a copy of game {game.game_id}", path=other_path)
     try:
-        check_not_ahead(other.file)
+        check_not_ahead(other.file, session.clock)
     except FrogPbemError as exc:
         raise exc.within(path=other_path) from None
     return other
@@ -820,23 +548,6 @@ def unasked(game: Game, replayed: Replay) -> list[Record]:
     return found
 
 
-@dataclass
-class Replay:
-    """A game replayed from its log: the state it ends in, and what :func:`unasked` needs.
-
-    Only these states are kept: a state holds the board, so keeping one per
-    record would cost memory in the square of the game's length.
-    """
-
-    final: Any
-    """The state after the last record."""
-    before: dict[int, Any] = field(default_factory=dict)
-    """The state before each record that carries no seat's request (after ``since``)."""
-    since: int = 0
-    """How many records were replayed by an earlier command (the kept replays of
-    :mod:`frogpbem.protocol.replays`): ``before`` knows nothing of them."""
-
-
 def _play_record(game: Game, record: Record, claimed: Any, state: Any,
                  key: crypto.PrivateKey | None, role: str | None) -> Any:
     """The state after a seat's record, its sealed move opened where it can be."""
@@ -867,12 +578,6 @@ def start_state(game: Game, secrets: Mapping[str, JSON | None]) -> Any:
     return game.ruleset.start(game.options, game.seats, game.file.dealing.public, secrets)
 
 
-_REPLAYS: OrderedDict[tuple[str, ...], tuple[tuple[str, ...], Replay]] = OrderedDict()
-"""The last replays made in this process: the hashes of the records replayed, and the replay."""
-RECENT_REPLAYS = 8
-"""Enough for every role of a six-seat game, the referee and the public."""
-
-
 def replay(game: Game, secrets: Mapping[str, JSON | None],
            key: crypto.PrivateKey | None = None, *,
            keeper: crypto.PrivateKey | None = None) -> Replay:
@@ -881,14 +586,15 @@ def replay(game: Game, secrets: Mapping[str, JSON | None],
     Raises :class:`InconsistentResultError` (or another
     :class:`FrogPbemError`) naming the record that does not hold.
 
-    A history replayed before in this process, with the same secrets and
+    A history replayed before in this session, with the same secrets and
     role, is continued from where it stopped: only the records after it are
     played (the referee applying a move, then mailing it; the demo's every
     record). It counts only if every record of it is the same, byte for byte.
 
     With ``keeper`` (the user's key), a replay kept by an earlier command is
     continued the same way, and this one is kept for the next
-    (:mod:`frogpbem.protocol.replays`, written when the command is done) unless
+    (the session's :class:`~frogpbem.protocol.replays.KeptReplays`, written when the
+    command is done) unless
     fewer than :data:`~frogpbem.protocol.replays.KEEP_EVERY` records followed the
     one read. Its ``before`` then holds only the records replayed here.
     """
@@ -896,14 +602,15 @@ def replay(game: Game, secrets: Mapping[str, JSON | None],
     reveal = game.file.reveal
     memo = (game.header.hash, game.file.base_hash, json.dumps(secrets, sort_keys=True),
             str(role), reveal.hash if reveal is not None else "")
-    hashes = log_hashes(game.file.log)
-    done, kept = _replayed(memo, hashes)
+    hashes = game.file.log_hashes()
+    store = game.session.replays if game.session is not None else None  # none: an audit's
+    done, kept = store.made_before(memo, hashes) if store is not None else (0, None)
     stored = None
     from_store = None  # how many records the replay read from the store had, if one was
-    if keeper is not None:
+    if keeper is not None and store is not None:
         stored = replays.memo_digest(memo)
         if kept is None:
-            found = replays.read(game.game_id, keeper, str(role), stored, hashes)
+            found = store.read(game.game_id, keeper, str(role), stored, hashes)
             if found is not None:
                 done, kept = found[0], Replay(found[1], since=found[0])
                 from_store = done
@@ -914,10 +621,11 @@ def replay(game: Game, secrets: Mapping[str, JSON | None],
             before[record.n] = state
         state = after
     replayed = Replay(state, before, kept.since if kept is not None else 0)
-    keep_recent(_REPLAYS, memo, (hashes, replayed), RECENT_REPLAYS)
-    if keeper is not None and stored is not None and \
+    if store is not None:
+        store.made_now(memo, hashes, replayed)
+    if store is not None and keeper is not None and stored is not None and \
             (from_store is None or len(hashes) - from_store >= replays.KEEP_EVERY):
-        replays.keep(game.game_id, keeper, str(role), stored, hashes, state)
+        store.keep(game.game_id, keeper, str(role), stored, hashes, state)
     return replayed
 
 
@@ -951,11 +659,3 @@ def _played(game: Game, state: Any, done: int, key: crypto.PrivateKey | None,
                 path=game.path, element=f"record {record.n}",
             )
         yield record, state
-
-
-def _replayed(memo: tuple[str, ...], hashes: tuple[str, ...]) -> tuple[int, Replay | None]:
-    """The replay kept whose records begin this history, and how many they are."""
-    kept = _REPLAYS.get(memo)
-    if kept is None or len(kept[0]) > len(hashes) or hashes[:len(kept[0])] != kept[0]:
-        return 0, None
-    return len(kept[0]), kept[1]

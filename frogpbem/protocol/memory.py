@@ -15,7 +15,7 @@ import json
 import os
 from collections.abc import Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from frogpbem.errors import FileAccessError, FrogPbemError, StaleCopyError
 from frogpbem.gamefile import chain, jsontext
@@ -29,24 +29,15 @@ from frogpbem.gamefile.document import (
     write_atomic,
 )
 from frogpbem.gamefile.model import hash_of
-
-if TYPE_CHECKING:
-    from frogpbem.protocol.game import Game
-
-
-def default_state_dir() -> Path:
-    """``$FROGPBEM_STATE``, else ``$XDG_STATE_HOME/frogpbem`` (``~/.local/state/frogpbem``)."""
-    if os.environ.get("FROGPBEM_STATE"):
-        return Path(os.environ["FROGPBEM_STATE"])
-    base = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
-    return Path(base) / "frogpbem"
+from frogpbem.protocol.seen import LoadedGame
 
 
 class HeadMemory:
-    """The last head the referee signed, per game."""
+    """The last head the referee signed, per game, in ``folder`` (the state folder of a
+    :class:`~frogpbem.protocol.session.Session`)."""
 
-    def __init__(self, folder: Path | None = None) -> None:
-        self.folder = folder or default_state_dir()
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
 
     def _path(self, game: str, suffix: str = ".json") -> Path:
         return self.folder / "heads" / f"{game}{suffix}"
@@ -76,7 +67,7 @@ class HeadMemory:
         memory = self._read(game)
         return None if memory is None else (int(memory["n"]), str(memory["digest"]))
 
-    def check(self, game: Game) -> None:
+    def check(self, game: LoadedGame) -> None:
         """Refuse a copy older than, or diverging from, what was signed last."""
         memory = self._read(game.game_id)
         if memory is None:
@@ -150,7 +141,7 @@ class HeadMemory:
         except FrogPbemError:
             return False
 
-    def remember(self, game: Game, data: bytes | Later) -> None:
+    def remember(self, game: LoadedGame, data: bytes | Later) -> None:
         """Remember ``game`` as signed, ``data`` being the file about to be written.
 
         Call it holding the lock, before the game file is renamed into place.

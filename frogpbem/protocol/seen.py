@@ -19,7 +19,7 @@ import os
 from collections import OrderedDict
 from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from frogpbem.errors import FileAccessError, ForkError, FrogPbemError, StaleCopyError
 from frogpbem.frozen import frozen
@@ -35,22 +35,34 @@ from frogpbem.gamefile.document import (
     write_atomic,
 )
 from frogpbem.gamefile.forkproof import ForkProof, conflict
-from frogpbem.gamefile.model import GameFile, keep_recent
-
-if TYPE_CHECKING:
-    from frogpbem.protocol.game import Clock, Game
-
+from frogpbem.gamefile.model import GameFile, Header, keep_recent
+from frogpbem.protocol.times import Clock, check_observed, late_timeouts, signature_mark
 
 MARK_SIZE = 88
 """The length of a :func:`~frogpbem.protocol.game.signature_mark`: 64 bytes in base64."""
 
 
-def default_home() -> Path:
-    """``$FROGPBEM_HOME``, else ``$XDG_DATA_HOME/frogpbem`` (``~/.local/share/frogpbem``)."""
-    if os.environ.get("FROGPBEM_HOME"):
-        return Path(os.environ["FROGPBEM_HOME"])
-    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
-    return Path(base) / "frogpbem"
+class LoadedGame(Protocol):
+    """A game loaded and checked (:class:`frogpbem.protocol.game.Game`), as the stores read
+    it."""
+
+    @property
+    def path(self) -> Path: ...
+
+    @property
+    def file(self) -> GameFile: ...
+
+    @property
+    def header(self) -> Header: ...
+
+    @property
+    def game_id(self) -> str: ...
+
+    @property
+    def head(self) -> str: ...
+
+    @property
+    def undealt(self) -> bool: ...
 
 
 @frozen
@@ -82,8 +94,6 @@ class Seen:
     def from_json(cls, value: Any) -> Seen:
         """A memory as written; ``first_seen`` and ``signed`` may be missing (older ones), and
         an older one keeps signatures by their text (read here by their marks)."""
-        from frogpbem.protocol.game import signature_mark
-
         first = tuple(str(t) for t in value.get("first_seen", ()))
         signed: dict[str, str] = {}
         for text, at in value.get("signed", {}).items():
@@ -105,18 +115,21 @@ class Seen:
         return (self.header, self.history) == (other.header, other.history)
 
 
-_KNOWN: OrderedDict[Path, tuple[bytes | Later, Seen]] = OrderedDict()
-"""The memories read or written last in this process, by path, with their bytes: the same
-bytes read again are not parsed again (the demonstration's players see every record)."""
 KNOWN_MEMORIES = 4
-"""How many of them are known at once (a game's, and a few more)."""
+"""How many memories a store knows at once (a game's, and a few more)."""
 
 
 class SeenGames:
-    """The store: ``seen/GAME.json`` (hashes) and ``seen/GAME.yaml`` (the latest copy)."""
+    """The store: ``seen/GAME.json`` (hashes) and ``seen/GAME.yaml`` (the latest copy), in
+    ``folder`` (the home folder of a :class:`~frogpbem.protocol.session.Session`); ``clock``
+    dates what this tool sees and signs."""
 
-    def __init__(self, folder: Path | None = None) -> None:
-        self.folder = folder or default_home()
+    def __init__(self, folder: Path, clock: Clock) -> None:
+        self.folder = folder
+        self.clock = clock
+        self.known: OrderedDict[Path, tuple[bytes | Later, Seen]] = OrderedDict()
+        """The memories read or written last, by path, with their bytes: the same bytes
+        read again are not parsed again (the demonstration's players see every record)."""
 
     def _paths(self, game: str) -> tuple[Path, Path, Path]:
         base = self.folder / "seen"
@@ -124,7 +137,7 @@ class SeenGames:
 
     def _read(self, game: str) -> Seen | None:
         path = self._paths(game)[0]
-        known = _KNOWN.get(path)
+        known = self.known.get(path)
         if known is not None and known[0] is held(path):  # written last, and not made yet
             return known[1]
         try:
@@ -139,12 +152,12 @@ class SeenGames:
         except (ValueError, KeyError, TypeError, AttributeError):  # a shape not written here
             raise StaleCopyError(f"the memory of game {game} at {path} is unreadable; "
                                  "move it away to start afresh") from None
-        keep_recent(_KNOWN, path, (data, seen), KNOWN_MEMORIES)
+        keep_recent(self.known, path, (data, seen), KNOWN_MEMORIES)
         return seen
 
-    def see(self, game: Game, clock: Clock | None = None) -> list[str]:
+    def see(self, game: LoadedGame) -> list[str]:
         """Refuse a copy that forks from or rolls back what was seen; remember a newer one,
-        with when each new element was first seen (``clock``: the time now); then refuse it
+        with when each new element was first seen (by the store's clock); then refuse it
         if its times do not fit those readings (:func:`~frogpbem.protocol.game.check_observed`).
 
         A copy refused for its times is remembered all the same: it is what the referee
@@ -152,9 +165,6 @@ class SeenGames:
         warnings for the user that prove nothing to anyone else
         (:func:`~frogpbem.protocol.game.late_timeouts`).
         """
-        from frogpbem.protocol.game import Clock, check_observed, late_timeouts
-
-        clock = clock or Clock()
         file = game.file
         json_path, copy_path, lock_path = self._paths(file.game)
         with lock_file(lock_path):
@@ -167,7 +177,7 @@ class SeenGames:
                                              now.history[:len(seen.history)] == seen.history):
                     self._refuse(game, seen, now)
                 known = seen.seen_at() if seen is not None else ()
-                now = replace(now, first_seen=known + (clock.text(),) * (
+                now = replace(now, first_seen=known + (self.clock.text(),) * (
                     len(now.history) - len(known)), signed=seen.signed if seen else (),
                     requests=seen.requests if seen else ())
                 self._write(file.game, now, game_bytes(file))
@@ -177,18 +187,16 @@ class SeenGames:
             raise exc.within(path=game.path) from None
         return late_timeouts(file, now.requests)
 
-    def signed(self, game: Game, signature: str, clock: Clock | None = None,
+    def signed(self, game: LoadedGame, signature: str,
                request: tuple[int, str] | None = None) -> None:
         """Remember that this tool signed a request, join or setup (``signature``) in
         ``game`` now, by what it signed: a signature already known keeps its first time
         (signing the same move again must not make its record look dated back). A move's
         ``request`` (the record it asks to become, and the seat) is kept too."""
-        from frogpbem.protocol.game import Clock, signature_mark
-
         json_path, _, lock_path = self._paths(game.game_id)
         with lock_file(lock_path):
             seen = self._read(game.game_id)
-            mark, now = signature_mark(signature), (clock or Clock()).text()
+            mark, now = signature_mark(signature), self.clock.text()
             if seen is None:
                 return
             signed, requests = seen.signed, seen.requests
@@ -207,9 +215,9 @@ class SeenGames:
             write_atomic(copy_path, copy, private=True)
         data = Later(lambda: json.dumps(seen.to_json()).encode())
         write_atomic(json_path, data, private=True)
-        keep_recent(_KNOWN, json_path, (data, seen), KNOWN_MEMORIES)
+        keep_recent(self.known, json_path, (data, seen), KNOWN_MEMORIES)
 
-    def _refuse(self, game: Game, seen: Seen, now: Seen) -> None:
+    def _refuse(self, game: LoadedGame, seen: Seen, now: Seen) -> None:
         if seen.header == now.header and seen.history[:len(now.history)] == now.history:
             if seen.records > now.records:
                 detail = f"it ends at record {now.records}, you have seen record {seen.records}"

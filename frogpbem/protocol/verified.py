@@ -16,7 +16,8 @@ and each element's hash, so that the next command reads only what follows
 it (see :func:`frogpbem.gamefile.document.parse_known`). A file whose history
 differs in one byte is read whole.
 
-The store lives beside the memory of copies seen (``$FROGPBEM_HOME/verified/``).
+The store lives beside the memory of copies seen (``$FROGPBEM_HOME/verified/``), in a
+:class:`~frogpbem.protocol.session.Session`.
 It holds no secret (only what every copy of the game shows); losing it only
 costs time.
 """
@@ -25,22 +26,26 @@ from __future__ import annotations
 
 import contextlib
 import json
+from collections import OrderedDict
 from pathlib import Path
 from typing import Any
 
 from frogpbem.errors import FrogPbemError
 from frogpbem.gamefile import jsontext
 from frogpbem.gamefile.chain import prefix_digest
-from frogpbem.gamefile.document import read_bytes, write_atomic
+from frogpbem.gamefile.document import KeptHistory, read_bytes, write_atomic
 from frogpbem.gamefile.model import GameFile
-from frogpbem.protocol.seen import default_home
 
 
 class VerifiedHistories:
     """The store: ``verified/GAME.json`` = ``{"header", "n", "digest"}``."""
 
-    def __init__(self, folder: Path | None = None) -> None:
-        self.folder = (folder or default_home()) / "verified"
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self.parsed: OrderedDict[bytes, GameFile] = OrderedDict()
+        """The last files parsed with this store, by the SHA-256 of their bytes."""
+        self.kept_here: OrderedDict[str, KeptHistory] = OrderedDict()
+        """Per game id, the history kept last (its values, as read)."""
 
     def _path(self, game: str, kind: str = "") -> Path:
         return self.folder / f"{game}{kind}.json"

@@ -11,7 +11,7 @@ from frogpbem.errors import GameFileError, SignatureError
 from frogpbem.gamefile import strictyaml
 from frogpbem.gamefile.document import _parse, parse_copy, read_game
 from frogpbem.protocol.game import load, load_copy, typed_results
-from tests.conftest import Cli, Keys, Result
+from tests.conftest import Cli, Keys, Result, here
 
 
 @pytest.fixture
@@ -45,7 +45,7 @@ def test_a_copy_takes_the_results_of_the_records_it_shares_from_the_game(
     """Records that are the game's very values keep the game's typed results; a record read
     again, or changed, is typed on its own."""
     game, copy = returned
-    loaded = load(game)
+    loaded = load(game, here())
     other = load_copy(loaded, copy)
     assert len(other.results) == 2
     assert all(mine is theirs for mine, theirs in zip(other.results, loaded.results,
@@ -77,7 +77,7 @@ def test_a_changed_request_in_a_copy_is_refused(returned: tuple[Path, Path]) -> 
         + signature[41:]
     copy.write_text(strictyaml.dumps(doc))
     with pytest.raises(SignatureError) as refused:
-        load_copy(load(game), copy)
+        load_copy(load(game, here()), copy)
     assert refused.value.element is not None and "pending request 1" in refused.value.element
 
 

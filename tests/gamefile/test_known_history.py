@@ -16,12 +16,11 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from frogpbem.errors import GameFileError, SignatureError
-from frogpbem.gamefile import document, model, strictyaml
+from frogpbem.gamefile import document, strictyaml
 from frogpbem.gamefile.document import _parse, dump_game, parse_game, parse_known
 from frogpbem.gamefile.model import GameFile
 from frogpbem.protocol.game import load
-from frogpbem.protocol.verified import VerifiedHistories
-from tests.conftest import Cli, Keys, Result
+from tests.conftest import Cli, Keys, Result, here
 
 
 class Kept:
@@ -31,6 +30,8 @@ class Kept:
     def __init__(self) -> None:
         self.values: dict[str, Any] = {}
         self.frozen = False
+        self.parsed: OrderedDict[bytes, GameFile] = OrderedDict()
+        self.kept_here: OrderedDict[str, document.KeptHistory] = OrderedDict()
 
     def read_history(self, game: str) -> Any:
         return self.values.get(game)
@@ -106,7 +107,7 @@ def test_the_store_is_written_again_every_keep_every_records(
     store = Kept()
     document.keep_history(_parse(one, "one"), one, store)
     for data, stored in ((two, one), (three, three), (four, three)):
-        document._KEPT_HERE.clear()  # each read in a process of its own: the store is all
+        store.kept_here.clear()  # each read in a process of its own: the store is all
         quick = parse_known(data, "next", store)
         assert quick is not None and same(quick, _parse(data, "whole"))
         (kept,) = store.values.values()
@@ -125,16 +126,14 @@ def test_a_history_from_the_store_brings_the_views_list_of_its_records(
     whole = _parse(two, "whole").view_moves
     assert kept["views"] == [whole[0], whole[1][1:-1].decode()]
     for data in (three, asked):
-        document._KEPT_HERE.clear()  # each read in a process of its own: the store is all
-        monkeypatch.setattr(model, "_VIEW_MOVES", OrderedDict())
+        store.kept_here.clear()  # each read in a process of its own: the store is all
         quick = parse_known(data, "next", store)
         assert quick is not None
         made = [r.n for r in quick.log if "view_entry_written" in r.__dict__]
         assert quick.view_moves == _parse(data, "whole").view_moves
         assert [r.n for r in quick.log if "view_entry_written" in r.__dict__] == \
             made + [3] * (data != two)  # only the record after the kept history's two
-    document._KEPT_HERE.clear()
-    monkeypatch.setattr(model, "_VIEW_MOVES", OrderedDict())
+    store.kept_here.clear()
     kept["views"][0] = kept["views"][0].rsplit("\n- ", 1)[0]  # one entry short: not used
     quick = parse_known(three, "short", store)
     assert quick is not None and quick.view_moves == _parse(three, "whole").view_moves
@@ -146,16 +145,17 @@ def test_a_history_changed_on_disk_is_read_whole_and_refused(
     game = new_game()
     play(game, "alice", "shoot C3")
     play(game, "bob", "guess A2")
-    store = VerifiedHistories(tmp_path / "mine")
-    load(game, histories=store)
-    assert store.read_history(load(game, histories=store).game_id) is not None
+    mine = here(home=tmp_path / "mine")
+    store = mine.verified
+    load(game, mine)
+    assert store.read_history(load(game, mine).game_id) is not None
     doc = strictyaml.loads(game.read_bytes())
     doc["log"][0]["move"] = "shoot C4"  # valid YAML, valid values: only the signature tells
     changed = strictyaml.dumps(doc).encode()
     game.write_bytes(changed)
     assert parse_known(changed, "changed", store) is None
     with pytest.raises(SignatureError):
-        load(game, histories=store)
+        load(game, mine)
 
 
 def test_a_second_read_in_one_process_takes_the_kept_history_from_memory(
@@ -173,7 +173,7 @@ def test_a_second_read_in_one_process_takes_the_kept_history_from_memory(
     assert second is not None and same(second, _parse(asked, "asked"))
     assert len(second.requests) == 1 and all(map(operator.is_, first.log, second.log))
     assert store.values == {}  # nothing new to keep: no record was added
-    document._KEPT_HERE.clear()  # as in another process
+    store.kept_here.clear()  # as in another process
     assert parse_known(asked, "asked", store) is None
 
 
@@ -185,7 +185,7 @@ def test_a_kept_history_of_another_shape_is_not_used(versions: list[bytes]) -> N
     for change in ({"format": 0}, {"hashes": []}, {"bases": None}, {"length": "12"},
                    {"history": []}):
         store.values[game] = {**store.values[game], **change}
-        document._KEPT_HERE.clear()  # as in another process: the store is all there is
+        store.kept_here.clear()  # as in another process: the store is all there is
         assert parse_known(three, "three", store) is None
         store.values.clear()
         document.keep_history(_parse(two, "two"), two, store)
@@ -203,7 +203,7 @@ def test_a_damaged_file_reads_as_it_does_without_a_kept_history(
     document.keep_history(_parse(two, "two"), two, store)
     store.frozen = True
     if data.draw(st.booleans(), label="read in another process"):
-        document._KEPT_HERE.clear()  # the kept history from the store, not from memory
+        store.kept_here.clear()  # the kept history from the store, not from memory
     file = bytearray(data.draw(st.sampled_from([three, asked])))
     kept = two.index(b"\nrequests:") + 1
     for _ in range(data.draw(st.integers(1, 3))):
@@ -253,8 +253,9 @@ def test_a_history_read_is_written_back_as_a_fresh_write_makes_it(
     written = dump_game(grown)
     # what was written is the history the next record is added to (its new lines checked)
     assert document._source_of(grown) == (written[:written.index(b"\nrequests:") + 1], 3)
-    document._SOURCES.clear()
-    assert written == dump_game(_parse(written, "again")) == three
+    written_file = _parse(written, "again")
+    written_file.header.made.sources.clear()
+    assert written == dump_game(written_file) == three
     assert dump_game(replace(_parse(three, "three"), requests=())) == three
 
 

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from frogpbem.errors import GameFileError
 from frogpbem.gamefile import mailsafe
 from frogpbem.gamefile.document import parse_game
-from tests.conftest import Cli, Keys, Result
+from tests.conftest import Cli, Keys, Result, here
 
 
 @pytest.fixture
@@ -193,17 +193,20 @@ def test_sealed_blocks_matched_whole_are_read_as_line_by_line(lines: list[str],
 
 def test_a_file_parsed_again_is_the_same_and_a_changed_one_is_read_anew(
         mailed: Path) -> None:
-    """Parses are kept by the hash of the bytes: a change of one byte is never served old."""
+    """Parses are kept (by a session's store) by the hash of the bytes: a change of one byte
+    is never served old."""
     data = mailed.read_bytes()
-    first = parse_game(data, "a")
-    assert parse_game(data, "b") is first
-    assert parse_game(b"> " + data.replace(b"\n", b"\n> "), "quoted") is first  # same file
+    store = here().verified
+    first = parse_game(data, "a", store)
+    assert parse_game(data, "b", store) is first
+    assert parse_game(b"> " + data.replace(b"\n", b"\n> "), "quoted", store) is first  # same
     signature = data.index(b"signature:")
     flipped = data[:signature] + data[signature:].replace(b"A", b"B", 1)
-    changed = parse_game(flipped, "c")
+    changed = parse_game(flipped, "c", store)
     assert changed is not first and changed != first
     with pytest.raises(GameFileError):
-        parse_game(data.replace(b"frogpbem: 2", b"frogpbem: 3", 1), "d")
+        parse_game(data.replace(b"frogpbem: 2", b"frogpbem: 3", 1), "d", store)
+    assert parse_game(data, "e", here().verified) is not first  # another session's store
 
 
 def test_a_game_written_from_its_elements_lines_is_the_document_written_whole(

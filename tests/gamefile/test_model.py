@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import copy
 import string
-from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
@@ -173,12 +172,13 @@ def test_a_known_list_of_view_entries_is_taken_only_for_these_very_records(
         finished_game: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A file whose log begins with records whose list is known makes only the entries
     after them; records equal in value but read again are not these."""
-    monkeypatch.setattr(model, "_VIEW_MOVES", OrderedDict())
     file = parse_game(finished_game.read_bytes(), "game")
+    file.header.made.views.clear()
     assert len(file.log) > 2
     again = _parse(finished_game.read_bytes(), "again")
-    model.know_view_moves(file.log[:1], "- mine", b'{"move":"mine"}')
-    model.know_view_moves(again.log[:2], "- other", b'{"move":"other"}')  # longer, not these
+    model.know_view_moves(replace(file, log=file.log[:1]), "- mine", b'{"move":"mine"}')
+    model.know_view_moves(replace(file, log=again.log[:2]),  # longer, not these
+                          "- other", b'{"move":"other"}')
     rest = [r.view_entry for r in file.log[1:]]
     assert file.view_moves == (
         "\n".join(["- mine", *strictyaml.item("moves:", rest)[1:]]),
@@ -191,21 +191,21 @@ def test_a_log_lists_each_records_hash_however_it_was_made(
     """A log grown record by record lists one more hash each time; a log made otherwise
     (the same records in a new tuple, one record changed, records read again) lists its
     own records' hashes, never those of a log listed before."""
-    monkeypatch.setattr(model, "_LOG_HASHES", OrderedDict())
     file = parse_game(finished_demos["coan"].read_bytes(), "game")
+    file.header.made.logs.clear()
     again = _parse(finished_demos["coan"].read_bytes(), "again")
     hashes = tuple(record.hash for record in file.log)
     assert len(hashes) > 3
     grown = replace(file, log=())
-    assert model.log_hashes(grown.log) == ()
+    assert grown.log_hashes() == ()
     for n, record in enumerate(file.log, 1):
         grown = grown.with_record(record)
-        assert model.log_hashes(grown.log) == hashes[:n]
-    assert model.log_hashes(tuple(file.log)) == hashes
+        assert grown.log_hashes() == hashes[:n]
+    assert replace(file, log=tuple(file.log)).log_hashes() == hashes
     other = replace(file.log[1], move="guess A1", signature="AAAA")
     changed = (file.log[0], other, *file.log[2:])
-    assert model.log_hashes(changed) == (hashes[0], other.hash, *hashes[2:])
+    assert replace(file, log=changed).log_hashes() == (hashes[0], other.hash, *hashes[2:])
     assert other.hash != hashes[1]
-    assert model.log_hashes(again.log) == hashes
+    assert replace(file, log=again.log).log_hashes() == hashes
     assert grown.heads() == [file.base_hash, *hashes]
     assert file.history_hashes() == tuple(e.hash for e in file.history)

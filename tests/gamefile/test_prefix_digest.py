@@ -3,15 +3,12 @@
 from __future__ import annotations
 
 import dataclasses
-from collections import OrderedDict
 from pathlib import Path
-
-import pytest
 
 from frogpbem import crypto
 from frogpbem.gamefile import chain
 from frogpbem.gamefile.document import read_game
-from frogpbem.gamefile.model import GameFile
+from frogpbem.gamefile.model import KNOWN_PREFIXES, GameFile
 
 
 def digest_whole(file: GameFile, n: int) -> str:
@@ -24,28 +21,28 @@ def digest_whole(file: GameFile, n: int) -> str:
     return "sha256:" + crypto.sha256("\n".join(parts).encode()).hex()
 
 
-@pytest.fixture
-def fresh(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(chain, "_PREFIXES", OrderedDict())
+def fresh(path: Path) -> GameFile:
+    """The game read, with no digest kept for its header from before."""
+    file = read_game(path)
+    file.header.made.prefixes.clear()
+    return file
 
 
-@pytest.mark.usefixtures("fresh")
 def test_a_digest_gone_on_from_a_shorter_one_is_the_digest_of_the_whole(
         finished_game: Path) -> None:
-    file = read_game(finished_game)
+    file = fresh(finished_game)
     count = len(file.log)
     assert count >= 5
     for n in (0, 1, 3, count - 1, count, count):  # each from the one before, then again
         assert chain.prefix_digest(file, n) == digest_whole(file, n)
     assert chain.prefix_digest(file, 2) == digest_whole(file, 2)  # shorter than those kept
-    assert len(chain._PREFIXES) == chain.KNOWN_PREFIXES
+    assert len(file.header.made.prefixes) == KNOWN_PREFIXES
 
 
-@pytest.mark.usefixtures("fresh")
 def test_a_digest_is_not_gone_on_from_other_records(finished_game: Path) -> None:
     """A file whose third record is another value (equal but for its signature) is digested
     anew, not from the digest of the first records of the file it differs from."""
-    file = read_game(finished_game)
+    file = fresh(finished_game)
     assert chain.prefix_digest(file, 4) == digest_whole(file, 4)
     third = file.log[2]
     other = dataclasses.replace(third, signature=third.signature[::-1])

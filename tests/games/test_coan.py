@@ -17,7 +17,7 @@ from frogpbem.errors import IllegalMoveError, UsageError
 from frogpbem.gamefile import strictyaml
 from frogpbem.games import find_game, rank_by_points
 from frogpbem.games.frogs import Count, FrogGame, Miss, State
-from tests.conftest import Cli, Keys, write_setup
+from tests.conftest import Cli, Keys, here, write_setup
 
 COAN: FrogGame = find_game("coan")  # type: ignore[assignment]
 FROGFINDER: FrogGame = find_game("frogfinder")  # type: ignore[assignment]
@@ -98,7 +98,7 @@ def test_vectors_through_the_cli_and_the_audit(case: dict[str, Any], tmp_path: P
     doc = strictyaml.loads(game.read_bytes())
     assert doc["log"][-1]["scores"] == case["scores"]
     assert doc["reveal"]["outcome"] == case["outcome"]
-    report = audit(game)
+    report = audit(game, clock=here().clock)
     assert report.ok, report.text()
     record = cli("record", game)
     standing = ", ".join(f"{p['rank']}. {p['seat']} {p['points']}"

@@ -14,7 +14,7 @@ from frogpbem.errors import IllegalMoveError, NotationError
 from frogpbem.gamefile import strictyaml
 from frogpbem.games import find_game
 from frogpbem.games.froglet import Froglet, State, counts_for, legal_paths, parse_move
-from tests.conftest import Cli, Keys, write_setup
+from tests.conftest import Cli, Keys, here, write_setup
 
 RULES: Froglet = find_game("froglet")  # type: ignore[assignment]
 VECTORS = strictyaml.loads((Path(__file__).parent / "froglet_vectors.yaml").read_bytes())
@@ -124,7 +124,7 @@ def test_a_game_through_the_cli_and_the_audit(tmp_path: Path, cli: Cli, keys: Ke
     assert shown["points"] == {"white": 1, "black": 2}
     assert cli("move", game, "resign", "--key", keys.path("bob")).exit_code == 0
     assert cli("move", game, "--key", keys.path("referee")).exit_code == 0
-    report = audit(game)
+    report = audit(game, clock=here().clock)
     assert report.ok, report.text()
     assert "1-0" in cli("record", game).stdout
 

@@ -13,6 +13,7 @@ from frogpbem.gamefile.model import Plaintext
 from frogpbem.protocol.memory import HeadMemory
 from frogpbem.protocol.seen import SeenGames
 from frogpbem.protocol.verified import VerifiedHistories
+from tests.conftest import here
 
 DEEP = b"[" * 4000
 """Deeper than the JSON reader recurses (1,000), within every store's size limit."""
@@ -28,7 +29,7 @@ def test_json_from_other_people_nested_too_deeply_is_refused() -> None:
 
 
 def test_damaged_memories_nested_too_deeply_are_named_or_left_aside(tmp_path: Path) -> None:
-    seen = SeenGames(tmp_path / "home")
+    seen = SeenGames(tmp_path / "home", here().clock)
     path = seen._paths("ff-game")[0]
     path.parent.mkdir(parents=True)
     path.write_bytes(DEEP)
@@ -39,7 +40,7 @@ def test_damaged_memories_nested_too_deeply_are_named_or_left_aside(tmp_path: Pa
     memory._path("ff-game").write_bytes(DEEP)
     with pytest.raises(StaleCopyError, match="is unreadable; check it by hand"):
         memory._read("ff-game")
-    verified = VerifiedHistories(tmp_path / "verified")
+    verified = VerifiedHistories(tmp_path / "verified" / "verified")
     verified._path("ff-game").parent.mkdir(parents=True)
     verified._path("ff-game").write_bytes(DEEP)
     verified._path("ff-game", ".history").write_bytes(DEEP)

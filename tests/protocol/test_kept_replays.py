@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
-from collections import OrderedDict
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -18,10 +18,9 @@ from hypothesis import strategies as st
 from frogpbem import crypto
 from frogpbem.board import Board, Square
 from frogpbem.demo import play_demo
-from frogpbem.protocol import game as protocol
 from frogpbem.protocol import replays
 from frogpbem.protocol.game import REFEREE, known_secrets, load, replay, states, unasked
-from tests.conftest import Keys, Result
+from tests.conftest import Keys, Result, here
 
 RULES = [("frogfinder", {"size": "6", "frogs": "3"}), ("coan", {"size": "7", "frogs": "2"}),
          ("froglet", {"size": "6"}), ("secretmove", {})]
@@ -49,7 +48,8 @@ def test_every_state_of_a_whole_game_comes_back_exactly(tmp_path: Path, rules: s
                                                         options: dict[str, str]) -> None:
     """Every state of a finished game (all secrets known), through JSON text and back:
     equal, of the same types, and every viewer's view the same, in the same order."""
-    game = load(play_demo(tmp_path / rules, rules, seed=5, options=options).game)
+    played = play_demo(tmp_path / rules, rules, seed=5, options=options, session=here())
+    game = load(played.game, here())
     secrets = known_secrets(game, None, None)  # after the reveal, everybody's
     ruleset = game.ruleset
     viewers = [frozenset(), *(frozenset([seat]) for seat in game.seats),
@@ -115,60 +115,53 @@ def _counting(monkeypatch: pytest.MonkeyPatch, rules: Any) -> list[str]:
     return played
 
 
-def _fresh_process(monkeypatch: pytest.MonkeyPatch) -> None:
-    """What another command starts with: no replay in memory."""
-    monkeypatch.setattr(protocol, "_REPLAYS", OrderedDict())
-
-
-@pytest.fixture(autouse=True)
-def nothing_pending(monkeypatch: pytest.MonkeyPatch) -> None:
-    """No replay kept by another test's commands is written by this one's flush."""
-    monkeypatch.setattr(replays, "_PENDING", OrderedDict())
-
-
 def test_the_next_command_replays_only_the_new_records(
         new_game: Callable[..., Path], play: Callable[..., Result], keys: Keys,
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     game = new_game()
     play(game, "alice", "shoot C3")
     play(game, "bob", "guess A2")
+    _forget_kept()
     referee = keys.key("referee")
-    _fresh_process(monkeypatch)
-    loaded = load(game)
+    loaded = load(game, here())  # a session of its own: what another command starts with
     secrets = known_secrets(loaded, REFEREE, referee)
     with monkeypatch.context() as patched:
         played = _counting(patched, loaded.ruleset)
         first = replay(loaded, secrets, referee, keeper=referee)
     assert played == ["shoot C3", "guess A2"] and first.since == 0
-    replays.flush()
-    kept = replays.kept_path(loaded.game_id, referee, REFEREE)
+    loaded.stores.finish()
+    kept = loaded.stores.replays.path(loaded.game_id, referee, REFEREE)
     assert kept.parent == tmp_path / "state" / "replays"
     data = kept.read_bytes()
     assert b'"state"' not in data and b"frogpbem.games" not in data  # sealed: nothing shows
     assert kept.stat().st_mode & 0o777 == 0o600
 
     play(game, "alice", "shoot D4")
-    _fresh_process(monkeypatch)
-    longer = load(game)
+    kept.write_bytes(data)  # (what the commands of play() kept: not used)
+    longer = load(game, here())
     with monkeypatch.context() as patched:
         played = _counting(patched, longer.ruleset)
         again = replay(longer, secrets, referee, keeper=referee)
     assert played == ["shoot D4"] and again.since == 2  # from the kept state
-    _fresh_process(monkeypatch)
-    whole = replay(longer, secrets, referee)  # no keeper: from the first record
+    whole = replay(load(game, here()), secrets, referee)  # no keeper: from the first record
     assert again.final == whole.final and whole.since == 0
     with pytest.raises(ValueError, match="from its first record"):
         unasked(longer, again)  # the audit's question needs every state
 
 
+def _forget_kept() -> None:
+    """Leave aside the replays that the commands of ``play()`` kept (each command keeps its
+    own when it is done)."""
+    shutil.rmtree(here().replays.folder, ignore_errors=True)
+
+
 def _replayed_from_start(game: Path, key: crypto.PrivateKey, monkeypatch: pytest.MonkeyPatch,
                          role: str = REFEREE) -> bool:
-    _fresh_process(monkeypatch)
-    loaded = load(game)
+    loaded = load(game, here())
     with monkeypatch.context() as patched:
         played = _counting(patched, loaded.ruleset)
         done = replay(loaded, known_secrets(loaded, role, key), key, keeper=key)
-    replays._PENDING.clear()  # not written: the file stays as the test made it
+    # the session is not finished: the file stays as the test made it
     return done.since == 0 and len(played) == len(loaded.file.log)
 
 
@@ -177,11 +170,12 @@ def test_a_kept_replay_changed_forged_or_for_another_history_is_not_used(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     game = new_game()
     play(game, "alice", "shoot C3")
+    _forget_kept()
     referee = keys.key("referee")
-    loaded = load(game)
+    loaded = load(game, here())
     replay(loaded, known_secrets(loaded, REFEREE, referee), referee, keeper=referee)
-    replays.flush()
-    kept = replays.kept_path(loaded.game_id, referee, REFEREE)
+    loaded.stores.finish()
+    kept = loaded.stores.replays.path(loaded.game_id, referee, REFEREE)
     good = kept.read_bytes()
     assert not _replayed_from_start(game, referee, monkeypatch)  # the kept one is used
 
@@ -220,6 +214,7 @@ def test_a_kept_replay_changed_forged_or_for_another_history_is_not_used(
 
 def test_the_records_digest_decides(keys: Keys, monkeypatch: pytest.MonkeyPatch) -> None:
     referee = keys.key("referee")
+    replays = here().replays
     replays.keep("g-1", referee, "referee", "memo", ["h1", "h2"], Square(1, 1))
     replays.flush()
     assert replays.read("g-1", referee, "referee", "memo", ["h1", "h2", "h3"]) == \
@@ -262,11 +257,13 @@ def test_a_store_that_cannot_be_written_or_read_costs_only_time(
     blocked = tmp_path / "blocked"
     blocked.write_text("a file where the folder would be")
     monkeypatch.setenv("FROGPBEM_STATE", str(blocked))
+    replays = here().replays
     replays.keep("g-1", referee, "referee", "memo", ["h1"], Square(0, 0))
     replays.flush()  # nothing written, nothing raised
     assert replays.read("g-1", referee, "referee", "memo", ["h1"]) is None
     monkeypatch.setenv("FROGPBEM_STATE", str(tmp_path / "state"))
-    path = replays.kept_path("g-1", referee, "referee")
+    replays = here().replays
+    path = replays.path("g-1", referee, "referee")
     path.parent.mkdir(parents=True)
     path.write_text("[" * 100_000 + "]" * 100_000)  # nested past any parser's depth
     assert replays.read("g-1", referee, "referee", "memo", ["h1"]) is None
@@ -280,25 +277,24 @@ def test_a_replay_continued_from_the_store_is_kept_again_every_few_records(
     monkeypatch.setattr(replays, "KEEP_EVERY", 2)
     game = new_game()
     play(game, "alice", "shoot C3")
+    _forget_kept()
     referee = keys.key("referee")
-    _fresh_process(monkeypatch)
-    loaded = load(game)
+    loaded = load(game, here())
     secrets = known_secrets(loaded, REFEREE, referee)
     replay(loaded, secrets, referee, keeper=referee)
-    replays.flush()
-    kept = replays.kept_path(loaded.game_id, referee, REFEREE)
+    loaded.stores.finish()
+    kept = loaded.stores.replays.path(loaded.game_id, referee, REFEREE)
     first = kept.read_bytes()
     for move, player, since, written in (("guess A2", "bob", 1, False),
                                          ("shoot D4", "alice", 1, True),
                                          ("shoot C5", "bob", 3, False)):
+        before = kept.read_bytes()
         play(game, player, move)
-        replays._PENDING.clear()  # (what the commands of play() kept: not written)
-        _fresh_process(monkeypatch)
-        longer = load(game)
+        kept.write_bytes(before)  # (what the commands of play() kept: not used)
+        longer = load(game, here())
         again = replay(longer, secrets, referee, keeper=referee)
         assert again.since == since
-        _fresh_process(monkeypatch)
-        assert again.final == replay(longer, secrets, referee).final  # as from the start
-        assert bool(replays._PENDING) == written
-        replays.flush()
+        assert again.final == replay(load(game, here()), secrets, referee).final  # from the start
+        assert bool(longer.stores.replays.pending) == written
+        longer.stores.finish()
         assert (kept.read_bytes() != first) == (written or since == 3)

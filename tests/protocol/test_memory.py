@@ -14,7 +14,7 @@ from frogpbem.gamefile import chain
 from frogpbem.protocol import memory as memory_module
 from frogpbem.protocol.game import load
 from frogpbem.protocol.memory import HeadMemory
-from tests.conftest import Result
+from tests.conftest import Result, here
 
 
 def test_it_remembers_the_head_and_refuses_an_older_copy(
@@ -25,16 +25,16 @@ def test_it_remembers_the_head_and_refuses_an_older_copy(
     older = tmp_path / "older.yaml"
     shutil.copy(game, older)
     play(game, "alice", "shoot C3")
-    remembered = memory.remembered(load(game).game_id)
+    remembered = memory.remembered(load(game, here()).game_id)
     assert remembered is not None and remembered[0] == 1
-    assert remembered[1] == chain.prefix_digest(load(game).file, 1)
-    memory.check(load(game))  # the copy it signed last is fine
+    assert remembered[1] == chain.prefix_digest(load(game, here()).file, 1)
+    memory.check(load(game, here()))  # the copy it signed last is fine
     with pytest.raises(StaleCopyError, match="ends at record 0, but you already signed record 1"):
-        memory.check(load(older))
+        memory.check(load(older, here()))
 
 
 def test_an_unreadable_memory_is_reported(new_game: Callable[..., Path], tmp_path: Path) -> None:
-    game = load(new_game())
+    game = load(new_game(), here())
     memory = HeadMemory(tmp_path / "state")
     (tmp_path / "state" / "heads" / f"{game.game_id}.json").write_text("{not json")
     with pytest.raises(StaleCopyError, match="is unreadable; check it by hand"):
@@ -42,7 +42,7 @@ def test_an_unreadable_memory_is_reported(new_game: Callable[..., Path], tmp_pat
 
 
 def test_nothing_remembered_checks_nothing(new_game: Callable[..., Path], tmp_path: Path) -> None:
-    game = load(new_game())
+    game = load(new_game(), here())
     memory = HeadMemory(tmp_path / "elsewhere")
     assert memory.remembered(game.game_id) is None
     memory.check(game)
@@ -63,14 +63,14 @@ def test_a_write_a_stopped_command_left_undone_is_finished(
     before = game.read_bytes()
     play(game, "bob", "shoot D4")
     signed = game.read_bytes()
-    heads = tmp_path / "state" / "heads" / f"{load(game).game_id}"
+    heads = tmp_path / "state" / "heads" / f"{load(game, here()).game_id}"
     assert heads.with_suffix(".yaml").read_bytes() == signed
     game.write_bytes(before)  # as if stopped right after the memory was written
     with pytest.raises(StaleCopyError, match="ends at record 1, but you already signed"):
-        memory.check(load(game))
+        memory.check(load(game, here()))
     assert memory.finish(game)
     assert game.read_bytes() == signed
-    memory.check(load(game))
+    memory.check(load(game, here()))
     assert not memory.finish(game)  # nothing left to finish
     parsed: list[str] = []
     with monkeypatch.context() as patched:
@@ -104,7 +104,7 @@ def test_a_write_a_stopped_command_left_undone_is_finished(
 
     game.write_bytes(before)  # stopped between the kept copy and the memory: copy ahead
     heads.with_suffix(".json").write_bytes(
-        json.dumps({"n": 1, "head": load(game).head,
-                    "digest": chain.prefix_digest(load(game).file, 1)}).encode())
+        json.dumps({"n": 1, "head": load(game, here()).head,
+                    "digest": chain.prefix_digest(load(game, here()).file, 1)}).encode())
     assert not memory.finish(game)  # the memory and the file agree: the copy was never sent
     assert game.read_bytes() == before

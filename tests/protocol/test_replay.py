@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -14,7 +13,7 @@ from frogpbem.gamefile import strictyaml
 from frogpbem.gamefile.document import read_game
 from frogpbem.protocol import game as protocol
 from frogpbem.protocol.game import REFEREE, Game, known_secrets, load, replay
-from tests.conftest import Cli, Keys, Result, write_setup
+from tests.conftest import Cli, Keys, Result, here, write_setup
 from tests.test_audit import resign
 
 
@@ -24,8 +23,8 @@ def test_a_replay_goes_on_from_the_last_one_and_a_changed_record_is_replayed(
     game = new_game()
     play(game, "alice", "shoot C3")
     play(game, "bob", "guess A2")
-    monkeypatch.setattr(protocol, "_REPLAYS", OrderedDict())  # nothing kept from before
-    loaded = load(game)
+    session = here()  # a session of its own: nothing kept from before
+    loaded = load(game, session)
     rules = type(loaded.ruleset)
     played: list[str] = []
     real = rules.play
@@ -40,12 +39,12 @@ def test_a_replay_goes_on_from_the_last_one_and_a_changed_record_is_replayed(
     first = replay(loaded, secrets, referee)
     assert played == ["shoot C3", "guess A2"]
     played.clear()
-    again = replay(load(game), secrets, referee)
+    again = replay(load(game, session), secrets, referee)
     assert played == [] and again.final == first.final
     monkeypatch.setattr(rules, "play", real)
     play(game, "alice", "shoot D4")
     monkeypatch.setattr(rules, "play", counting)
-    longer = load(game)
+    longer = load(game, session)
     replay(longer, secrets, referee)
     assert played == ["shoot D4"]  # only the new record
     played.clear()
@@ -57,7 +56,8 @@ def test_a_replay_goes_on_from_the_last_one_and_a_changed_record_is_replayed(
     resign(doc, referee)
     game.write_text(strictyaml.dumps(doc))
     file = read_game(game)
-    forged = Game(game, file, loaded.ruleset, protocol.typed_results(file, loaded.ruleset))
+    forged = Game(game, file, loaded.ruleset, session,
+                  protocol.typed_results(file, loaded.ruleset))
     played.clear()
     with pytest.raises(InconsistentResultError) as refused:
         replay(forged, secrets, referee)
@@ -71,7 +71,6 @@ def test_records_the_referee_adds_by_itself_are_replayed_for_the_audit(
     replayed there: the audit of the file in the same process still finds the state
     before it (bench/bench_audit.py found a demo game where it did not)."""
     from frogpbem.audit import audit
-    from frogpbem.protocol.memory import HeadMemory
     from frogpbem.referee import apply_timeout
 
     monkeypatch.setenv("FROGPBEM_NOW", "2026-12-01T00:00:00Z")
@@ -82,10 +81,11 @@ def test_records_the_referee_adds_by_itself_are_replayed_for_the_audit(
                "--setup", write_setup(tmp_path))
     assert made.exit_code == 0, made.output
     referee = keys.key("referee")
-    loaded = load(game, HeadMemory())
-    apply_timeout(loaded, referee, HeadMemory(), at="2026-12-01T02:00:00Z")
+    session = here()
+    loaded = load(game, session, session.memory)
+    apply_timeout(loaded, referee, session.memory, at="2026-12-01T02:00:00Z")
     assert loaded.file.reveal is not None
     replay(loaded, known_secrets(loaded, None, None))  # kept for the public, after the end
     monkeypatch.setenv("FROGPBEM_NOW", "2026-12-01T02:00:00Z")  # the audit's clock: not before
-    report = audit(game)
+    report = audit(game, clock=here().clock)
     assert report.ok and report.unasked == [], report.text()

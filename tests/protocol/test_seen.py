@@ -11,15 +11,15 @@ import pytest
 from frogpbem.errors import StaleCopyError
 from frogpbem.protocol.game import load
 from frogpbem.protocol.seen import SeenGames
-from tests.conftest import Result
+from tests.conftest import Result, here
 
 
 def test_a_memory_changed_on_disk_is_read_again(
         new_game: Callable[..., Path], play: Callable[..., Result], tmp_path: Path) -> None:
     path = new_game()
     play(path, "alice", "shoot C3")
-    game = load(path)
-    seen = SeenGames(tmp_path / "another-home")
+    game = load(path, here())
+    seen = SeenGames(tmp_path / "another-home", here().clock)
     seen.see(game)
     assert seen._read(game.game_id) is seen._read(game.game_id)  # the same bytes: known
     seen.see(game)  # the same copy again: nothing to say

@@ -11,8 +11,7 @@ from frogpbem import crypto
 from frogpbem.errors import SignatureError
 from frogpbem.gamefile import strictyaml
 from frogpbem.protocol.game import load
-from frogpbem.protocol.verified import VerifiedHistories
-from tests.conftest import Result
+from tests.conftest import Result, here
 
 
 @pytest.fixture
@@ -41,31 +40,32 @@ def test_only_the_new_records_are_checked_again(
         two_records: Path, play: Callable[..., Result], tmp_path: Path,
         checks: list[bytes]) -> None:
     game = two_records
-    store = VerifiedHistories(tmp_path / "mine")
+    mine = here(home=tmp_path / "mine")
+    store = mine.verified
     checks.clear()
-    load(game, histories=store)
+    load(game, mine)
     assert len(checks) == 1 + 2 * 2  # the header, each record and its seat's request
     checks.clear()
-    load(game, histories=store)
+    load(game, mine)
     assert checks == []  # nothing new: nothing checked again
     play(game, "alice", "shoot D4")
     checks.clear()
-    load(game, histories=store)
+    load(game, mine)
     assert len(checks) == 2  # record 3 and its request
-    assert store.trusted(load(game, histories=store).file) is not None
+    assert store.trusted(load(game, mine).file) is not None
 
 
 def test_a_prefix_changed_on_disk_is_checked_in_full_and_refused(
         two_records: Path, tmp_path: Path, checks: list[bytes]) -> None:
     game = two_records
-    store = VerifiedHistories(tmp_path / "mine")
-    load(game, histories=store)
+    mine = here(home=tmp_path / "mine")
+    load(game, mine)
     doc = strictyaml.loads(game.read_bytes())
     doc["log"][0]["at"] = "2020-01-01T00:00:00Z"  # record 1 changed, its signature kept
     game.write_text(strictyaml.dumps(doc))
     checks.clear()
     with pytest.raises(SignatureError) as refused:
-        load(game, histories=store)
+        load(game, mine)
     assert refused.value.element == "record 1"
     assert len(checks) >= 1 + 2 * 2  # the whole history was checked again
 
@@ -73,16 +73,17 @@ def test_a_prefix_changed_on_disk_is_checked_in_full_and_refused(
 def test_another_header_or_a_foreign_store_entry_is_not_trusted(
         new_game: Callable[..., Path], tmp_path: Path, checks: list[bytes]) -> None:
     first = new_game(name="first.yaml")
-    store = VerifiedHistories(tmp_path / "mine")
-    load(first, histories=store)
-    game_id = load(first, histories=store).game_id
+    mine = here(home=tmp_path / "mine")
+    store = mine.verified
+    load(first, mine)
+    game_id = load(first, mine).game_id
     entry = store.folder / f"{game_id}.json"
     assert entry.exists()
     entry.write_text('{"header": "sha256:00", "n": 0, "digest": "x"}')  # not this header
     checks.clear()
-    load(first, histories=store)
+    load(first, mine)
     assert len(checks) == 1  # the header checked again
     entry.write_text("not json")
     checks.clear()
-    load(first, histories=store)
+    load(first, mine)
     assert len(checks) == 1

@@ -28,7 +28,8 @@ from frogpbem.gamefile.forkproof import ForkProof
 from frogpbem.gamefile.model import ChosenSetup
 from frogpbem.notes import add_note
 from frogpbem.protocol.secrets import SealedSecret
-from frogpbem.protocol.seen import SeenGames
+from frogpbem.protocol.session import Session
+from frogpbem.protocol.times import Clock
 from frogpbem.referee import move
 
 HERE = Path(__file__).resolve().parent
@@ -58,42 +59,43 @@ def seats() -> list[SeatSpec]:
 
 def base_games(folder: Path) -> dict[str, Path]:
     """The honest games the vectors start from."""
-    state, seen = folder / "state", SeenGames(folder / "home")
+    state, player = folder / "state", Session.from_environment(home=folder / "home")
     referee = key("referee")
     games = {}
 
     def new(name: str, join: bool = False) -> Path:
         path = folder / f"{name}.yaml"
         file = create_game("frogfinder", referee, "Carol", seats(), {"size": 6, "frogs": 2},
-                           None if join else ChosenSetup.from_json(SETUP), join=join)
-        start_game(path, file, referee, state)
+                           None if join else ChosenSetup.from_json(SETUP), join=join,
+                           created=Clock.from_environment().text())
+        start_game(path, file, referee, Session.from_environment(state=state))
         return path
 
     def play(path: Path, moves: list[tuple[str, str]]) -> None:
         for player, text in moves:
-            move(path, key(player), text, seen=seen)
-            move(path, referee, state_dir=state)
+            move(path, key(player), text, session=Session.from_environment())
+            move(path, referee, session=Session.from_environment(state=state))
 
     finished = new("finished")
-    add_note(finished, key("alice"), "blue aims at row 2", seen=seen)
+    add_note(finished, key("alice"), "blue aims at row 2", player)
     play(finished, MOVES)
     games["finished"] = finished
     running = new("running")
     play(running, MOVES[:2])
-    add_note(running, key("alice"), "my plan", seen=seen)
-    move(running, key("alice"), "guess E5", seen=seen)
+    add_note(running, key("alice"), "my plan", player)
+    move(running, key("alice"), "guess E5", session=Session.from_environment())
     games["running"] = running
     joining = new("joining", join=True)
-    join_game(joining, key("alice"), seen=seen)
-    join_game(joining, key("bob"), seen=seen)
+    join_game(joining, key("alice"), player)
+    join_game(joining, key("bob"), player)
     games["joining"] = joining
     dealt = folder / "dealt.yaml"
     shutil.copy(joining, dealt)
-    deal_game(dealt, referee, state_dir=folder / "state-dealt")
+    deal_game(dealt, referee, Session.from_environment(state=folder / "state-dealt"))
     games["dealt"] = dealt
     other = new("other")
     play(other, MOVES[:1])
-    move(other, key("bob"), "guess A3", seen=seen)
+    move(other, key("bob"), "guess A3", session=Session.from_environment())
     games["other"] = other
     return games
 
