@@ -24,7 +24,7 @@ from frogpbem.errors import (
     StaleCopyError,
     UnfinishedGameError,
 )
-from frogpbem.gamefile import chain
+from frogpbem.gamefile import chain, strictyaml
 from frogpbem.gamefile.document import read_bytes, read_game
 from frogpbem.gamefile.forkproof import ForkProof, conflict
 from frogpbem.gamefile.model import FORMAT_VERSION, JSON, Element, Record
@@ -411,6 +411,8 @@ def audit_many(paths: Sequence[Path], key: crypto.PrivateKey | None = None,
     does. With a ``key`` (which cannot be handed to another process) the files are
     audited here, one after the other.
     """
+    if len(paths) > 1:
+        strictyaml.read_in_bulk()
     workers = min(jobs if jobs > 0 else os.cpu_count() or 1, len(paths))
     if workers <= 1 or key is not None:
         return [audit(path, key, clock=clock) for path in paths]

@@ -56,8 +56,7 @@ def keys(tmp_path_factory: pytest.TempPathFactory) -> Keys:
 @pytest.fixture(autouse=True)
 def isolated(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """No test reads or writes the real home, key or referee memory; each test reads files
-    as a command of its own does (at once, until it has read much: see strictyaml)."""
-    monkeypatch.setitem(strictyaml._quick, "left", strictyaml.QUICK_BUDGET)
+    as a command of its own does."""
     monkeypatch.setenv("HOME", str(tmp_path / "home"))
     monkeypatch.setenv("FROGPBEM_STATE", str(tmp_path / "state"))
     monkeypatch.setenv("FROGPBEM_HOME", str(tmp_path / "home"))

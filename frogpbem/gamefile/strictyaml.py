@@ -17,6 +17,7 @@ from __future__ import annotations
 import functools
 import json
 import re
+import sys
 from typing import Any
 
 from frogpbem.errors import GameFileError
@@ -29,12 +30,22 @@ QUICK_BYTES = 64 * 1024
 """Texts up to this size may be read by :func:`_as_written` (such a text holds far fewer
 than :data:`~frogpbem.gamefile.yamlscalars.MAX_EVENTS` values). A larger one goes to
 PyYAML, whose C parser reads faster than reading line by line in Python."""
-QUICK_BUDGET = 256 * 1024
-"""Bytes one process reads by :func:`_as_written`, in all, before it reads every text with
-PyYAML: past about that, importing PyYAML costs less than reading on line by line (an
-audit of many files reads them with PyYAML; a command that reads a game's new records
-never imports it). Once PyYAML has read a text, it reads every later one."""
-_quick = {"left": QUICK_BUDGET}
+_PYYAML_READER = "frogpbem.gamefile.yamlevents"
+"""The module that reads with PyYAML: once it is imported, it reads every text (faster
+than line by line); until then, a small text is read line by line, and a command that
+reads a few game files never imports PyYAML."""
+
+
+def _pyyaml_reads() -> bool:
+    """Whether PyYAML reads every text now (its reader is imported)."""
+    return _PYYAML_READER in sys.modules
+
+
+def read_in_bulk() -> None:
+    """Have PyYAML read every text from now on: for a caller that reads many files (an
+    audit of many games, the judge), for which importing it costs less than reading line
+    by line."""
+    from frogpbem.gamefile import yamlevents  # noqa: F401  (imported: see _PYYAML_READER)
 
 
 def loads(data: bytes, name: str = "<input>") -> Any:
@@ -50,14 +61,12 @@ def loads(data: bytes, name: str = "<input>") -> Any:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
         raise GameFileError("not UTF-8 text", path=name) from None
-    if len(data) <= min(QUICK_BYTES, _quick["left"]):
-        _quick["left"] -= len(data)
+    if len(data) <= QUICK_BYTES and not _pyyaml_reads():
         try:
             return _as_written(text)
         except (_Unlike, IndexError):
             pass  # not as frogpbem writes it: PyYAML reads it, and says what is wrong
-    _quick["left"] = 0  # PyYAML is imported now, and reads any text faster
-    from frogpbem.gamefile import yamlevents
+    from frogpbem.gamefile import yamlevents  # from now on it reads every text
 
     return yamlevents.loads(text, name)
 

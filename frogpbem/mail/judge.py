@@ -39,6 +39,7 @@ from frogpbem.errors import (
     UnknownGameError,
     UsageError,
 )
+from frogpbem.gamefile import strictyaml
 from frogpbem.gamefile.document import locked, parse_game, read_bytes
 from frogpbem.gamefile.model import GameFile
 from frogpbem.mail import invite
@@ -275,6 +276,7 @@ class Judge:
 
     def __post_init__(self) -> None:
         self.session = Session.from_environment()
+        strictyaml.read_in_bulk()  # a judge reads its games' files again and again
         if self.state_dir is not None:
             self.session.memory = HeadMemory(self.state_dir)
 

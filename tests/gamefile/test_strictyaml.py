@@ -178,27 +178,29 @@ def test_every_file_of_a_finished_game_is_read_at_once_as_pyyaml_reads_it(
         assert read_at_once(text) == yamlevents.loads(text, str(path)), path
 
 
-def test_a_large_text_and_all_after_the_budget_go_to_pyyaml(
+def test_a_large_text_and_all_once_pyyaml_is_loaded_go_to_pyyaml(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    """Past QUICK_BYTES, or once a process has read QUICK_BUDGET bytes at once in all (an
-    audit of many files), PyYAML's C parser reads faster than the reader at once: it reads
-    that text and every later one."""
+    """Past QUICK_BYTES PyYAML's C parser reads faster than the reader at once: it reads
+    that text, and every later one once its reader is loaded (by such a text, or by a
+    caller that reads many files: read_in_bulk)."""
     read = []
     real = yamlevents.loads
     monkeypatch.setattr(yamlevents, "loads", lambda text, name: read.append(name) or
                         real(text, name))
+    loaded = [False]
+    monkeypatch.setattr(strictyaml, "_pyyaml_reads", lambda: loaded[0])
     small = dumps({"a": ["x" * 70] * 10})
-    middle = dumps({"a": ["x" * 70] * (strictyaml.QUICK_BYTES // 140)})
     large = dumps({"a": ["x" * 70] * (strictyaml.QUICK_BYTES // 70)})
-    monkeypatch.setitem(strictyaml._quick, "left", strictyaml.QUICK_BUDGET)
     assert loads(small.encode(), "small") == {"a": ["x" * 70] * 10}
+    assert read == []
     assert loads(large.encode(), "large") == real(large, "large")
+    assert read == ["large"]
+    loaded[0] = True
     assert loads(small.encode(), "small after") == {"a": ["x" * 70] * 10}
     assert read == ["large", "small after"]
-    read.clear()
-    monkeypatch.setitem(strictyaml._quick, "left", 5 * len(middle) // 2)
-    assert loads(middle.encode(), "middle 1") == loads(middle.encode(), "middle 2")
-    assert read == []
-    assert loads(middle.encode(), "middle 3") == real(middle, "middle")
-    assert loads(small.encode(), "small again") == {"a": ["x" * 70] * 10}
-    assert read == ["middle 3", "small again"]
+
+
+def test_read_in_bulk_loads_the_pyyaml_reader() -> None:
+    """After read_in_bulk, the check that decides says PyYAML reads every text."""
+    strictyaml.read_in_bulk()
+    assert strictyaml._pyyaml_reads()
