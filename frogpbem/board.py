@@ -18,8 +18,7 @@ from frogpbem.safetext import quoted
 
 MAX_SIZE = 26
 LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
-"""The columns' letters (``string`` is not imported just for them: it costs a command's
-start-up about a millisecond)."""
+"""The columns' letters (``string`` is not imported just for them, at every command's start)."""
 SQUARE_ORDER = operator.attrgetter("col", "row")
 """A sort key giving the squares' own order (column, then row), compared without calling
 ``Square.__lt__`` once per comparison: sorting a long game's board costs far less."""

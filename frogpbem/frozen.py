@@ -2,10 +2,10 @@
 
 ``@frozen`` is ``@dataclass(frozen=True)``: the same fields, ``__init__``,
 immutability, :func:`dataclasses.replace`, :func:`dataclasses.fields`, copies
-and pickles, and type checkers read it as one. Python 3.11 compiles six
-methods for each frozen dataclass when its module is imported; with some
-seventy of them that was over half of the time frogpbem's own modules took to
-import. Here none is compiled then:
+and pickles, and type checkers read it as one. ``dataclass`` compiles its
+methods for each class when its module is imported, which is most of what
+importing frogpbem's many value types costs a command. Here none is compiled
+then:
 
 - equality, hashing and ``repr`` behave exactly as the ones ``dataclass``
   writes (the same fields compared, hashed and shown), but are three
@@ -20,11 +20,10 @@ A ``__repr__`` that a class defines itself is kept. A class that defines its
 own equality or hash is refused, and there is no ``order=True``,
 ``kw_only`` or ``InitVar``: make such a class a ``dataclass``.
 
-``@cached`` is :func:`functools.cached_property` without its lock: Python 3.11
-takes a lock at every first look at such a value (3.12 dropped it), and an
-audit looks first at some twenty thousand of them (a hash, signed bytes, a
-key). The values cached are made from the frozen fields alone, so two
-threads making one at once make the same.
+``@cached`` is :func:`functools.cached_property` without its lock: Python 3.11's
+takes a lock at every first look at such a value, and an audit looks first at
+a great many of them (a hash, signed bytes, a key). The values cached are made
+from the frozen fields alone, so two threads making one at once make the same.
 """
 
 from __future__ import annotations

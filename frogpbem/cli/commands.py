@@ -19,7 +19,7 @@ app = typer.Typer(
     help=HELP,
     no_args_is_help=True,
     pretty_exceptions_enable=False,
-    rich_markup_mode=None,  # plain help and errors: no rich import (~0.15 s) for --help
+    rich_markup_mode=None,  # plain help and errors: no rich import for --help
     context_settings=SETTINGS,
 )
 

@@ -2,8 +2,8 @@
 
 A seat's ``move`` (a signed request), the referee's ``move`` (``--from`` a
 returned copy) and ``view`` run at every turn of every game. Importing typer
-(and the standard modules it pulls in) and building its command line cost 40
-to 70 ms of each, a quarter or more of such a command. :func:`quick` reads
+(and the standard modules it pulls in) and building its command line would be
+a large part of such a command. :func:`quick` reads
 these commands' arguments itself when they are written plainly: the
 command's name first, then its arguments, and its options each as a token of
 its own (``--key PATH``, ``--json``). It gives the same function that typer

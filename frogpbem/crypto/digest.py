@@ -116,7 +116,7 @@ def sha256(data: bytes) -> bytes:
 
     Every hash of frogpbem is made with cryptography's OpenSSL, already loaded for the
     signatures: the standard library's ``hashlib`` would load a second OpenSSL at every
-    command's start (about 4 MiB and a few milliseconds).
+    command's start.
     """
     digest = hashes.Hash(hashes.SHA256())
     digest.update(data)

@@ -231,7 +231,7 @@ def _plain_openssh_ed25519(data: bytes) -> tuple[Ed25519PrivateKey, bytes, bytes
     of an unencrypted OpenSSH Ed25519 key file, read directly.
 
     This is the common case, and reading it by hand spares every command the import of
-    cryptography's key serialization (about 15 ms). Anything else (a passphrase, another
+    cryptography's key serialization. Anything else (a passphrase, another
     key type, a damaged file) gives ``None``, and cryptography's loader then reads it or
     says what is wrong.
     """

@@ -373,8 +373,8 @@ def read_bytes(path: Path, limit: int = strictyaml.MAX_BYTES) -> bytes:
                               "is not a regular file (a pipe, device or socket)", path=path)
     with os.fdopen(fd, "rb") as handle:
         try:
-            # as much as the file holds, and one byte more: a buffer of ``limit`` bytes
-            # made for each file was a third of the time an audit took to read small ones
+            # as much as the file holds, and one byte more: not a buffer of ``limit``
+            # bytes for each file, which would cost an audit of small files dearly
             data = handle.read(min(status.st_size, limit) + 1)
             if status.st_size < len(data) <= limit:  # it grew meanwhile: the rest too
                 data += handle.read(limit + 1 - len(data))
@@ -592,7 +592,7 @@ def writes_held() -> Iterator[None]:
 
     The demonstration plays a whole game in one process: each record would rewrite
     whole files (the game file, the players' and the referee's memories and their
-    copies), so that a long game cost the square of its length. Nothing else reads
+    copies), so that a long game would cost the square of its length. Nothing else reads
     them while it plays. Bytes given as :class:`Later` are made only if the file is read
     before it is written again, or at the end: a game file is then made once, not at
     every record.

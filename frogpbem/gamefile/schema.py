@@ -1,8 +1,8 @@
 """JSON Schema checks for game files, views and requests.
 
 The schemas in ``schemas/`` are standard JSON Schema (draft 2020-12). Loading
-them with the ``jsonschema`` package costs more than a whole referee move,
-so this module checks the small subset of keywords they use itself; the
+the ``jsonschema`` package would cost a command more than the rest of a referee's
+move, so this module checks the small subset of keywords they use itself; the
 test suite checks that it agrees with ``jsonschema`` on valid and broken
 documents, and that the schemas use no other keyword.
 """

@@ -308,7 +308,7 @@ def _reset(server: smtplib.SMTP) -> None:
 
 
 def _tls() -> ssl.SSLContext:
-    """A verifying TLS context, made only when TLS is used (loading the CAs costs ~40 ms).
+    """A verifying TLS context, made only when TLS is used (loading the CAs is slow).
 
     A club's own server may use its own authority: ``$FROGPBEM_SMTP_CA`` names it.
     """

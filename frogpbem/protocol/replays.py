@@ -145,8 +145,8 @@ RECENT_REPLAYS = 8
 referee and the public."""
 KEEP_EVERY = 16
 """A replay continued from a kept one is kept in its place only when at least this many
-records followed it: in between, each command replays those few records again (well under
-a millisecond) rather than seal, sign and write the state every time (a few ms)."""
+records followed it: in between, each command replays those few records again, which
+costs less than to seal, sign and write the state every time."""
 
 
 class KeptReplays:

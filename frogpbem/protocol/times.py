@@ -69,7 +69,7 @@ def seconds_of(text: str) -> int:
     :class:`GameFileError` for any other text (the 31st of February too).
 
     Read by hand, not with ``time.strptime``: that would import ``_strptime``, ``calendar``,
-    ``locale`` and ``datetime`` (some 5 ms) at the start of every command that loads a game.
+    ``locale`` and ``datetime`` at the start of every command that loads a game.
     """
     fields = _fields_of(text)
     if fields is None:
