@@ -18,7 +18,7 @@ from typing import Any
 from frogpbem.errors import FileAccessError, FrogPbemError, UsageError
 from frogpbem.frozen import frozen
 from frogpbem.gamefile.document import write_atomic
-from frogpbem.games import JSON, STRENGTHS, Outcome, Paint, Ruleset, bot_move, find_game
+from frogpbem.games import STRENGTHS, GameView, Outcome, Paint, Ruleset, bot_move, find_game
 from frogpbem.safetext import counted
 
 
@@ -198,7 +198,7 @@ def _make_folder(folder: Path) -> None:
 def play_terminal(rules_name: str, human: str | None, bot: str, seed: int | None,
                   ask: Callable[[str], str], say: Callable[[str], None],
                   options: dict[str, str] | None = None, seats: int | None = None,
-                  paint: Callable[[JSON, tuple[str, str] | None], Paint | None] | None = None,
+                  paint: Callable[[GameView, tuple[str, str] | None], Paint | None] | None = None,
                   ) -> Outcome | None:
     """A game on a terminal: the player holds ``human`` (the first seat by default), bots
     of strength ``bot`` the others, and the referee is this function. Nothing is written.

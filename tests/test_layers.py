@@ -422,3 +422,52 @@ def test_nothing_is_keyed_by_id() -> None:
 def test_the_lint_catches_id() -> None:
     assert _ids("key = id(doc)\nkeys = map(id, docs)\nx.id = 1\nvalid(x)\n") == \
         ["line 1: key = id(doc)", "line 2: keys = map(id, docs)"]
+
+
+# --- no Any in the rules --------------------------------------------------------------------
+
+
+def _annotations(tree: ast.AST) -> Iterator[ast.expr]:
+    """Every annotation of ``tree``, and the value of each ``X: TypeAlias = ...``."""
+    for node in ast.walk(tree):
+        if isinstance(node, ast.arg) and node.annotation is not None:
+            yield node.annotation
+        elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and node.returns:
+            yield node.returns
+        elif isinstance(node, ast.AnnAssign):
+            yield node.annotation
+            if node.value is not None and "TypeAlias" in ast.unparse(node.annotation):
+                yield node.value
+
+
+def _uses_of_any(source: str) -> list[int]:
+    """The lines that name ``Any``: as a name, an attribute (``typing.Any``), an import, or
+    inside a quoted annotation or type alias."""
+    tree = ast.parse(source)
+    quoted = [ast.parse(node.value, mode="eval") for node in _annotations(tree)
+              if isinstance(node, ast.Constant) and isinstance(node.value, str)]
+    lines = set()
+    for part in (tree, *quoted):
+        for node in ast.walk(part):
+            if isinstance(node, ast.Name) and node.id == "Any" \
+                    or isinstance(node, ast.Attribute) and node.attr == "Any" \
+                    or isinstance(node, ast.alias) and node.name.split(".")[-1] == "Any":
+                lines.add(getattr(node, "lineno", 0))
+    return sorted(lines)
+
+
+def test_no_any_in_the_rules() -> None:
+    """The rules type every value: a file's JSON is :data:`frogpbem.jsonvalue.JSON`, read
+    into typed values at the boundary, never ``Any``."""
+    offenders = {path: found for path, source in _package().items()
+                 if path.startswith("games/") and (found := _uses_of_any(source))}
+    assert offenders == {}, "Any used in the rules (path: lines):\n" + "\n".join(
+        f"{path}: {found}" for path, found in offenders.items())
+
+
+def test_the_lint_catches_any() -> None:
+    assert _uses_of_any("from typing import Any\nJSON = Any\n") == [1, 2]
+    assert _uses_of_any("import typing\ndef f(x: typing.Any) -> None: ...\n") == [2]
+    assert _uses_of_any('X: TypeAlias = "dict[str, Any]"\n') != []
+    assert _uses_of_any('def f(x: "list[Any]") -> None:\n    """Any value."""\n') != []
+    assert _uses_of_any('"""Any record in words."""\nAnyway = 1\nx = "Any"\n') == []

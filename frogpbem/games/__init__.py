@@ -19,20 +19,19 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from enum import Enum
 from functools import cache
-from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, Self, TypeAlias, TypeVar, cast
+from typing import TYPE_CHECKING, ClassVar, Generic, Protocol, Self, TypeAlias, TypeVar, cast
 
 from frogpbem.board import MAX_SIZE, Square
 from frogpbem.errors import GameOverError, IllegalMoveError, NotYourTurnError, UsageError
 from frogpbem.frozen import frozen
 from frogpbem.games import clock
+from frogpbem.jsonvalue import JSON as JSON
+from frogpbem.jsonvalue import as_dict, as_int, as_list, as_str
 from frogpbem.jsonvalue import same_json as same_json
 from frogpbem.safetext import quoted
 
 if TYPE_CHECKING:
     import random
-
-JSON = Any
-"""A JSON-compatible value (dict, list, str, int, bool, None)."""
 
 Options = Mapping[str, int | str]
 """A game's options by name, complete and checked (:meth:`Ruleset.options`)."""
@@ -148,8 +147,10 @@ class Outcome:
     @classmethod
     def from_json(cls, data: JSON) -> Outcome:
         """An outcome as a reveal holds it (checked by the schema)."""
-        return cls(data["termination"], tuple(Place(p["rank"], p["seat"], p["points"])
-                                              for p in data["standing"]))
+        fields = as_dict(data)
+        return cls(as_str(fields["termination"]), tuple(
+            Place(as_int(place["rank"]), as_str(place["seat"]), as_int(place["points"]))
+            for place in map(as_dict, as_list(fields["standing"]))))
 
 
 def rank_by_points(points: Mapping[str, int], tiebreak: Mapping[str, int] | None = None) -> tuple[

@@ -39,6 +39,7 @@ from frogpbem.games import (
     shuffle,
 )
 from frogpbem.games.froglet_view import COLOURS, VALUES, FrogletView
+from frogpbem.jsonvalue import as_dict, as_str, list_of
 from frogpbem.safetext import quoted
 
 if TYPE_CHECKING:
@@ -140,9 +141,11 @@ def parse_result(data: JSON) -> FrogletResult:
         return Resigned()
     if isinstance(data, dict) and set(data) == {"captured", "points"}:
         colours, points = data["captured"], data["points"]
-        if isinstance(colours, list) and colours and all(c in VALUES for c in colours) \
-                and type(points) is int and points == sum(VALUES[c] for c in colours):
-            return Captured(tuple(colours), points)
+        given = colours if isinstance(colours, list) else []
+        letters = [c for c in given if isinstance(c, str) and c in VALUES]
+        if letters and len(letters) == len(given) \
+                and type(points) is int and points == sum(VALUES[c] for c in letters):
+            return Captured(tuple(letters), points)
     raise NotationError(f"not a Froglet result: {data!r}")
 
 
@@ -228,7 +231,8 @@ class Froglet(Ruleset[State, Move, FrogletResult, FrogletView]):
         size = int(options["size"])
         letters = [c for c, n in counts_for(size).items() for _ in range(n)]
         shuffle(rng, letters)
-        return {"rows": _rows(size, letters)}, {}
+        rows: list[JSON] = list(_rows(size, letters))
+        return {"rows": rows}, {}
 
     def check_setup(
         self, options: Options, seats: Sequence[str], public: JSON,
@@ -238,13 +242,15 @@ class Froglet(Ruleset[State, Move, FrogletResult, FrogletView]):
         rows = public.get("rows") if isinstance(public, dict) else None
         if not isinstance(rows, list) or len(rows) != size:
             raise NotationError(f"setup: public needs 'rows', {size} strings of {size} letters")
+        letters: list[str] = []
         for index, row in enumerate(rows):
             if not isinstance(row, str) or len(row) != size or set(row) - set(VALUES):
                 raise NotationError(
                     f"setup: row {size - index} must be {size} letters of G, Y, R, B, "
                     f"got {row!r}"
                 )
-        if "G" not in "".join(rows):
+            letters.append(row)
+        if "G" not in "".join(letters):
             raise NotationError("setup: the board needs a green frog for the first move")
 
     def start(
@@ -255,7 +261,7 @@ class Froglet(Ruleset[State, Move, FrogletResult, FrogletView]):
         board = Board(size)
         frogs = {
             Square(col, size - 1 - index): letter
-            for index, row in enumerate(public["rows"])
+            for index, row in enumerate(list_of(as_str, as_dict(public)["rows"]))
             for col, letter in enumerate(row)
             if letter != "."
         }

@@ -16,6 +16,7 @@ import random
 from frogpbem.board import Square
 from frogpbem.games import JSON
 from frogpbem.games.froglet_view import VALUES, FrogletView
+from frogpbem.jsonvalue import as_dict, as_int, as_list
 
 Cells = list[str]
 """The board as one list, square ``row * size + col``: a frog's letter, or ``""``."""
@@ -107,15 +108,17 @@ def removals(size: int, cells: Cells) -> list[tuple[int, int]]:
 
 def hint_text(hint: JSON) -> str:
     """A :func:`hint` in words."""
-    if "removals" in hint:
+    fields = as_dict(hint)
+    if "removals" in fields:
         return "Green frogs to remove first, by the opponent's best first jump after it:\n" \
             + "\n".join(f"  {r['move']}: the opponent's best jump then scores {r['answer']}"
-                        for r in hint["removals"])
+                        for r in map(as_dict, as_list(fields["removals"])))
     lines = ["Best jumps now:"]
-    lines += [f"  {j['move']}: +{j['points']}" for j in hint["best_now"]]
+    lines += [f"  {j['move']}: +{j['points']}" for j in map(as_dict, as_list(fields["best_now"]))]
     lines.append("Best jumps after a short search (points, less the opponent's best answer,")
     lines.append("plus your best jump after it):")
-    lines += [f"  {j['move']}: +{j['points']}, net {j['net']:+d}" for j in hint["searched"]]
+    lines += [f"  {j['move']}: +{j['points']}, net {as_int(j['net']):+d}"
+              for j in map(as_dict, as_list(fields["searched"]))]
     return "\n".join(lines)
 
 

@@ -8,6 +8,7 @@ from dataclasses import replace
 
 from frogpbem.frozen import frozen
 from frogpbem.games import JSON, Outcome
+from frogpbem.jsonvalue import as_dict, as_int, as_str, dict_of, list_of, or_none
 
 VALUES = {"G": 1, "Y": 2, "R": 3, "B": 4}
 """Points for jumping a frog of each colour."""
@@ -54,11 +55,15 @@ class FrogletView:
     def from_json(cls, data: JSON) -> FrogletView:
         """A view as :meth:`to_json` wrote it; raises :class:`KeyError`,
         :class:`TypeError` or :class:`AttributeError` for another shape."""
-        outcome = data["outcome"]
-        return cls(rules=data["rules"], size=data["size"], seats=tuple(data["seats"]),
-                   to_move=data["to_move"], points=dict(data["points"]),
-                   rows=tuple(data["rows"]), last=tuple(data["last"]),
-                   frogs_left=dict(data["frogs_left"]),
+        fields = as_dict(data)
+        outcome = fields["outcome"]
+        return cls(rules=as_str(fields["rules"]), size=as_int(fields["size"]),
+                   seats=tuple(list_of(as_str, fields["seats"])),
+                   to_move=or_none(as_str, fields["to_move"]),
+                   points=dict_of(as_int, fields["points"]),
+                   rows=tuple(list_of(as_str, fields["rows"])),
+                   last=tuple(list_of(as_str, fields["last"])),
+                   frogs_left=dict_of(as_int, fields["frogs_left"]),
                    outcome=Outcome.from_json(outcome) if outcome else None)
 
     def retold(self, termination: str) -> FrogletView:

@@ -66,6 +66,7 @@ from frogpbem.games.frogs_notation import (
     parse_result,
 )
 from frogpbem.games.frogs_text import comment, describe, render, render_hint
+from frogpbem.jsonvalue import as_dict, as_float, as_str, dict_of, list_of
 from frogpbem.safetext import counted
 
 if TYPE_CHECKING:
@@ -228,7 +229,7 @@ class FrogHints:
         return frog_odds(view).to_json()
 
     def heat(self, hint: JSON) -> dict[str, float] | None:
-        return dict(hint["probabilities"])
+        return dict_of(as_float, as_dict(hint)["probabilities"])
 
     def labels(self, hint: JSON) -> dict[str, str]:
         return {}
@@ -299,10 +300,10 @@ class FrogGame(Ruleset[State, Move, FrogResult, FrogsView]):
         board = Board(int(options["size"]))
         frogs = int(options["frogs"])
         chosen = sample(rng, list(board.squares()), frogs * len(seats))
-        secrets = {
-            seat: {"frogs": sorted_names(chosen[i * frogs : (i + 1) * frogs])}
-            for i, seat in enumerate(seats)
-        }
+        secrets: dict[str, JSON] = {}
+        for i, seat in enumerate(seats):
+            names: list[JSON] = list(sorted_names(chosen[i * frogs : (i + 1) * frogs]))
+            secrets[seat] = {"frogs": names}
         return None, secrets
 
     def check_setup(
@@ -338,7 +339,8 @@ class FrogGame(Ruleset[State, Move, FrogResult, FrogsView]):
         for seat in seats:
             secret = secrets.get(seat)
             hidden[seat] = (
-                None if secret is None else frozenset(board.parse(n) for n in secret["frogs"])
+                None if secret is None
+                else frozenset(board.parse(n) for n in list_of(as_str, as_dict(secret)["frogs"]))
             )
         teams = self.team_map(options, seats)
         return State(

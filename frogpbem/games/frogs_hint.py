@@ -60,8 +60,13 @@ class Odds:
         return [name for name, p in self.probabilities.items() if p == 1.0]
 
     def to_json(self) -> JSON:
-        return {"probabilities": self.probabilities, "by_opponent": self.by_opponent(),
-                "hidden": self.hidden, "certain": self.certain()}
+        by_opponent: dict[str, JSON] = {}
+        for name, chances in self.by_opponent().items():
+            by_opponent[name] = dict(chances)
+        probabilities: dict[str, JSON] = dict(self.probabilities)
+        certain: list[JSON] = list(self.certain())
+        return {"probabilities": probabilities, "by_opponent": by_opponent,
+                "hidden": self.hidden, "certain": certain}
 
 
 def frog_odds(view: FrogsView) -> Odds:

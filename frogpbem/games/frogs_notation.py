@@ -12,6 +12,7 @@ from frogpbem.board import Square
 from frogpbem.errors import NotationError
 from frogpbem.frozen import frozen
 from frogpbem.games import JSON, Outcome, Resign, same_json
+from frogpbem.jsonvalue import as_dict, as_int, as_str, dict_of, list_of, or_none
 from frogpbem.safetext import quoted
 
 SHOT_PENALTY = 5
@@ -145,10 +146,12 @@ def parse_result(data: JSON) -> FrogResult:
             and isinstance(data["frogs"], dict) and data["frogs"]:
         frogs: dict[str, tuple[str, ...]] = {}
         for seat, names in data["frogs"].items():
-            if not (_SEAT.fullmatch(seat) and isinstance(names, list) and names
-                    and all(isinstance(n, str) for n in names)):
+            if not (_SEAT.fullmatch(seat) and isinstance(names, list) and names):
                 break
-            frogs[seat] = tuple(Square.parse(n).name for n in names)
+            squares = [n for n in names if isinstance(n, str)]
+            if len(squares) != len(names):
+                break
+            frogs[seat] = tuple(Square.parse(n).name for n in squares)
         else:
             return FrogsResigned(frogs)
     raise NotationError(f"not a frog-finding result: {data!r}")
@@ -220,16 +223,21 @@ class FrogsView:
     def from_json(cls, data: JSON) -> FrogsView:
         """A view as :meth:`to_json` wrote it; raises :class:`KeyError`,
         :class:`TypeError` or :class:`AttributeError` for another shape."""
-        outcome = data["outcome"]
+        fields = as_dict(data)
+        outcome = fields["outcome"]
+        revealed = {name: as_dict(frog) for name, frog in as_dict(fields["revealed"]).items()}
         return cls(
-            rules=data["rules"], size=data["size"], frogs=data["frogs"],
-            seats=tuple(data["seats"]), teams=dict(data["teams"]), to_move=data["to_move"],
-            points=dict(data["points"]), out=tuple(data["out"]),
-            hidden_left=dict(data["hidden_left"]), shots=dict(data["shots"]),
-            revealed={name: Revealed(frog["owner"], frog["how"])
-                      for name, frog in data["revealed"].items()},
-            misses=tuple(data["misses"]),
-            own_frogs={seat: tuple(names) for seat, names in data["own_frogs"].items()},
+            rules=as_str(fields["rules"]), size=as_int(fields["size"]),
+            frogs=as_int(fields["frogs"]), seats=tuple(list_of(as_str, fields["seats"])),
+            teams=dict_of(as_str, fields["teams"]), to_move=or_none(as_str, fields["to_move"]),
+            points=dict_of(as_int, fields["points"]), out=tuple(list_of(as_str, fields["out"])),
+            hidden_left=dict_of(as_int, fields["hidden_left"]),
+            shots=dict_of(as_int, fields["shots"]),
+            revealed={name: Revealed(as_str(frog["owner"]), as_str(frog["how"]))
+                      for name, frog in revealed.items()},
+            misses=tuple(list_of(as_str, fields["misses"])),
+            own_frogs={seat: tuple(list_of(as_str, names))
+                       for seat, names in as_dict(fields["own_frogs"]).items()},
             outcome=Outcome.from_json(outcome) if outcome else None,
         )
 

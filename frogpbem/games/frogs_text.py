@@ -21,6 +21,7 @@ from frogpbem.games.frogs_notation import (
     Miss,
     Shot,
 )
+from frogpbem.jsonvalue import as_dict, as_float, as_int, as_str, dict_of, list_of
 from frogpbem.safetext import counted
 
 
@@ -87,7 +88,8 @@ def render(view: FrogsView, paint: Paint | None = None) -> str:
 def render_hint(view: FrogsView, hint: JSON) -> str:
     """The odds on the board: on each square the seat cannot see, the percent chance of
     an opponent's frog (``!!!`` certain, `` . `` none); then the likeliest squares."""
-    odds = hint["probabilities"]
+    fields = as_dict(hint)
+    odds = dict_of(as_float, fields["probabilities"])
     shown: dict[str, str] = {}
     for name, cell in cells(view).items():
         if cell.kind == "shot":
@@ -100,14 +102,15 @@ def render_hint(view: FrogsView, hint: JSON) -> str:
         shown[name] = ("!!!" if p == 1 else " . " if p == 0
                        else f"{min(99, max(1, round(100 * p))):>3}")
     lines = ["The odds of an opponent's frog on each square you cannot see",
-             f"({counted(hint['hidden'], 'frog')} hidden from you), in percent:", ""]
+             f"({counted(as_int(fields['hidden']), 'frog')} hidden from you), in percent:", ""]
     lines += text_grid(view.size, lambda name: shown.get(name, "   "))
     lines += ["", *text_legend(["!!!  certain", ".  none", "[n]  shot number",
                                 "-  wrong guess", "(B)  revealed frog", "r  your frog"], "   "),
               ""]
     ranked = sorted(odds.items(), key=lambda item: (-item[1], item[0]))
-    if hint["certain"]:
-        lines.append(f"Certain: {', '.join(hint['certain'])}")
+    certain = list_of(as_str, fields["certain"])
+    if certain:
+        lines.append(f"Certain: {', '.join(certain)}")
     likely = [f"{name} {100 * p:.1f} %" for name, p in ranked[:5] if 0 < p < 1]
     if likely:
         lines.append(f"Likeliest: {', '.join(likely)}")
@@ -121,7 +124,8 @@ def render_hint(view: FrogsView, hint: JSON) -> str:
         safest = [n for n, p in ranked if p == least]
         lines.append(f"Safest: {100 * least:.1f} % on {', '.join(safest[:8])}"
                      + (", ..." if len(safest) > 8 else ""))
-    split = hint["by_opponent"]
+    split = {name: dict_of(as_float, chances)
+             for name, chances in as_dict(fields["by_opponent"]).items()}
     if ranked and len(next(iter(split.values()))) > 1:
         lines.append("Whose frog it would be, on the likeliest squares:")
         for name, _ in ranked[:3]:

@@ -45,6 +45,17 @@ from frogpbem.games import (
     same_json,
     shuffle,
 )
+from frogpbem.jsonvalue import (
+    as_bool,
+    as_dict,
+    as_float,
+    as_int,
+    as_list,
+    as_str,
+    dict_of,
+    list_of,
+    or_none,
+)
 from frogpbem.safetext import counted, quoted
 
 if TYPE_CHECKING:
@@ -65,14 +76,14 @@ _SETUP_RE = re.compile(
 )
 
 
-def parse_setup(text: str) -> dict[str, list[int]]:
+def parse_setup(text: str) -> dict[str, JSON]:
     """``cols=0,3,5 rows=1,2,4`` as a secret; raises :class:`NotationError`."""
     match = _SETUP_RE.fullmatch(text)
     if match is None:
         raise NotationError('expected "cols=A,B,C rows=1,2,3" with numbers 0-5, got '
                             + quoted(text))
-    numbers = [int(g) for g in match.groups()]
-    secret = {"cols": numbers[:3], "rows": numbers[3:]}
+    numbers: list[JSON] = [int(g) for g in match.groups()]
+    secret: dict[str, JSON] = {"cols": numbers[:3], "rows": numbers[3:]}
     check_secret(secret)
     return secret
 
@@ -95,6 +106,12 @@ def check_secret(secret: object) -> None:
         raise NotationError(
             f"setup: the six headers take 0, 1, 2, 3, 4, 5 once each, got {numbers}"
         )
+
+
+def _headers(secret: JSON) -> dict[str, list[int]]:
+    """A secret :func:`check_secret` passed, as its headers (``cols`` and ``rows``)."""
+    fields = as_dict(secret)
+    return {"cols": list_of(as_int, fields["cols"]), "rows": list_of(as_int, fields["rows"])}
 
 
 def values_of(secret: Mapping[str, Sequence[int]]) -> dict[str, int]:
@@ -299,11 +316,14 @@ class SeatBoard:
 
     @classmethod
     def from_json(cls, data: JSON) -> SeatBoard:
-        values, stuck = data.get("values"), data.get("stuck")
-        return cls(dict(data["stones"]), data["moves_left"], data["done"], data["guessed"],
-                   None if values is None else dict(values), data.get("score"),
-                   data.get("grids_left"),
-                   None if stuck is None else tuple(dict(stones) for stones in stuck))
+        fields = as_dict(data)
+        values, stuck = fields.get("values"), fields.get("stuck")
+        return cls(dict_of(as_int, fields["stones"]), as_int(fields["moves_left"]),
+                   as_bool(fields["done"]), as_bool(fields["guessed"]),
+                   None if values is None else dict_of(as_int, values),
+                   or_none(as_int, fields.get("score")), or_none(as_int, fields.get("grids_left")),
+                   None if stuck is None
+                   else tuple(dict_of(as_int, stones) for stones in as_list(stuck)))
 
 
 @frozen
@@ -342,19 +362,33 @@ class SecretMoveView:
         """A view as :meth:`to_json` wrote it; raises :class:`KeyError`,
         :class:`TypeError`, :class:`ValueError` or :class:`AttributeError` for another
         shape."""
-        outcome = data["outcome"]
-        return cls(rules=data["rules"], seats=tuple(data["seats"]), phase=data["phase"],
-                   to_move=data["to_move"], points=dict(data["points"]),
-                   boards={seat: SeatBoard.from_json(board)
-                           for seat, board in data["boards"].items()},
-                   history={seat: tuple((src, dst, n) for src, dst, n in moves)
-                            for seat, moves in data["history"].items()},
+        fields = as_dict(data)
+        outcome = fields["outcome"]
+        return cls(rules=as_str(fields["rules"]), seats=tuple(list_of(as_str, fields["seats"])),
+                   phase=as_str(fields["phase"]), to_move=or_none(as_str, fields["to_move"]),
+                   points=dict_of(as_int, fields["points"]),
+                   boards=dict_of(SeatBoard.from_json, fields["boards"]),
+                   history={seat: tuple(map(_stone_move, as_list(moves)))
+                            for seat, moves in as_dict(fields["history"]).items()},
                    outcome=Outcome.from_json(outcome) if outcome else None)
 
     def retold(self, termination: str) -> SecretMoveView:
         if self.outcome is None:
             return self
         return replace(self, outcome=replace(self.outcome, termination=termination))
+
+
+def _stone_move(data: JSON) -> tuple[str, str, int]:
+    """A stone move of a view's history, ``["A1", "B2", 2]``."""
+    src, dst, count = as_list(data)
+    return as_str(src), as_str(dst), as_int(count)
+
+
+def _chances(hint: JSON) -> dict[str, dict[int, float]]:
+    """Each square's chance of each value, as :meth:`SecretMoveHints.hint` wrote them (a
+    JSON object's keys are strings: the values are read back as numbers)."""
+    return {square: {int(value): as_float(chance) for value, chance in as_dict(of).items()}
+            for square, of in as_dict(as_dict(hint)["values"]).items()}
 
 
 class SecretMoveHints:
@@ -369,35 +403,43 @@ class SecretMoveHints:
         chances = {square: {value: count / len(left) for value, count in
                             sorted(Counter(g[square] for g in left).items())}
                    for square in SQUARES}
+        values: dict[str, JSON] = {}
+        certain: dict[str, JSON] = {}
+        for square, of in chances.items():
+            by_value: dict[str, JSON] = {str(value): chance for value, chance in of.items()}
+            values[square] = by_value
+            if len(of) == 1:
+                certain[square] = next(iter(of))
         return {"opponent": opponent, "grids_left": len(left), "of": len(all_grids()),
-                "values": chances,
-                "certain": {sq: next(iter(c)) for sq, c in chances.items() if len(c) == 1}}
+                "values": values, "certain": certain}
 
     def heat(self, hint: JSON) -> dict[str, float]:
         """How sure the likeliest value of each of the opponent's squares is."""
-        return {square: max(chances.values()) for square, chances in hint["values"].items()}
+        return {square: max(chances.values()) for square, chances in _chances(hint).items()}
 
     def labels(self, hint: JSON) -> dict[str, str]:
         """The likeliest value of each square and its chance: ``7: 62%``."""
         labels = {}
-        for square, chances in hint["values"].items():
+        for square, chances in _chances(hint).items():
             value, chance = max(chances.items(), key=lambda item: (item[1], -item[0]))
             labels[square] = f"{value}: {round(100 * chance)}%"
         return labels
 
     def text(self, view: SecretMoveView, hint: JSON) -> str:
-        lines = [f"{hint['opponent']}'s value grids that still fit its moves: "
-                 f"{hint['grids_left']} of {hint['of']}.",
+        fields, odds = as_dict(hint), _chances(hint)
+        lines = [f"{fields['opponent']}'s value grids that still fit its moves: "
+                 f"{fields['grids_left']} of {fields['of']}.",
                  "Each square's possible values, likeliest first, with their chance",
                  "(every grid counted once):"]
         for row in (3, 2, 1):
             for col in "ABC":
-                chances = sorted(hint["values"][f"{col}{row}"].items(),
+                chances = sorted(odds[f"{col}{row}"].items(),
                                  key=lambda item: (-item[1], item[0]))
                 values = [f"{v} ({round(100 * p)} %)" for v, p in chances]
                 lines += text_legend([f"{col}{row}: {values[0]}", *values[1:]], ", ")
-        if hint["certain"]:
-            lines += ["", "Certain: " + ", ".join(f"{sq}={v}" for sq, v in hint["certain"].items())]
+        certain = as_dict(fields["certain"])
+        if certain:
+            lines += ["", "Certain: " + ", ".join(f"{sq}={v}" for sq, v in certain.items())]
         return "\n".join(lines)
 
 
@@ -460,11 +502,13 @@ class SecretMove(Ruleset[State, Move, SecretMoveResult, SecretMoveView]):
     def deal(
         self, options: Options, seats: Sequence[str], rng: Chance
     ) -> tuple[JSON, dict[str, JSON]]:
-        secrets = {}
+        secrets: dict[str, JSON] = {}
         for seat in seats:
             numbers = list(range(6))
             shuffle(rng, numbers)
-            secrets[seat] = {"cols": numbers[:3], "rows": numbers[3:]}
+            cols: list[JSON] = [*numbers[:3]]
+            rows: list[JSON] = [*numbers[3:]]
+            secrets[seat] = {"cols": cols, "rows": rows}
         return None, secrets
 
     def check_setup(
@@ -483,7 +527,8 @@ class SecretMove(Ruleset[State, Move, SecretMoveResult, SecretMoveView]):
     ) -> State:
         return State(
             seats=tuple(seats),
-            secrets={s: secrets.get(s) for s in seats},
+            secrets={s: None if (secret := secrets.get(s)) is None else _headers(secret)
+                     for s in seats},
             stones={s: dict.fromkeys(SQUARES, START_STONES) for s in seats},
             history=dict.fromkeys(seats, ()),
             stuck=dict.fromkeys(seats, ()),

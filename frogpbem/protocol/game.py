@@ -46,7 +46,7 @@ from frogpbem.gamefile.model import (
     Record,
     Sealed,
 )
-from frogpbem.games import Ruleset, find_game
+from frogpbem.games import Ruleset, Termination, find_game
 from frogpbem.games.clock import ClockResult, Passed, Paused, Resumed, TimedOut, parse_clock
 from frogpbem.protocol import replays
 from frogpbem.protocol.memory import HeadMemory
@@ -169,9 +169,12 @@ def termination_words(game: Game, termination: str) -> str:
     """An outcome's termination as players should read it: a resignation the referee
     recorded when the seat's deadline passed is a loss on time (the signed outcome, made by
     the rules, says ``red resigned``)."""
+    how, subject = Termination.parse(termination)
+    if how is not Termination.RESIGNED:
+        return termination
     for record, result in zip(game.file.log, game.results, strict=True):
-        if isinstance(result, TimedOut) and termination == f"{record.seat} resigned":
-            return f"{record.seat} lost on time"
+        if isinstance(result, TimedOut) and subject == record.seat:
+            return Termination.LOST_ON_TIME.words(record.seat)
     return termination
 
 
