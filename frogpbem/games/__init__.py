@@ -570,7 +570,14 @@ _REGISTERED: dict[str, SomeRuleset] = {}
 
 
 def register(ruleset: Ruleset[S, M, R, V]) -> Ruleset[S, M, R, V]:
-    """Add a ruleset to the registry: every command, picture and list of games finds it."""
+    """Add a ruleset to the registry: every command, picture and list of games finds it.
+
+    A name of :data:`RULESETS` is refused: the rules that check every file of a game that
+    comes with frogpbem are never replaced. A name registered before is registered anew.
+    """
+    if ruleset.name in RULESETS:
+        raise UsageError(f"the rules {quoted(ruleset.name)} come with frogpbem: give the "
+                         "new ruleset a name of its own")
     _REGISTERED[ruleset.name] = _forget(ruleset)
     return ruleset
 

@@ -212,6 +212,16 @@ def test_an_unknown_game_is_refused_with_the_list_of_known_ones() -> None:
         games.find_game("chess")
 
 
+def test_a_ruleset_may_not_take_the_name_of_a_game_that_comes_with_frogpbem() -> None:
+    """Registering under ``frogfinder`` would change the rules every Frog Finder file is
+    checked with, in the whole process."""
+    impostor = Claim()
+    impostor.name = "frogfinder"  # type: ignore[misc]
+    with pytest.raises(UsageError, match="'frogfinder' come with frogpbem"):
+        register(impostor)
+    assert games.find_game("frogfinder").title == "Frog Finder"
+
+
 def test_a_game_without_a_picture_of_its_own_is_drawn_as_its_text_board(
     tmp_path: Path, cli: Cli, keys: Keys, monkeypatch: pytest.MonkeyPatch
 ) -> None:
