@@ -106,8 +106,8 @@ def main() -> None:
         start_game(game, file, referee, Session.from_environment(state=state))
         box = ImapBox(f"imap://judge@127.0.0.1:{servers.imap_port}", PASSWORD,
                       insecure_loopback=True)
-        judge = Judge(games, referee, box, SmtpOutbox(servers.smtp), f"judge@{DOMAIN}",
-                      state_dir=state)
+        judge = Judge(games, referee, box, SmtpOutbox(servers.smtp),
+                      Session.from_environment(state=state), f"judge@{DOMAIN}")
         judge.round()  # mails the start
         targets = [f"{chr(ord('C') + c)}{r}" for r in range(3, 18) for c in range(15)]
         homes = {name: Session.from_environment(home=folder / f"{name}-home")

@@ -309,7 +309,7 @@ def test_one_running_judge_reminds_times_out_and_respects_a_pause(
         for sub in ("new", "cur", "tmp"):
             (box / sub).mkdir(parents=True)
         judge = Judge(games, crypto.load_private_key(keys.path("referee")), MaildirBox(box),
-                      SmtpOutbox(f"smtp://127.0.0.1:{port}"), state_dir=tmp_path / "state")
+                      SmtpOutbox(f"smtp://127.0.0.1:{port}"), here(state=tmp_path / "state"))
 
         def round_at(when: str) -> list[str]:
             at(monkeypatch, when)

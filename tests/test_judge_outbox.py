@@ -27,8 +27,8 @@ ALICE, BOB, JUDGE = f"alice@{DOMAIN}", f"bob@{DOMAIN}", f"judge@{DOMAIN}"
 
 def a_judge(keys: Keys, tmp_path: Path, outbox: MemoryOutbox) -> Judge:
     return Judge(tmp_path / "games", crypto.load_private_key(keys.path("referee")),
-                 MaildirBox(maildir(tmp_path / "Maildir")), outbox, JUDGE,
-                 state_dir=tmp_path / "state")
+                 MaildirBox(maildir(tmp_path / "Maildir")), outbox,
+                 here(state=tmp_path / "state"), JUDGE)
 
 
 def test_a_whole_game_through_a_maildir_and_an_outbox_in_memory(

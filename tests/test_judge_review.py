@@ -18,7 +18,7 @@ from frogpbem import crypto
 from frogpbem.gamefile import strictyaml
 from frogpbem.mail.judge import Incoming, Judge, MaildirBox
 from frogpbem.mail.outbox import SmtpOutbox
-from tests.conftest import Cli, Keys, game_addressed
+from tests.conftest import Cli, Keys, game_addressed, here
 from tests.test_judge import DOMAIN, parse
 from tests.test_judge_citizen import club_game, maildir, person, smtp_keeping
 
@@ -96,7 +96,7 @@ def test_a_login_the_server_cannot_take_leaves_the_message_to_answer(
         refused = cli(*judge_args(games, box, url, keys))
         assert refused.exit_code == 2 and "offers no STARTTLS" in refused.stderr
         judge = Judge(games, crypto.load_private_key(keys.path("referee")), MaildirBox(box),
-                      SmtpOutbox(url), f"judge@{DOMAIN}")
+                      SmtpOutbox(url), here(), f"judge@{DOMAIN}")
         [stuck] = judge.round()
         assert "offers no STARTTLS" in stuck and "it waits" in stuck, stuck
         assert [p.name for p in (box / "new").iterdir()] == ["1.msg"]
@@ -129,7 +129,7 @@ def test_a_mail_program_on_the_maildir_stops_no_round(keys: Keys, tmp_path: Path
                                          .as_bytes(policy=policy.SMTP))
     with smtp_keeping() as (url, kept):
         judge = Judge(games, crypto.load_private_key(keys.path("referee")), ReadBox(box),
-                      SmtpOutbox(url), f"judge@{DOMAIN}")
+                      SmtpOutbox(url), here(), f"judge@{DOMAIN}")
         log = judge.round()
     assert "('[frogpbem] 1.host'): nothing taken" in log[0]
     assert log[1] == "message new/2.host: gone from the mailbox (taken by another program): " \

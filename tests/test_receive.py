@@ -553,7 +553,8 @@ def test_the_judge_keeps_no_game_a_stranger_mails_it(keys: Keys, tmp_path: Path)
     games.mkdir()
     for sub in ("new", "cur", "tmp"):
         (tmp_path / "box" / sub).mkdir(parents=True)
-    judge = Judge(games, keys.key("referee"), MaildirBox(tmp_path / "box"), MemoryOutbox())
+    judge = Judge(games, keys.key("referee"), MaildirBox(tmp_path / "box"), MemoryOutbox(),
+                  here())
     planted = attached(strangers_game(keys, "referee"))
     unused = judge._taken("digest", messages_in(planted), None)
     assert isinstance(unused, Unused) and "is not one of the games held here" in unused.said

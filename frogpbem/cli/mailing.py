@@ -256,6 +256,7 @@ def judge(
     from frogpbem.mail.compose import check_login, default_config, smtp_server
     from frogpbem.mail.judge import ImapBox, Judge, Mailbox, MaildirBox, holding, judge_address, run
     from frogpbem.mail.outbox import SmtpOutbox
+    from frogpbem.protocol.session import Session
 
     with reported():
         if (imap is None) == (maildir is None):
@@ -269,7 +270,7 @@ def judge(
                 ImapBox(imap or "", os.environ.get("FROGPBEM_IMAP_PASSWORD"),
                         imap_insecure_loopback)
             outbox = SmtpOutbox(smtp, default_config())
-            judge = Judge(games, referee, box, outbox, address)
-            with judge.session:
-                for line in run(judge, once, every):
+            with Session.from_environment() as session:
+                for line in run(Judge(games, referee, box, outbox, session, address), once,
+                                every):
                     typer.echo(safe(line))  # subjects and reasons come from strangers' mail

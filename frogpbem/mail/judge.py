@@ -83,7 +83,6 @@ from frogpbem.protocol.game import (
     load,
     replay,
 )
-from frogpbem.protocol.memory import HeadMemory
 from frogpbem.protocol.session import Session
 from frogpbem.referee import apply_timeout
 from frogpbem.safetext import safe
@@ -263,22 +262,18 @@ class Judge:
     key: crypto.PrivateKey
     box: Mailbox
     outbox: Outbox
+    session: Session
+    """The judge's clock and stores (the referee's memory of what it signed among them),
+    made by the command that runs it and passed down."""
     address: str = "frogpbem-judge@localhost"
     """The judge's own address: the sender of its answers."""
-    state_dir: Path | None = None
-    session: Session = field(init=False)
-    """The judge's clock and stores: those of the environment, the referee's memory in
-    ``state_dir`` when it is given."""
     _clocks: dict[Path, KnownClock] = field(default_factory=dict)
     """What each game file's clock said, by the file (see :meth:`deadlines`)."""
     _said: set[str] = field(default_factory=set)
     """What was said of files the judge cannot use (each said once)."""
 
     def __post_init__(self) -> None:
-        self.session = Session.from_environment()
         strictyaml.read_in_bulk()  # a judge reads its games' files again and again
-        if self.state_dir is not None:
-            self.session.memory = HeadMemory(self.state_dir)
 
     def round(self) -> list[str]:
         """One round's log (see :meth:`steps`)."""
