@@ -32,12 +32,8 @@ from frogpbem.games.clock import Paused, Resumed
 from frogpbem.protocol.game import (
     REFEREE,
     Game,
-    Replay,
-    check_not_ahead,
     check_notes,
-    check_times,
     known_secrets,
-    latest_time,
     open_setup,
     replay,
     ruleset_of,
@@ -45,10 +41,11 @@ from frogpbem.protocol.game import (
     typed_results,
     unasked,
 )
+from frogpbem.protocol.replays import Replay
 from frogpbem.protocol.secrets import setup_length
 from frogpbem.protocol.seen import SeenGames
 from frogpbem.protocol.session import Session
-from frogpbem.protocol.times import Clock
+from frogpbem.protocol.times import Clock, check_not_ahead, check_times, latest_time
 from frogpbem.safetext import counted, safe
 from frogpbem.views import setup_words
 

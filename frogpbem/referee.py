@@ -30,7 +30,6 @@ from frogpbem.games.clock import MAX_REASON, ClockResult, Passed, Paused, Resume
 from frogpbem.protocol.game import (
     REFEREE,
     Game,
-    check_times,
     deadline_of,
     known_secrets,
     load,
@@ -41,14 +40,13 @@ from frogpbem.protocol.game import (
     referee_seed,
     replay,
     sealed_move_secret,
-    seconds_of,
-    signature_mark,
     termination_words,
     timeout_move,
 )
 from frogpbem.protocol.memory import HeadMemory
 from frogpbem.protocol.secrets import SealedSecret
 from frogpbem.protocol.session import Session
+from frogpbem.protocol.times import check_times, seconds_of, signature_mark
 from frogpbem.views import write_views
 
 

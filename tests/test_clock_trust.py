@@ -28,8 +28,8 @@ from frogpbem.crypto.keys import ssh_string
 from frogpbem.errors import ChainError, SignatureError
 from frogpbem.gamefile.document import game_bytes, parse_game, read_bytes, write_atomic
 from frogpbem.gamefile.model import Deadline
-from frogpbem.protocol.game import check_observed, signature_mark
 from frogpbem.protocol.seen import Seen
+from frogpbem.protocol.times import check_observed, signature_mark
 from tests.conftest import Cli, Keys, here, write_setup
 from tests.test_clock import T0, at, mailed_text, timed_game
 from tests.test_notes import SEATS, SETUP, TEAMS
@@ -656,7 +656,7 @@ def test_times_are_read_as_strptime_reads_them_and_no_laxer() -> None:
     each real time as ``calendar.timegm(time.strptime(...))`` does, leap days and century
     years too; every time strptime refuses is refused, and so are its lax forms."""
     from frogpbem.errors import GameFileError
-    from frogpbem.protocol.game import seconds_of
+    from frogpbem.protocol.times import seconds_of
 
     def expected(text: str) -> int | None:
         try:

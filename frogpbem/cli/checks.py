@@ -108,8 +108,6 @@ def audit(
             raise typer.Exit(worst)
 
 
-
-
 def record(
     game: Annotated[Path, typer.Argument(metavar="GAME", help="The game file.")],
     as_json: JsonOption = False,

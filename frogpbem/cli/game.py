@@ -290,8 +290,6 @@ def hint(
         emit(data, as_json or fmt == "json", hints.text(shown.board, data))
 
 
-
-
 def timeout(
     game: Annotated[Path, typer.Argument(metavar="GAME", help="The game file.")],
     key: KeyOption = None,

@@ -221,8 +221,6 @@ def reply(
              "\n".join([*turn.warnings, *done]))
 
 
-
-
 def judge(
     games: Annotated[Path, typer.Option(help="The folder of the judge's games, ID.yaml each.")],
     smtp: Annotated[str, typer.Option(help="Where mail goes out: smtp://HOST[:PORT] or "

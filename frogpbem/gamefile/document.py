@@ -32,7 +32,6 @@ RECENT_FILES = 4
 """How many files a store of histories keeps, parsed (see :class:`KnownHistories`)."""
 
 
-
 class KnownHistories(Protocol):
     """Where the history of the game file read last is kept, per game id (see
     :func:`parse_game`); the store only keeps values, :func:`parse_game` checks them.

@@ -66,7 +66,7 @@ def letters(game: Game, key: crypto.PrivateKey, to: str = "all",
     for role in wanted:
         if role not in (*game.seats, REFEREE):
             raise UsageError(f"--to {role!r}: give a seat of this game, all, or referee")
-    if game.undealt:  # the seats join first: each one's invitation (frogpbem/invite.py)
+    if game.undealt:  # the seats join first: each one's invitation (mail/invite.py)
         return invitations(game, key, wanted, sender)
     state = replay(game, known_secrets(game, REFEREE, key), key, keeper=key).final
     subject = subject_of(game, state)

@@ -558,7 +558,7 @@ class Judge:
         check(marks.pending_path(game_id))
         joined = None  # for a game that waits for joins: what its mark says once mailed
         mark = marks.mailed(game_id)
-        if game.undealt:  # the seats join first: invitations, not records (frogpbem/invite.py)
+        if game.undealt:  # the seats join first: invitations, not records (mail/invite.py)
             found, joined = invite.due(game, self.key, mark.head if mark else None,
                                        self.address)
             mark = marks.pending(game_id)

@@ -50,16 +50,10 @@ from frogpbem.games import Ruleset, Termination, find_game
 from frogpbem.games.clock import ClockResult, Passed, Paused, Resumed, TimedOut, parse_clock
 from frogpbem.protocol import replays
 from frogpbem.protocol.memory import HeadMemory
-from frogpbem.protocol.replays import Replay as Replay
+from frogpbem.protocol.replays import Replay
 from frogpbem.protocol.secrets import SealedSecret
 from frogpbem.protocol.session import Session
-from frogpbem.protocol.times import check_not_ahead as check_not_ahead  # callers took these
-from frogpbem.protocol.times import check_observed as check_observed  # from here before
-from frogpbem.protocol.times import check_times as check_times
-from frogpbem.protocol.times import last_at, text_of
-from frogpbem.protocol.times import latest_time as latest_time
-from frogpbem.protocol.times import seconds_of as seconds_of
-from frogpbem.protocol.times import signature_mark as signature_mark
+from frogpbem.protocol.times import check_not_ahead, check_times, last_at, seconds_of, text_of
 
 REFEREE = "referee"
 """The role of the referee's key (seats have their seat names)."""

@@ -8,7 +8,7 @@ anyone can check, a rollback with a plain refusal.
 
 It also keeps this tool's own clock readings: when it first saw each element,
 and when it signed each of its requests. The referee's times are checked
-against them (:func:`~frogpbem.protocol.game.check_observed`): a deadline
+against them (:func:`~frogpbem.protocol.times.check_observed`): a deadline
 forged forward or back is refused by the seat it would forfeit.
 """
 
@@ -83,7 +83,7 @@ class Seen:
     requests: tuple[tuple[int, str, str], ...] = ()
     """Each move this tool signed: the record it asked to become, the seat, and when it was
     first signed (to warn of a timeout recorded instead:
-    :func:`~frogpbem.protocol.game.late_timeouts`)."""
+    :func:`~frogpbem.protocol.times.late_timeouts`)."""
 
     def to_json(self) -> dict[str, Any]:
         return {"header": self.header, "history": list(self.history), "records": self.records,
@@ -158,12 +158,12 @@ class SeenGames:
     def see(self, game: LoadedGame) -> list[str]:
         """Refuse a copy that forks from or rolls back what was seen; remember a newer one,
         with when each new element was first seen (by the store's clock); then refuse it
-        if its times do not fit those readings (:func:`~frogpbem.protocol.game.check_observed`).
+        if its times do not fit those readings (:func:`~frogpbem.protocol.times.check_observed`).
 
         A copy refused for its times is remembered all the same: it is what the referee
         signed, and a time forged forward stays refused once that time has come. Returns
         warnings for the user that prove nothing to anyone else
-        (:func:`~frogpbem.protocol.game.late_timeouts`).
+        (:func:`~frogpbem.protocol.times.late_timeouts`).
         """
         file = game.file
         json_path, copy_path, lock_path = self._paths(file.game)
