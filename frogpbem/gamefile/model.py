@@ -23,9 +23,7 @@ from frogpbem import crypto
 from frogpbem.errors import GameFileError
 from frogpbem.frozen import cached, frozen
 from frogpbem.gamefile import jsontext, strictyaml
-
-JSON = Any
-"""A JSON-compatible value (dict, list, str, int, bool, None)."""
+from frogpbem.jsonvalue import JSON as JSON  # the file's values, for the layers above
 
 FORMAT_VERSION = 2
 """Format 2 binds joins and notes to the header's hash."""
@@ -1021,7 +1019,7 @@ class ViewFile:
 
     @property
     def board(self) -> JSON:
-        return self.data["state"]
+        return cast(JSON, self.data["state"])  # strict YAML, checked by the view schema
 
     @property
     def moves(self) -> list[tuple[int, str, str, JSON]]:
