@@ -35,7 +35,7 @@ from frogpbem.gamefile.model import (
     Sealed,
     Setup,
 )
-from frogpbem.games import Ruleset, find_game
+from frogpbem.games import SomeRuleset, find_game
 from frogpbem.protocol.game import (
     REFEREE,
     Game,
@@ -64,7 +64,7 @@ class SeatSpec:
     email: str | None = None
 
 
-def new_game_id(ruleset: Ruleset[Any, Any, Any, Any]) -> str:
+def new_game_id(ruleset: SomeRuleset) -> str:
     alphabet = "abcdefghijkmnpqrstuvwxyz23456789"
     # 32 letters: a random byte modulo 32 is uniform
     return f"{ruleset.id_prefix}-" + "".join(alphabet[b % 32] for b in os.urandom(8))
@@ -135,7 +135,7 @@ def create_game(
 
 
 def _sealed_setup(
-    ruleset: Ruleset[Any, Any, Any, Any], options: Mapping[str, Any], game_id: str, public: JSON,
+    ruleset: SomeRuleset, options: Mapping[str, Any], game_id: str, public: JSON,
     secrets: Mapping[str, JSON], keys: Mapping[str, crypto.PublicKey],
     referee: crypto.PublicKey,
 ) -> Dealt:

@@ -18,11 +18,19 @@ from typing import Any
 from frogpbem.errors import FileAccessError, FrogPbemError, UsageError
 from frogpbem.frozen import frozen
 from frogpbem.gamefile.document import write_atomic
-from frogpbem.games import STRENGTHS, GameView, Outcome, Paint, Ruleset, bot_move, find_game
+from frogpbem.games import (
+    STRENGTHS,
+    GameView,
+    Outcome,
+    Paint,
+    SomeRuleset,
+    bot_move,
+    find_game,
+)
 from frogpbem.safetext import counted
 
 
-def play_local(rules: Ruleset[Any, Any, Any, Any], options: dict[str, Any], seats: Sequence[str],
+def play_local(rules: SomeRuleset, options: dict[str, Any], seats: Sequence[str],
                bots: dict[str, str], rng: random.Random,
                moves: list[str] | None = None) -> tuple[Outcome, dict[str, int]]:
     """One whole game between bots (seat to strength); its outcome and points. Each move
@@ -48,7 +56,7 @@ def play_local(rules: Ruleset[Any, Any, Any, Any], options: dict[str, Any], seat
     return outcome, {place.seat: place.points for place in outcome.standing}
 
 
-def team_of(rules: Ruleset[Any, Any, Any, Any], options: dict[str, Any], seats: Sequence[str],
+def team_of(rules: SomeRuleset, options: dict[str, Any], seats: Sequence[str],
             seat: str) -> frozenset[str]:
     """The seats whose hidden pieces ``seat`` sees: itself and its teammates."""
     return frozenset(s for s in seats if s in rules.secret_readers(options, seat)) | {seat}

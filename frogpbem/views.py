@@ -25,7 +25,7 @@ from frogpbem.frozen import cached, frozen
 from frogpbem.gamefile import strictyaml
 from frogpbem.gamefile.document import dump_yaml, write_atomic
 from frogpbem.gamefile.model import JSON, ViewFile
-from frogpbem.games import GameView, Outcome, Paint, Ruleset, find_game
+from frogpbem.games import GameView, Outcome, Paint, SomeRuleset, find_game
 from frogpbem.notes import NoteText, read_notes
 from frogpbem.protocol.game import (
     REFEREE,
@@ -349,7 +349,7 @@ RENDERERS: dict[str, Callable[[View], str]] = {
 """Each ``--format`` of a view, by name."""
 
 
-def board_text(rules: Ruleset[Any, Any, Any, Any], board: GameView, viewers: frozenset[str],
+def board_text(rules: SomeRuleset, board: GameView, viewers: frozenset[str],
                paint: Paint | None) -> str:
     """The ruleset's text board; ``paint`` is passed only when there is one, so a
     ruleset written before colour came works unchanged."""
@@ -455,7 +455,7 @@ def show_view_file(view: ViewFile, seen: SeenGames, fmt: str = "text",
                             "tool)") from None
 
 
-def _drawn(view: ViewFile, rules: Ruleset[Any, Any, Any, Any], scene: Scene, fmt: str, who: str,
+def _drawn(view: ViewFile, rules: SomeRuleset, scene: Scene, fmt: str, who: str,
            facts: list[str], in_words: list[tuple[int, str]], check: ViewCheck,
            colour: IO[str] | None, warn: Callable[[str], None]) -> str:
     """:func:`show_view_file`'s drawing of the board, in ``fmt``."""

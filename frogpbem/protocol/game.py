@@ -46,7 +46,7 @@ from frogpbem.gamefile.model import (
     Record,
     Sealed,
 )
-from frogpbem.games import Ruleset, Termination, find_game
+from frogpbem.games import SomeRuleset, Termination, find_game
 from frogpbem.games.clock import ClockResult, Passed, Paused, Resumed, TimedOut, parse_clock
 from frogpbem.protocol import replays
 from frogpbem.protocol.memory import HeadMemory
@@ -172,7 +172,7 @@ def termination_words(game: Game, termination: str) -> str:
     return termination
 
 
-def play_clock(rules: Ruleset[Any, Any, Any, Any], state: Any, seat: str, result: ClockResult,
+def play_clock(rules: SomeRuleset, state: Any, seat: str, result: ClockResult,
                paused: bool) -> Any:
     """The state after a clock record (:mod:`frogpbem.games.clock`) of ``seat``.
 
@@ -202,7 +202,7 @@ class Game:
 
     path: Path
     file: GameFile
-    ruleset: Ruleset[Any, Any, Any, Any]
+    ruleset: SomeRuleset
     session: Session | None
     """Where the game was loaded: its clock, and the stores its replays are kept in (an
     audit reads a game outside any session: it keeps nothing)."""
@@ -323,7 +323,7 @@ class Game:
             self.unrequested.append(record.n)
 
 
-def ruleset_of(header: Header) -> Ruleset[Any, Any, Any, Any]:
+def ruleset_of(header: Header) -> SomeRuleset:
     """The header's ruleset, with its options and seats checked against it."""
     try:
         ruleset = find_game(header.rules)
@@ -337,7 +337,7 @@ def ruleset_of(header: Header) -> Ruleset[Any, Any, Any, Any]:
     return ruleset
 
 
-def typed_results(file: GameFile, ruleset: Ruleset[Any, Any, Any, Any],
+def typed_results(file: GameFile, ruleset: SomeRuleset,
                   known: Game | None = None) -> list[Any]:
     """Every record's result as the ruleset's type; a malformed one is refused here.
 
