@@ -11,13 +11,13 @@ from pathlib import Path
 PACKAGE = Path(__file__).resolve().parent.parent / "frogpbem"
 BELOW = ("gamefile", "games", "crypto")
 ALLOWED = {"protocol/memory.py", "protocol/seen.py", "protocol/verified.py",
-           "protocol/replays.py", "pictures/__init__.py", "pictures/frogs.py",
-           "pictures/froglet.py", "pictures/secretmove.py", "pictures/terminal.py", "frozen.py"}
+           "protocol/replays.py", "frozen.py"}
 """The referee's and the players' own memory files, the stores of verified histories and
-of kept replays (JSON of their own), not the game document; and the pictures of a board,
-drawn from the ruleset's own view data (what ``Ruleset.view`` returns and its text board
-reads); and ``@frozen``, below the model, whose one dict is the namespace of the
-``__init__`` it compiles."""
+of kept replays (JSON of their own), not the game document; and ``@frozen``, below the
+model, whose one dict is the namespace of the ``__init__`` it compiles."""
+ENVIRONMENT = {"os.environ", "environ"}
+"""The process environment, read by name (``environ`` is the one a caller hands down in
+its place, as ``colour_wanted`` takes): not a game-file dict."""
 
 
 @functools.cache
@@ -32,6 +32,8 @@ def _above() -> list[str]:
 
 
 def _string_key_reads(tree: ast.AST) -> list[str]:
+    """Each read of a dict by a string key (``doc["log"]``, ``doc.get("reveal")``): how a raw
+    game-file dict is read; the environment is not one."""
     found = []
     for node in ast.walk(tree):
         if isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Load) \
@@ -43,7 +45,7 @@ def _string_key_reads(tree: ast.AST) -> list[str]:
             target = node.func.value
         else:
             continue
-        if ast.unparse(target) != "os.environ":
+        if ast.unparse(target) not in ENVIRONMENT:
             found.append(f"line {node.lineno}: {ast.unparse(node)}")
     return found
 
@@ -58,6 +60,8 @@ def test_the_lint_catches_a_raw_read() -> None:
     assert _string_key_reads(ast.parse('x = doc["log"]\ny = doc.get("reveal")')) == \
         ["line 1: doc['log']", "line 2: doc.get('reveal')"]
     assert _string_key_reads(ast.parse('os.environ["HOME"]\ndata["x"] = 1')) == []
+    assert _string_key_reads(ast.parse('environ.get("TERM")\nenv.get("TERM")')) == \
+        ["line 2: env.get('TERM')"]
 
 
 # --- imports --------------------------------------------------------------------------------
@@ -429,9 +433,15 @@ def h(late=None):
 
 
 def _ids(source: str) -> list[str]:
+    """Each use of the builtin ``id``: by its name, as ``builtins.id``, or imported from
+    ``builtins`` under any name."""
     lines = source.splitlines()
     found = {node.lineno for node in ast.walk(ast.parse(source))
-             if isinstance(node, ast.Name) and node.id == "id" and isinstance(node.ctx, ast.Load)}
+             if isinstance(node, ast.Name) and node.id == "id" and isinstance(node.ctx, ast.Load)
+             or isinstance(node, ast.Attribute) and node.attr == "id"
+             and ast.unparse(node.value) in {"builtins", "__builtins__"}
+             or isinstance(node, ast.ImportFrom) and node.module == "builtins"
+             and any(alias.name in {"id", "*"} for alias in node.names)}
     return [f"line {n}: {lines[n - 1].strip()}" for n in sorted(found)]
 
 
@@ -446,6 +456,9 @@ def test_nothing_is_keyed_by_id() -> None:
 def test_the_lint_catches_id() -> None:
     assert _ids("key = id(doc)\nkeys = map(id, docs)\nx.id = 1\nvalid(x)\n") == \
         ["line 1: key = id(doc)", "line 2: keys = map(id, docs)"]
+    assert _ids("import builtins\nkey = builtins.id(doc)\nfrom builtins import id as ident\n"
+                "from builtins import print\nuser.id\n") == \
+        ["line 2: key = builtins.id(doc)", "line 3: from builtins import id as ident"]
 
 
 # --- no Any in the rules --------------------------------------------------------------------
