@@ -293,11 +293,39 @@ def _container(value: ast.expr | None) -> str | None:
     return None
 
 
-def _root(node: ast.expr) -> str | None:
-    """The name a subscript chain starts from (``cache[a][b]``: ``cache``)."""
-    while isinstance(node, ast.Subscript):
-        node = node.value
-    return node.id if isinstance(node, ast.Name) else None
+_HELD = {"ContextVar", "SimpleNamespace", "threading.local"}
+"""Calls that make state of their own when run at import: a context variable, a namespace
+of attributes, a thread's own attributes."""
+
+
+def _maker(value: ast.expr | None) -> str | None:
+    """The name of the holder of state ``value`` makes (a ``ContextVar``, also
+    ``ContextVar[int]``; a ``SimpleNamespace``; a ``threading.local``), if it makes one."""
+    if not isinstance(value, ast.Call):
+        return None
+    func = value.func
+    while isinstance(func, ast.Subscript):  # ContextVar[int]("v")
+        func = func.value
+    name = ast.unparse(func)
+    short = name.rpartition(".")[2]
+    return next((held for held in _HELD if short == held or name == held), None)
+
+
+def _root(node: ast.expr, attributes: frozenset[str] = frozenset()) -> str | None:
+    """The module name a chain of subscripts and attributes starts from (``cache[a].b``,
+    ``(c := cache)[a]``: ``cache``); ``"globals()"`` for the module's own namespace (``globals()``,
+    ``sys.modules[...]``); ``"class"`` for a class's container reached through ``self`` or
+    ``cls`` (one of ``attributes``)."""
+    while True:
+        if isinstance(node, ast.Call) and ast.unparse(node.func) in {"globals", "vars"} \
+                or ast.unparse(node) == "sys.modules":
+            return "globals()"
+        if isinstance(node, ast.Attribute) and node.attr in attributes \
+                and ast.unparse(node.value) in {"self", "cls", "type(self)"}:
+            return "class"
+        if not isinstance(node, ast.Subscript | ast.Attribute | ast.NamedExpr):
+            return node.id if isinstance(node, ast.Name) else None
+        node = node.value  # (c := _CACHE)[k]: what the walrus binds
 
 
 _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
@@ -313,26 +341,118 @@ def _own(scope: ast.AST) -> Iterator[ast.AST]:
             stack.extend(ast.iter_child_nodes(node))
 
 
-def _changed(node: ast.AST, made: dict[str, str]) -> str | None:
-    """The name of what ``node`` changes (or may: an empty container handed to a function),
-    if it changes a name of ``made``."""
-    if isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Store | ast.Del):
-        return _root(node.value)
+def _changed(node: ast.AST, made: dict[str, str]) -> ast.expr | None:
+    """What ``node`` changes (or may: an empty container handed to a function): the object
+    it stores into or deletes from (``x[k] = v``, ``x.a = v``, ``x.a += 1``,
+    ``setattr(x, ...)``), or calls a mutator of (``x.append``)."""
+    if isinstance(node, ast.Subscript | ast.Attribute) \
+            and isinstance(node.ctx, ast.Store | ast.Del):
+        return node.value
     if isinstance(node, ast.AugAssign):
-        return _root(node.target)
+        return node.target
     if isinstance(node, ast.Attribute) and node.attr in _MUTATORS:
-        return _root(node.value)
+        return node.value
+    if isinstance(node, ast.Call) and ast.unparse(node.func) in {"setattr", "delattr",
+                                                                  "object.__setattr__"}:
+        return node.args[0] if node.args else None
     if isinstance(node, ast.Call) and getattr(node.func, "id", None) not in _READERS:
         handed = [arg.value if isinstance(arg, ast.Starred) else arg for arg in node.args]
         handed += [keyword.value for keyword in node.keywords]
-        return next((arg.id for arg in handed if isinstance(arg, ast.Name)
+        return next((arg for arg in handed if isinstance(arg, ast.Name)
                      and made.get(arg.id) == "empty"), None)
     return None
 
 
+def _made(body: list[ast.stmt]) -> dict[str, str]:
+    """The names the module binds when imported, each with the kind of what it holds: an
+    ``"empty"`` or ``"filled"`` container (see :func:`_container`), else an ``"object"``
+    (a class, an instance) whose attributes must not change either."""
+    made = {}
+    for statement in _top_level(body):
+        if isinstance(statement, ast.ClassDef):
+            made[statement.name] = "object"
+        elif isinstance(statement, ast.Assign | ast.AnnAssign) and statement.value is not None:
+            targets = statement.targets if isinstance(statement, ast.Assign) \
+                else [statement.target]
+            kind = _container(statement.value) or "object"
+            made.update({t.id: kind for t in targets if isinstance(t, ast.Name)})
+    return made
+
+
+def _class_containers(tree: ast.Module) -> dict[ast.AST, frozenset[str]]:
+    """For each function within a class of the module, the class's own containers (``_c``
+    of ``class A: _c = {}``), shared by every instance: ``self._c[k] = 1`` changes them."""
+    found: dict[ast.AST, frozenset[str]] = {}
+    for cls in (node for node in ast.walk(tree) if isinstance(node, ast.ClassDef)):
+        names = frozenset(t.id for statement in cls.body
+                          if isinstance(statement, ast.Assign | ast.AnnAssign)
+                          and _container(statement.value)
+                          for t in (statement.targets if isinstance(statement, ast.Assign)
+                                    else [statement.target]) if isinstance(t, ast.Name))
+        found |= {node: names for node in ast.walk(cls) if isinstance(node, _SCOPES)}
+    return found
+
+
+def _local(scope: ast.AST, nodes: list[ast.AST]) -> set[str]:
+    """The names a function binds itself (its parameters, what it assigns), which hide the
+    module's; nothing for the module."""
+    if not isinstance(scope, _SCOPES):
+        return set()
+    arguments = scope.args
+    names = {a.arg for a in [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs,
+                             arguments.vararg, arguments.kwarg] if a is not None}
+    names |= {node.id for node in nodes
+              if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store)}
+    return names - {name for node in nodes if isinstance(node, ast.Global | ast.Nonlocal)
+                    for name in node.names}
+
+
+def _aliases(nodes: list[ast.AST], known: dict[str, str]) -> dict[str, str]:
+    """``known`` and the names a scope binds to them (``cache = _CACHE``,
+    ``(cache := _CACHE)``), through which it changes them."""
+    known = dict(known)
+    while True:
+        aliases = {t.id: known[node.value.id] for node in nodes
+                   if isinstance(node, ast.Assign | ast.NamedExpr)
+                   and isinstance(node.value, ast.Name) and node.value.id in known
+                   for t in (node.targets if isinstance(node, ast.Assign) else [node.target])
+                   if isinstance(t, ast.Name) and t.id not in known}
+        if not aliases:
+            return known
+        known |= aliases
+
+
+def _mutable_defaults(tree: ast.AST) -> list[int]:
+    """The lines of each mutable default argument (``def f(x, _c={})``): made once, when
+    the function is defined, and shared by every call, so a hidden module cache. A command's
+    option (``Annotated[list[str], typer.Option(...)] = []``) is exempt: typer reads that
+    default and hands each call a list of its own."""
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, _SCOPES):
+            arguments = node.args
+            positional = [*arguments.posonlyargs, *arguments.args]
+            pairs = [*zip(positional[len(positional) - len(arguments.defaults):],
+                          arguments.defaults, strict=True),
+                     *zip(arguments.kwonlyargs, arguments.kw_defaults, strict=True)]
+            found += [default.lineno for argument, default in pairs
+                      if default is not None and _container(default)
+                      and not _typer_option(argument.annotation)]
+    return found
+
+
+def _typer_option(annotation: ast.expr | None) -> bool:
+    """Whether ``annotation`` makes its parameter a command's option or argument."""
+    return annotation is not None and any(
+        name in ast.unparse(annotation) for name in ("typer.Option(", "typer.Argument("))
+
+
 def _module_state(source: str) -> list[str]:
-    """The module's own state: a container made when the module is imported and changed
-    afterwards or in place (a cache, a counter, a registry filled at run time), and every
+    """The module's own state: a container or object made when the module is imported and
+    changed afterwards or in place (a cache, a counter, a registry filled at run time, an
+    attribute set on a module-level object or class, a class's own container changed through
+    ``self``), the module's namespace changed (``globals()[k] = v``), a context variable,
+    namespace or thread-local made at import, a mutable default argument, and every
     ``global`` statement. A table never changed is a constant, and allowed.
 
     An empty container, or one made to be changed (an ``OrderedDict``...), handed to a
@@ -341,31 +461,21 @@ def _module_state(source: str) -> list[str]:
     """
     tree = ast.parse(source)
     lines = source.splitlines()
-    made = {}
-    for statement in _top_level(tree.body):
-        if isinstance(statement, ast.Assign | ast.AnnAssign) \
-                and (kind := _container(statement.value)):
-            targets = statement.targets if isinstance(statement, ast.Assign) \
-                else [statement.target]
-            made.update({t.id: kind for t in targets if isinstance(t, ast.Name)})
+    made = _made(tree.body)
+    in_class = _class_containers(tree)
     found = [node.lineno for node in ast.walk(tree) if isinstance(node, ast.Global)]
-    found += [statement.lineno for statement in _top_level(tree.body)  # state by context
-              if isinstance(statement, ast.Assign | ast.AnnAssign)
-              and isinstance(statement.value, ast.Call)
-              and ast.unparse(statement.value.func).endswith("ContextVar")]
+    found += [statement.lineno for statement in _top_level(tree.body)
+              if isinstance(statement, ast.Assign | ast.AnnAssign) and _maker(statement.value)]
+    found += _mutable_defaults(tree)
     for scope in [tree, *(node for node in ast.walk(tree) if isinstance(node, _SCOPES))]:
         nodes = list(_own(scope))
-        known = dict(made)
-        while True:  # ``cache = _CACHE`` in a function changes _CACHE through ``cache``
-            aliases = {t.id: known[node.value.id] for node in nodes
-                       if isinstance(node, ast.Assign) and isinstance(node.value, ast.Name)
-                       and node.value.id in known
-                       for t in node.targets if isinstance(t, ast.Name) and t.id not in known}
-            if not aliases:
-                break
-            known |= aliases
-        found += [node.lineno for node in nodes
-                  if isinstance(node, ast.expr | ast.stmt) and _changed(node, known) in known]
+        hidden = _local(scope, nodes)
+        known = _aliases(nodes, {name: kind for name, kind in made.items() if name not in hidden})
+        known |= {"globals()": "object", "class": "object"}
+        attributes = in_class.get(scope, frozenset())
+        found += [node.lineno for node in nodes if isinstance(node, ast.expr | ast.stmt)
+                  and (changed := _changed(node, known)) is not None
+                  and _root(changed, attributes) in known]
     return [f"line {n}: {lines[n - 1].strip()}" for n in sorted(set(found))]
 
 
@@ -380,8 +490,10 @@ writes), in its own thread or task only, never left set."""
 
 
 def test_no_module_keeps_state_of_its_own() -> None:
-    """No module-level cache, store or counter, no ``global`` and no context variable:
-    state that outlives a call belongs to the session passed down. ``functools.cache`` on
+    """No module-level cache, store or counter, no class-level one, no attribute set on a
+    module-level object, no mutable default, no ``global``, no ``globals()`` written, no
+    context variable or thread-local: state that outlives a call belongs to the session
+    passed down. ``functools.cache`` on
     a pure function of hashable values is allowed: it always gives what the function
     would. The exceptions are named in :data:`STATE_ALLOWED`."""
     offenders = {path: found for path, source in _package().items()
@@ -431,6 +543,67 @@ def h(late=None):
     assert _module_state("import functools\n@functools.cache\ndef f(x):\n    return [x]\n"
                          "TABLE = {'a': [1]}\ndef g():\n    return TABLE['a'][0]\n") == []
 
+
+
+def test_the_lint_catches_hidden_module_state() -> None:
+    """The forms of state that hide from the plain container check: a class's container,
+    an object's attributes, a mutable default, the module's namespace, a subscripted context
+    variable, a walrus alias."""
+    classes = """
+class A:
+    _c = {}
+    _t = ("x",)
+    def f(self, k):
+        self._c[k] = 1
+        self.n = 1
+    @classmethod
+    def g(cls, k):
+        cls._c.setdefault(k, [])
+def h(k):
+    A._c[k] = 1
+"""
+    assert _module_state(classes) == ["line 6: self._c[k] = 1",
+                                      "line 10: cls._c.setdefault(k, [])", "line 12: A._c[k] = 1"]
+    objects = """
+import threading, types
+_S = B()
+_NS = types.SimpleNamespace(n=0)
+_LOCAL = threading.local()
+def f(s):
+    _S.left -= 1
+    _S.x = 1
+    s.x = 1
+"""
+    assert _module_state(objects) == [
+        "line 4: _NS = types.SimpleNamespace(n=0)", "line 5: _LOCAL = threading.local()",
+        "line 7: _S.left -= 1", "line 8: _S.x = 1"]
+    defaults = """
+def f(x, _c={}, *, _l=[], _s=set(), _t=(), _n=None):
+    g = lambda y, _seen=set(): y
+class A:
+    def m(self, _d=dict()): ...
+def command(seat: Annotated[list[str], typer.Option(help="h")] = []): ...
+"""
+    assert _module_state(defaults) == ["line 2: def f(x, _c={}, *, _l=[], _s=set(), _t=(), "
+                                       "_n=None):", "line 3: g = lambda y, _seen=set(): y",
+                                       "line 5: def m(self, _d=dict()): ..."]
+    namespace = """
+import sys
+def f(k):
+    globals()[k] = 1
+    setattr(sys.modules[__name__], k, 1)
+    globals().update(x=1)
+"""
+    assert _module_state(namespace) == ["line 4: globals()[k] = 1",
+                                        "line 5: setattr(sys.modules[__name__], k, 1)",
+                                        "line 6: globals().update(x=1)"]
+    assert _module_state("import contextvars\nV = ContextVar[int]('v')\n"
+                         "W = contextvars.ContextVar[str]('w')\n") == [
+        "line 2: V = ContextVar[int]('v')", "line 3: W = contextvars.ContextVar[str]('w')"]
+    assert _module_state("_CACHE = {}\ndef f(k):\n    (c := _CACHE)[k] = 1\n") == [
+        "line 3: (c := _CACHE)[k] = 1"]
+    assert _module_state("_TABLE = {'a': 1}\ndef f(_TABLE, x):\n    _TABLE['a'] = x\n"
+                         "def g(d):\n    d.x = _TABLE['a']\n") == []
 
 def _ids(source: str) -> list[str]:
     """Each use of the builtin ``id``: by its name, as ``builtins.id``, or imported from
