@@ -11,13 +11,13 @@ from pathlib import Path
 PACKAGE = Path(__file__).resolve().parent.parent / "frogpbem"
 BELOW = ("gamefile", "games", "crypto")
 ALLOWED = {"protocol/memory.py", "protocol/seen.py", "protocol/verified.py",
-           "protocol/replays.py", "pictures/__init__.py", "pictures/frogs.py",
-           "pictures/froglet.py", "pictures/secretmove.py", "pictures/terminal.py", "frozen.py"}
+           "protocol/replays.py", "frozen.py"}
 """The referee's and the players' own memory files, the stores of verified histories and
-of kept replays (JSON of their own), not the game document; and the pictures of a board,
-drawn from the ruleset's own view data (what ``Ruleset.view`` returns and its text board
-reads); and ``@frozen``, below the model, whose one dict is the namespace of the
-``__init__`` it compiles."""
+of kept replays (JSON of their own), not the game document; and ``@frozen``, below the
+model, whose one dict is the namespace of the ``__init__`` it compiles."""
+ENVIRONMENT = {"os.environ", "environ"}
+"""The process environment, read by name (``environ`` is the one a caller hands down in
+its place, as ``colour_wanted`` takes): not a game-file dict."""
 
 
 @functools.cache
@@ -32,6 +32,8 @@ def _above() -> list[str]:
 
 
 def _string_key_reads(tree: ast.AST) -> list[str]:
+    """Each read of a dict by a string key (``doc["log"]``, ``doc.get("reveal")``): how a raw
+    game-file dict is read; the environment is not one."""
     found = []
     for node in ast.walk(tree):
         if isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Load) \
@@ -43,7 +45,7 @@ def _string_key_reads(tree: ast.AST) -> list[str]:
             target = node.func.value
         else:
             continue
-        if ast.unparse(target) != "os.environ":
+        if ast.unparse(target) not in ENVIRONMENT:
             found.append(f"line {node.lineno}: {ast.unparse(node)}")
     return found
 
@@ -58,6 +60,8 @@ def test_the_lint_catches_a_raw_read() -> None:
     assert _string_key_reads(ast.parse('x = doc["log"]\ny = doc.get("reveal")')) == \
         ["line 1: doc['log']", "line 2: doc.get('reveal')"]
     assert _string_key_reads(ast.parse('os.environ["HOME"]\ndata["x"] = 1')) == []
+    assert _string_key_reads(ast.parse('environ.get("TERM")\nenv.get("TERM")')) == \
+        ["line 2: env.get('TERM')"]
 
 
 # --- imports --------------------------------------------------------------------------------
@@ -174,26 +178,44 @@ def _within(name: str, rooms: tuple[str, ...]) -> bool:
     return any(name == room or name.startswith(room + ".") for room in rooms)
 
 
+UPWARD = {
+    "games": ("frogpbem.gamefile", "frogpbem.protocol", "frogpbem.crypto", "cryptography",
+              "pyrage", "yaml", "frogpbem.views", "frogpbem.pictures", "frogpbem.cli",
+              "frogpbem.console", "frogpbem.mail", "frogpbem.referee", "frogpbem.audit",
+              "frogpbem.record", "frogpbem.simulate", "frogpbem.demo"),
+    "gamefile": ("frogpbem.games", "frogpbem.protocol", "frogpbem.cli"),
+    "crypto": ("frogpbem.games", "frogpbem.gamefile", "frogpbem.protocol"),
+    "protocol": ("frogpbem.cli", "frogpbem.referee", "frogpbem.views", "frogpbem.audit"),
+    "pictures": ("frogpbem.gamefile", "frogpbem.protocol", "frogpbem.crypto", "frogpbem.cli",
+                 "frogpbem.views", "frogpbem.referee", "yaml"),
+}
+"""What each room must not import: the rooms above it, and the libraries it has no use for."""
+
+BELOW_ROOM = {
+    "games": ("frogpbem.board", "frogpbem.errors", "frogpbem.frozen", "frogpbem.safetext",
+              "frogpbem.jsonvalue", "frogpbem.games"),
+    "crypto": ("frogpbem.errors", "frogpbem.frozen", "frogpbem.crypto"),
+    "gamefile": ("frogpbem.errors", "frogpbem.frozen", "frogpbem.safetext", "frogpbem.jsonvalue",
+                 "frogpbem.crypto", "frogpbem.gamefile"),
+}
+"""The only modules of the package the bottom rooms may import: a module added to the package
+stays out of them until it is named here, so a new room above cannot leak down unseen."""
+
+
 def _downward_problems(files: dict[str, str]) -> list[str]:
-    forbidden = {
-        "games": ("frogpbem.gamefile", "frogpbem.protocol", "frogpbem.crypto", "cryptography",
-                  "pyrage", "yaml", "frogpbem.views", "frogpbem.pictures", "frogpbem.cli",
-                  "frogpbem.console", "frogpbem.mail", "frogpbem.referee", "frogpbem.audit",
-                  "frogpbem.record", "frogpbem.simulate", "frogpbem.demo"),
-        "gamefile": ("frogpbem.games", "frogpbem.protocol", "frogpbem.cli"),
-        "crypto": ("frogpbem.games", "frogpbem.gamefile", "frogpbem.protocol"),
-        "protocol": ("frogpbem.cli", "frogpbem.referee", "frogpbem.views", "frogpbem.audit"),
-        "pictures": ("frogpbem.gamefile", "frogpbem.protocol", "frogpbem.crypto", "frogpbem.cli",
-                     "frogpbem.views", "frogpbem.referee", "yaml"),
-    }
+    """Each import of ``files`` that goes up: into a room :data:`UPWARD` forbids, outside the
+    allowlist :data:`BELOW_ROOM` of a bottom room, or into the crypto libraries from outside
+    ``crypto/``."""
     names = frozenset(map(_module, files))
     problems = []
     for path, source in files.items():
-        bad = forbidden.get(path.split("/")[0], ())
-        if path.split("/")[0] != "crypto":
-            bad += ("cryptography", "pyrage")
+        room = path.split("/")[0]
+        bad = UPWARD.get(room, ()) + (() if room == "crypto" else ("cryptography", "pyrage"))
+        allowed = BELOW_ROOM.get(room)
         problems += [f"{path}:{line} imports {name}"
-                     for line, name in _imports(path, source, names) if _within(name, bad)]
+                     for line, name in _imports(path, source, names)
+                     if _within(name, bad) or allowed is not None
+                     and _within(name, ("frogpbem",)) and not _within(name, allowed)]
     return problems
 
 
@@ -209,15 +231,21 @@ def test_the_lint_sees_imports_going_up() -> None:
              "games/b.py": "def f():\n    from frogpbem import views\n",
              "games/c.py": "from .. import referee\nimport frogpbem.mail.judge\n",
              "games/d.py": "from frogpbem.games import a\nfrom frogpbem import board\n",
+             "games/e.py": "from frogpbem import judge\nimport frogpbem\n",
              "gamefile/a.py": "from frogpbem import games\n",
+             "gamefile/b.py": "from frogpbem import crypto, errors, views\n",
+             "crypto/b.py": "from frogpbem.crypto import c\nfrom frogpbem import safetext\n",
              "cli.py": "import cryptography.hazmat\n",
              "crypto/a.py": "from cryptography import x509\n",
              "crypto/__init__.py": "", "pictures/svg.py": "", "views.py": "", "referee.py": "",
-             "mail/judge.py": "", "games/__init__.py": "", "board.py": ""}
+             "mail/judge.py": "", "games/__init__.py": "", "board.py": "", "judge.py": "",
+             "errors.py": "", "safetext.py": "", "crypto/c.py": ""}
     assert _downward_problems(files) == [
         "games/a.py:1 imports frogpbem.crypto", "games/a.py:2 imports frogpbem.pictures.svg",
         "games/b.py:2 imports frogpbem.views", "games/c.py:1 imports frogpbem.referee",
-        "games/c.py:2 imports frogpbem.mail.judge", "gamefile/a.py:1 imports frogpbem.games",
+        "games/c.py:2 imports frogpbem.mail.judge", "games/e.py:1 imports frogpbem.judge",
+        "games/e.py:2 imports frogpbem", "gamefile/a.py:1 imports frogpbem.games",
+        "gamefile/b.py:1 imports frogpbem.views", "crypto/b.py:2 imports frogpbem.safetext",
         "cli.py:1 imports cryptography.hazmat"]
 
 
@@ -265,11 +293,39 @@ def _container(value: ast.expr | None) -> str | None:
     return None
 
 
-def _root(node: ast.expr) -> str | None:
-    """The name a subscript chain starts from (``cache[a][b]``: ``cache``)."""
-    while isinstance(node, ast.Subscript):
-        node = node.value
-    return node.id if isinstance(node, ast.Name) else None
+_HELD = {"ContextVar", "SimpleNamespace", "threading.local"}
+"""Calls that make state of their own when run at import: a context variable, a namespace
+of attributes, a thread's own attributes."""
+
+
+def _maker(value: ast.expr | None) -> str | None:
+    """The name of the holder of state ``value`` makes (a ``ContextVar``, also
+    ``ContextVar[int]``; a ``SimpleNamespace``; a ``threading.local``), if it makes one."""
+    if not isinstance(value, ast.Call):
+        return None
+    func = value.func
+    while isinstance(func, ast.Subscript):  # ContextVar[int]("v")
+        func = func.value
+    name = ast.unparse(func)
+    short = name.rpartition(".")[2]
+    return next((held for held in _HELD if short == held or name == held), None)
+
+
+def _root(node: ast.expr, attributes: frozenset[str] = frozenset()) -> str | None:
+    """The module name a chain of subscripts and attributes starts from (``cache[a].b``,
+    ``(c := cache)[a]``: ``cache``); ``"globals()"`` for the module's own namespace (``globals()``,
+    ``sys.modules[...]``); ``"class"`` for a class's container reached through ``self`` or
+    ``cls`` (one of ``attributes``)."""
+    while True:
+        if isinstance(node, ast.Call) and ast.unparse(node.func) in {"globals", "vars"} \
+                or ast.unparse(node) == "sys.modules":
+            return "globals()"
+        if isinstance(node, ast.Attribute) and node.attr in attributes \
+                and ast.unparse(node.value) in {"self", "cls", "type(self)"}:
+            return "class"
+        if not isinstance(node, ast.Subscript | ast.Attribute | ast.NamedExpr):
+            return node.id if isinstance(node, ast.Name) else None
+        node = node.value  # (c := _CACHE)[k]: what the walrus binds
 
 
 _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
@@ -285,26 +341,118 @@ def _own(scope: ast.AST) -> Iterator[ast.AST]:
             stack.extend(ast.iter_child_nodes(node))
 
 
-def _changed(node: ast.AST, made: dict[str, str]) -> str | None:
-    """The name of what ``node`` changes (or may: an empty container handed to a function),
-    if it changes a name of ``made``."""
-    if isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Store | ast.Del):
-        return _root(node.value)
+def _changed(node: ast.AST, made: dict[str, str]) -> ast.expr | None:
+    """What ``node`` changes (or may: an empty container handed to a function): the object
+    it stores into or deletes from (``x[k] = v``, ``x.a = v``, ``x.a += 1``,
+    ``setattr(x, ...)``), or calls a mutator of (``x.append``)."""
+    if isinstance(node, ast.Subscript | ast.Attribute) \
+            and isinstance(node.ctx, ast.Store | ast.Del):
+        return node.value
     if isinstance(node, ast.AugAssign):
-        return _root(node.target)
+        return node.target
     if isinstance(node, ast.Attribute) and node.attr in _MUTATORS:
-        return _root(node.value)
+        return node.value
+    if isinstance(node, ast.Call) and ast.unparse(node.func) in {"setattr", "delattr",
+                                                                  "object.__setattr__"}:
+        return node.args[0] if node.args else None
     if isinstance(node, ast.Call) and getattr(node.func, "id", None) not in _READERS:
         handed = [arg.value if isinstance(arg, ast.Starred) else arg for arg in node.args]
         handed += [keyword.value for keyword in node.keywords]
-        return next((arg.id for arg in handed if isinstance(arg, ast.Name)
+        return next((arg for arg in handed if isinstance(arg, ast.Name)
                      and made.get(arg.id) == "empty"), None)
     return None
 
 
+def _made(body: list[ast.stmt]) -> dict[str, str]:
+    """The names the module binds when imported, each with the kind of what it holds: an
+    ``"empty"`` or ``"filled"`` container (see :func:`_container`), else an ``"object"``
+    (a class, an instance) whose attributes must not change either."""
+    made = {}
+    for statement in _top_level(body):
+        if isinstance(statement, ast.ClassDef):
+            made[statement.name] = "object"
+        elif isinstance(statement, ast.Assign | ast.AnnAssign) and statement.value is not None:
+            targets = statement.targets if isinstance(statement, ast.Assign) \
+                else [statement.target]
+            kind = _container(statement.value) or "object"
+            made.update({t.id: kind for t in targets if isinstance(t, ast.Name)})
+    return made
+
+
+def _class_containers(tree: ast.Module) -> dict[ast.AST, frozenset[str]]:
+    """For each function within a class of the module, the class's own containers (``_c``
+    of ``class A: _c = {}``), shared by every instance: ``self._c[k] = 1`` changes them."""
+    found: dict[ast.AST, frozenset[str]] = {}
+    for cls in (node for node in ast.walk(tree) if isinstance(node, ast.ClassDef)):
+        names = frozenset(t.id for statement in cls.body
+                          if isinstance(statement, ast.Assign | ast.AnnAssign)
+                          and _container(statement.value)
+                          for t in (statement.targets if isinstance(statement, ast.Assign)
+                                    else [statement.target]) if isinstance(t, ast.Name))
+        found |= {node: names for node in ast.walk(cls) if isinstance(node, _SCOPES)}
+    return found
+
+
+def _local(scope: ast.AST, nodes: list[ast.AST]) -> set[str]:
+    """The names a function binds itself (its parameters, what it assigns), which hide the
+    module's; nothing for the module."""
+    if not isinstance(scope, _SCOPES):
+        return set()
+    arguments = scope.args
+    names = {a.arg for a in [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs,
+                             arguments.vararg, arguments.kwarg] if a is not None}
+    names |= {node.id for node in nodes
+              if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store)}
+    return names - {name for node in nodes if isinstance(node, ast.Global | ast.Nonlocal)
+                    for name in node.names}
+
+
+def _aliases(nodes: list[ast.AST], known: dict[str, str]) -> dict[str, str]:
+    """``known`` and the names a scope binds to them (``cache = _CACHE``,
+    ``(cache := _CACHE)``), through which it changes them."""
+    known = dict(known)
+    while True:
+        aliases = {t.id: known[node.value.id] for node in nodes
+                   if isinstance(node, ast.Assign | ast.NamedExpr)
+                   and isinstance(node.value, ast.Name) and node.value.id in known
+                   for t in (node.targets if isinstance(node, ast.Assign) else [node.target])
+                   if isinstance(t, ast.Name) and t.id not in known}
+        if not aliases:
+            return known
+        known |= aliases
+
+
+def _mutable_defaults(tree: ast.AST) -> list[int]:
+    """The lines of each mutable default argument (``def f(x, _c={})``): made once, when
+    the function is defined, and shared by every call, so a hidden module cache. A command's
+    option (``Annotated[list[str], typer.Option(...)] = []``) is exempt: typer reads that
+    default and hands each call a list of its own."""
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, _SCOPES):
+            arguments = node.args
+            positional = [*arguments.posonlyargs, *arguments.args]
+            pairs = [*zip(positional[len(positional) - len(arguments.defaults):],
+                          arguments.defaults, strict=True),
+                     *zip(arguments.kwonlyargs, arguments.kw_defaults, strict=True)]
+            found += [default.lineno for argument, default in pairs
+                      if default is not None and _container(default)
+                      and not _typer_option(argument.annotation)]
+    return found
+
+
+def _typer_option(annotation: ast.expr | None) -> bool:
+    """Whether ``annotation`` makes its parameter a command's option or argument."""
+    return annotation is not None and any(
+        name in ast.unparse(annotation) for name in ("typer.Option(", "typer.Argument("))
+
+
 def _module_state(source: str) -> list[str]:
-    """The module's own state: a container made when the module is imported and changed
-    afterwards or in place (a cache, a counter, a registry filled at run time), and every
+    """The module's own state: a container or object made when the module is imported and
+    changed afterwards or in place (a cache, a counter, a registry filled at run time, an
+    attribute set on a module-level object or class, a class's own container changed through
+    ``self``), the module's namespace changed (``globals()[k] = v``), a context variable,
+    namespace or thread-local made at import, a mutable default argument, and every
     ``global`` statement. A table never changed is a constant, and allowed.
 
     An empty container, or one made to be changed (an ``OrderedDict``...), handed to a
@@ -313,31 +461,21 @@ def _module_state(source: str) -> list[str]:
     """
     tree = ast.parse(source)
     lines = source.splitlines()
-    made = {}
-    for statement in _top_level(tree.body):
-        if isinstance(statement, ast.Assign | ast.AnnAssign) \
-                and (kind := _container(statement.value)):
-            targets = statement.targets if isinstance(statement, ast.Assign) \
-                else [statement.target]
-            made.update({t.id: kind for t in targets if isinstance(t, ast.Name)})
+    made = _made(tree.body)
+    in_class = _class_containers(tree)
     found = [node.lineno for node in ast.walk(tree) if isinstance(node, ast.Global)]
-    found += [statement.lineno for statement in _top_level(tree.body)  # state by context
-              if isinstance(statement, ast.Assign | ast.AnnAssign)
-              and isinstance(statement.value, ast.Call)
-              and ast.unparse(statement.value.func).endswith("ContextVar")]
+    found += [statement.lineno for statement in _top_level(tree.body)
+              if isinstance(statement, ast.Assign | ast.AnnAssign) and _maker(statement.value)]
+    found += _mutable_defaults(tree)
     for scope in [tree, *(node for node in ast.walk(tree) if isinstance(node, _SCOPES))]:
         nodes = list(_own(scope))
-        known = dict(made)
-        while True:  # ``cache = _CACHE`` in a function changes _CACHE through ``cache``
-            aliases = {t.id: known[node.value.id] for node in nodes
-                       if isinstance(node, ast.Assign) and isinstance(node.value, ast.Name)
-                       and node.value.id in known
-                       for t in node.targets if isinstance(t, ast.Name) and t.id not in known}
-            if not aliases:
-                break
-            known |= aliases
-        found += [node.lineno for node in nodes
-                  if isinstance(node, ast.expr | ast.stmt) and _changed(node, known) in known]
+        hidden = _local(scope, nodes)
+        known = _aliases(nodes, {name: kind for name, kind in made.items() if name not in hidden})
+        known |= {"globals()": "object", "class": "object"}
+        attributes = in_class.get(scope, frozenset())
+        found += [node.lineno for node in nodes if isinstance(node, ast.expr | ast.stmt)
+                  and (changed := _changed(node, known)) is not None
+                  and _root(changed, attributes) in known]
     return [f"line {n}: {lines[n - 1].strip()}" for n in sorted(set(found))]
 
 
@@ -352,8 +490,10 @@ writes), in its own thread or task only, never left set."""
 
 
 def test_no_module_keeps_state_of_its_own() -> None:
-    """No module-level cache, store or counter, no ``global`` and no context variable:
-    state that outlives a call belongs to the session passed down. ``functools.cache`` on
+    """No module-level cache, store or counter, no class-level one, no attribute set on a
+    module-level object, no mutable default, no ``global``, no ``globals()`` written, no
+    context variable or thread-local: state that outlives a call belongs to the session
+    passed down. ``functools.cache`` on
     a pure function of hashable values is allowed: it always gives what the function
     would. The exceptions are named in :data:`STATE_ALLOWED`."""
     offenders = {path: found for path, source in _package().items()
@@ -404,10 +544,77 @@ def h(late=None):
                          "TABLE = {'a': [1]}\ndef g():\n    return TABLE['a'][0]\n") == []
 
 
+
+def test_the_lint_catches_hidden_module_state() -> None:
+    """The forms of state that hide from the plain container check: a class's container,
+    an object's attributes, a mutable default, the module's namespace, a subscripted context
+    variable, a walrus alias."""
+    classes = """
+class A:
+    _c = {}
+    _t = ("x",)
+    def f(self, k):
+        self._c[k] = 1
+        self.n = 1
+    @classmethod
+    def g(cls, k):
+        cls._c.setdefault(k, [])
+def h(k):
+    A._c[k] = 1
+"""
+    assert _module_state(classes) == ["line 6: self._c[k] = 1",
+                                      "line 10: cls._c.setdefault(k, [])", "line 12: A._c[k] = 1"]
+    objects = """
+import threading, types
+_S = B()
+_NS = types.SimpleNamespace(n=0)
+_LOCAL = threading.local()
+def f(s):
+    _S.left -= 1
+    _S.x = 1
+    s.x = 1
+"""
+    assert _module_state(objects) == [
+        "line 4: _NS = types.SimpleNamespace(n=0)", "line 5: _LOCAL = threading.local()",
+        "line 7: _S.left -= 1", "line 8: _S.x = 1"]
+    defaults = """
+def f(x, _c={}, *, _l=[], _s=set(), _t=(), _n=None):
+    g = lambda y, _seen=set(): y
+class A:
+    def m(self, _d=dict()): ...
+def command(seat: Annotated[list[str], typer.Option(help="h")] = []): ...
+"""
+    assert _module_state(defaults) == ["line 2: def f(x, _c={}, *, _l=[], _s=set(), _t=(), "
+                                       "_n=None):", "line 3: g = lambda y, _seen=set(): y",
+                                       "line 5: def m(self, _d=dict()): ..."]
+    namespace = """
+import sys
+def f(k):
+    globals()[k] = 1
+    setattr(sys.modules[__name__], k, 1)
+    globals().update(x=1)
+"""
+    assert _module_state(namespace) == ["line 4: globals()[k] = 1",
+                                        "line 5: setattr(sys.modules[__name__], k, 1)",
+                                        "line 6: globals().update(x=1)"]
+    assert _module_state("import contextvars\nV = ContextVar[int]('v')\n"
+                         "W = contextvars.ContextVar[str]('w')\n") == [
+        "line 2: V = ContextVar[int]('v')", "line 3: W = contextvars.ContextVar[str]('w')"]
+    assert _module_state("_CACHE = {}\ndef f(k):\n    (c := _CACHE)[k] = 1\n") == [
+        "line 3: (c := _CACHE)[k] = 1"]
+    assert _module_state("_TABLE = {'a': 1}\ndef f(_TABLE, x):\n    _TABLE['a'] = x\n"
+                         "def g(d):\n    d.x = _TABLE['a']\n") == []
+
 def _ids(source: str) -> list[str]:
+    """Each use of the builtin ``id``: by its name, as ``builtins.id``, or imported from
+    ``builtins`` under any name."""
     lines = source.splitlines()
     found = {node.lineno for node in ast.walk(ast.parse(source))
-             if isinstance(node, ast.Name) and node.id == "id" and isinstance(node.ctx, ast.Load)}
+             if isinstance(node, ast.Name) and node.id == "id" and isinstance(node.ctx, ast.Load)
+             or isinstance(node, ast.Attribute) and node.attr == "id"
+             and ast.unparse(node.value) in {"builtins", "__builtins__"}
+             or isinstance(node, ast.ImportFrom) and node.module == "builtins"
+             and any(alias.name in {"id", "*"} for alias in node.names)}
     return [f"line {n}: {lines[n - 1].strip()}" for n in sorted(found)]
 
 
@@ -422,6 +629,9 @@ def test_nothing_is_keyed_by_id() -> None:
 def test_the_lint_catches_id() -> None:
     assert _ids("key = id(doc)\nkeys = map(id, docs)\nx.id = 1\nvalid(x)\n") == \
         ["line 1: key = id(doc)", "line 2: keys = map(id, docs)"]
+    assert _ids("import builtins\nkey = builtins.id(doc)\nfrom builtins import id as ident\n"
+                "from builtins import print\nuser.id\n") == \
+        ["line 2: key = builtins.id(doc)", "line 3: from builtins import id as ident"]
 
 
 # --- no Any in the rules --------------------------------------------------------------------
