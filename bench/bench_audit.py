@@ -108,8 +108,8 @@ def read_for_free(games: list[Path], checked: list[tuple[crypto.PublicKey, bytes
         data = game.read_bytes()
         values[data] = real(data)
 
-    def ready(data: bytes, name: str = "<input>") -> object:
-        return values[data] if data in values else real(data, name)
+    def ready(data: bytes, name: str = "<input>", bulk: bool = False) -> object:
+        return values[data] if data in values else real(data, name, bulk)
 
     audits, bounds = [], []
     strictyaml.loads = ready

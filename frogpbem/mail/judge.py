@@ -39,7 +39,6 @@ from frogpbem.errors import (
     UnknownGameError,
     UsageError,
 )
-from frogpbem.gamefile import strictyaml
 from frogpbem.gamefile.document import locked, parse_game, read_bytes
 from frogpbem.gamefile.model import GameFile
 from frogpbem.mail import invite
@@ -276,7 +275,6 @@ class Judge:
 
     def __post_init__(self) -> None:
         self.session = Session.from_environment()
-        strictyaml.read_in_bulk()  # a judge reads its games' files again and again
         if self.state_dir is not None:
             self.session.memory = HeadMemory(self.state_dir)
 
@@ -329,8 +327,8 @@ class Judge:
         digest = crypto.sha256(data).hex()
         known = self._clocks.get(path)
         if known is None or known.digest != digest:  # read only a file that changed
-            known = self._clocks[path] = KnownClock(
-                digest, self._clock_of(path, parse_game(data, str(path), self.session.verified)))
+            known = self._clocks[path] = KnownClock(digest, self._clock_of(
+                path, parse_game(data, str(path), self.session.verified, bulk=True)))
         clock = known.clock
         if clock is None:
             return []  # no clock runs (no deadline, paused or over)
@@ -552,7 +550,7 @@ class Judge:
         if marks.unchanged(path, digest):
             return []  # unchanged since it was mailed: not even read
         game = load(path, self.session, self.session.memory,
-                    parsed=parse_game(data, str(path), self.session.verified))
+                    parsed=parse_game(data, str(path), self.session.verified, bulk=True))
         game_id = game.game_id
         for each in (marks.mailed_path(game_id), marks.backoff_path(game_id),
                      marks.bounced_path(game_id)):
