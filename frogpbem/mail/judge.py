@@ -328,7 +328,7 @@ class Judge:
         known = self._clocks.get(path)
         if known is None or known.digest != digest:  # read only a file that changed
             known = self._clocks[path] = KnownClock(digest, self._clock_of(
-                path, parse_game(data, str(path), self.session.verified, bulk=True)))
+                path, parse_game(data, str(path), self.session.verified.in_memory(), bulk=True)))
         clock = known.clock
         if clock is None:
             return []  # no clock runs (no deadline, paused or over)
@@ -550,7 +550,8 @@ class Judge:
         if marks.unchanged(path, digest):
             return []  # unchanged since it was mailed: not even read
         game = load(path, self.session, self.session.memory,
-                    parsed=parse_game(data, str(path), self.session.verified, bulk=True))
+                    parsed=parse_game(data, str(path), self.session.verified.in_memory(),
+                                      bulk=True))
         game_id = game.game_id
         for each in (marks.mailed_path(game_id), marks.backoff_path(game_id),
                      marks.bounced_path(game_id)):
