@@ -422,6 +422,9 @@ def audit_many(paths: Sequence[Path], key: crypto.PrivateKey | None = None,
 
     if "fork" not in multiprocessing.get_all_start_methods():
         return [audit(path, key, clock=clock, bulk=bulk) for path in paths]
+    # the workers read in bulk: PyYAML's reader is loaded once, here, not by each of them
+    from frogpbem.gamefile import yamlevents  # noqa: F401
+
     chunk = max(1, len(paths) // (4 * workers))
     with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as pool:
         done = list(pool.map(functools.partial(_audit_or_none, clock), paths,
