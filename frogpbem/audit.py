@@ -24,7 +24,7 @@ from frogpbem.errors import (
     StaleCopyError,
     UnfinishedGameError,
 )
-from frogpbem.gamefile import chain, strictyaml
+from frogpbem.gamefile import chain
 from frogpbem.gamefile.document import read_bytes, read_game
 from frogpbem.gamefile.forkproof import ForkProof, conflict
 from frogpbem.gamefile.model import FORMAT_VERSION, JSON, Element, Record
@@ -118,14 +118,15 @@ class Report:
         return UnfinishedGameError.exit_code if self.unfinished else 0
 
 
-def _read(path: Path, report: Report, clock: Clock) -> Game | None:
-    """Format, schema, signatures and chain; ``None`` when the file cannot be used further.
+def _read(path: Path, report: Report, clock: Clock, bulk: bool = False) -> Game | None:
+    """Format, schema, signatures and chain; ``None`` when the file cannot be used further
+    (``bulk``: one of many files read, see :func:`~frogpbem.gamefile.strictyaml.loads`).
 
     A file that cannot be read at all (missing, unreadable) or is no game file (a view
     file, a key) raises instead: that is not a verdict on the game.
     """
     try:
-        file = read_game(path)
+        file = read_game(path, bulk=bulk)
     except (FileAccessError, NotAGameFileError):
         raise  # a missing or unreadable file, or one that is no game file, is no verdict
     except FrogPbemError as exc:
@@ -338,11 +339,12 @@ def _sealed_to(game: Game, role: str | None, seat: str) -> bool:
     return role == REFEREE or (role is not None and role in game.readers_of(seat))
 
 
-def audit(path: Path, key: crypto.PrivateKey | None = None, *, clock: Clock) -> Report:
+def audit(path: Path, key: crypto.PrivateKey | None = None, *, clock: Clock,
+          bulk: bool = False) -> Report:
     """Everything about a finished game, re-checked from the revealed setup (``clock``: the
-    time now, which no time in it may be ahead of)."""
+    time now, which no time in it may be ahead of; ``bulk``: one of many files audited)."""
     report = Report(str(path))
-    game = _read(path, report, clock)
+    game = _read(path, report, clock, bulk)
     if game is None:
         return report
     reveal = game.file.reveal
@@ -408,30 +410,32 @@ def audit_many(paths: Sequence[Path], key: crypto.PrivateKey | None = None,
     does. With a ``key`` (which cannot be handed to another process) the files are
     audited here, one after the other.
     """
-    if len(paths) > 1:
-        strictyaml.read_in_bulk()
+    bulk = len(paths) > 1
     workers = min(jobs if jobs > 0 else os.cpu_count() or 1, len(paths))
     if workers <= 1 or key is not None:
-        return [audit(path, key, clock=clock) for path in paths]
+        return [audit(path, key, clock=clock, bulk=bulk) for path in paths]
     import multiprocessing  # only here: a single audit starts without them
     from concurrent.futures import ProcessPoolExecutor
 
     if "fork" not in multiprocessing.get_all_start_methods():
-        return [audit(path, key, clock=clock) for path in paths]
+        return [audit(path, key, clock=clock, bulk=bulk) for path in paths]
+    # the workers read in bulk: PyYAML's reader is loaded once, here, not by each of them
+    from frogpbem.gamefile import yamlevents  # noqa: F401
+
     chunk = max(1, len(paths) // (4 * workers))
     with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as pool:
         done = list(pool.map(functools.partial(_audit_or_none, clock), paths,
                              chunksize=chunk))
     # a file that could not be read is read again here, so that it raises here
-    return [report if report is not None else audit(path, clock=clock) for path, report in
-            zip(paths, done, strict=True)]
+    return [report if report is not None else audit(path, clock=clock, bulk=bulk)
+            for path, report in zip(paths, done, strict=True)]
 
 
 def _audit_or_none(clock: Clock, path: Path) -> Report | None:
     """:func:`audit` in a worker process; ``None`` where it raised (it is redone in the
     parent process, which then raises the same error)."""
     try:
-        return audit(path, clock=clock)
+        return audit(path, clock=clock, bulk=True)
     except FrogPbemError:
         return None
 

@@ -13,7 +13,7 @@ import pytest
 from frogpbem import crypto
 from frogpbem.audit import audit, audit_many
 from frogpbem.errors import FileAccessError
-from frogpbem.gamefile import strictyaml
+from frogpbem.gamefile import strictyaml, yamlevents
 from tests.conftest import FINISHING_MOVES, Cli, Keys, here
 
 
@@ -363,3 +363,23 @@ def test_many_games_audited_at_once_give_the_reports_of_one_after_the_other(
     assert "verdict: DOES NOT HOLD" in at_once.stdout
     missing = cli("audit", "-j", "2", finished_game, tmp_path / "nowhere.yaml")
     assert missing.exit_code == 9 and "no such file" in missing.stderr
+
+
+def test_an_audit_of_several_files_has_pyyaml_read_them_and_one_alone_does_not(
+        finished_game: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """audit_many of more than one file reads them in bulk (PyYAML reads each, see
+    strictyaml.loads); an audit of one file reads it line by line. The reports are the
+    same."""
+    read: list[str] = []
+    real = yamlevents.loads
+
+    def recording(text: str, name: str) -> Any:
+        read.append(name)
+        return real(text, name)
+
+    monkeypatch.setattr(yamlevents, "loads", recording)
+    alone = audit_many([finished_game], clock=here().clock)
+    assert read == []
+    many = audit_many([finished_game, finished_game], clock=here().clock)
+    assert read == [str(finished_game)] * 2
+    assert [r.to_json() for r in many] == [alone[0].to_json()] * 2

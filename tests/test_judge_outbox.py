@@ -10,6 +10,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from frogpbem import crypto
 from frogpbem.audit import audit
 from frogpbem.mail.compose import Refusal
@@ -63,6 +65,19 @@ def test_a_whole_game_through_a_maildir_and_an_outbox_in_memory(
         == [f"{n}.msg" for n in range(1, len(FINISHING_MOVES) + 1)]
     report = audit(game, clock=Clock.from_environment())
     assert report.ok, report.text()
+
+
+def test_the_judges_reads_of_a_changed_game_keep_no_history_part_under_its_home(
+        cli: Cli, keys: Keys, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The judge reads a changed game file for its clock and to mail it: it keeps what it
+    verified (verified/GAME.json), as it always did, and no history part of the file
+    (verified/GAME.history.json), which its reads never wrote."""
+    game_id, _ = club_game(cli, keys, tmp_path, tmp_path / "games")
+    home = tmp_path / "judge-home"
+    monkeypatch.setenv("FROGPBEM_HOME", str(home))
+    judge = a_judge(keys, tmp_path, MemoryOutbox())
+    assert judge.round() == [f"game {game_id}: mailed record 0 to red: {ALICE}, blue: {BOB}"]
+    assert sorted(p.name for p in (home / "verified").iterdir()) == [f"{game_id}.json"]
 
 
 def test_an_address_refused_for_good_is_told_once_and_mailed_no_more(

@@ -50,7 +50,8 @@ class KnownHistories(Protocol):
         """Keep ``value`` for ``game`` (a failure to write costs time only)."""
 
 
-def parse_game(data: bytes, name: str, known: KnownHistories | None = None) -> GameFile:
+def parse_game(data: bytes, name: str, known: KnownHistories | None = None,
+               bulk: bool = False) -> GameFile:
     """A game file's bytes, checked and typed: size, strict YAML, version, schema, model.
 
     What mail does to a file and can be undone (quoting, CRLF, trailing spaces,
@@ -60,20 +61,20 @@ def parse_game(data: bytes, name: str, known: KnownHistories | None = None) -> G
     otherwise, and its history is kept for the next time. The same bytes parsed
     again with the same store (the judge reads a file it just wrote, the referee
     a copy it just found in a message) are taken from the last ``RECENT_FILES`` it
-    parsed.
+    parsed. ``bulk``: the caller reads many files (see :func:`strictyaml.loads`).
     """
     data = mailsafe.unmail(data)
     if known is None:
-        file = _parse(data, name)
+        file = _parse(data, name, bulk)
         _remember_source(file, data)
         return file
     digest = crypto.sha256(data)
     if digest in known.parsed:
         known.parsed.move_to_end(digest)
         return known.parsed[digest]
-    found = parse_known(data, name, known)
+    found = parse_known(data, name, known, bulk)
     if found is None:
-        found = _parse(data, name)
+        found = _parse(data, name, bulk)
         keep_history(found, data, known)
         _remember_source(found, data)
     keep_recent(known.parsed, digest, found, RECENT_FILES)
@@ -183,7 +184,8 @@ class KeptHistory(NamedTuple):
     """The history's values, as the store keeps them."""
 
 
-def parse_known(data: bytes, name: str, known: KnownHistories) -> GameFile | None:
+def parse_known(data: bytes, name: str, known: KnownHistories,
+                bulk: bool = False) -> GameFile | None:
     """``data`` (unmailed) read from the history kept in ``known``, or ``None``.
 
     The kept history counts only when this file's history part begins with
@@ -216,8 +218,8 @@ def parse_known(data: bytes, name: str, known: KnownHistories) -> GameFile | Non
         if start < length:
             if not here.continued or not data.startswith(b"- ", start):
                 return None  # what follows is not more of the log's records
-            more = _read_records(data[start:length], name)
-        file = here.file.continued(more, _read_pending(data[length:], name))
+            more = _read_records(data[start:length], name, bulk)
+        file = here.file.continued(more, _read_pending(data[length:], name, bulk))
     except (GameFileError, KeyError, TypeError, ValueError):
         return None
     if not here.continued:
@@ -265,38 +267,38 @@ def _kept_in(kept: Any, data: bytes, length: int) -> KeptHistory | None:
     return KeptHistory(start, kept["digest"], kept.get("continued") is True, file, history)
 
 
-def _read_alone(data: bytes, name: str) -> Any:
+def _read_alone(data: bytes, name: str, bulk: bool = False) -> Any:
     """A part of a game file read alone: transit damage, then strict YAML."""
     if mailsafe.damage(data.decode("utf-8", "replace")) is not None:
         raise GameFileError("changed in transit")
-    return strictyaml.loads(data, name)
+    return strictyaml.loads(data, name, bulk)
 
 
-def _read_records(data: bytes, name: str) -> list[Any]:
+def _read_records(data: bytes, name: str, bulk: bool = False) -> list[Any]:
     """Records that follow a history's log, read and checked alone."""
-    records = _read_alone(data, name)
+    records = _read_alone(data, name, bulk)
     if not isinstance(records, list):
         raise GameFileError("not records")
     schema.validate_entries({"log": records}, "game", name)
     return records
 
 
-def _read_pending(data: bytes, name: str) -> dict[str, Any]:
+def _read_pending(data: bytes, name: str, bulk: bool = False) -> dict[str, Any]:
     """The pending part (requests, reveal, notes) that follows a history, read and checked
     alone."""
-    entries = _read_alone(data, name)
+    entries = _read_alone(data, name, bulk)
     if not isinstance(entries, dict) or list(entries) != ["requests", "reveal", "notes"]:
         raise GameFileError("not what frogpbem writes after a history")
     schema.validate_entries(entries, "game", name)
     return entries
 
 
-def _parse(data: bytes, name: str) -> GameFile:
+def _parse(data: bytes, name: str, bulk: bool = False) -> GameFile:
     harm = mailsafe.damage(data.decode("utf-8", "replace"))  # the text is not kept: memory
     if harm is not None:
         raise GameFileError(f"changed in transit: {harm}; {mailsafe.ADVICE}", path=name)
     try:
-        doc = strictyaml.loads(data, name)
+        doc = strictyaml.loads(data, name, bulk)
     except GameFileError as exc:
         joined = mailsafe.joined_lines(data.decode("utf-8", "replace"))
         if joined is not None and "not valid YAML" in exc.message:
@@ -417,8 +419,9 @@ def parse_copy(data: bytes, name: str, base: GameFile) -> GameFile:
     return copy
 
 
-def read_game(path: Path, known: KnownHistories | None = None) -> GameFile:
-    return parse_game(read_bytes(path), str(path), known)
+def read_game(path: Path, known: KnownHistories | None = None,
+              bulk: bool = False) -> GameFile:
+    return parse_game(read_bytes(path), str(path), known, bulk)
 
 
 def dump_game(file: GameFile) -> bytes:

@@ -7,9 +7,9 @@ refused. Plain scalars are integers only when written as decimal integers
 
 A small text exactly as :func:`dumps` writes it (nearly every part a command
 reads: the records and requests that follow a history it kept) is read
-line by line, without PyYAML (see :func:`_as_written`); PyYAML's parser reads
-every other text (see :mod:`frogpbem.gamefile.yamlevents`), and is imported
-only then.
+line by line, without PyYAML (see :func:`_as_written`), unless the caller
+reads in bulk (see :func:`loads`); PyYAML's parser reads every other text (see
+:mod:`frogpbem.gamefile.yamlevents`), and is imported only then.
 """
 
 from __future__ import annotations
@@ -17,7 +17,6 @@ from __future__ import annotations
 import functools
 import json
 import re
-import sys
 from typing import Any
 
 from frogpbem.errors import GameFileError
@@ -30,30 +29,17 @@ QUICK_BYTES = 64 * 1024
 """Texts up to this size may be read by :func:`_as_written` (such a text holds far fewer
 than :data:`~frogpbem.gamefile.yamlscalars.MAX_EVENTS` values). A larger one goes to
 PyYAML, whose C parser reads faster than reading line by line in Python."""
-_PYYAML_READER = "frogpbem.gamefile.yamlevents"
-"""The module that reads with PyYAML: once it is imported, it reads every text (faster
-than line by line); until then, a small text is read line by line, and a command that
-reads a few game files never imports PyYAML."""
 
 
-def _pyyaml_reads() -> bool:
-    """Whether PyYAML reads every text now (its reader is imported)."""
-    return _PYYAML_READER in sys.modules
-
-
-def read_in_bulk() -> None:
-    """Have PyYAML read every text from now on: for a caller that reads many files (an
-    audit of many games, the judge), for which importing it costs less than reading line
-    by line."""
-    from frogpbem.gamefile import yamlevents  # noqa: F401  (imported: see _PYYAML_READER)
-
-
-def loads(data: bytes, name: str = "<input>") -> Any:
+def loads(data: bytes, name: str = "<input>", bulk: bool = False) -> Any:
     """Parse strict YAML; raises :class:`GameFileError` naming ``name`` and the line.
 
-    A small text as the writer writes it is read line by line (:func:`_as_written`);
-    any other is built from PyYAML's parser events as they come, so a long file never
-    has all its events in memory at once.
+    A small text as the writer writes it is read line by line (:func:`_as_written`),
+    unless ``bulk``: a caller that reads many files (an audit of several games, the
+    judge) has PyYAML read them all, for which importing it costs less than reading
+    line by line. Any other text is built from PyYAML's parser events as they come, so
+    a long file never has all its events in memory at once. Either way the value is
+    the same.
     """
     if len(data) > MAX_BYTES:
         raise GameFileError(f"file is larger than {MAX_BYTES // (1024 * 1024)} MiB", path=name)
@@ -61,12 +47,12 @@ def loads(data: bytes, name: str = "<input>") -> Any:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
         raise GameFileError("not UTF-8 text", path=name) from None
-    if len(data) <= QUICK_BYTES and not _pyyaml_reads():
+    if len(data) <= QUICK_BYTES and not bulk:
         try:
             return _as_written(text)
         except (_Unlike, IndexError):
             pass  # not as frogpbem writes it: PyYAML reads it, and says what is wrong
-    from frogpbem.gamefile import yamlevents  # from now on it reads every text
+    from frogpbem.gamefile import yamlevents  # only here: reading a few small files needs none
 
     return yamlevents.loads(text, name)
 

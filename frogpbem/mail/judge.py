@@ -39,7 +39,6 @@ from frogpbem.errors import (
     UnknownGameError,
     UsageError,
 )
-from frogpbem.gamefile import strictyaml
 from frogpbem.gamefile.document import locked, parse_game, read_bytes
 from frogpbem.gamefile.model import GameFile
 from frogpbem.mail import invite
@@ -272,9 +271,6 @@ class Judge:
     _said: set[str] = field(default_factory=set)
     """What was said of files the judge cannot use (each said once)."""
 
-    def __post_init__(self) -> None:
-        strictyaml.read_in_bulk()  # a judge reads its games' files again and again
-
     def round(self) -> list[str]:
         """One round's log (see :meth:`steps`)."""
         return list(self.steps())
@@ -324,8 +320,8 @@ class Judge:
         digest = crypto.sha256(data).hex()
         known = self._clocks.get(path)
         if known is None or known.digest != digest:  # read only a file that changed
-            known = self._clocks[path] = KnownClock(
-                digest, self._clock_of(path, parse_game(data, str(path), self.session.verified)))
+            known = self._clocks[path] = KnownClock(digest, self._clock_of(
+                path, parse_game(data, str(path), self.session.verified.in_memory(), bulk=True)))
         clock = known.clock
         if clock is None:
             return []  # no clock runs (no deadline, paused or over)
@@ -547,7 +543,8 @@ class Judge:
         if marks.unchanged(path, digest):
             return []  # unchanged since it was mailed: not even read
         game = load(path, self.session, self.session.memory,
-                    parsed=parse_game(data, str(path), self.session.verified))
+                    parsed=parse_game(data, str(path), self.session.verified.in_memory(),
+                                      bulk=True))
         game_id = game.game_id
         for each in (marks.mailed_path(game_id), marks.backoff_path(game_id),
                      marks.bounced_path(game_id)):

@@ -40,8 +40,10 @@ from frogpbem.gamefile.model import GameFile
 class VerifiedHistories:
     """The store: ``verified/GAME.json`` = ``{"header", "n", "digest"}``."""
 
-    def __init__(self, folder: Path) -> None:
+    def __init__(self, folder: Path, writes_histories: bool = True) -> None:
         self.folder = folder
+        self.writes_histories = writes_histories
+        """Whether the history parts read are kept on disk (else in this process only)."""
         self.parsed: OrderedDict[bytes, GameFile] = OrderedDict()
         """The last files parsed with this store, by the SHA-256 of their bytes."""
         self.kept_here: OrderedDict[str, KeptHistory] = OrderedDict()
@@ -81,7 +83,16 @@ class VerifiedHistories:
             return None  # none yet, or unreadable: the file is read whole
 
     def write_history(self, game: str, value: dict[str, Any]) -> None:
-        self._write(self._path(game, ".history"), value)
+        if self.writes_histories:
+            self._write(self._path(game, ".history"), value)
+
+    def in_memory(self) -> VerifiedHistories:
+        """This store, its files parsed and histories kept in this process shared, that
+        writes no history part to disk: for the judge's reads of a changed file, which
+        keep nothing under its user's home."""
+        other = VerifiedHistories(self.folder, writes_histories=False)
+        other.parsed, other.kept_here = self.parsed, self.kept_here
+        return other
 
     def _write(self, path: Path, value: dict[str, Any]) -> None:
         """Write ``value`` (a failure to write costs time only, never the command)."""

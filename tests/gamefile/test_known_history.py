@@ -69,9 +69,9 @@ def test_only_what_follows_the_kept_history_is_read(
     read: list[bytes] = []
     real = strictyaml.loads
 
-    def counting(data: bytes, name: str = "<input>") -> Any:
+    def counting(data: bytes, name: str = "<input>", bulk: bool = False) -> Any:
         read.append(data)
-        return real(data, name)
+        return real(data, name, bulk)
 
     monkeypatch.setattr(strictyaml, "loads", counting)
     for data, parts in ((three, 2), (asked, 1)):

@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 from frogpbem.errors import GameFileError
 from frogpbem.gamefile import strictyaml, yamlevents
+from frogpbem.gamefile.document import parse_game, read_game
 from frogpbem.gamefile.strictyaml import MAX_BYTES, dumps, item, loads
 
 scalars = st.one_of(
@@ -178,29 +179,48 @@ def test_every_file_of_a_finished_game_is_read_at_once_as_pyyaml_reads_it(
         assert read_at_once(text) == yamlevents.loads(text, str(path)), path
 
 
-def test_a_large_text_and_all_once_pyyaml_is_loaded_go_to_pyyaml(
+def pyyaml_reads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The names of the texts that PyYAML's reader reads from now on, in order."""
+    read: list[str] = []
+    real = yamlevents.loads
+
+    def recording(text: str, name: str) -> Any:
+        read.append(name)
+        return real(text, name)
+
+    monkeypatch.setattr(yamlevents, "loads", recording)
+    return read
+
+
+def test_a_small_text_is_read_line_by_line_unless_in_bulk_and_a_large_one_by_pyyaml(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """Past QUICK_BYTES PyYAML's C parser reads faster than the reader at once: it reads
-    that text, and every later one once its reader is loaded (by such a text, or by a
-    caller that reads many files: read_in_bulk)."""
-    read = []
-    real = yamlevents.loads
-    monkeypatch.setattr(yamlevents, "loads", lambda text, name: read.append(name) or
-                        real(text, name))
-    loaded = [False]
-    monkeypatch.setattr(strictyaml, "_pyyaml_reads", lambda: loaded[0])
-    small = dumps({"a": ["x" * 70] * 10})
-    large = dumps({"a": ["x" * 70] * (strictyaml.QUICK_BYTES // 70)})
-    assert loads(small.encode(), "small") == {"a": ["x" * 70] * 10}
+    that text either way, and every text of a caller that reads many files (``bulk``).
+    The value is the same each way."""
+    read = pyyaml_reads(monkeypatch)
+    small_value = {"a": ["x" * 70] * 10}
+    large_value = {"a": ["x" * 70] * (strictyaml.QUICK_BYTES // 70)}
+    small, large = dumps(small_value).encode(), dumps(large_value).encode()
+    assert len(small) <= strictyaml.QUICK_BYTES < len(large)
+    assert loads(small, "small") == small_value
     assert read == []
-    assert loads(large.encode(), "large") == real(large, "large")
-    assert read == ["large"]
-    loaded[0] = True
-    assert loads(small.encode(), "small after") == {"a": ["x" * 70] * 10}
-    assert read == ["large", "small after"]
+    assert loads(small, "small in bulk", bulk=True) == small_value
+    assert read == ["small in bulk"]
+    assert loads(large, "large") == large_value
+    assert loads(large, "large in bulk", bulk=True) == large_value
+    assert read == ["small in bulk", "large", "large in bulk"]
+    assert loads(small, "small again") == small_value  # no state left behind
+    assert read == ["small in bulk", "large", "large in bulk"]
 
 
-def test_read_in_bulk_loads_the_pyyaml_reader() -> None:
-    """After read_in_bulk, the check that decides says PyYAML reads every text."""
-    strictyaml.read_in_bulk()
-    assert strictyaml._pyyaml_reads()
+def test_a_game_file_is_read_by_pyyaml_in_bulk_only(
+        monkeypatch: pytest.MonkeyPatch, finished_game: Path) -> None:
+    """parse_game (and read_game) hand ``bulk`` to the reader: the same file, the same
+    value, read line by line alone and by PyYAML in bulk."""
+    read = pyyaml_reads(monkeypatch)
+    data = finished_game.read_bytes()
+    alone = parse_game(data, "alone")
+    assert read == []
+    assert parse_game(data, "in bulk", bulk=True).to_json() == alone.to_json()
+    assert read_game(finished_game, bulk=True).to_json() == alone.to_json()
+    assert read == ["in bulk", str(finished_game)]
