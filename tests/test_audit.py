@@ -13,8 +13,9 @@ import pytest
 from frogpbem import crypto
 from frogpbem.audit import audit, audit_many
 from frogpbem.errors import FileAccessError
-from frogpbem.gamefile import strictyaml, yamlevents
+from frogpbem.gamefile import strictyaml
 from tests.conftest import FINISHING_MOVES, Cli, Keys, here
+from tests.gamefile.test_strictyaml import pyyaml_reads
 
 
 def scalars(value: Any, path: tuple[Any, ...] = ()) -> Iterator[tuple[tuple[Any, ...], Any]]:
@@ -370,14 +371,7 @@ def test_an_audit_of_several_files_has_pyyaml_read_them_and_one_alone_does_not(
     """audit_many of more than one file reads them in bulk (PyYAML reads each, see
     strictyaml.loads); an audit of one file reads it line by line. The reports are the
     same."""
-    read: list[str] = []
-    real = yamlevents.loads
-
-    def recording(text: str, name: str) -> Any:
-        read.append(name)
-        return real(text, name)
-
-    monkeypatch.setattr(yamlevents, "loads", recording)
+    read = pyyaml_reads(monkeypatch)
     alone = audit_many([finished_game], clock=here().clock)
     assert read == []
     many = audit_many([finished_game, finished_game], clock=here().clock)
