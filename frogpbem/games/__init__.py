@@ -16,13 +16,20 @@ from __future__ import annotations
 
 import re
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from enum import Enum
 from functools import cache
 from typing import TYPE_CHECKING, ClassVar, Generic, Protocol, Self, TypeAlias, TypeVar, cast
 
 from frogpbem.board import MAX_SIZE, Square
-from frogpbem.errors import GameOverError, IllegalMoveError, NotYourTurnError, UsageError
+from frogpbem.errors import (
+    FrogPbemError,
+    GameFileError,
+    GameOverError,
+    IllegalMoveError,
+    NotYourTurnError,
+    UsageError,
+)
 from frogpbem.frozen import frozen
 from frogpbem.games import clock
 from frogpbem.jsonvalue import JSON as JSON
@@ -151,6 +158,37 @@ class Outcome:
         return cls(as_str(fields["termination"]), tuple(
             Place(as_int(place["rank"]), as_str(place["seat"]), as_int(place["points"]))
             for place in map(as_dict, as_list(fields["standing"]))))
+
+
+def read_shape(what: str, read: Callable[[], T]) -> T:
+    """``read()`` of a JSON value of a known shape (with :func:`~frogpbem.jsonvalue.as_dict`,
+    indexing...), its TypeError, KeyError or ValueError for another shape said as a
+    :class:`GameFileError` about ``what``: the one place a mailed value's shape fails."""
+    try:
+        return read()
+    except (TypeError, KeyError, ValueError) as error:
+        raise GameFileError(f"not {what} as frogpbem writes it ({type(error).__name__})") \
+            from None
+
+
+def check_view(what: str, sound: bool) -> None:
+    """Raises :class:`GameFileError` (``what`` is not as frogpbem writes it) unless
+    ``sound``: a view read from a mailed file is checked before anything draws it."""
+    if not sound:
+        raise GameFileError(f"{what} is not as frogpbem writes it")
+
+
+def check_squares(what: str, size: int, names: Iterable[str]) -> None:
+    """Raises :class:`GameFileError` unless ``size`` is a board's and each of ``names`` a
+    square on it, named as frogpbem names it (``G9``)."""
+    check_view(what, 1 <= size <= MAX_SIZE)
+    for name in names:
+        try:
+            square = Square.parse(name)
+        except FrogPbemError:
+            square = None
+        check_view(what, square is not None and square.name == name
+                   and square.col < size and square.row < size)
 
 
 def rank_by_points(points: Mapping[str, int], tiebreak: Mapping[str, int] | None = None) -> tuple[
@@ -502,8 +540,8 @@ class Ruleset(ABC, Generic[S, M, R, V]):
     def read_view(self, data: JSON) -> V:
         """A view as :meth:`GameView.to_json` wrote it (a mailed view file's board).
 
-        Raises :class:`TypeError`, :class:`KeyError`, :class:`ValueError`,
-        :class:`AttributeError` or :class:`IndexError` for another shape.
+        Raises :class:`GameFileError` for another shape, or one that :meth:`render` and
+        the pictures cannot draw: a view it returns can always be drawn.
         """
 
     @abstractmethod

@@ -396,6 +396,8 @@ class Froglet(Ruleset[State, Move, FrogletResult, FrogletView]):
         if isinstance(result, Resigned):
             return f"{seat} resigns"
         if isinstance(result, Removed):
+            if not move.split():  # a mailed view file's record may hold anything
+                raise NotationError("not a Froglet move: an empty one")
             return f"{seat} removes {move.split()[-1]} (green)"
         captured = ", ".join(COLOURS[c] for c in result.colours)
         return f"{seat} jumps {move}: {captured} (+{result.points})"

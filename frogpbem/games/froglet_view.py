@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 
 from frogpbem.frozen import frozen
-from frogpbem.games import JSON, Outcome
+from frogpbem.games import JSON, Outcome, check_squares, check_view, read_shape
 from frogpbem.jsonvalue import as_dict, as_int, as_str, dict_of, list_of, or_none
 
 VALUES = {"G": 1, "Y": 2, "R": 3, "B": 4}
@@ -53,8 +53,14 @@ class FrogletView:
 
     @classmethod
     def from_json(cls, data: JSON) -> FrogletView:
-        """A view as :meth:`to_json` wrote it; raises :class:`KeyError`,
-        :class:`TypeError` or :class:`AttributeError` for another shape."""
+        """A view as :meth:`to_json` wrote it (a mailed view file's board); raises
+        :class:`GameFileError` for another shape, or one its drawing cannot show."""
+        view = read_shape("a Froglet view", lambda: cls._read(data))
+        view.check()
+        return view
+
+    @classmethod
+    def _read(cls, data: JSON) -> FrogletView:
         fields = as_dict(data)
         outcome = fields["outcome"]
         return cls(rules=as_str(fields["rules"]), size=as_int(fields["size"]),
@@ -65,6 +71,18 @@ class FrogletView:
                    last=tuple(list_of(as_str, fields["last"])),
                    frogs_left=dict_of(as_int, fields["frogs_left"]),
                    outcome=Outcome.from_json(outcome) if outcome else None)
+
+    def check(self) -> None:
+        """Raises :class:`GameFileError` unless the view can be drawn and described."""
+        what = "a Froglet view"
+        check_squares(what, self.size, self.last)
+        check_view(what, self.rules == "froglet" and bool(self.seats)
+                   and all(seat in self.points for seat in self.seats)
+                   and self.to_move in (None, *self.seats)
+                   and len(self.rows) == self.size
+                   and all(len(row) == self.size and set(row) <= {*VALUES, "."}
+                           for row in self.rows)
+                   and set(self.frogs_left) <= set(VALUES))
 
     def retold(self, termination: str) -> FrogletView:
         if self.outcome is None:

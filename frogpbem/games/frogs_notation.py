@@ -11,7 +11,7 @@ from dataclasses import field, replace
 from frogpbem.board import Square
 from frogpbem.errors import NotationError
 from frogpbem.frozen import frozen
-from frogpbem.games import JSON, Outcome, Resign, same_json
+from frogpbem.games import JSON, Outcome, Resign, check_squares, check_view, read_shape, same_json
 from frogpbem.jsonvalue import as_dict, as_int, as_str, dict_of, list_of, or_none
 from frogpbem.safetext import quoted
 
@@ -221,8 +221,14 @@ class FrogsView:
 
     @classmethod
     def from_json(cls, data: JSON) -> FrogsView:
-        """A view as :meth:`to_json` wrote it; raises :class:`KeyError`,
-        :class:`TypeError` or :class:`AttributeError` for another shape."""
+        """A view as :meth:`to_json` wrote it (a mailed view file's board); raises
+        :class:`GameFileError` for another shape, or one its drawing cannot show."""
+        view = read_shape("a Frogs view", lambda: cls._read(data))
+        view.check()
+        return view
+
+    @classmethod
+    def _read(cls, data: JSON) -> FrogsView:
         fields = as_dict(data)
         outcome = fields["outcome"]
         revealed = {name: as_dict(frog) for name, frog in as_dict(fields["revealed"]).items()}
@@ -240,6 +246,16 @@ class FrogsView:
                        for seat, names in as_dict(fields["own_frogs"]).items()},
             outcome=Outcome.from_json(outcome) if outcome else None,
         )
+
+    def check(self) -> None:
+        """Raises :class:`GameFileError` unless the view can be drawn and described."""
+        what = "a Frogs view"
+        check_view(what, self.rules in ("frogfinder", "coan") and bool(self.seats)
+                   and all(seat in self.hidden_left for seat in self.seats)
+                   and self.to_move in (None, *self.seats))
+        check_squares(what, self.size, [*self.misses, *self.shots, *self.revealed,
+                                        *(name for names in self.own_frogs.values()
+                                          for name in names)])
 
     def retold(self, termination: str) -> FrogsView:
         if self.outcome is None:

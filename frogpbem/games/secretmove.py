@@ -42,6 +42,8 @@ from frogpbem.games import (
     Resigned,
     Ruleset,
     Termination,
+    check_view,
+    read_shape,
     same_json,
     shuffle,
 )
@@ -359,9 +361,14 @@ class SecretMoveView:
 
     @classmethod
     def from_json(cls, data: JSON) -> SecretMoveView:
-        """A view as :meth:`to_json` wrote it; raises :class:`KeyError`,
-        :class:`TypeError`, :class:`ValueError` or :class:`AttributeError` for another
-        shape."""
+        """A view as :meth:`to_json` wrote it (a mailed view file's board); raises
+        :class:`GameFileError` for another shape, or one its drawing cannot show."""
+        view = read_shape("a Secret Move view", lambda: cls._read(data))
+        view.check()
+        return view
+
+    @classmethod
+    def _read(cls, data: JSON) -> SecretMoveView:
         fields = as_dict(data)
         outcome = fields["outcome"]
         return cls(rules=as_str(fields["rules"]), seats=tuple(list_of(as_str, fields["seats"])),
@@ -372,10 +379,24 @@ class SecretMoveView:
                             for seat, moves in as_dict(fields["history"]).items()},
                    outcome=Outcome.from_json(outcome) if outcome else None)
 
+    def check(self) -> None:
+        """Raises :class:`GameFileError` unless the view can be drawn and described."""
+        squares = {f"{col}{row}" for col in "ABC" for row in (1, 2, 3)}
+        check_view("a Secret Move view", self.rules == "secretmove" and bool(self.seats)
+                   and all(seat in self.boards for seat in self.seats)
+                   and self.to_move in (None, *self.seats)
+                   and all(set(board.stones) == squares
+                           and (board.values is None or set(board.values) == squares)
+                           for board in self.boards.values()))
+
     def retold(self, termination: str) -> SecretMoveView:
         if self.outcome is None:
             return self
         return replace(self, outcome=replace(self.outcome, termination=termination))
+
+
+_MOVE_WORDS = re.compile(r"\s*(\S+)\s+([0-9]+)\s*", re.ASCII)
+"""A stone move's two words as a record holds it, ``A1-B2 2``."""
 
 
 def _stone_move(data: JSON) -> tuple[str, str, int]:
@@ -773,8 +794,11 @@ class SecretMove(Ruleset[State, Move, SecretMoveResult, SecretMoveView]):
             return f"{seat} hands in a sealed guess"
         if move == "pass":
             return f"{seat} passes" + (" (no legal move)" if isinstance(result, AutoPass) else "")
-        count = int(move.split()[1])
-        return f"{seat} moves {move.split()[0]}: {count} stone{'s' if count != 1 else ''}"
+        words = _MOVE_WORDS.fullmatch(move)
+        if words is None:  # a mailed view file's record may hold anything
+            raise NotationError(f"not a Secret Move move: {quoted(move)}")
+        count = int(words[2])
+        return f"{seat} moves {words[1]}: {count} stone{'s' if count != 1 else ''}"
 
     def comment(self, result: SecretMoveResult) -> str:
         if isinstance(result, AutoPass):
