@@ -412,12 +412,6 @@ def check_view_file(view: ViewFile, seen: SeenGames) -> ViewCheck:
     return check
 
 
-_UNDRAWABLE = (TypeError, KeyError, AttributeError, IndexError, ValueError)
-"""What drawing a board or a result of another shape raises: a view file's board and
-results are each ruleset's own mappings, and whoever mailed the file (or mail itself)
-may have put anything there; the rules draw them only as frogpbem writes them."""
-
-
 def show_view_file(view: ViewFile, seen: SeenGames, fmt: str = "text",
                    colour: IO[str] | None = None,
                    warn: Callable[[str], None] = lambda words: None) -> str:
@@ -436,7 +430,7 @@ def show_view_file(view: ViewFile, seen: SeenGames, fmt: str = "text",
     for n, who, move, result in moves:
         try:
             words = rules.describe_record(who, move, rules.parse_record_result(result))
-        except (FrogPbemError, *_UNDRAWABLE):
+        except FrogPbemError:
             words = f"{safe(who)} {safe(move)} (a result this frogpbem cannot read)"
         in_words.append((n, words))
 
@@ -446,21 +440,19 @@ def show_view_file(view: ViewFile, seen: SeenGames, fmt: str = "text",
     who = label(seat) if seat else "the public"
     facts = [f"View of: {who}", f"Setup: {safe(view.setup)}", f"Check: {check.words}"]
     try:
-        return _drawn(view, rules, scene, fmt, who, facts, in_words, check, colour, warn)
+        board = rules.read_view(view.board)
     except FrogPbemError:
-        raise
-    except _UNDRAWABLE:
         raise GameFileError("the board in this view file is not as frogpbem writes it, and "
                             "cannot be drawn (the file was changed, or written by another "
                             "tool)") from None
+    return _drawn(view, rules, board, scene, fmt, who, facts, in_words, check, colour, warn)
 
 
-def _drawn(view: ViewFile, rules: SomeRuleset, scene: Scene, fmt: str, who: str,
+def _drawn(view: ViewFile, rules: SomeRuleset, board: GameView, scene: Scene, fmt: str, who: str,
            facts: list[str], in_words: list[tuple[int, str]], check: ViewCheck,
            colour: IO[str] | None, warn: Callable[[str], None]) -> str:
     """:func:`show_view_file`'s drawing of the board, in ``fmt``."""
     seat = view.seat
-    board = rules.read_view(view.board)
     if fmt == "svg":
         from frogpbem.pictures.draw import picture
 

@@ -14,6 +14,7 @@ from frogpbem.dealing import SeatSpec, create_game
 from frogpbem.errors import SignatureError
 from frogpbem.gamefile import strictyaml
 from frogpbem.gamefile.model import ChosenSetup
+from frogpbem.jsonvalue import JSON
 from tests.conftest import Cli, Keys, here, now, play_moves
 
 # Two setups that differ only in red's hidden frogs (B2 against C1) ...
@@ -238,3 +239,66 @@ def test_whether_a_view_file_was_verified_is_a_value(new_game: Callable[..., Pat
     assert seen.verified and seen.words.startswith("signed by the referee (SHA256:")
     assert show_view_file(view, Seen(game), "svg", warn=warned.append)  # type: ignore[arg-type]
     assert warned == [unseen.words]
+
+
+def _mutated(value: JSON, data: st.DataObject) -> JSON:
+    """``value`` with one nested value replaced by another JSON type, a key dropped or a
+    key of garbage added, somewhere along a random path."""
+    if isinstance(value, dict) and value and data.draw(st.booleans()):
+        key = data.draw(st.sampled_from(sorted(value)))
+        return {**value, key: _mutated(value[key], data)}
+    if isinstance(value, list) and value and data.draw(st.booleans()):
+        at = data.draw(st.integers(0, len(value) - 1))
+        return [*value[:at], _mutated(value[at], data), *value[at + 1:]]
+    how = data.draw(st.sampled_from(["replace", "drop", "add"]))
+    if how == "drop" and isinstance(value, dict) and value:
+        key = data.draw(st.sampled_from(sorted(value)))
+        return {k: v for k, v in value.items() if k != key}
+    if how == "add" and isinstance(value, dict):
+        return {**value, data.draw(st.text(max_size=3)): data.draw(json_scalars)}
+    if how == "add" and isinstance(value, list):
+        return [*value, data.draw(json_scalars)]
+    other = data.draw(json_values.filter(lambda new: type(new) is not type(value)))
+    return other
+
+
+json_scalars = st.none() | st.booleans() | st.integers(-3, 12) | st.text(max_size=4) \
+    | st.sampled_from(["A1", "Z9", "red", "blue", "G", ""])
+json_values: st.SearchStrategy[JSON] = st.recursive(
+    json_scalars, lambda inner: st.lists(inner, max_size=3)
+    | st.dictionaries(st.text(max_size=4), inner, max_size=3), max_leaves=4)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from(["frogfinder", "froglet", "secretmove"]), st.data(),
+       st.sampled_from(["text", "svg", "html"]))
+def test_a_view_files_board_changed_deep_inside_is_drawn_or_refused_in_a_sentence(
+        finished_demos: dict[str, Path], rules: str, data: st.DataObject, fmt: str) -> None:
+    """Each ruleset's ``read_view`` checks the whole shape its drawing relies on: a board
+    changed anywhere inside (a value of another type, a key dropped or added) is drawn,
+    or refused with GameFileError and the one sentence, never another exception; a record's
+    move in other words is listed as a result this frogpbem cannot read."""
+    from frogpbem.errors import GameFileError
+    from frogpbem.gamefile.document import parse_view
+    from frogpbem.protocol.seen import SeenGames
+    from frogpbem.views import show_view_file
+
+    folder = finished_demos[rules].parent
+    path = data.draw(st.sampled_from(sorted(folder.glob("*.view.yaml"))))
+    doc = strictyaml.loads(path.read_bytes())
+    doc["state"] = _mutated(doc["state"], data)
+    if doc["moves"] and data.draw(st.booleans()):  # and a record's move in other words
+        doc["moves"][data.draw(st.integers(0, len(doc["moves"]) - 1))]["move"] = \
+            data.draw(st.sampled_from(["", "x", "pass x", "A1-B2 q", "shoot"]) | st.text())
+    try:
+        view = parse_view(strictyaml.dumps(doc).encode(), "mailed.view.yaml")
+    except GameFileError:
+        return  # refused by the schema
+    assert view is not None
+    try:
+        shown = show_view_file(view, SeenGames(folder / "nobody", here().clock), fmt)
+    except GameFileError as refused:
+        assert "the board in this view file is not as frogpbem writes it, and cannot be " \
+               "drawn" in str(refused)
+        return
+    assert shown
