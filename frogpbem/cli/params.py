@@ -52,11 +52,7 @@ def rules_help(with_options: bool = True) -> dict[str, str]:
 
     if not with_options:
         return dict.fromkeys(listed_games(), "")
-    said = {}
-    for name in listed_games():
-        ruleset = find_game(name)
-        said[name] = ruleset.option_help
-    return said
+    return {name: find_game(name).option_help for name in listed_games()}
 
 
 class RegistryHelp(TyperCommand):
