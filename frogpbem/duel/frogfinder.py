@@ -1,0 +1,544 @@
+"""Frog Finder without a referee (docs/format.md, "Frog Finder without a referee").
+
+Red and blue each commit to every square (``C_q = b_q·G + r_q·H`` with a ``bit``
+proof), then test their placements for a shared square without showing them: red
+masks its commitments under a key ``x`` (:class:`Mask`), blue selects red's masked
+commitments where blue has a frog (:class:`Selection`), and red opens how many squares
+the two share (:class:`Overlap`); a non-zero overlap sends both to the next attempt.
+In play, a move carries the mover's opening of its own ``C_q`` (:class:`MoverPart`)
+and, for a shot, its count around ``q`` (:class:`CountPart`, which the engine seals to
+the other seat); the other seat answers with its own opening and, for an empty shot,
+the total (:class:`Answer`), which anyone checks against both seats' commitments.
+
+Every value here holds exactly what the spec shows and nothing more (the leak
+argument: each scalar shown is the same combination of blindings as the fact it
+opens is of bits). Checks raise :class:`~frogpbem.errors.ProofError`; a value read
+with ``from_json`` of another shape raises :class:`~frogpbem.errors.GameFileError`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from frogpbem.board import Board, Square
+from frogpbem.crypto.duelsecret import SeatSecret
+from frogpbem.crypto.fairness import DerivedChance
+from frogpbem.crypto.group import G, H, Point, Scalar, commit, opens_to, total
+from frogpbem.crypto.proofs import (
+    Proof,
+    Statement,
+    bit_statement,
+    first_messages,
+    mask_statement,
+    overlap_statement,
+    prove,
+    select_statement,
+    verify,
+)
+from frogpbem.errors import GameFileError, IllegalMoveError, ProofError
+from frogpbem.frozen import frozen
+from frogpbem.games import JSON, sample
+from frogpbem.games.frogs_notation import Count, Found, FrogResult, Guess, Miss, Shoot, Shot
+
+Proven = tuple[Statement, Proof]
+"""A statement with the proof a value carries for it (for the reused-nonce check)."""
+MAX_COUNT = 8
+"""The most frogs around a square."""
+BIT_SCALARS = 4
+"""Scalars of a ``bit`` proof (two branches, one witness)."""
+MASK_SCALARS = 4
+"""Scalars of a ``mask`` proof (two branches, one witness)."""
+SELECT_SCALARS = 6
+"""Scalars of a ``select`` proof (two branches, two witnesses)."""
+OVERLAP_SCALARS = 2
+"""Scalars of an ``overlap`` proof (one branch, one witness)."""
+
+
+# --- the proofs' context -------------------------------------------------------------------
+
+
+@frozen
+class Context:
+    """What every proof of one seat in one attempt is about: the game's id, the header's
+    hash, the proving seat and the attempt (docs/format.md, the table of statements)."""
+
+    game: str
+    header: str
+    seat: str
+    attempt: int
+
+    def of(self, seat: str) -> Context:
+        """The same game and attempt, for ``seat``'s proofs."""
+        return Context(self.game, self.header, seat, self.attempt)
+
+    def next_attempt(self) -> Context:
+        """The context of the next attempt (after an overlap)."""
+        return Context(self.game, self.header, self.seat, self.attempt + 1)
+
+    def _base(self) -> dict[str, str | int]:
+        return {"game": self.game, "header": self.header, "seat": self.seat,
+                "attempt": self.attempt}
+
+    def square(self, square: Square) -> dict[str, str | int]:
+        """The context of a ``bit``, ``mask`` or ``select`` proof at ``square``."""
+        return self._base() | {"square": square.name}
+
+    def count(self, m: int) -> dict[str, str | int]:
+        """The context of the ``overlap`` proof that the placements share ``m`` squares."""
+        return self._base() | {"count": m}
+
+
+# --- fair placement ------------------------------------------------------------------------
+
+
+def placement(secret: SeatSecret, board: Board, frogs: int, other_public: str,
+              attempt: int) -> frozenset[Square]:
+    """The seat's frogs in ``attempt``: the fair dealer keyed by its secret and the other
+    seat's public seed draws them over the squares in the board's order."""
+    chance = DerivedChance(secret.deal_key(other_public, attempt))
+    return frozenset(sample(chance, list(board.squares()), frogs))
+
+
+# --- reading JSON --------------------------------------------------------------------------
+
+
+def _fields(data: JSON, keys: Sequence[str], what: str) -> tuple[JSON, ...]:
+    """The values of a JSON object with exactly ``keys``, in their order."""
+    if not isinstance(data, dict) or set(data) != set(keys):
+        raise GameFileError(f"{what} is not an object with exactly the keys "
+                            f"{', '.join(keys)}")
+    return tuple(data[key] for key in keys)
+
+
+def _list(data: JSON, length: int, what: str) -> list[JSON]:
+    if not isinstance(data, list) or len(data) != length:
+        raise GameFileError(f"{what} is not a list of {length} items")
+    return data
+
+
+def _points(data: JSON, length: int, what: str) -> tuple[Point, ...]:
+    return tuple(Point.from_hex(item, f"point {index} of {what}")
+                 for index, item in enumerate(_list(data, length, what)))
+
+
+def _proof(data: JSON, size: int, what: str) -> Proof:
+    return Proof(tuple(Scalar.from_hex(item, f"scalar {index} of {what}")
+                       for index, item in enumerate(_list(data, size, what))))
+
+
+def _proofs(data: JSON, length: int, size: int, what: str) -> tuple[Proof, ...]:
+    return tuple(_proof(item, size, f"proof {index} of {what}")
+                 for index, item in enumerate(_list(data, length, what)))
+
+
+def _count(data: JSON, high: int, what: str) -> int:
+    if type(data) is not int or not 0 <= data <= high:
+        raise GameFileError(f"{what} is not a whole number 0..{high}")
+    return data
+
+
+def _hex(points: Iterable[Point]) -> list[JSON]:
+    return [point.hex() for point in points]
+
+
+def _proofs_json(proofs: Iterable[Proof]) -> list[JSON]:
+    return [list(proof.to_json()) for proof in proofs]
+
+
+def _verify_all(board: Board, proven: Iterable[Proven], what: str) -> None:
+    """Verify each square's proof (``proven`` in the board's order), naming the square."""
+    for q, (statement, proof) in zip(_squares(board), proven, strict=True):
+        verify(statement, proof, f"the {statement.tag} proof of {what} at {q.name}")
+
+
+def _squares(board: Board) -> list[Square]:
+    return list(board.squares())
+
+
+# --- commitments ---------------------------------------------------------------------------
+
+
+@frozen
+class Commitments:
+    """A seat's commitment to every square, in the board's order, each with its ``bit``
+    proof, and ``frogs_blinding`` (the sum of the blindings, which opens the total to the
+    game's number of frogs)."""
+
+    points: tuple[Point, ...]
+    frogs_blinding: Scalar
+    proofs: tuple[Proof, ...]
+
+    def at(self, board: Board, square: Square) -> Point:
+        """``C_q``."""
+        return self.points[square.row * board.size + square.col]
+
+    def around(self, board: Board, square: Square) -> Point:
+        """``Σ C_j`` over the squares ``j`` around ``square``."""
+        return total(self.at(board, near) for near in board.neighbours(square))
+
+    def proven(self, ctx: Context, board: Board) -> list[Proven]:
+        """Each ``bit`` statement with its proof; ``ctx`` is the committing seat's."""
+        return [(bit_statement(ctx.square(q), c), proof)
+                for q, c, proof in zip(_squares(board), self.points, self.proofs, strict=True)]
+
+    def to_json(self) -> JSON:
+        return {"points": _hex(self.points), "frogs_blinding": self.frogs_blinding.hex(),
+                "proofs": _proofs_json(self.proofs)}
+
+    @classmethod
+    def from_json(cls, data: JSON, board: Board) -> Commitments:
+        points, blinding, proofs = _fields(data, ("points", "frogs_blinding", "proofs"),
+                                           "commitments")
+        n = board.size ** 2
+        return cls(_points(points, n, "the commitments"),
+                   Scalar.from_hex(blinding, "frogs_blinding"),
+                   _proofs(proofs, n, BIT_SCALARS, "the commitments"))
+
+
+def commit_placement(ctx: Context, secret: SeatSecret, board: Board,
+                     frogs: frozenset[Square]) -> Commitments:
+    """The seat's commitments to its placement ``frogs`` in ``ctx.attempt``."""
+    key = secret.nonce_key()
+    points, proofs, blindings = [], [], []
+    for q in _squares(board):
+        bit = int(q in frogs)
+        r = secret.blinding(ctx.attempt, q.name)
+        c = commit(bit, r)
+        points.append(c)
+        proofs.append(prove(bit_statement(ctx.square(q), c), bit, [r], key))
+        blindings.append(r)
+    return Commitments(tuple(points), sum(blindings, Scalar(0)), tuple(proofs))
+
+
+def check_commitments(ctx: Context, board: Board, frogs: int,
+                      commitments: Commitments) -> None:
+    """Raise ProofError unless every square commits to 0 or 1 and they add up to ``frogs``
+    (``ctx`` is the committing seat's)."""
+    if len(commitments.points) != board.size ** 2 or \
+            len(commitments.proofs) != board.size ** 2:
+        raise ProofError(f"{ctx.seat}'s commitments do not cover the board")
+    if not opens_to(total(commitments.points), frogs, commitments.frogs_blinding):
+        raise ProofError(f"{ctx.seat}'s commitments do not add up to {frogs} frogs with "
+                         "its frogs_blinding")
+    _verify_all(board, commitments.proven(ctx, board), f"{ctx.seat}'s commitment")
+
+
+# --- the disjointness test -----------------------------------------------------------------
+
+
+@frozen
+class Mask:
+    """Red's key ``P = x·H`` and, per square, ``D_q = x·(C_q − b_q·G)`` with its ``mask``
+    proof: ``(C_q, D_q)`` encrypts red's bit under ``x``."""
+
+    key: Point
+    shares: tuple[Point, ...]
+    proofs: tuple[Proof, ...]
+
+    def proven(self, ctx: Context, board: Board, commitments: Commitments) -> list[Proven]:
+        """Each ``mask`` statement with its proof; ``ctx`` is red's."""
+        return [(mask_statement(ctx.square(q), self.key, c, d), proof)
+                for q, c, d, proof in zip(_squares(board), commitments.points, self.shares,
+                                          self.proofs, strict=True)]
+
+    def to_json(self) -> JSON:
+        return {"key": self.key.hex(), "shares": _hex(self.shares),
+                "proofs": _proofs_json(self.proofs)}
+
+    @classmethod
+    def from_json(cls, data: JSON, board: Board) -> Mask:
+        key, shares, proofs = _fields(data, ("key", "shares", "proofs"), "the mask")
+        n = board.size ** 2
+        return cls(Point.from_hex(key, "the mask's key"), _points(shares, n, "the mask"),
+                   _proofs(proofs, n, MASK_SCALARS, "the mask"))
+
+
+def make_mask(ctx: Context, secret: SeatSecret, board: Board, frogs: frozenset[Square],
+              commitments: Commitments) -> Mask:
+    """Red's mask of its own ``commitments`` (of placement ``frogs``) in ``ctx.attempt``."""
+    x = secret.mask_key(ctx.attempt)
+    p = x * H
+    key = secret.nonce_key()
+    shares, proofs = [], []
+    for q, c in zip(_squares(board), commitments.points, strict=True):
+        bit = int(q in frogs)
+        d = x * (c - bit * G)
+        shares.append(d)
+        proofs.append(prove(mask_statement(ctx.square(q), p, c, d), bit, [x], key))
+    return Mask(p, tuple(shares), tuple(proofs))
+
+
+def check_mask(ctx: Context, board: Board, commitments: Commitments, mask: Mask) -> None:
+    """Raise ProofError unless ``mask`` masks red's ``commitments`` (``ctx``: red's)."""
+    if len(mask.shares) != board.size ** 2 or len(mask.proofs) != board.size ** 2:
+        raise ProofError(f"{ctx.seat}'s mask does not cover the board")
+    _verify_all(board, mask.proven(ctx, board, commitments), f"{ctx.seat}'s mask")
+
+
+@frozen
+class Selection:
+    """Blue's ``E_q = K_q·C_q + t_q·H`` and ``F_q = K_q·D_q + t_q·P`` per square, with its
+    ``select`` proof against blue's own commitment ``K_q``."""
+
+    points: tuple[Point, ...]
+    shares: tuple[Point, ...]
+    proofs: tuple[Proof, ...]
+
+    def proven(self, ctx: Context, board: Board, own: Commitments, red: Commitments,
+               mask: Mask) -> list[Proven]:
+        """Each ``select`` statement with its proof; ``ctx`` is blue's, ``own`` blue's
+        commitments, ``red`` and ``mask`` red's."""
+        return [(select_statement(ctx.square(q), k, c, d, mask.key, e, f), proof)
+                for q, k, c, d, e, f, proof in zip(
+                    _squares(board), own.points, red.points, mask.shares, self.points,
+                    self.shares, self.proofs, strict=True)]
+
+    def to_json(self) -> JSON:
+        return {"points": _hex(self.points), "shares": _hex(self.shares),
+                "proofs": _proofs_json(self.proofs)}
+
+    @classmethod
+    def from_json(cls, data: JSON, board: Board) -> Selection:
+        points, shares, proofs = _fields(data, ("points", "shares", "proofs"),
+                                         "the selection")
+        n = board.size ** 2
+        return cls(_points(points, n, "the selection"), _points(shares, n, "the selection"),
+                   _proofs(proofs, n, SELECT_SCALARS, "the selection"))
+
+
+def make_selection(ctx: Context, secret: SeatSecret, board: Board, frogs: frozenset[Square],
+                   red: Commitments, mask: Mask) -> Selection:
+    """Blue's selection (``ctx``: blue's) of red's masked commitments where blue's
+    placement ``frogs`` has a frog."""
+    key = secret.nonce_key()
+    points, shares, proofs = [], [], []
+    for q, c, d in zip(_squares(board), red.points, mask.shares, strict=True):
+        bit = int(q in frogs)
+        r, t = secret.blinding(ctx.attempt, q.name), secret.selection(ctx.attempt, q.name)
+        e, f = bit * c + t * H, bit * d + t * mask.key
+        points.append(e)
+        shares.append(f)
+        statement = select_statement(ctx.square(q), commit(bit, r), c, d, mask.key, e, f)
+        proofs.append(prove(statement, bit, [r, t], key))
+    return Selection(tuple(points), tuple(shares), tuple(proofs))
+
+
+def check_selection(ctx: Context, board: Board, own: Commitments, red: Commitments,
+                    mask: Mask, selection: Selection) -> None:
+    """Raise ProofError unless ``selection`` selects red's masked commitments exactly where
+    blue's commitments ``own`` hold a frog (``ctx``: blue's)."""
+    if len(selection.points) != board.size ** 2 or len(selection.shares) != board.size ** 2 \
+            or len(selection.proofs) != board.size ** 2:
+        raise ProofError(f"{ctx.seat}'s selection does not cover the board")
+    _verify_all(board, selection.proven(ctx, board, own, red, mask), f"{ctx.seat}'s selection")
+
+
+@frozen
+class Overlap:
+    """How many squares the two placements share (``m``), with red's ``overlap`` proof."""
+
+    count: int
+    proof: Proof
+
+    def proven(self, ctx: Context, mask: Mask, selection: Selection) -> Proven:
+        """The ``overlap`` statement with its proof; ``ctx`` is red's."""
+        return (overlap_statement(ctx.count(self.count), mask.key, total(selection.points),
+                                  total(selection.shares), self.count), self.proof)
+
+    def to_json(self) -> JSON:
+        return {"count": self.count, "proof": list(self.proof.to_json())}
+
+    @classmethod
+    def from_json(cls, data: JSON, frogs: int) -> Overlap:
+        count, proof = _fields(data, ("count", "proof"), "the overlap")
+        return cls(_count(count, frogs, "the overlap's count"),
+                   _proof(proof, OVERLAP_SCALARS, "the overlap"))
+
+
+def find_overlap(ctx: Context, secret: SeatSecret, frogs: int, mask: Mask,
+                 selection: Selection) -> Overlap:
+    """Red (``ctx``) decrypts ``m`` from blue's selection: ``S_E − x⁻¹·S_F = m·G``."""
+    x = secret.mask_key(ctx.attempt)
+    s_e, s_f = total(selection.points), total(selection.shares)
+    opened = s_e - x.inverse() * s_f
+    m = next((m for m in range(frogs + 1) if opened == m * G), None)
+    if m is None:
+        raise ProofError("the selection encrypts no number of shared squares "
+                         f"0..{frogs}")
+    statement = overlap_statement(ctx.count(m), mask.key, s_e, s_f, m)
+    return Overlap(m, prove(statement, 0, [x], secret.nonce_key()))
+
+
+def check_overlap(ctx: Context, mask: Mask, selection: Selection, overlap: Overlap) -> None:
+    """Raise ProofError unless ``overlap`` is the number the selection encrypts (``ctx``:
+    red's)."""
+    statement, proof = overlap.proven(ctx, mask, selection)
+    verify(statement, proof, f"{ctx.seat}'s overlap count {overlap.count}")
+
+
+# --- moves and answers ---------------------------------------------------------------------
+
+
+@frozen
+class MoverPart:
+    """The mover's opening of its own ``C_q`` to 0: it has no frog on the square it moves
+    at (public)."""
+
+    blinding: Scalar
+
+    def to_json(self) -> JSON:
+        return {"blinding": self.blinding.hex()}
+
+    @classmethod
+    def from_json(cls, data: JSON) -> MoverPart:
+        (blinding,) = _fields(data, ("blinding",), "the mover's opening")
+        return cls(Scalar.from_hex(blinding, "the mover's opening"))
+
+
+@frozen
+class CountPart:
+    """For a shot, the mover's frogs around the square and the sum of their blindings
+    (sealed to the other seat alone)."""
+
+    count: int
+    blinding: Scalar
+
+    def to_json(self) -> JSON:
+        return {"count": self.count, "blinding": self.blinding.hex()}
+
+    @classmethod
+    def from_json(cls, data: JSON) -> CountPart:
+        count, blinding = _fields(data, ("count", "blinding"), "the mover's count")
+        return cls(_count(count, MAX_COUNT, "the mover's count"),
+                   Scalar.from_hex(blinding, "the mover's count blinding"))
+
+
+def _around(secret: SeatSecret, attempt: int, board: Board, frogs: frozenset[Square],
+            square: Square) -> tuple[int, Scalar]:
+    """The seat's own frogs around ``square`` and the sum of their squares' blindings."""
+    near = board.neighbours(square)
+    return (sum(q in frogs for q in near),
+            sum((secret.blinding(attempt, q.name) for q in near), Scalar(0)))
+
+
+def mover_part(secret: SeatSecret, attempt: int, board: Board, frogs: frozenset[Square],
+               move: Shoot | Guess) -> tuple[MoverPart, CountPart | None]:
+    """The mover's opening at the move's square and, for a shot, its count part; raises
+    IllegalMoveError on a square of its own frogs (no false opening is made)."""
+    square = move.square
+    if square in frogs:
+        raise IllegalMoveError(f"{square.name} is not open: it holds your own frog")
+    opening = MoverPart(secret.blinding(attempt, square.name))
+    if isinstance(move, Guess):
+        return opening, None
+    return opening, CountPart(*_around(secret, attempt, board, frogs, square))
+
+
+def check_mover_part(board: Board, mover: Commitments, move: Shoot | Guess, part: MoverPart,
+                     count: CountPart | None = None) -> None:
+    """Raise ProofError unless ``part`` opens the mover's commitment at the move's square
+    to 0 and ``count`` (the other seat's tool has it; spectators do not) opens the
+    mover's commitments around it."""
+    square = move.square
+    if not opens_to(mover.at(board, square), 0, part.blinding):
+        raise ProofError(f"the mover's opening does not show {square.name} empty of its "
+                         "own frogs")
+    if count is not None and isinstance(move, Guess):
+        raise ProofError(f"the mover gave a count with {move}, which shows none")
+    if count is not None and not opens_to(mover.around(board, square), count.count,
+                                          count.blinding):
+        raise ProofError(f"the mover's count {count.count} around {square.name} does not "
+                         "open its commitments")
+
+
+@frozen
+class Answer:
+    """The answering seat's opening ``(bit, blinding)`` of its commitment at the move's
+    square; for a shot on an empty square also the total around it and the total's
+    blinding (both seats' frogs, summed: the split stays unshown)."""
+
+    bit: int
+    blinding: Scalar
+    count: int | None = None
+    count_blinding: Scalar | None = None
+
+    def to_json(self) -> JSON:
+        shown: dict[str, JSON] = {"bit": self.bit, "blinding": self.blinding.hex()}
+        if self.count is not None and self.count_blinding is not None:
+            shown |= {"count": self.count, "count_blinding": self.count_blinding.hex()}
+        return shown
+
+    @classmethod
+    def from_json(cls, data: JSON) -> Answer:
+        if isinstance(data, dict) and len(data) == 4:
+            bit, blinding, count, count_blinding = _fields(
+                data, ("bit", "blinding", "count", "count_blinding"), "the answer")
+            return cls(_count(bit, 1, "the answer's bit"),
+                       Scalar.from_hex(blinding, "the answer's opening"),
+                       _count(count, MAX_COUNT, "the answer's count"),
+                       Scalar.from_hex(count_blinding, "the answer's count blinding"))
+        bit, blinding = _fields(data, ("bit", "blinding"), "the answer")
+        return cls(_count(bit, 1, "the answer's bit"),
+                   Scalar.from_hex(blinding, "the answer's opening"))
+
+
+def answer(secret: SeatSecret, attempt: int, board: Board, frogs: frozenset[Square],
+           move: Shoot | Guess, mover_count: CountPart | None = None) -> Answer:
+    """The answer of the seat whose placement is ``frogs`` to the other seat's ``move``;
+    a shot at an empty square needs the mover's (checked) count part."""
+    square = move.square
+    bit = int(square in frogs)
+    opening = secret.blinding(attempt, square.name)
+    if bit or isinstance(move, Guess):
+        return Answer(bit, opening)
+    if mover_count is None:
+        raise ValueError("answering a shot at an empty square needs the mover's count")
+    count, blinding = _around(secret, attempt, board, frogs, square)
+    return Answer(0, opening, count + mover_count.count, blinding + mover_count.blinding)
+
+
+def check_answer(board: Board, move: Shoot | Guess, answerer: str, answering: Commitments,
+                 mover: Commitments, given: Answer,
+                 mover_count: CountPart | None = None) -> FrogResult:
+    """The public result ``given`` proves, or ProofError: its opening must open the
+    answerer's commitment at the move's square, and a shot's total the sum of both seats'
+    commitments around it. The mover's tool passes its own ``mover_count`` and so also
+    checks the answerer's part; a spectator's checks the total alone."""
+    square = move.square
+    if not opens_to(answering.at(board, square), given.bit, given.blinding):
+        raise ProofError(f"{answerer}'s answer does not open its commitment at "
+                         f"{square.name}")
+    empty_shot = isinstance(move, Shoot) and given.bit == 0
+    if (given.count is not None) != empty_shot or (given.count_blinding is not None) \
+            != empty_shot:
+        raise ProofError(f"{answerer}'s answer to {move} "
+                         f"{'lacks' if empty_shot else 'has'} a count")
+    if given.bit:
+        return Shot(answerer) if isinstance(move, Shoot) else Found(answerer)
+    if isinstance(move, Guess):
+        return Miss()
+    assert given.count is not None and given.count_blinding is not None
+    both = answering.around(board, square) + mover.around(board, square)
+    if not opens_to(both, given.count, given.count_blinding):
+        raise ProofError(f"{answerer}'s count {given.count} around {square.name} does not "
+                         "open both seats' commitments")
+    if mover_count is not None and not opens_to(
+            answering.around(board, square), given.count - mover_count.count,
+            given.count_blinding - mover_count.blinding):
+        raise ProofError(f"{answerer}'s part of the count around {square.name} does not "
+                         "open its commitments")
+    return Count(given.count)
+
+
+# --- nonces --------------------------------------------------------------------------------
+
+
+def check_fresh_nonces(proven: Iterable[Proven]) -> None:
+    """Raise ProofError if two of a game's proofs share a first message (a reused nonce
+    gives the witness away)."""
+    seen: set[Point] = set()
+    for statement, proof in proven:
+        for first in first_messages(statement, proof):
+            if first in seen:
+                raise ProofError(f"a {statement.tag} proof reuses a nonce of another proof")
+            seen.add(first)
