@@ -71,10 +71,6 @@ class Context:
         """The same game and attempt, for ``seat``'s proofs."""
         return Context(self.game, self.header, seat, self.attempt)
 
-    def next_attempt(self) -> Context:
-        """The context of the next attempt (after an overlap)."""
-        return Context(self.game, self.header, self.seat, self.attempt + 1)
-
     def _base(self) -> dict[str, str | int]:
         return {"game": self.game, "header": self.header, "seat": self.seat,
                 "attempt": self.attempt}

@@ -327,6 +327,25 @@ def test_referee_free_miss_on_a_frog_and_frog_on_an_empty_square_refused(duel: D
                                  red.commitments, lie)
 
 
+def test_referee_free_answer_with_a_count_it_should_not_have_or_without_one_refused(
+        duel: Duel) -> None:
+    """A count only with an empty shot: a guess's or a hit's answer with one, an empty
+    shot's without one, are refused (true openings all)."""
+    red, blue = duel.seats["red"], duel.seats["blue"]
+    frog, empty = next(iter(blue.frogs)), empty_square(duel, near_frogs=True)
+    rng = random.Random(12)
+    for move in (Guess(frog), Shoot(frog), Guess(empty)):
+        given = answer(blue.secret, duel.attempt, duel.board, blue.frogs, move)
+        check_answer(duel.board, move, "blue", blue.commitments, red.commitments, given)
+        with pytest.raises(ProofError, match="has a count"):
+            check_answer(duel.board, move, "blue", blue.commitments, red.commitments,
+                         replace(given, count=0, count_blinding=random_scalar(rng)))
+    move = Shoot(empty)
+    with pytest.raises(ProofError, match="lacks a count"):
+        check_answer(duel.board, move, "blue", blue.commitments, red.commitments,
+                     answer(blue.secret, duel.attempt, duel.board, blue.frogs, Guess(empty)))
+
+
 def test_referee_free_opening_of_another_square_refused(duel: Duel) -> None:
     red, blue = duel.seats["red"], duel.seats["blue"]
     squares = list(duel.board.squares())
