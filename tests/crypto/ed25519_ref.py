@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 
 P = 2**255 - 19
 L = 2**252 + 27742317777372353535851937790883648493
@@ -139,16 +139,16 @@ def statement_json(branches: Sequence[Sequence[Eq]]) -> list[list[list[object]]]
     return [[[w, phex(b), phex(y)] for w, b, y in branch] for branch in branches]
 
 
-def challenge(tag: str, context: dict[str, object], branches: Sequence[Sequence[Eq]],
+def challenge(tag: str, context: Mapping[str, object], branches: Sequence[Sequence[Eq]],
               first: Sequence[Sequence[Pt]]) -> int:
-    t = {"tag": tag, "context": context, "statement": statement_json(branches),
+    t = {"tag": tag, "context": dict(context), "statement": statement_json(branches),
          "first": [[phex(a) for a in row] for row in first]}
     return reduce512(b"frogpbem/1 proof\n" + cjson(t))
 
 
-def nonce_stream(tag: str, context: dict[str, object], branches: Sequence[Sequence[Eq]],
+def nonce_stream(tag: str, context: Mapping[str, object], branches: Sequence[Sequence[Eq]],
                  key: bytes, witness: Sequence[int]) -> Iterator[int]:
-    body = {"tag": tag, "context": context, "statement": statement_json(branches),
+    body = {"tag": tag, "context": dict(context), "statement": statement_json(branches),
             "key": key.hex(), "witness": [shex(x) for x in witness]}
     seed = hashlib.sha512(b"frogpbem/1 nonce\n" + cjson(body)).digest()
     j = 0
@@ -161,7 +161,7 @@ def witnesses_count(branches: Sequence[Sequence[Eq]]) -> int:
     return 1 + max(w for branch in branches for w, _, _ in branch)
 
 
-def prove(tag: str, context: dict[str, object], branches: Sequence[Sequence[Eq]], tau: int,
+def prove(tag: str, context: Mapping[str, object], branches: Sequence[Sequence[Eq]], tau: int,
           witness: Sequence[int], key: bytes = b"",
           stream: Callable[[], Iterator[int]] | None = None) -> list[int]:
     """The spec's prover, checking nothing: it proves false statements as readily (the
@@ -185,7 +185,7 @@ def prove(tag: str, context: dict[str, object], branches: Sequence[Sequence[Eq]]
     return [s for i in range(len(branches)) for s in (es[i], *zs[i])]
 
 
-def verify(tag: str, context: dict[str, object], branches: Sequence[Sequence[Eq]],
+def verify(tag: str, context: Mapping[str, object], branches: Sequence[Sequence[Eq]],
            scalars: Sequence[int], refuse_zero: bool = True) -> bool:
     m, q = witnesses_count(branches), len(branches)
     if len(scalars) != q * (1 + m) or any(not 0 <= s < L for s in scalars):

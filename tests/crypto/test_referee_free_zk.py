@@ -339,8 +339,9 @@ def test_referee_free_one_nonce_for_two_proofs_gives_the_witness_away() -> None:
     firsts = []
     for statement, scalars in zip(statements, made, strict=True):
         proof = Proof(tuple(Scalar(s) for s in scalars))
-        verify(statement, proof, "the bit proof")  # each verifies on its own
-        firsts.append(first_messages(statement, proof))
+        # each verifies on its own
+        firsts.append(proofs.verified_first_messages(statement, proof, "the bit proof"))
+        assert firsts[-1] == first_messages(statement, proof)
     shared = set(firsts[0]) & set(firsts[1])
     assert shared  # what the verifier refuses a game for
     # an onlooker: where a first message is shared, z − z' = (e − e')·x
