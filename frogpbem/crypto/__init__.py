@@ -82,6 +82,7 @@ if TYPE_CHECKING:
         overlap_statement,
         prove,
         select_statement,
+        verified_first_messages,
         verify,
     )
 
@@ -90,7 +91,8 @@ _REFEREE_FREE = {
                               "opens_to", "total"),
     "frogpbem.crypto.proofs": ("Equation", "Proof", "Statement", "bit_statement",
                                "first_messages", "mask_statement", "overlap_statement",
-                               "prove", "select_statement", "verify"),
+                               "prove", "select_statement", "verified_first_messages",
+                               "verify"),
     "frogpbem.crypto.duelsecret": ("SeatSecret",),
 }
 """The names of games without a referee, by module: imported when first asked for, so
@@ -158,6 +160,7 @@ __all__ = [
     "prove",
     "select_statement",
     "verify",
+    "verified_first_messages",
     "SeatSecret",
 ]
 

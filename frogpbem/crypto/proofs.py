@@ -152,6 +152,13 @@ def first_messages(statement: Statement, proof: Proof) -> tuple[Point, ...]:
 
 def verify(statement: Statement, proof: Proof, what: str) -> None:
     """Raise ProofError (``what`` does not hold) unless ``proof`` proves ``statement``."""
+    verified_first_messages(statement, proof, what)
+
+
+def verified_first_messages(statement: Statement, proof: Proof, what: str
+                            ) -> tuple[Point, ...]:
+    """:func:`verify`, returning :func:`first_messages` made on the way (a game's check
+    for a reused nonce needs them, and they cost as much as the proof)."""
     if len(proof.scalars) != statement.size:
         raise ProofError(f"{what} has {len(proof.scalars)} scalars, not {statement.size}")
     if any(s.is_zero() for s in proof.scalars):
@@ -164,6 +171,7 @@ def verify(statement: Statement, proof: Proof, what: str) -> None:
         total = total + e
     if total != _challenge(statement, first):
         raise ProofError(f"{what} does not hold")
+    return tuple(a for row in first for a in row)
 
 
 def bit_statement(context: Context, c: Point) -> Statement:
