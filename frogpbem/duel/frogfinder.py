@@ -28,12 +28,11 @@ from frogpbem.crypto.proofs import (
     Proof,
     Statement,
     bit_statement,
-    first_messages,
     mask_statement,
     overlap_statement,
     prove,
     select_statement,
-    verify,
+    verified_first_messages,
 )
 from frogpbem.errors import GameFileError, IllegalMoveError, ProofError
 from frogpbem.frozen import frozen
@@ -41,7 +40,9 @@ from frogpbem.games import JSON, sample
 from frogpbem.games.frogs_notation import Count, Found, FrogResult, Guess, Miss, Shoot, Shot
 
 Proven = tuple[Statement, Proof]
-"""A statement with the proof a value carries for it (for the reused-nonce check)."""
+"""A statement with the proof a value carries for it."""
+Firsts = tuple[Point, ...]
+"""The first messages of the proofs a check verified, for :func:`check_fresh_nonces`."""
 MAX_COUNT = 8
 """The most frogs around a square."""
 BIT_SCALARS = 4
@@ -141,10 +142,12 @@ def _proofs_json(proofs: Iterable[Proof]) -> list[JSON]:
     return [list(proof.to_json()) for proof in proofs]
 
 
-def _verify_all(board: Board, proven: Iterable[Proven], what: str) -> None:
-    """Verify each square's proof (``proven`` in the board's order), naming the square."""
-    for q, (statement, proof) in zip(_squares(board), proven, strict=True):
-        verify(statement, proof, f"the {statement.tag} proof of {what} at {q.name}")
+def _verify_all(board: Board, proven: Iterable[Proven], what: str) -> Firsts:
+    """Verify each square's proof (``proven`` in the board's order), naming the square;
+    their first messages."""
+    return tuple(first for q, (statement, proof) in zip(_squares(board), proven, strict=True)
+                 for first in verified_first_messages(
+                     statement, proof, f"the {statement.tag} proof of {what} at {q.name}"))
 
 
 def _squares(board: Board) -> list[Square]:
@@ -207,16 +210,16 @@ def commit_placement(ctx: Context, secret: SeatSecret, board: Board,
 
 
 def check_commitments(ctx: Context, board: Board, frogs: int,
-                      commitments: Commitments) -> None:
+                      commitments: Commitments) -> Firsts:
     """Raise ProofError unless every square commits to 0 or 1 and they add up to ``frogs``
-    (``ctx`` is the committing seat's)."""
+    (``ctx`` is the committing seat's); the proofs' first messages."""
     if len(commitments.points) != board.size ** 2 or \
             len(commitments.proofs) != board.size ** 2:
         raise ProofError(f"{ctx.seat}'s commitments do not cover the board")
     if not opens_to(total(commitments.points), frogs, commitments.frogs_blinding):
         raise ProofError(f"{ctx.seat}'s commitments do not add up to {frogs} frogs with "
                          "its frogs_blinding")
-    _verify_all(board, commitments.proven(ctx, board), f"{ctx.seat}'s commitment")
+    return _verify_all(board, commitments.proven(ctx, board), f"{ctx.seat}'s commitment")
 
 
 # --- the disjointness test -----------------------------------------------------------------
@@ -264,11 +267,12 @@ def make_mask(ctx: Context, secret: SeatSecret, board: Board, frogs: frozenset[S
     return Mask(p, tuple(shares), tuple(proofs))
 
 
-def check_mask(ctx: Context, board: Board, commitments: Commitments, mask: Mask) -> None:
-    """Raise ProofError unless ``mask`` masks red's ``commitments`` (``ctx``: red's)."""
+def check_mask(ctx: Context, board: Board, commitments: Commitments, mask: Mask) -> Firsts:
+    """Raise ProofError unless ``mask`` masks red's ``commitments`` (``ctx``: red's); the
+    proofs' first messages."""
     if len(mask.shares) != board.size ** 2 or len(mask.proofs) != board.size ** 2:
         raise ProofError(f"{ctx.seat}'s mask does not cover the board")
-    _verify_all(board, mask.proven(ctx, board, commitments), f"{ctx.seat}'s mask")
+    return _verify_all(board, mask.proven(ctx, board, commitments), f"{ctx.seat}'s mask")
 
 
 @frozen
@@ -320,13 +324,14 @@ def make_selection(ctx: Context, secret: SeatSecret, board: Board, frogs: frozen
 
 
 def check_selection(ctx: Context, board: Board, own: Commitments, red: Commitments,
-                    mask: Mask, selection: Selection) -> None:
+                    mask: Mask, selection: Selection) -> Firsts:
     """Raise ProofError unless ``selection`` selects red's masked commitments exactly where
-    blue's commitments ``own`` hold a frog (``ctx``: blue's)."""
+    blue's commitments ``own`` hold a frog (``ctx``: blue's); the proofs' first messages."""
     if len(selection.points) != board.size ** 2 or len(selection.shares) != board.size ** 2 \
             or len(selection.proofs) != board.size ** 2:
         raise ProofError(f"{ctx.seat}'s selection does not cover the board")
-    _verify_all(board, selection.proven(ctx, board, own, red, mask), f"{ctx.seat}'s selection")
+    return _verify_all(board, selection.proven(ctx, board, own, red, mask),
+                       f"{ctx.seat}'s selection")
 
 
 @frozen
@@ -365,11 +370,13 @@ def find_overlap(ctx: Context, secret: SeatSecret, frogs: int, mask: Mask,
     return Overlap(m, prove(statement, 0, [x], secret.nonce_key()))
 
 
-def check_overlap(ctx: Context, mask: Mask, selection: Selection, overlap: Overlap) -> None:
+def check_overlap(ctx: Context, mask: Mask, selection: Selection, overlap: Overlap
+                  ) -> Firsts:
     """Raise ProofError unless ``overlap`` is the number the selection encrypts (``ctx``:
-    red's)."""
+    red's); the proof's first messages."""
     statement, proof = overlap.proven(ctx, mask, selection)
-    verify(statement, proof, f"{ctx.seat}'s overlap count {overlap.count}")
+    return verified_first_messages(statement, proof,
+                                   f"{ctx.seat}'s overlap count {overlap.count}")
 
 
 # --- moves and answers ---------------------------------------------------------------------
@@ -529,12 +536,11 @@ def check_answer(board: Board, move: Shoot | Guess, answerer: str, answering: Co
 # --- nonces --------------------------------------------------------------------------------
 
 
-def check_fresh_nonces(proven: Iterable[Proven]) -> None:
+def check_fresh_nonces(firsts: Iterable[Point]) -> None:
     """Raise ProofError if two of a game's proofs share a first message (a reused nonce
-    gives the witness away)."""
+    gives the witness away): ``firsts`` are all that the checks returned, every attempt's."""
     seen: set[Point] = set()
-    for statement, proof in proven:
-        for first in first_messages(statement, proof):
-            if first in seen:
-                raise ProofError(f"a {statement.tag} proof reuses a nonce of another proof")
-            seen.add(first)
+    for first in firsts:
+        if first in seen:
+            raise ProofError("two proofs of the game share a first message (a reused nonce)")
+        seen.add(first)

@@ -19,8 +19,14 @@ from hypothesis import strategies as st
 
 from frogpbem.board import Board, Square
 from frogpbem.crypto.duelsecret import SeatSecret
-from frogpbem.crypto.group import H, L, Scalar, commit
-from frogpbem.crypto.proofs import Proof, bit_statement, overlap_statement, prove
+from frogpbem.crypto.group import H, L, Point, Scalar, commit
+from frogpbem.crypto.proofs import (
+    Proof,
+    bit_statement,
+    overlap_statement,
+    prove,
+    verified_first_messages,
+)
 from frogpbem.duel.frogfinder import (
     Answer,
     Commitments,
@@ -29,7 +35,6 @@ from frogpbem.duel.frogfinder import (
     Mask,
     MoverPart,
     Overlap,
-    Proven,
     Selection,
     answer,
     check_answer,
@@ -135,7 +140,8 @@ class Duel:
     mask: Mask
     selection: Selection
     overlap: Overlap
-    proven: list[Proven] = field(default_factory=list)
+    firsts: list[Point] = field(default_factory=list)
+    """The first messages of every proof the seats checked, every attempt's."""
     overlaps: list[tuple[int, int]] = field(default_factory=list)
     """Per discarded or accepted attempt: (the count shown, the placements' real overlap)."""
 
@@ -166,6 +172,7 @@ def set_up(game: str, size: int, frogs: int, placed: dict[str, frozenset[Square]
     board = Board(size)
     red, blue = secret_of(game, "red"), secret_of(game, "blue")
     overlaps: list[tuple[int, int]] = []
+    firsts: list[Point] = []
     for attempt in itertools.count():
         if placed is not None:
             red_frogs, blue_frogs = placed["red"], placed["blue"]
@@ -176,25 +183,23 @@ def set_up(game: str, size: int, frogs: int, placed: dict[str, frozenset[Square]
         ctx_blue = ctx_red.of("blue")
         red_c = commit_placement(ctx_red, red, board, red_frogs)
         blue_c = commit_placement(ctx_blue, blue, board, blue_frogs)
-        check_commitments(ctx_red, board, frogs, Commitments.from_json(red_c.to_json(), board))
-        check_commitments(ctx_blue, board, frogs, blue_c)
+        firsts += check_commitments(ctx_red, board, frogs,
+                                    Commitments.from_json(red_c.to_json(), board))
+        firsts += check_commitments(ctx_blue, board, frogs, blue_c)
         mask = make_mask(ctx_red, red, board, red_frogs, red_c)
-        check_mask(ctx_red, board, red_c, Mask.from_json(mask.to_json(), board))
+        firsts += check_mask(ctx_red, board, red_c, Mask.from_json(mask.to_json(), board))
         selection = make_selection(ctx_blue, blue, board, blue_frogs, red_c, mask)
-        check_selection(ctx_blue, board, blue_c, red_c, mask,
-                        Selection.from_json(selection.to_json(), board))
+        firsts += check_selection(ctx_blue, board, blue_c, red_c, mask,
+                                  Selection.from_json(selection.to_json(), board))
         overlap = find_overlap(ctx_red, red, frogs, mask, selection)
-        check_overlap(ctx_red, mask, selection, Overlap.from_json(overlap.to_json(), frogs))
+        firsts += check_overlap(ctx_red, mask, selection,
+                                Overlap.from_json(overlap.to_json(), frogs))
         overlaps.append((overlap.count, len(red_frogs & blue_frogs)))
         if overlap.count == 0:
-            proven = [*red_c.proven(ctx_red, board), *blue_c.proven(ctx_blue, board),
-                      *mask.proven(ctx_red, board, red_c),
-                      *selection.proven(ctx_blue, board, blue_c, red_c, mask),
-                      overlap.proven(ctx_red, mask, selection)]
             return Duel(game, board, frogs,
                         {"red": Seat(red, red_frogs, red_c), "blue": Seat(blue, blue_frogs,
                                                                          blue_c)},
-                        attempt, mask, selection, overlap, proven, overlaps)
+                        attempt, mask, selection, overlap, firsts, overlaps)
     raise AssertionError("unreachable")
 
 
@@ -241,7 +246,7 @@ def test_referee_free_game_ends_as_the_full_knowledge_replay(size: int, frogs: i
     assert duel.overlaps[0][0] == duel.overlaps[0][1] > 0
     assert duel.overlaps[1] == (0, 0)
     assert not duel.seats["red"].frogs & duel.seats["blue"].frogs
-    check_fresh_nonces(duel.proven)
+    check_fresh_nonces(duel.firsts)
     full, reds = start(duel, know_blue=True), start(duel, know_blue=False)
     rng = random.Random(seed)
     moves = 0
@@ -261,7 +266,7 @@ def test_referee_free_full_size_game_setup_and_a_few_moves() -> None:
     """One 144-square board: the setup holds, and a few moves agree with the referee."""
     duel = set_up("ff-full-size", 12, 5)
     assert all(shown == real for shown, real in duel.overlaps)
-    check_fresh_nonces(duel.proven)
+    check_fresh_nonces(duel.firsts)
     full = start(duel, know_blue=True)
     rng = random.Random(12)
     for _ in range(6):
@@ -521,10 +526,49 @@ def test_referee_free_overlap_count_lied_about_refused() -> None:
                   [red.mask_key(attempt)], red.nonce_key())
 
 
+def bit_proof_with_nonce(ctx: Context, square: Square, bit: int, r: Scalar, u: Scalar,
+                         rng: random.Random) -> Proof:
+    """A true ``bit`` proof made by hand with the nonce ``u`` (the spec's steps, with the
+    nonce drawn by the caller rather than derived from the statement)."""
+    c = commit(bit, r)
+    statement = bit_statement(ctx.square(square), c)
+    e_other, z_other = random_scalar(rng), random_scalar(rng)
+    first: list[list[Point]] = [[], []]
+    first[bit] = [u * H]
+    (_, base, target), = statement.branches[1 - bit]
+    first[1 - bit] = [z_other * base - e_other * target]
+    body: JSON = {"tag": "bit", "context": dict(statement.context),
+                  "statement": statement.to_json(),  # type: ignore[dict-item]
+                  "first": [[a.hex() for a in row] for row in first]}
+    e = Scalar.of(int.from_bytes(hashlib.sha512(
+        b"frogpbem/1 proof\n" + canonical(body).encode()).digest(), "little"))
+    e_true = e - e_other
+    parts = {bit: (e_true, u + e_true * r), 1 - bit: (e_other, z_other)}
+    return Proof((*parts[0], *parts[1]))
+
+
 def test_referee_free_reused_nonce_refused(duel: Duel) -> None:
-    check_fresh_nonces(duel.proven)
-    with pytest.raises(ProofError, match="reuses a nonce"):
-        check_fresh_nonces([*duel.proven, duel.proven[3]])
+    """Two true proofs made with one nonce both verify, and the game is refused; a game's
+    honest proofs share none."""
+    check_fresh_nonces(duel.firsts)
+    red = duel.seats["red"]
+    ctx = duel.ctx("red")
+    rng = random.Random(13)
+    u = random_scalar(rng)
+    a1, b1 = Square(0, 0), Square(1, 0)
+    firsts: list[Point] = []
+    for square in (a1, b1):
+        bit = int(square in red.frogs)
+        r = red.secret.blinding(duel.attempt, square.name)
+        statement = bit_statement(ctx.square(square), commit(bit, r))
+        proof = bit_proof_with_nonce(ctx, square, bit, r, u, rng)
+        firsts += verified_first_messages(statement, proof, "a hand-made proof")
+    check_fresh_nonces(firsts[:2])
+    with pytest.raises(ProofError, match="reused nonce"):
+        check_fresh_nonces(firsts)
+    with pytest.raises(ProofError, match="reused nonce"):
+        check_fresh_nonces([*duel.firsts, *check_commitments(ctx, duel.board, duel.frogs,
+                                                             red.commitments)])
 
 
 # --- what is shown, and JSON in and out ----------------------------------------------------
