@@ -14,8 +14,8 @@ from frogpbem.errors import FrogPbemError, UsageError
 def is_duel_file(path: Path) -> bool:
     """Whether ``path`` is a game file without a referee (``False`` if it cannot be read:
     the referee's command then says why)."""
-    from frogpbem.duel.file import is_duel
     from frogpbem.gamefile.document import read_bytes
+    from frogpbem.gamefile.duelfile import is_duel
 
     try:
         return is_duel(read_bytes(path))

@@ -10,15 +10,12 @@ and the move through the rules. Each seat's tool remembers the messages it saw
 
 from __future__ import annotations
 
-import json
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from frogpbem import crypto
 from frogpbem.crypto.duelsecret import SeatSecret
-from frogpbem.duel.file import DuelFile, DuelHeader, JoinPart, Message, OwnSecret, dump_duel
-from frogpbem.duel.file import parse_duel as parse_duel_bytes
 from frogpbem.duel.memory import DuelMemory
 from frogpbem.duel.rules import DuelRules, Parts, Played, Progress, dealt, duel_rules
 from frogpbem.errors import (
@@ -37,6 +34,16 @@ from frogpbem.errors import (
 )
 from frogpbem.frozen import frozen
 from frogpbem.gamefile.document import locked, read_bytes, write_atomic
+from frogpbem.gamefile.duelfile import (
+    DuelFile,
+    DuelHeader,
+    JoinPart,
+    Message,
+    OwnSecret,
+    SecretPlaintext,
+    dump_duel,
+)
+from frogpbem.gamefile.duelfile import parse_duel as parse_duel_bytes
 from frogpbem.gamefile.model import JSON, Party
 from frogpbem.games import find_game
 from frogpbem.protocol.session import Session
@@ -58,14 +65,10 @@ def seal_secret(secret: SeatSecret, key: crypto.PublicKey) -> str:
 def open_secret(sealed: str, game: str, seat: str, commitment: str,
                 key: crypto.PrivateKey) -> SeatSecret:
     """The seat's own secret, opened with its key and checked against its commitment."""
-    try:
-        value = json.loads(crypto.unseal(sealed, key))
-    except ValueError:
-        value = None
-    if not (isinstance(value, dict) and value.get("game") == game and value.get("seat") == seat
-            and isinstance(value.get("secret"), str)):
+    value = SecretPlaintext.parse(crypto.unseal(sealed, key))
+    if value is None or value.game != game or value.seat != seat:
         raise CommitmentError(f"the sealed secret of {seat} does not hold its secret")
-    secret = SeatSecret(game, seat, value["secret"])
+    secret = SeatSecret(game, seat, value.secret)
     if secret.seed_commitment() != commitment:
         raise CommitmentError(f"the sealed secret of {seat} does not match its commitment")
     return secret

@@ -1,8 +1,8 @@
 """What a seat's tool has seen of each game without a referee: no copy may roll it back or
 fork it.
 
-Per game id, in ``$FROGPBEM_HOME/seen/GAME.duel.json`` (mode 0600), the header's hash and
-the hash of every message seen, in order; beside it ``GAME.duel.yaml``, the latest copy.
+Per game id, in ``$FROGPBEM_HOME/seen/GAME.duel.json`` (mode 0600), a JSON list: the
+header's hash, then the hash of every message seen, in order; beside it ``GAME.duel.yaml``, the latest copy.
 A copy under another header, one whose messages part from those seen (two messages of
 one number, both signed: a fork), or one that ends before them (a rollback) is refused.
 """
@@ -13,9 +13,9 @@ import json
 import os
 from pathlib import Path
 
-from frogpbem.duel.file import DuelFile, dump_duel
 from frogpbem.errors import FileAccessError, ForkError, StaleCopyError
 from frogpbem.gamefile.document import lock_file, read_bytes, write_atomic
+from frogpbem.gamefile.duelfile import DuelFile, dump_duel
 
 
 class DuelMemory:
@@ -38,12 +38,10 @@ class DuelMemory:
             raise
         except ValueError:
             value = None
-        if not (isinstance(value, dict) and isinstance(value.get("header"), str)
-                and isinstance(value.get("messages"), list)
-                and all(isinstance(h, str) for h in value["messages"])):
+        if not (isinstance(value, list) and value and all(isinstance(h, str) for h in value)):
             raise StaleCopyError(f"the memory of game {game} at {path} is unreadable; move it "
                                  "away to start afresh")
-        return value["header"], value["messages"]
+        return value[0], value[1:]
 
     def see(self, file: DuelFile, where: Path) -> None:
         """Refuse ``file`` if it forks from or rolls back what was seen; remember it if it
@@ -73,5 +71,5 @@ class DuelMemory:
                     return
             self.folder.mkdir(parents=True, exist_ok=True, mode=0o700)
             write_atomic(copy_path, dump_duel(file), private=True)
-            value = {"header": file.header.hash, "messages": hashes}
-            write_atomic(json_path, json.dumps(value).encode(), private=True)
+            write_atomic(json_path, json.dumps([file.header.hash, *hashes]).encode(),
+                         private=True)

@@ -17,9 +17,9 @@ from typing import Any
 
 from frogpbem import crypto
 from frogpbem.crypto.duelsecret import SeatSecret
-from frogpbem.duel.file import DuelHeader, Message
 from frogpbem.errors import CommitmentError, InconsistentResultError, UsageError
 from frogpbem.frozen import frozen
+from frogpbem.gamefile.duelfile import DuelHeader, Message
 from frogpbem.gamefile.model import JSON
 from frogpbem.games import SomeRuleset, find_game
 

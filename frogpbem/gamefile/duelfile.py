@@ -1,5 +1,8 @@
 """The file of a game without a referee: a header and messages, each signed by its seat.
 
+(It lives with the referee's file model, below the engine: this module alone reads the
+document's raw values.)
+
 The first seat signs the header (kind ``duel``); every message after it is signed by the
 seat that made it (kind ``message``), numbered from 1 and chained by ``prev`` to the one
 before (the header's hash for message 1). What a message's parts mean is the engine's
@@ -11,6 +14,7 @@ referee").
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Mapping
 from typing import Any, ClassVar, TypeVar
@@ -164,6 +168,27 @@ class Message(Element):
                             data.get("public"), steps or None, data.get("move"),
                             data.get("resign"), reveal["secret"] if reveal else None,
                             data["signature"]), data, where)
+
+
+@frozen
+class SecretPlaintext:
+    """What a seat's sealed secret holds: ``{game, seat, secret}`` (padded with spaces)."""
+
+    game: str
+    seat: str
+    secret: str
+
+    @classmethod
+    def parse(cls, data: bytes) -> SecretPlaintext | None:
+        """Decrypted bytes as the plaintext; ``None`` if they are not one."""
+        try:
+            value = json.loads(data)
+        except ValueError:
+            return None
+        if not isinstance(value, dict) or set(value) != {"game", "seat", "secret"} or \
+                not all(isinstance(v, str) for v in value.values()):
+            return None
+        return cls(value["game"], value["seat"], value["secret"])
 
 
 @frozen
