@@ -2,7 +2,8 @@
 fork it.
 
 Per game id, in ``$FROGPBEM_HOME/seen/GAME.duel.json`` (mode 0600), a JSON list: the
-header's hash, then the hash of every message seen, in order; beside it ``GAME.duel.yaml``, the latest copy.
+header's hash, then the hash of every message seen, in order; beside it
+``GAME.duel.yaml``, the latest copy.
 A copy under another header, one whose messages part from those seen (two messages of
 one number, both signed: a fork), or one that ends before them (a rollback) is refused.
 """
