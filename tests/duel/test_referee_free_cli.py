@@ -11,6 +11,7 @@ import hashlib
 import json
 import random
 import shutil
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -20,9 +21,12 @@ from frogpbem.board import Square
 from frogpbem.crypto.digest import canonical_json
 from frogpbem.crypto.fairness import DerivedChance
 from frogpbem.gamefile.duelfile import DuelFile, DuelHeader, dump_duel, parse_duel
-from frogpbem.gamefile.model import Party
+from frogpbem.gamefile.model import JSON, Party
 from frogpbem.games.froglet import Froglet, State, legal_paths
 from tests.conftest import Cli, Keys, Result
+
+Run = Callable[..., Result]
+"""A command run as a seat (see :func:`as_seat`)."""
 
 
 @dataclass
@@ -47,7 +51,7 @@ def seats(tmp_path: Path) -> tuple[Seat, Seat]:
 
 @pytest.fixture
 def as_seat(cli: Cli, keys: Keys, tmp_path: Path,
-            monkeypatch: pytest.MonkeyPatch) -> object:
+            monkeypatch: pytest.MonkeyPatch) -> Run:
     """Run a command as a seat: its own home and state, its key."""
 
     def run(seat: Seat, *args: str | Path, key: bool = True) -> Result:
@@ -64,7 +68,7 @@ def mail(sender: Seat, receiver: Seat) -> None:
     shutil.copyfile(sender.game, receiver.game)
 
 
-def independent_board(file: DuelFile) -> dict[str, object]:
+def independent_board(file: DuelFile) -> JSON:
     """Froglet's board from the spec's derivation, computed here with hashlib: white's
     revealed secret and black's public seed (docs/format.md, "A seat's secret")."""
     header = file.header
@@ -103,20 +107,20 @@ def choose(state: State, rng: random.Random) -> str:
     return "-".join(square.name for square in path)
 
 
-def start_game(as_seat: object, keys: Keys, white: Seat, black: Seat, size: int = 4) -> None:
-    run = as_seat  # type: ignore[assignment]
-    made = run(white, "new", white.game, "--rules", "froglet", "--no-referee",  # type: ignore[operator]
+def start_game(as_seat: Run, keys: Keys, white: Seat, black: Seat, size: int = 4) -> None:
+    run = as_seat
+    made = run(white, "new", white.game, "--rules", "froglet", "--no-referee",
                "--seat", f"white={keys.pub('alice')}", "--seat", f"black={keys.pub('bob')}",
                "--name", "white=Alice", "--name", "black=Bob", "--option", f"size={size}")
     assert made.exit_code == 0, made.output
     mail(white, black)
-    joined = run(black, "move", black.game)  # type: ignore[operator]
+    joined = run(black, "move", black.game)
     assert joined.exit_code == 0, joined.output
     assert "black joined" in joined.stdout
     mail(black, white)
 
 
-def play_to_end(as_seat: object, white: Seat, black: Seat, seed: int,
+def play_to_end(as_seat: Run, white: Seat, black: Seat, seed: int,
                 stop_after: int | None = None) -> Seat:
     """Each seat in turn reads its copy, picks a legal move and mails the copy back."""
     run = as_seat
@@ -131,14 +135,14 @@ def play_to_end(as_seat: object, white: Seat, black: Seat, seed: int,
         if state is not None and state.outcome is not None:
             return mover
         if state is None:  # white's reveal deals: white's own view shows the board first
-            shown = run(mover, "view", mover.game)  # type: ignore[operator]
+            shown = run(mover, "view", mover.game)
             assert shown.exit_code == 0, shown.output
             assert "the board your reveal deals" in shown.stdout
-            mine = run(mover, "move", mover.game)  # type: ignore[operator]
+            mine = run(mover, "move", mover.game)
             assert mine.exit_code == 0, mine.output
             state = independent_replay(parse_duel(mover.game.read_bytes(), "copy"))
         move = choose(state, rng)
-        done = run(mover, "move", mover.game, move)  # type: ignore[operator]
+        done = run(mover, "move", mover.game, move)
         assert done.exit_code == 0, done.output
         played += 1
         if stop_after is not None and played >= stop_after:
@@ -153,7 +157,7 @@ def play_to_end(as_seat: object, white: Seat, black: Seat, seed: int,
 
 @pytest.mark.parametrize("seed", [1, 2])
 def test_referee_free_froglet_game_by_two_keys_through_the_cli(
-        as_seat: object, keys: Keys, seats: tuple[Seat, Seat], seed: int) -> None:
+        as_seat: Run, keys: Keys, seats: tuple[Seat, Seat], seed: int) -> None:
     white, black = seats
     run = as_seat
     start_game(as_seat, keys, white, black)
@@ -165,10 +169,10 @@ def test_referee_free_froglet_game_by_two_keys_through_the_cli(
     assert expected.outcome is not None
     for seat in (white, black):
         shutil.copyfile(final, seat.game)
-        checked = run(seat, "verify", seat.game, key=False)  # type: ignore[operator]
+        checked = run(seat, "verify", seat.game, key=False)
         assert checked.exit_code == 0, checked.output
         assert f"game over: {expected.outcome.termination}" in checked.stdout
-        shown = run(seat, "view", seat.game)  # type: ignore[operator]
+        shown = run(seat, "view", seat.game)
         assert shown.exit_code == 0, shown.output
         points = ", ".join(f"{s} {p}" for s, p in expected.points.items())
         assert f"points: {points}" in shown.stdout
@@ -194,7 +198,7 @@ def _tampered(file: DuelFile, index: int, keys: Keys, player: str, **changes: ob
 
 
 def test_referee_free_refusals_leave_the_file_unchanged(
-        as_seat: object, keys: Keys, seats: tuple[Seat, Seat], tmp_path: Path) -> None:
+        as_seat: Run, keys: Keys, seats: tuple[Seat, Seat], tmp_path: Path) -> None:
     white, black = seats
     run = as_seat
     start_game(as_seat, keys, white, black)
@@ -206,26 +210,26 @@ def test_referee_free_refusals_leave_the_file_unchanged(
     assert state.ply == 1
 
     # garbage notation: exit 3
-    refused(run(black, "move", black.game, "jump over the moon"), 3,  # type: ignore[operator]
+    refused(run(black, "move", black.game, "jump over the moon"), 3,
             "expected", black.game, good)
     # a move out of turn: white moves on black's turn, exit 4
     shutil.copyfile(black.game, white.game)
     move = choose(state, random.Random(0))
-    refused(run(white, "move", white.game, move), 4, "black's step, not white's",  # type: ignore[operator]
+    refused(run(white, "move", white.game, move), 4, "black's step, not white's",
             white.game, good)
 
     # a message signed by the wrong seat: black's move signed with white's key, exit 6
-    black_move = replace(file.messages[0], n=len(file.messages) + 1, prev=file.messages[-1].hash, join=None,
-                         move=move, at=file.messages[-1].at, signature="")
+    black_move = replace(file.messages[0], n=len(file.messages) + 1, join=None, move=move,
+                         prev=file.messages[-1].hash, at=file.messages[-1].at, signature="")
     wrong = DuelFile(file.header, (*file.messages, black_move.signed(keys.key("alice"))))
     forged = tmp_path / "forged.yaml"
     forged.write_bytes(dump_duel(wrong))
     before = forged.read_bytes()
-    refused(run(black, "verify", forged, key=False), 6, "not signed by black's key",  # type: ignore[operator]
+    refused(run(black, "verify", forged, key=False), 6, "not signed by black's key",
             forged, before)
 
     # a changed move (the signature no longer covers it): exit 6
-    played = run(black, "move", black.game, move)  # type: ignore[operator]
+    played = run(black, "move", black.game, move)
     assert played.exit_code == 0, played.output
     after = parse_duel(black.game.read_bytes(), "after")
     other = next(choose(state, random.Random(i)) for i in range(50)
@@ -234,33 +238,33 @@ def test_referee_free_refusals_leave_the_file_unchanged(
                                       replace(after.messages[-1], move=other)))
     forged.write_bytes(dump_duel(changed))
     before = forged.read_bytes()
-    refused(run(white, "move", forged, key=True), 6, "not signed by black's key",  # type: ignore[operator]
+    refused(run(white, "move", forged, key=True), 6, "not signed by black's key",
             forged, before)
 
     # a rolled-back copy: black saw its own move; the copy before it is refused, exit 8
     old = tmp_path / "old.yaml"
     old.write_bytes(good)
-    refused(run(black, "view", old), 8, "a rollback", old, good)  # type: ignore[operator]
+    refused(run(black, "view", old), 8, "a rollback", old, good)
 
     # a forked second message for one n: white saw black's move 3, then another, exit 11
     mail(black, white)
-    seen = run(white, "view", white.game)  # type: ignore[operator]
+    seen = run(white, "view", white.game)
     assert seen.exit_code == 0, seen.output
     fork = tmp_path / "fork.yaml"
     fork.write_bytes(_tampered(after, 3, keys, "bob", move=other))
     before = fork.read_bytes()
-    refused(run(white, "move", fork), 11, "FORK: message 4 differs", fork, before)  # type: ignore[operator]
+    refused(run(white, "move", fork), 11, "FORK: message 4 differs", fork, before)
 
     # a revealed secret not matching the commitment: exit 6
     bad_reveal = tmp_path / "reveal.yaml"
     bad_reveal.write_bytes(_tampered(file, 1, keys, "alice", reveal="00" * 32))
     before = bad_reveal.read_bytes()
-    refused(run(black, "verify", bad_reveal, key=False), 6,  # type: ignore[operator]
+    refused(run(black, "verify", bad_reveal, key=False), 6,
             "does not match its seed commitment", bad_reveal, before)
 
 
 def test_referee_free_header_with_a_third_seat_is_refused(
-        as_seat: object, keys: Keys, seats: tuple[Seat, Seat], tmp_path: Path) -> None:
+        as_seat: Run, keys: Keys, seats: tuple[Seat, Seat], tmp_path: Path) -> None:
     white, black = seats
     run = as_seat
     start_game(as_seat, keys, white, black)
@@ -270,19 +274,19 @@ def test_referee_free_header_with_a_third_seat_is_refused(
     three = tmp_path / "three.yaml"
     three.write_bytes(dump_duel(DuelFile(header.signed(keys.key("alice")), file.messages)))
     before = three.read_bytes()
-    refused(run(black, "verify", three, key=False), 7, "has two seats; this header names 3",  # type: ignore[operator]
+    refused(run(black, "verify", three, key=False), 7, "has two seats; this header names 3",
             three, before)
 
 
 def test_referee_free_new_refuses_what_it_cannot_play(
-        as_seat: object, keys: Keys, seats: tuple[Seat, Seat]) -> None:
+        as_seat: Run, keys: Keys, seats: tuple[Seat, Seat]) -> None:
     white, _ = seats
     run = as_seat
-    wrong_rules = run(white, "new", white.game, "--rules", "frogfinder", "--no-referee",  # type: ignore[operator]
+    wrong_rules = run(white, "new", white.game, "--rules", "frogfinder", "--no-referee",
                       "--seat", f"red={keys.pub('alice')}", "--seat", f"blue={keys.pub('bob')}")
     assert wrong_rules.exit_code == 2
     assert "frogfinder cannot be played without a referee" in wrong_rules.stderr
-    not_first = run(white, "new", white.game, "--rules", "froglet", "--no-referee",  # type: ignore[operator]
+    not_first = run(white, "new", white.game, "--rules", "froglet", "--no-referee",
                     "--seat", f"white={keys.pub('bob')}", "--seat", f"black={keys.pub('alice')}")
     assert not_first.exit_code == 5
     assert "first seat, white" in not_first.stderr
@@ -290,15 +294,15 @@ def test_referee_free_new_refuses_what_it_cannot_play(
 
 
 def test_referee_free_black_cannot_move_before_the_deal(
-        as_seat: object, keys: Keys, seats: tuple[Seat, Seat]) -> None:
+        as_seat: Run, keys: Keys, seats: tuple[Seat, Seat]) -> None:
     white, black = seats
     run = as_seat
     start_game(as_seat, keys, white, black)
     mail(white, black)
     before = black.game.read_bytes()
-    refused(run(black, "move", black.game, "remove A1"), 4,  # type: ignore[operator]
+    refused(run(black, "move", black.game, "remove A1"), 4,
             "white's step, not black's", black.game, before)
-    again = run(black, "join", black.game)  # type: ignore[operator]
+    again = run(black, "join", black.game)
     refused(again, 2, "joined already", black.game, before)
 
 
