@@ -201,16 +201,16 @@ def replay(file: DuelFile, where: Path | str | None = None) -> Progress:
     except FrogPbemError as exc:
         raise exc.within(path=where, element="header") from None
     last_at = file.header.created
-    for message in file.messages:
+    for position, message in enumerate(file.messages, 1):
+        label = f"message {position} ({message.seat})"  # as it stands, whatever it says
         try:
             if message.at < last_at:
                 raise ChainError("dated before the message before it")
             progress = advance(progress, message, rules)
         except (IllegalMoveError, NotationError) as exc:
-            raise InconsistentResultError(exc.message, path=where,
-                                          element=message.label) from None
+            raise InconsistentResultError(exc.message, path=where, element=label) from None
         except FrogPbemError as exc:
-            raise exc.within(path=where, element=message.label) from None
+            raise exc.within(path=where, element=label) from None
         last_at = message.at
     return progress
 
