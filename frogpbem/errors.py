@@ -104,6 +104,11 @@ class CommitmentError(VerificationError):
     """A revealed or decrypted secret does not match its commitment."""
 
 
+class ProofError(VerificationError):
+    """A point, scalar or zero-knowledge proof of a game without a referee is malformed or
+    does not hold."""
+
+
 class ChainError(VerificationError):
     """A record does not follow the one before it."""
 

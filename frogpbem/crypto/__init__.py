@@ -1,4 +1,5 @@
-"""All of frogpbem's cryptography: keys, SSH signatures, age sealing, hashes.
+"""All of frogpbem's cryptography: keys, SSH signatures, age sealing, hashes, and the
+group, proofs and seat secrets of games without a referee.
 
 Nothing outside this package imports ``cryptography`` or ``pyrage``.
 Functions take and return ``bytes`` or ``str`` and raise
@@ -59,6 +60,44 @@ from frogpbem.errors import SignatureError
 if TYPE_CHECKING:
     import random
 
+    from frogpbem.crypto.duelsecret import SeatSecret
+    from frogpbem.crypto.group import (
+        G,
+        H,
+        L,
+        Point,
+        Scalar,
+        commit,
+        hash_to_scalar,
+        opens_to,
+        total,
+    )
+    from frogpbem.crypto.proofs import (
+        Equation,
+        Proof,
+        Statement,
+        bit_statement,
+        first_messages,
+        mask_statement,
+        overlap_statement,
+        prove,
+        select_statement,
+        verified_first_messages,
+        verify,
+    )
+
+_REFEREE_FREE = {
+    "frogpbem.crypto.group": ("G", "H", "L", "Point", "Scalar", "commit", "hash_to_scalar",
+                              "opens_to", "total"),
+    "frogpbem.crypto.proofs": ("Equation", "Proof", "Statement", "bit_statement",
+                               "first_messages", "mask_statement", "overlap_statement",
+                               "prove", "select_statement", "verified_first_messages",
+                               "verify"),
+    "frogpbem.crypto.duelsecret": ("SeatSecret",),
+}
+"""The names of games without a referee, by module: imported when first asked for, so
+that a command that plays none does not load libsodium (about 25 ms)."""
+
 __all__ = [
     "KINDS",
     "MAX_SAFE_INTEGER",
@@ -101,7 +140,39 @@ __all__ = [
     "verify_blob",
     "verify_message",
     "sign_message",
+    # games without a referee (imported when first asked for, see _REFEREE_FREE)
+    "G",
+    "H",
+    "L",
+    "Point",
+    "Scalar",
+    "commit",
+    "hash_to_scalar",
+    "opens_to",
+    "total",
+    "Equation",
+    "Proof",
+    "Statement",
+    "bit_statement",
+    "first_messages",
+    "mask_statement",
+    "overlap_statement",
+    "prove",
+    "select_statement",
+    "verify",
+    "verified_first_messages",
+    "SeatSecret",
 ]
+
+
+def __getattr__(name: str) -> object:
+    """A name of games without a referee (see ``_REFEREE_FREE``), from its module."""
+    import importlib
+
+    for module, names in _REFEREE_FREE.items():
+        if name in names:
+            return getattr(importlib.import_module(module), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def sign_message(key: PrivateKey, message: bytes) -> str:

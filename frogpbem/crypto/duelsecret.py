@@ -1,21 +1,27 @@
-"""STAND-IN for nr-crypto's ``duelsecret`` (take theirs at the merge): a seat's secret in a
-game without a referee, and what is derived from it (docs/format.md, "A seat's secret").
+"""A seat's one secret in a game without a referee, and all it derives
+(docs/format.md, "A seat's secret").
 
-Only what the file and Froglet's deal need: the seed commitment, the public seed and the
-deal key, each as the spec derives it.
+With ``D(label, fields) = SHA-512("frogpbem/1 " + label + "\\n" + canonical_json(fields))``
+and ``F = {"game", "seat", "secret"}``, every value a seat uses comes from ``F``, so the
+seat can play from any machine that holds its key, and the reveal at the end is the
+secret alone.
 """
 
 from __future__ import annotations
 
 import os
+from typing import Any
 
-from frogpbem.crypto.digest import canonical_json, sha256_tag, sha512
+from frogpbem.crypto.digest import PREFIX, canonical_json, sha256_tag, sha512
+from frogpbem.crypto.group import Scalar
 from frogpbem.frozen import frozen
+
+SEED_COMMITMENT_PREFIX = b"frogpbem/1 duel-seed\n"
 
 
 @frozen
 class SeatSecret:
-    """A seat's 32 random bytes (hex) in one game."""
+    """A seat's 32 random bytes (``secret``, 64 hex digits) in one game."""
 
     game: str
     seat: str
@@ -23,20 +29,48 @@ class SeatSecret:
 
     @classmethod
     def new(cls, game: str, seat: str) -> SeatSecret:
-        return cls(game, seat, os.urandom(32).hex())
+        """A fresh secret from the operating system. A derived scalar is zero with
+        probability about 2^-252 for each; the mask key of attempt 0, the one scalar every
+        game uses at once, is checked and the secret drawn again if it is zero."""
+        while True:
+            made = cls(game, seat, os.urandom(32).hex())
+            if not made.mask_key(0).is_zero():
+                return made
 
-    def _fields(self) -> dict[str, str]:
+    def _fields(self) -> dict[str, Any]:
         return {"game": self.game, "seat": self.seat, "secret": self.secret}
 
-    def _derived(self, label: str, extra: dict[str, str | int] | None = None) -> bytes:
-        fields: dict[str, str | int] = {**self._fields(), **(extra or {})}
-        return sha512(f"frogpbem/1 {label}\n".encode() + canonical_json(fields))
+    def _derive(self, label: str, **extra: str | int) -> bytes:
+        """``D(label, F + extra)``."""
+        return sha512((PREFIX + label + "\n").encode() + canonical_json(self._fields() | extra))
 
     def seed_commitment(self) -> str:
-        return sha256_tag(b"frogpbem/1 duel-seed\n" + canonical_json(self._fields()))
+        """``sha256:`` and the hex SHA-256 of the secret's fields: shown first."""
+        return sha256_tag(SEED_COMMITMENT_PREFIX + canonical_json(self._fields()))
 
     def public_seed(self) -> str:
-        return self._derived("duel-public")[:32].hex()
+        """The first 32 bytes of ``D("duel-public", F)``, hex: shown once the other
+        seat's commitment is in."""
+        return self._derive("duel-public")[:32].hex()
 
     def deal_key(self, other_public: str, attempt: int) -> bytes:
-        return self._derived("duel-deal", {"other": other_public, "attempt": attempt})[:32]
+        """The key of the fair dealer (:class:`~frogpbem.crypto.DerivedChance`) that
+        places this seat's pieces in ``attempt``."""
+        return self._derive("duel-deal", other=other_public, attempt=attempt)[:32]
+
+    def blinding(self, attempt: int, square_name: str) -> Scalar:
+        """``r_q``: the blinding of this seat's commitment at a square."""
+        return Scalar.from_wide(self._derive("duel-blind", attempt=attempt, square=square_name))
+
+    def mask_key(self, attempt: int) -> Scalar:
+        """``x``: the key of the seat's mask ``P = x·H``."""
+        return Scalar.from_wide(self._derive("duel-mask", attempt=attempt))
+
+    def selection(self, attempt: int, square_name: str) -> Scalar:
+        """``t_q``: the re-randomising blinding of the selection at a square."""
+        return Scalar.from_wide(self._derive("duel-select", attempt=attempt,
+                                             square=square_name))
+
+    def nonce_key(self) -> bytes:
+        """The key from which the seat's proof nonces are derived (32 bytes)."""
+        return self._derive("duel-nonce")[:32]
