@@ -338,12 +338,16 @@ def add(path: Path, key: crypto.PrivateKey, text: str | None, session: Session,
         if progress.over and text is not None:
             raise GameOverError("the game is over", path=path)
         secret = own_secret(progress, file, seat, key)
+        if progress.over and secret is not None and seat not in progress.revealed:
+            steps: Parts = {"reveal": secret.secret}  # the game is over: nothing stays hidden
+        else:
+            steps = {}
         now = session.clock.text()
         if file.messages and now < file.messages[-1].at:
             raise UsageError(f"your clock ({now}) is behind the last message's time "
                              f"({file.messages[-1].at}): set it right first", path=path)
         base = Message(progress.n + 1, progress.head, seat, now)
-        message = base
+        message = _with(base, steps)
         if not progress.joined:
             if seat != progress.second:
                 raise NotYourTurnError(f"{progress.second} has not joined yet: mail them the "

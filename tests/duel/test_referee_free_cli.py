@@ -179,6 +179,16 @@ def test_referee_free_froglet_game_by_two_keys_through_the_cli(
         board = Froglet().render(Froglet().view(expected, frozenset(expected.seats)),
                                  frozenset({seat.name}))
         assert board in shown.stdout
+    revealed = run(black, "move", black.game)  # the game is over: black shows its secret
+    assert revealed.exit_code == 0, revealed.output
+    assert "black revealed its secret" in revealed.stdout
+    before = black.game.read_bytes()
+    refused(run(black, "move", black.game), 2, "nothing to add: the game is over",
+            black.game, before)
+    mail(black, white)
+    checked = run(white, "verify", white.game, key=False)
+    assert checked.exit_code == 0, checked.output
+    assert "OK black's revealed secret matches its seed commitment" in checked.stdout
     assert [m.seat for m in file.messages][:2] == ["black", "white"]
     assert all(m.n == i for i, m in enumerate(file.messages, 1))
 
