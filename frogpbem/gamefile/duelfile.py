@@ -35,7 +35,9 @@ _MESSAGES_LINE = re.compile(rb"^messages:", re.MULTILINE)
 def is_duel(data: bytes) -> bool:
     """Whether ``data`` (as read, perhaps mailed) is a game file without a referee: the
     only game file with a top-level ``messages:`` (a referee's file may not have one)."""
-    return _MESSAGES_LINE.search(mailsafe.unmail(data)) is not None
+    if not data.startswith(b"frogpbem: "):  # mailed (quoted, in a message): undone first
+        data = mailsafe.unmail(data)
+    return _MESSAGES_LINE.search(data) is not None
 
 
 def _put(data: dict[str, Any], name: str, value: Any) -> None:
