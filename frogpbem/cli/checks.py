@@ -43,6 +43,15 @@ def verify(
     a proof saved for anyone to check (--proof), a rollback (an older copy)
     fails too.
     """
+    from frogpbem.cli import duel
+
+    if game is not None and duel.is_duel_file(game):
+        with reported(as_json):
+            if export is not None or against is not None or proof is not None:
+                raise UsageError("a game without a referee is verified alone: no --export, "
+                                 "--against or --proof (so far)")
+            duel.verify(game, as_json)
+        return
     from frogpbem.audit import check_proof
     from frogpbem.audit import verify as do_verify
     from frogpbem.export import export_signatures

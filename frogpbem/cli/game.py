@@ -73,9 +73,37 @@ def new(
     join: Annotated[
         bool, typer.Option("--join", help="Each seat adds a seed (frogpbem join) before the deal.")
     ] = False,
+    no_referee: Annotated[
+        bool, typer.Option("--no-referee", help="No referee: the two seats write the file "
+                                                "(froglet); --key is the first seat's.")
+    ] = False,
+    own_key: Annotated[
+        Path | None, typer.Option("--key", "-k", help="With --no-referee: your private key, "
+                                                      "the first seat's.")
+    ] = None,
     as_json: JsonOption = False,
 ) -> None:
     """Create a game: deal and seal the setup, sign the header, write the views."""
+    if no_referee:
+        from frogpbem.cli import duel
+
+        with reported(as_json):
+            if referee is not None or setup is not None or join or \
+                    referee_name != "Referee":
+                raise UsageError("--no-referee takes no --referee, --referee-name, --setup "
+                                 "or --join: the two seats deal from their own seeds")
+            emails = pairs(email, "--email")
+            if "referee" in emails:
+                raise UsageError("--no-referee: there is no referee to give an email")
+            seat_keys, names = pairs(seat, "--seat"), pairs(name, "--name")
+            for extra in sorted((set(names) | set(emails)) - set(seat_keys)):
+                raise UsageError(f"--name/--email for {extra!r}, which has no --seat")
+            duel.new(game, rules, own_key, seat_keys, names, emails, pairs(option, "--option"),
+                     as_json)
+        return
+    if own_key is not None:
+        raise UsageError("--key is the first seat's, with --no-referee; the referee's key "
+                         "is --referee")
     from frogpbem import crypto
     from frogpbem.dealing import SeatSpec, create_game, start_game
     from frogpbem.gamefile import strictyaml
@@ -142,7 +170,14 @@ def join(
     key: KeyOption = None,
     as_json: JsonOption = False,
 ) -> None:
-    """Add your own random seed to the deal of a game created with --join."""
+    """Add your own random seed to the deal of a game created with --join (or join a game
+    without a referee)."""
+    from frogpbem.cli import duel
+
+    if duel.is_duel_file(game):
+        with reported(as_json):
+            duel.move(game, None, key, as_json, join_only=True)
+        return
     from frogpbem.dealing import join_game
     from frogpbem.protocol.session import Session
 

@@ -19,6 +19,16 @@ def move(game: Path, words: list[str] | None, key: Path | None, seat: str | None
          take_from: list[Path], discard_requests: bool, withdraw: bool,
          as_json: bool) -> None:
     """``frogpbem move`` (its help is in :mod:`frogpbem.cli.game`)."""
+    from frogpbem.cli import duel
+
+    if duel.is_duel_file(game):
+        with reported(as_json):
+            if seat is not None or take_from or discard_requests or withdraw:
+                raise UsageError("a game without a referee takes a seat's move and --key "
+                                 "only (--seat, --from, --discard-requests and --withdraw "
+                                 "are the referee's)")
+            duel.move(game, words, key, as_json)
+        return
     from frogpbem.protocol.session import Session
     from frogpbem.referee import Applied
     from frogpbem.referee import move as do_move
@@ -42,6 +52,12 @@ def move(game: Path, words: list[str] | None, key: Path | None, seat: str | None
 
 def view(game: Path, key: Path | None, public: bool, as_json: bool, fmt: str) -> None:
     """``frogpbem view`` (its help is in :mod:`frogpbem.cli.game`)."""
+    from frogpbem.cli import duel
+
+    if duel.is_duel_file(game):
+        with reported(as_json):
+            duel.view(game, key, public, as_json, fmt)
+        return
     from frogpbem.gamefile.document import dump_yaml, parse_view, read_bytes
     from frogpbem.protocol.game import deadline_words, load
     from frogpbem.protocol.session import Session

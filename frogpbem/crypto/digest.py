@@ -14,8 +14,10 @@ from cryptography.hazmat.primitives import hashes, hmac
 from frogpbem.errors import GameFileError
 
 PREFIX = "frogpbem/1 "
-KINDS = ("header", "record", "request", "reveal", "view", "note", "join", "deal")
-"""The kinds of signed element; a signature of one kind never verifies as another."""
+KINDS = ("header", "record", "request", "reveal", "view", "note", "join", "deal", "duel",
+         "message")
+"""The kinds of signed element; a signature of one kind never verifies as another (``duel``
+and ``message``: the header and the messages of a game without a referee)."""
 COMMIT_PREFIX = b"frogpbem/1 commit\n"
 """Commitments to a seat's hidden setup, or to a sealed move."""
 SEED_PREFIX = b"frogpbem/1 seed\n"

@@ -1,0 +1,474 @@
+"""Games without a referee: create one, check a copy, replay it, and add a seat's message.
+
+Every copy read is checked whole: the header (signed by the first seat, two seats, the
+ruleset's seat names and complete options), then each message: its number and ``prev``,
+its seat's signature, that it is that seat's step, the join, the public seed, each
+revealed secret against its commitment, the ruleset's steps (:mod:`frogpbem.duel.rules`)
+and the move through the rules. Each seat's tool remembers the messages it saw
+(:mod:`frogpbem.duel.memory`): a rolled-back or forked copy is refused.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+from frogpbem import crypto
+from frogpbem.crypto.duelsecret import SeatSecret
+from frogpbem.duel.memory import DuelMemory
+from frogpbem.duel.rules import DuelRules, Parts, Played, Progress, dealt, duel_rules
+from frogpbem.errors import (
+    ChainError,
+    CommitmentError,
+    FrogPbemError,
+    GameFileError,
+    GameOverError,
+    IllegalMoveError,
+    InconsistentResultError,
+    KeyError_,
+    NotationError,
+    NotYourTurnError,
+    SignatureError,
+    UsageError,
+)
+from frogpbem.frozen import frozen
+from frogpbem.gamefile.document import locked, read_bytes, write_atomic
+from frogpbem.gamefile.duelfile import (
+    DuelFile,
+    DuelHeader,
+    JoinPart,
+    Message,
+    OwnSecret,
+    SecretPlaintext,
+    dump_duel,
+)
+from frogpbem.gamefile.duelfile import parse_duel as parse_duel_bytes
+from frogpbem.gamefile.model import JSON, Party
+from frogpbem.games import find_game
+from frogpbem.protocol.session import Session
+
+SECRET_LENGTH = 256
+"""A seat's sealed secret is the JSON ``{game, seat, secret}`` padded to this many bytes."""
+
+
+# --- a seat's secret, sealed to itself --------------------------------------------------
+
+
+def seal_secret(secret: SeatSecret, key: crypto.PublicKey) -> str:
+    """``secret`` sealed (age) to its seat's key alone."""
+    body = crypto.canonical_json({"game": secret.game, "seat": secret.seat,
+                                  "secret": secret.secret})
+    return crypto.seal(body + b" " * (SECRET_LENGTH - len(body)), [key])
+
+
+def open_secret(sealed: str, game: str, seat: str, commitment: str,
+                key: crypto.PrivateKey) -> SeatSecret:
+    """The seat's own secret, opened with its key and checked against its commitment."""
+    value = SecretPlaintext.parse(crypto.unseal(sealed, key))
+    if value is None or value.game != game or value.seat != seat:
+        raise CommitmentError(f"the sealed secret of {seat} does not hold its secret")
+    secret = SeatSecret(game, seat, value.secret)
+    if secret.seed_commitment() != commitment:
+        raise CommitmentError(f"the sealed secret of {seat} does not match its commitment")
+    return secret
+
+
+# --- checking and replaying -------------------------------------------------------------
+
+
+def check_header(header: DuelHeader) -> None:
+    """The header's shape beyond the schema, and its signature by the first seat."""
+    if len(header.seats) != 2:
+        raise GameFileError(f"a game without a referee has two seats; this header names "
+                            f"{len(header.seats)}", element="header")
+    rules = find_game(header.rules)
+    duel_rules(header.rules)
+    try:
+        options = rules.options(header.options)
+    except FrogPbemError as exc:
+        raise GameFileError(f"options: {exc.message}", element="header") from None
+    if dict(options) != dict(header.options):
+        raise GameFileError("options not complete as the ruleset writes them", element="header")
+    wanted = rules.seats(options, 2)
+    if header.seat_names != wanted:
+        raise GameFileError(f"{rules.title} without a referee needs seats "
+                            f"{', '.join(wanted)} in turn order, not "
+                            f"{', '.join(header.seat_names)}", element="header")
+    if header.seats[0].key == header.seats[1].key or \
+            header.seats[0].public_key.blob == header.seats[1].public_key.blob:
+        raise GameFileError("the two seats need keys of their own", element="header")
+    try:
+        header.verify(header.seats[0].public_key)
+    except SignatureError:
+        raise SignatureError(f"the header is not signed by {header.seat_names[0]}, its first "
+                             "seat", element="header") from None
+
+
+def start(header: DuelHeader) -> Progress:
+    """The progress before any message (the header checked)."""
+    check_header(header)
+    first = header.seat_names[0]
+    return Progress(header, find_game(header.rules), 0, header.hash,
+                    {first: header.secret.commitment})
+
+
+def due_seat(progress: Progress, rules: DuelRules) -> str | None:
+    """The seat whose message is awaited (``None``: the game is over)."""
+    if not progress.joined:
+        return progress.second
+    if progress.state is None:
+        return rules.due(progress)
+    return progress.ruleset.to_move(progress.state)
+
+
+def advance(progress: Progress, message: Message, rules: DuelRules,
+            signed: bool = True) -> Progress:
+    """``progress`` after ``message``, checked (its signature too when ``signed``)."""
+    header = progress.header
+    if message.n != progress.n + 1:
+        raise ChainError(f"numbered {message.n}, where message {progress.n + 1} comes")
+    if message.prev != progress.head:
+        before = f"message {progress.n}" if progress.n else "the header"
+        raise ChainError(f"does not follow {before} (its prev names another hash)")
+    if message.seat not in progress.seats:
+        raise GameFileError(f"{message.seat!r} is not a seat of this game")
+    if signed:
+        try:
+            message.verify(header.party(message.seat).public_key)
+        except SignatureError:
+            raise SignatureError(f"not signed by {message.seat}'s key") from None
+    if message.at < header.created:
+        raise ChainError("dated before the game was created")
+    due = due_seat(progress, rules)
+    pure_resign = message.resign is True and message.move is None and not message.steps \
+        and message.public is None and message.join is None
+    pure_reveal = message.reveal is not None and message.move is None and not message.resign \
+        and not message.steps and message.public is None and message.join is None
+    if due is None and not pure_reveal:
+        raise GameOverError("the game is over: only a seat's reveal may follow")
+    if message.seat != due and not (pure_resign and progress.state is not None) \
+            and not (due is None and pure_reveal):
+        raise NotYourTurnError(f"it is {due}'s step, not {message.seat}'s")
+    commitments, publics = dict(progress.commitments), dict(progress.publics)
+    revealed = dict(progress.revealed)
+    if not progress.joined:
+        if message.join is None:
+            raise NotYourTurnError(f"the first message is {progress.second}'s join")
+        commitments[progress.second] = message.join.commitment
+        publics[progress.second] = message.join.public
+    elif message.join is not None:
+        raise InconsistentResultError(f"{progress.second} joined already")
+    if message.public is not None:
+        if message.seat != progress.first or progress.first in publics:
+            raise InconsistentResultError(f"only {progress.first} shows its public seed, once")
+        publics[progress.first] = message.public
+    if message.reveal is not None:
+        secret = SeatSecret(header.game, message.seat, message.reveal)
+        if message.seat in revealed:
+            raise InconsistentResultError(f"{message.seat} revealed its secret already")
+        if secret.seed_commitment() != commitments.get(message.seat):
+            raise CommitmentError(f"the secret {message.seat} revealed does not match its "
+                                  "seed commitment")
+        if message.seat in publics and secret.public_seed() != publics[message.seat]:
+            raise CommitmentError(f"the secret {message.seat} revealed does not give the "
+                                  "public seed it showed")
+        revealed[message.seat] = secret
+    after = rules.take(replace(progress, commitments=commitments, publics=publics,
+                               revealed=revealed), message)
+    if message.move is not None or message.resign:
+        if message.move is not None and message.resign:
+            raise InconsistentResultError("a message holds a move or a resignation, not both")
+        move = "resign" if message.resign else message.move or ""
+        if message.move is not None and message.move.strip().lower() == "resign":
+            raise NotationError("a resignation is written 'resign: true', not as a move")
+        if after.state is None:
+            raise IllegalMoveError("the board is not dealt yet")
+        state, result = rules.play(after, message.seat, move)
+        after = replace(after, state=state,
+                        played=(*after.played, Played(message.n, message.seat, move, result)))
+    elif message.join is None and message.public is None and message.reveal is None \
+            and not message.steps:
+        raise InconsistentResultError("an empty message")
+    return replace(after, n=message.n, head=message.hash)
+
+
+def replay(file: DuelFile, where: Path | str | None = None) -> Progress:
+    """Check the whole file and replay it; a fault names the file and the element."""
+    try:
+        progress = start(file.header)
+        rules = duel_rules(file.header.rules)
+    except FrogPbemError as exc:
+        raise exc.within(path=where, element="header") from None
+    last_at = file.header.created
+    for position, message in enumerate(file.messages, 1):
+        label = f"message {position} ({message.seat})"  # as it stands, whatever it says
+        try:
+            if message.at < last_at:
+                raise ChainError("dated before the message before it")
+            progress = advance(progress, message, rules)
+        except (IllegalMoveError, NotationError) as exc:
+            raise InconsistentResultError(exc.message, path=where, element=label) from None
+        except FrogPbemError as exc:
+            raise exc.within(path=where, element=label) from None
+        last_at = message.at
+    return progress
+
+
+@frozen
+class Loaded:
+    """A copy read, checked and replayed."""
+
+    path: Path
+    file: DuelFile
+    progress: Progress
+
+
+def read_duel(path: Path) -> DuelFile:
+    return parse_duel_bytes(read_bytes(path), str(path))
+
+
+def load(path: Path, session: Session | None) -> Loaded:
+    """Read ``path``, check and replay it, and (with a session) check it against what this
+    tool saw of the game before, remembering it if it is newer."""
+    file = read_duel(path)
+    progress = replay(file, path)
+    if session is not None:
+        DuelMemory(session.home).see(file, path)
+    return Loaded(path, file, progress)
+
+
+# --- what a seat's tool writes ----------------------------------------------------------
+
+
+def seat_of(header: DuelHeader, key: crypto.PublicKey) -> str:
+    for party in header.seats:
+        if party.public_key.blob == key.blob:
+            return party.seat or ""
+    raise KeyError_(f"key {key.fingerprint} is not a seat of game {header.game}")
+
+
+def create(rules_name: str, key: crypto.PrivateKey, seats: list[Party],
+           options: dict[str, str | int], created: str, game_id: str) -> DuelFile:
+    """A new game without a referee: the header, signed by ``key``, the first seat's."""
+    rules = find_game(rules_name)
+    duel_rules(rules_name)
+    opts = rules.options(options)
+    if len(seats) != 2:
+        raise UsageError(f"a game without a referee has two seats, got {len(seats)}")
+    wanted = rules.seats(opts, 2)
+    by_seat = {party.seat or "": party for party in seats}
+    if sorted(by_seat) != sorted(wanted):
+        raise UsageError(f"{rules_name} needs seats {', '.join(wanted)}, got "
+                         f"{', '.join(str(p.seat) for p in seats)}")
+    ordered = tuple(by_seat[seat] for seat in wanted)
+    if ordered[0].public_key.blob == ordered[1].public_key.blob:
+        raise UsageError("the two seats need keys of their own")
+    if ordered[0].public_key.blob != key.public.blob:
+        raise KeyError_(f"the game's creator is its first seat, {wanted[0]}: give its key "
+                        "(--key), not another")
+    secret = SeatSecret.new(game_id, wanted[0])
+    header = DuelHeader(game_id, rules.name, opts, created, ordered,
+                        OwnSecret(secret.seed_commitment(), seal_secret(secret, key.public)))
+    return DuelFile(header.signed(key))
+
+
+def write_new(path: Path, file: DuelFile, session: Session) -> None:
+    """Write a new game's file (never over an existing one) and remember it."""
+    if path.exists():
+        raise UsageError(f"{path} exists already: give a new file")
+    file.header.verify(file.header.seats[0].public_key)
+    write_atomic(path, dump_duel(file))
+    DuelMemory(session.home).see(file, path)
+
+
+def own_secret(progress: Progress, file: DuelFile, seat: str,
+               key: crypto.PrivateKey) -> SeatSecret | None:
+    """The seat's secret, opened from the file (``None``: the second seat has not joined)."""
+    header = file.header
+    if seat == progress.first:
+        return open_secret(header.secret.sealed, header.game, seat, header.secret.commitment,
+                           key)
+    join = file.messages[0].join if file.messages else None
+    if join is None:
+        return None
+    return open_secret(join.sealed, header.game, seat, join.commitment, key)
+
+
+def _with(message: Message, parts: Parts) -> Message:
+    """``message`` with ruleset ``parts`` added."""
+    steps: dict[str, JSON] = dict(message.steps or {})
+    changes: dict[str, Any] = {}
+    for name, value in parts.items():
+        if name in ("setup", "overlap", "answer"):
+            steps[name] = value
+        elif name in ("public", "reveal") and isinstance(value, str):
+            changes[name] = value
+        else:
+            raise ValueError(f"the rules gave a part {name!r} the file has no place for")
+    return replace(message, steps=steps or None, **changes)
+
+
+@frozen
+class Added:
+    """What a seat's command added: its message, in words."""
+
+    seat: str
+    n: int
+    lines: tuple[str, ...]
+    due: str | None
+    """The seat whose message comes next (``None``: the game is over)."""
+
+
+def add(path: Path, key: crypto.PrivateKey, text: str | None, session: Session,
+        join_only: bool = False) -> Added:
+    """Add the seat's message to the game at ``path``: its join if it has not joined, the
+    steps due from it, then its move (``text``) if given. The file is written once, whole,
+    atomically; on any refusal it is left as it was."""
+    with locked(path):
+        loaded = load(path, session)
+        file, progress = loaded.file, loaded.progress
+        header = file.header
+        rules = duel_rules(header.rules)
+        seat = seat_of(header, key.public)
+        if join_only and (seat != progress.second or progress.joined):
+            raise UsageError(f"{seat} has nothing to join: "
+                             + ("it joined already" if progress.joined and seat ==
+                                progress.second else "the first seat created the game"))
+        if progress.over and text is not None:
+            raise GameOverError("the game is over", path=path)
+        secret = own_secret(progress, file, seat, key)
+        if progress.over and secret is not None and seat not in progress.revealed:
+            steps: Parts = {"reveal": secret.secret}  # the game is over: nothing stays hidden
+        else:
+            steps = {}
+        now = session.clock.text()
+        if file.messages and now < file.messages[-1].at:
+            raise UsageError(f"your clock ({now}) is behind the last message's time "
+                             f"({file.messages[-1].at}): set it right first", path=path)
+        base = Message(progress.n + 1, progress.head, seat, now)
+        message = _with(base, steps)
+        if not progress.joined:
+            if seat != progress.second:
+                raise NotYourTurnError(f"{progress.second} has not joined yet: mail them the "
+                                       "file", path=path)
+            secret = SeatSecret.new(header.game, seat)
+            message = replace(message, join=JoinPart(secret.seed_commitment(),
+                                                     secret.public_seed(),
+                                                     seal_secret(secret, key.public)))
+        assert secret is not None
+        try:
+            trial = advance(progress, message, rules, signed=False) if message != base \
+                else progress
+            for _ in range(8):  # each step due from this seat, taken in before the next
+                if trial.state is not None and due_seat(trial, rules) != seat:
+                    break
+                more = rules.steps(trial, secret)
+                grown = _with(message, more) if more else message
+                if grown == message:
+                    break
+                message = grown
+                trial = advance(progress, message, rules, signed=False)
+            if text is not None and not join_only:
+                ruleset = progress.ruleset
+                if text.strip().lower() == "resign":
+                    message = replace(message, resign=True)
+                else:
+                    move = ruleset.format_move(ruleset.parse_move(text))
+                    message = _with(replace(message, move=move),
+                                    rules.move_parts(trial, secret, move))
+                trial = advance(progress, message, rules, signed=False)
+        except FrogPbemError as exc:
+            raise exc.within(path=path) from None
+        if message == base:
+            due = due_seat(progress, rules)
+            raise UsageError(f"nothing to add: it is {due}'s step" if due else
+                             "nothing to add: the game is over", path=path)
+        signed = message.signed(key)
+        new = file.added(signed)
+        write_atomic(path, dump_duel(new))
+        DuelMemory(session.home).see(new, path)
+    return Added(seat, signed.n, tuple(_words(progress, trial, signed)),
+                 due_seat(trial, rules))
+
+
+def _words(before: Progress, after: Progress, message: Message) -> list[str]:
+    """What a message did, in words."""
+    lines = []
+    if message.join is not None:
+        lines.append(f"{message.seat} joined game {after.header.game}")
+    if message.reveal is not None:
+        lines.append(f"{message.seat} revealed its secret")
+    if before.state is None and after.state is not None:
+        lines.append("the board is dealt")
+    rules = after.ruleset
+    for played in after.played[len(before.played):]:
+        lines.append(rules.describe(played.seat, played.move, rules.parse_result(played.result)))
+    outcome = rules.outcome(after.state) if after.state is not None else None
+    if outcome is not None:
+        lines.append(f"game over: {outcome.termination}; {outcome.standing_text()}")
+    return lines
+
+
+# --- what a seat sees --------------------------------------------------------------------
+
+
+def view_text(loaded: Loaded, key: crypto.PrivateKey | None) -> str:
+    """The board as text, the scores and whose step it is (the public view: nothing is
+    hidden in Froglet; with the first seat's key before its reveal, the board its reveal
+    will deal)."""
+    progress, header = loaded.progress, loaded.file.header
+    rules = duel_rules(header.rules)
+    ruleset = progress.ruleset
+    seat = None
+    if key is not None:
+        try:
+            seat = seat_of(header, key.public)
+        except KeyError_:
+            seat = None
+    names = ", ".join(f"{p.seat} ({p.name})" for p in header.seats)
+    lines = [f"{ruleset.title} - game {header.game}, no referee: {names}"]
+    state = progress.state
+    if state is None and seat == progress.first and progress.joined and key is not None:
+        secret = own_secret(progress, loaded.file, seat, key)
+        if secret is not None:
+            state = dealt(replace(progress, revealed={**progress.revealed,
+                                                      seat: secret})).state
+            lines.append("(the board your reveal deals: only you see it before your move)")
+    if state is None:
+        due = due_seat(progress, rules)
+        waiting = f"{due} to join" if not progress.joined else f"{due}'s deal step"
+        lines.append(f"not dealt yet: waiting for {waiting}")
+        return "\n".join(lines)
+    you = frozenset({seat}) if seat else frozenset()
+    lines.append(ruleset.render(ruleset.view(state, frozenset(progress.seats)), you))
+    scores = ", ".join(f"{s} {p}" for s, p in ruleset.scores(state).items())
+    outcome = ruleset.outcome(state)
+    lines.append(f"points: {scores}")
+    if outcome is not None:
+        lines.append(f"game over: {outcome.termination}; {outcome.standing_text()}")
+    else:
+        lines.append(f"to move: {ruleset.to_move(state)}")
+    for played in progress.played:
+        lines.append(f"{played.n}. " + ruleset.describe(played.seat, played.move,
+                                                         ruleset.parse_result(played.result)))
+    return "\n".join(lines)
+
+
+def verify_text(loaded: Loaded) -> str:
+    """``verify``'s report of a copy that checked."""
+    progress = loaded.progress
+    header = loaded.file.header
+    lines = [f"OK header of game {header.game} ({header.rules}, no referee), signed by "
+             f"{progress.first}",
+             f"OK {progress.n} messages: each signed by its seat, chained, in turn"]
+    if progress.state is not None:
+        lines.append(f"OK the deal: {progress.first}'s revealed secret matches its "
+                     "commitment, the board dealt again")
+    for seat, _secret in progress.revealed.items():
+        lines.append(f"OK {seat}'s revealed secret matches its seed commitment")
+    state = progress.state
+    outcome = progress.ruleset.outcome(state) if state is not None else None
+    lines.append(f"game over: {outcome.termination}" if outcome else
+                 f"waiting for {due_seat(progress, duel_rules(header.rules))}")
+    return "\n".join(lines)

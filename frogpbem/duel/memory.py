@@ -1,0 +1,76 @@
+"""What a seat's tool has seen of each game without a referee: no copy may roll it back or
+fork it.
+
+Per game id, in ``$FROGPBEM_HOME/seen/GAME.duel.json`` (mode 0600), a JSON list: the
+header's hash, then the hash of every message seen, in order; beside it
+``GAME.duel.yaml``, the latest copy.
+A copy under another header, one whose messages part from those seen (two messages of
+one number, both signed: a fork), or one that ends before them (a rollback) is refused.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+from frogpbem.errors import FileAccessError, ForkError, StaleCopyError
+from frogpbem.gamefile.document import lock_file, read_bytes, write_atomic
+from frogpbem.gamefile.duelfile import DuelFile, dump_duel
+
+
+class DuelMemory:
+    """The store, in ``home/seen/``."""
+
+    def __init__(self, home: Path) -> None:
+        self.folder = home / "seen"
+
+    def _paths(self, game: str) -> tuple[Path, Path, Path]:
+        return (self.folder / f"{game}.duel.json", self.folder / f"{game}.duel.yaml",
+                self.folder / f"{game}.duel.lock")
+
+    def _read(self, game: str) -> tuple[str, list[str]] | None:
+        path = self._paths(game)[0]
+        try:
+            value = json.loads(read_bytes(path, 1 << 24))
+        except FileAccessError:
+            if not os.path.lexists(path):
+                return None
+            raise
+        except ValueError:
+            value = None
+        if not (isinstance(value, list) and value and all(isinstance(h, str) for h in value)):
+            raise StaleCopyError(f"the memory of game {game} at {path} is unreadable; move it "
+                                 "away to start afresh")
+        return value[0], value[1:]
+
+    def see(self, file: DuelFile, where: Path) -> None:
+        """Refuse ``file`` if it forks from or rolls back what was seen; remember it if it
+        is newer."""
+        json_path, copy_path, lock_path = self._paths(file.game)
+        hashes = [message.hash for message in file.messages]
+        with lock_file(lock_path):
+            seen = self._read(file.game)
+            if seen is not None:
+                header, known = seen
+                if header != file.header.hash:
+                    raise ForkError(f"another header of game {file.game} than the one you saw "
+                                    "before, both signed by its first seat: refusing it",
+                                    path=where)
+                for index, (old, new) in enumerate(zip(known, hashes, strict=False)):
+                    if old != new:
+                        message = file.messages[index]
+                        raise ForkError(f"FORK: message {message.n} differs from the message "
+                                        f"{message.n} you saw before, both signed by "
+                                        f"{message.seat}: refusing it", path=where)
+                if len(hashes) < len(known):
+                    raise StaleCopyError(f"is older than a copy of game {file.game} you saw "
+                                         f"before (it ends at message {len(hashes)}, you have "
+                                         f"seen message {len(known)}): a rollback; use the "
+                                         "latest copy", path=where)
+                if len(hashes) == len(known):
+                    return
+            self.folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+            write_atomic(copy_path, dump_duel(file), private=True)
+            write_atomic(json_path, json.dumps([file.header.hash, *hashes]).encode(),
+                         private=True)

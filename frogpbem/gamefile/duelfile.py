@@ -1,0 +1,265 @@
+"""The file of a game without a referee: a header and messages, each signed by its seat.
+
+(It lives with the referee's file model, below the engine: this module alone reads the
+document's raw values.)
+
+The first seat signs the header (kind ``duel``); every message after it is signed by the
+seat that made it (kind ``message``), numbered from 1 and chained by ``prev`` to the one
+before (the header's hash for message 1). What a message's parts mean is the engine's
+(:mod:`frogpbem.duel.engine`) and the rules' (:mod:`frogpbem.duel.rules`) business: this
+module reads, checks the shape of, and writes the file, as
+:mod:`frogpbem.gamefile.model` does the referee's (see docs/format.md, "The file without a
+referee").
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping
+from typing import Any, ClassVar, TypeVar
+
+from frogpbem.errors import GameFileError, NotAGameFileError
+from frogpbem.frozen import frozen
+from frogpbem.gamefile import mailsafe, schema, strictyaml
+from frogpbem.gamefile.model import FORMAT_VERSION, JSON, Element, Party
+
+MODE = "no-referee"
+"""The header's ``mode``: the seats write the file themselves."""
+STEPS = ("setup", "overlap", "answer")
+"""The ruleset steps a message may carry, opaque to the file (the rules read them)."""
+
+_MESSAGES_LINE = re.compile(rb"^messages:", re.MULTILINE)
+
+
+def is_duel(data: bytes) -> bool:
+    """Whether ``data`` (as read, perhaps mailed) is a game file without a referee: the
+    only game file with a top-level ``messages:`` (a referee's file may not have one)."""
+    if not data.startswith(b"frogpbem: "):  # mailed (quoted, in a message): undone first
+        data = mailsafe.unmail(data)
+    return _MESSAGES_LINE.search(data) is not None
+
+
+def _put(data: dict[str, Any], name: str, value: Any) -> None:
+    if value is not None:
+        data[name] = value
+
+
+@frozen
+class OwnSecret:
+    """The first seat's secret in the header: its seed commitment, and the secret sealed
+    to that seat alone."""
+
+    commitment: str
+    sealed: str
+
+    def to_json(self) -> dict[str, str]:
+        return {"commitment": self.commitment, "sealed": self.sealed}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> OwnSecret:
+        return cls(data["commitment"], data["sealed"])
+
+
+@frozen
+class JoinPart:
+    """The second seat's join: its seed commitment, its public seed, its secret sealed to
+    itself alone."""
+
+    commitment: str
+    public: str
+    sealed: str
+
+    def to_json(self) -> dict[str, str]:
+        return {"commitment": self.commitment, "public": self.public, "sealed": self.sealed}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> JoinPart:
+        return cls(data["commitment"], data["public"], data["sealed"])
+
+
+@frozen
+class DuelHeader(Element):
+    """The game as the first seat created it, signed by that seat."""
+
+    KIND: ClassVar[str] = "duel"
+    game: str
+    rules: str
+    options: Mapping[str, int | str]
+    created: str
+    seats: tuple[Party, ...]
+    """Both seats, in turn order; the first signs this header."""
+    secret: OwnSecret
+    mode: str = MODE
+    notary: str | None = None
+    """A notary's key (a later step); ``None``."""
+    signature: str = ""
+
+    @property
+    def seat_names(self) -> tuple[str, ...]:
+        return tuple(party.seat or "" for party in self.seats)
+
+    @property
+    def names(self) -> dict[str, str]:
+        return {party.seat or "": party.name for party in self.seats}
+
+    def party(self, seat: str) -> Party:
+        return next(p for p in self.seats if p.seat == seat)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"game": self.game, "rules": self.rules, "options": dict(self.options),
+                "created": self.created, "mode": self.mode,
+                "seats": [party.to_json() for party in self.seats], "notary": self.notary,
+                "secret": self.secret.to_json(), "signature": self.signature}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> DuelHeader:
+        seats = tuple(Party.from_json(entry) for entry in data["seats"])
+        return _checked(cls(data["game"], data["rules"], dict(data["options"]), data["created"],
+                            seats, OwnSecret.from_json(data["secret"]), data["mode"],
+                            data["notary"], data["signature"]), data, "header")
+
+
+@frozen
+class Message(Element):
+    """One seat's mail: its parts, in the order written, signed by that seat."""
+
+    KIND: ClassVar[str] = "message"
+    n: int
+    prev: str
+    seat: str
+    at: str
+    join: JoinPart | None = None
+    public: str | None = None
+    """The first seat's public seed (shown once the second seat joined)."""
+    steps: Mapping[str, JSON] | None = None
+    """The ruleset's steps (``setup``, ``overlap``, ``answer``), as the rules made them."""
+    move: str | None = None
+    resign: bool | None = None
+    reveal: str | None = None
+    """The seat's secret (hex), shown when it need no longer be hidden."""
+    signature: str = ""
+
+    @property
+    def label(self) -> str:
+        return f"message {self.n} ({self.seat})"
+
+    def step(self, name: str) -> JSON | None:
+        return (self.steps or {}).get(name)
+
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"n": self.n, "prev": self.prev, "seat": self.seat, "at": self.at}
+        _put(data, "join", self.join.to_json() if self.join else None)
+        _put(data, "public", self.public)
+        for name in STEPS:
+            _put(data, name, self.step(name))
+        _put(data, "move", self.move)
+        _put(data, "resign", self.resign)
+        _put(data, "reveal", {"secret": self.reveal} if self.reveal is not None else None)
+        data["signature"] = self.signature
+        return data
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Message:
+        join = data.get("join")
+        steps = {name: data[name] for name in STEPS if name in data}
+        reveal = data.get("reveal")
+        where = f"message {data['n']}"
+        return _checked(cls(data["n"], data["prev"], data["seat"], data["at"],
+                            JoinPart.from_json(join) if join is not None else None,
+                            data.get("public"), steps or None, data.get("move"),
+                            data.get("resign"), reveal["secret"] if reveal else None,
+                            data["signature"]), data, where)
+
+
+@frozen
+class SecretPlaintext:
+    """What a seat's sealed secret holds: ``{game, seat, secret}`` (padded with spaces)."""
+
+    game: str
+    seat: str
+    secret: str
+
+    @classmethod
+    def parse(cls, data: bytes) -> SecretPlaintext | None:
+        """Decrypted bytes as the plaintext; ``None`` if they are not one."""
+        try:
+            value = json.loads(data)
+        except ValueError:
+            return None
+        if not isinstance(value, dict) or set(value) != {"game", "seat", "secret"} or \
+                not all(isinstance(v, str) for v in value.values()):
+            return None
+        return cls(value["game"], value["seat"], value["secret"])
+
+
+@frozen
+class DuelFile:
+    """A game file without a referee: the header and the messages, oldest first."""
+
+    header: DuelHeader
+    messages: tuple[Message, ...] = ()
+
+    @property
+    def game(self) -> str:
+        return self.header.game
+
+    @property
+    def head(self) -> str:
+        """The hash the next message's ``prev`` names."""
+        return self.messages[-1].hash if self.messages else self.header.hash
+
+    def to_json(self) -> dict[str, Any]:
+        return {"frogpbem": FORMAT_VERSION, "header": self.header.to_json(),
+                "messages": [message.to_json() for message in self.messages]}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> DuelFile:
+        return cls(DuelHeader.from_json(data["header"]),
+                   tuple(Message.from_json(entry) for entry in data["messages"]))
+
+    def added(self, message: Message) -> DuelFile:
+        return DuelFile(self.header, (*self.messages, message))
+
+
+E = TypeVar("E", bound=Element)
+
+
+def _checked(element: E, data: Mapping[str, Any], where: str) -> E:
+    """``element``, after checking that it writes back exactly as ``data`` was read."""
+    if element.to_json() != data:
+        raise GameFileError(f"{where}: fields not in the shape frogpbem writes")
+    return element
+
+
+def parse_duel(data: bytes, name: str) -> DuelFile:
+    """A file's bytes (perhaps mailed), checked and typed: strict YAML, version, schema,
+    model; raises :class:`GameFileError`."""
+    data = mailsafe.unmail(data)
+    harm = mailsafe.damage(data.decode("utf-8", "replace"))
+    if harm is not None:
+        raise GameFileError(f"changed in transit: {harm}; {mailsafe.ADVICE}", path=name)
+    doc = strictyaml.loads(data, name)
+    if not isinstance(doc, dict) or "messages" not in doc:
+        raise NotAGameFileError("not a game file without a referee", path=name)
+    if doc.get("frogpbem") != FORMAT_VERSION:
+        raise GameFileError(f"unsupported format version {doc.get('frogpbem')!r} "
+                            f"(this frogpbem reads {FORMAT_VERSION})", path=name)
+    schema.validate(doc, "duel", name)
+    try:
+        return DuelFile.from_json(doc)
+    except GameFileError as exc:
+        raise exc.within(path=name) from None
+
+
+def dump_duel(file: DuelFile) -> bytes:
+    """The file's bytes, as strict YAML (lines of at most 76 columns)."""
+    lines = strictyaml.item("frogpbem:", FORMAT_VERSION)
+    lines += file.header.yaml_lines("header:")
+    if not file.messages:
+        lines.append("messages: []")
+    else:
+        lines.append("messages:")
+        for message in file.messages:
+            lines += message.yaml_lines("-")
+    return ("\n".join(lines) + "\n").encode("utf-8")
