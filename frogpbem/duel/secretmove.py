@@ -25,7 +25,7 @@ from frogpbem.errors import (
     NotationError,
     ProofError,
 )
-from frogpbem.frozen import frozen
+from frogpbem.frozen import cached, frozen
 from frogpbem.games.secretmove import SQUARES, StoneMove, check_secret
 from frogpbem.jsonvalue import JSON
 
@@ -150,10 +150,15 @@ class HeaderCommitments:
             if total(row[v] for row in self.cells) != commit(1, self.columns[v]):
                 raise ProofError(f"{seat}'s value {v} is not on exactly one header")
 
+    @cached
+    def header_values(self) -> tuple[Point, ...]:
+        """Each header's value commitment ``Σ_v v·C[h][v]``, made once."""
+        return tuple(total(v * point for v, point in zip(VALUES, row, strict=True))
+                     for row in self.cells)
+
     def value(self, name: str) -> Point:
         """The commitment to header ``name``'s value: ``Σ_v v·C[h][v]``."""
-        return total(v * point for v, point in zip(VALUES, self.cells[HEADERS.index(name)],
-                                                   strict=True))
+        return self.header_values[HEADERS.index(name)]
 
     def square(self, square: str) -> Point:
         """The commitment to a square's value: its column header's plus its row header's."""
