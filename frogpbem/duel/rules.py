@@ -144,6 +144,34 @@ class DuelRules(ABC):
         """The seats a ``part`` made by ``seat`` is sealed to (its secret: itself alone)."""
         return (seat,)
 
+    # --- what a seat, the public and an audit see (frogpbem.duel.looks, .audit) ---------
+
+    def seat_state(self, progress: Progress, secret: SeatSecret) -> Any:
+        """The rules' state as ``secret.seat`` knows it: the public state with its own
+        hidden pieces (``None`` before the setup; Froglet: :attr:`Progress.state`, where
+        nothing is hidden). Its view is then ``ruleset.view(state, {seat})``."""
+        return progress.state
+
+    def public_state(self, progress: Progress) -> Any:
+        """The rules' state as anyone knows it from the file alone (no hidden piece)."""
+        return progress.state
+
+    def proof_words(self, before: Progress, message: Message, after: Progress) -> list[str]:
+        """What ``message``'s ruleset parts proved, in words, for an audit (each checked by
+        :meth:`take` already): e.g. ``blue answered red's shoot C3 (count 2, proven)``."""
+        return []
+
+    def audit_lines(self, progress: Progress) -> list[str]:
+        """What an audit of the whole game can add at the end: what was re-derived, and
+        what rests on a reveal not made (``the placement of blue rests on its reveal, not
+        made``)."""
+        return []
+
+    def awaited_reveals(self, progress: Progress) -> tuple[str, ...]:
+        """The seats whose reveal the audit still needs once the game is over (by
+        default every seat that has not revealed): until then it is not finished."""
+        return tuple(s for s in progress.seats if s not in progress.revealed)
+
 
 class FrogletDuel(DuelRules):
     """Froglet without a referee: nothing is hidden after the deal, so no proofs.
@@ -173,6 +201,23 @@ class FrogletDuel(DuelRules):
         if progress.state is not None or progress.first not in progress.revealed:
             return progress
         return dealt(progress)
+
+    def seat_state(self, progress: Progress, secret: SeatSecret) -> Any:
+        """White, before its reveal, sees the board its reveal will deal."""
+        if progress.state is None and progress.joined and secret.seat == progress.first:
+            return dealt(replace(progress, revealed={**progress.revealed,
+                                                     secret.seat: secret})).state
+        return progress.state
+
+    def audit_lines(self, progress: Progress) -> list[str]:
+        if progress.state is None:
+            return [f"the deal waits for {progress.first}'s reveal"]
+        return [f"the deal re-derived from {progress.first}'s revealed secret (it matches "
+                f"its seed commitment) and {progress.second}'s public seed"]
+
+    def awaited_reveals(self, progress: Progress) -> tuple[str, ...]:
+        """Only white's secret deals the board; black's is never used."""
+        return () if progress.first in progress.revealed else (progress.first,)
 
 
 def dealt(progress: Progress) -> Progress:
