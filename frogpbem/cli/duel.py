@@ -181,8 +181,8 @@ def check_proof(proof: Path, as_json: bool) -> bool:
     """``frogpbem verify --proof`` of a saved fork proof of a game without a referee;
     ``False`` when the file is no such proof (the referee's proof is checked then)."""
     from frogpbem.audit import Report
-    from frogpbem.duel.audit import DuelForkProof, is_duel_proof
     from frogpbem.gamefile.document import read_bytes
+    from frogpbem.gamefile.duelfork import DuelForkProof, is_duel_proof
 
     text = read_bytes(proof, 1 << 20).decode("utf-8", "replace")
     if not is_duel_proof(text):

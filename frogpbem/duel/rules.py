@@ -105,6 +105,12 @@ class DuelRules(ABC):
     :meth:`move_parts` what goes with its move; it seals nothing to anyone but itself
     unless :meth:`readers` says so.
 
+    What is shown (:mod:`frogpbem.duel.looks`, :mod:`frogpbem.duel.audit`) asks
+    :meth:`seat_state` and :meth:`public_state` for the state a seat or anyone knows (its
+    typed view is then the ruleset's own), :meth:`proof_words` what each message proved,
+    :meth:`audit_lines` what the end re-derives or leaves resting on a reveal, and
+    :meth:`awaited_reveals` which reveals an audit still waits for.
+
     Frog Finder fits it so (docs/format.md, "Frog Finder without a referee"): ``due`` is
     red for its public seed and setup (commitments, bit and mask proofs), then blue for
     its setup (commitments, select proofs), then red for ``overlap`` (``m`` and its
@@ -149,11 +155,15 @@ class DuelRules(ABC):
     def seat_state(self, progress: Progress, secret: SeatSecret) -> Any:
         """The rules' state as ``secret.seat`` knows it: the public state with its own
         hidden pieces (``None`` before the setup; Froglet: :attr:`Progress.state`, where
-        nothing is hidden). Its view is then ``ruleset.view(state, {seat})``."""
+        nothing is hidden). Its view is then ``ruleset.view(state, {seat})``, or, once
+        the game is over and no reveal is awaited (:meth:`awaited_reveals`), the view of
+        every seat: the state must then hold every piece."""
         return progress.state
 
     def public_state(self, progress: Progress) -> Any:
-        """The rules' state as anyone knows it from the file alone (no hidden piece)."""
+        """The rules' state as anyone knows it from the file alone, seen with no seat's
+        hidden pieces (``view(state, {})``; every piece once no reveal is awaited, as for
+        :meth:`seat_state`). ``record`` draws it after every message."""
         return progress.state
 
     def proof_words(self, before: Progress, message: Message, after: Progress) -> list[str]:

@@ -464,3 +464,27 @@ def test_referee_free_against_a_forked_copy_gives_a_proof(rules: str, run: Run, 
     tampered = tmp_path / "tampered.proof"
     tampered.write_text(text.replace("second_message ", "second_message A", 1))
     assert run(seat, "verify", "--proof", tampered, key=False).exit_code == 1
+
+
+def test_referee_free_audit_waits_for_an_awaited_reveal(run: Run, keys: Keys, tmp_path: Path,
+                                                        monkeypatch: pytest.MonkeyPatch
+                                                        ) -> None:
+    """A ruleset whose end rests on a seat's reveal (as Frog Finder's placement does): the
+    game over without it is reported unfinished, exit 10, as a refereed game without its
+    reveal; once the seat reveals, the audit holds."""
+    from frogpbem.duel.rules import FrogletDuel, Progress
+
+    def both(self: FrogletDuel, progress: Progress) -> tuple[str, ...]:
+        return tuple(s for s in progress.seats if s not in progress.revealed)
+
+    monkeypatch.setattr(FrogletDuel, "awaited_reveals", both)
+    game = played(KINDS["froglet"], run, keys, tmp_path, seed=16, stop_after=None)
+    black = game.second
+    waiting = run(black, "audit", black.game, key=False)
+    assert waiting.exit_code == 10, waiting.output
+    assert "the game is over, but black has not revealed" in waiting.stdout
+    ok(run(black, "move", black.game))  # the game is over: black's tool reveals its secret
+    done = run(black, "audit", black.game, key=False)
+    assert done.exit_code == 0, done.output
+    assert re.search(r"ok   \d+\. black revealed its secret: it matches its seed "
+                     r"commitment and gives the public seed it showed", done.stdout)
