@@ -2,8 +2,8 @@
 games without a referee, played through the command line by two keys and two homes.
 
 Every expected value comes from the refereed ruleset (:mod:`frogpbem.games`) playing the
-same position from an independently derived setup, from ``ssh-keygen``, or from the file
-itself read with ``yaml``-free helpers of the file tests. Each test takes a ruleset name:
+same position from a setup derived here (hashlib, as the CLI tests derive it), from
+``ssh-keygen``, or from the signed messages of the file itself. Each test takes a ruleset name:
 a ruleset joins by adding a :class:`Kind` to :data:`KINDS` (how to start and play it
 through the CLI, and its refereed state computed independently).
 """
