@@ -46,6 +46,7 @@ from frogpbem.duel.rules import duel_rules
 from frogpbem.errors import (
     FileAccessError,
     FrogPbemError,
+    GameFileError,
     NotYourTurnError,
     StaleCopyError,
     UsageError,
@@ -109,15 +110,22 @@ def carried(data: bytes) -> EmailMessage | None:
 def copy_in(found: Found) -> tuple[DuelFile, int]:
     """The message's copy, checked whole, and how many messages it holds: the longest of
     its copies, which must all be of one history (a file quoted again, or in two
-    alternatives). A copy changed in transit is refused (7), a bad signature, chain or
-    move (6)."""
-    copies = []
+    alternatives; one that does not read, such as the HTML version of a pasted file, is
+    passed over when another does). A copy changed in transit is refused (7), a bad
+    signature, chain or move (6)."""
+    copies, unread = [], []
     for index, data in enumerate(found.duels, 1):
         where = "the game file in the message" if len(found.duels) == 1 else \
             f"game file {index} in the message"
-        file = parse_duel(data, where)
+        try:
+            file = parse_duel(data, where)
+        except GameFileError as exc:  # an HTML version of it, say: another copy may read
+            unread.append(exc)
+            continue
         replay(file, where)
         copies.append(file)
+    if not copies:
+        raise unread[0]
     longest = max(copies, key=lambda file: len(file.messages))
     hashes = [message.hash for message in longest.messages]
     for file in copies:
