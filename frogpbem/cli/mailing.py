@@ -102,6 +102,7 @@ def _mail_duel(game: Path, to: str, out: Path | None, smtp: str | None,
     """``frogpbem mail`` on a game without a referee: to the other seat."""
     from frogpbem.mail import duel
     from frogpbem.mail.compose import default_config
+    from frogpbem.mail.receive import header_text
     from frogpbem.protocol.session import Session
 
     with reported(as_json), Session.from_environment() as session:
@@ -116,7 +117,7 @@ def _mail_duel(game: Path, to: str, out: Path | None, smtp: str | None,
                                       f"{mailed.seat}; add it, or give --to)")
         else:
             done = duel.send_mailed(mailed, smtp, sendmail, default_config())
-        duel.remember_thread(session, mailed.game, str(mailed.message["Message-ID"]))
+        duel.remember_thread(session, mailed.game, header_text(mailed.message, "message-id"))
         emit({"game": mailed.game, "to": mailed.seat, "address": mailed.address,
               "done": done}, as_json, done)
 

@@ -499,7 +499,7 @@ def _deliver(turn: DuelTurn, message: EmailMessage, after: Loaded, me: Address |
             exc.message = (f"{exc.message}; your answer is signed and kept in {turn.copy}: "
                            "run the same command again to send it")
             raise
-    remember_thread(session, after.file.game, str(turn.answer["Message-ID"]))
+    remember_thread(session, after.file.game, header_text(turn.answer, "message-id"))
 
 
 def _single(message: MailMessage, name: str) -> Address | None:

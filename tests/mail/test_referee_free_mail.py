@@ -132,7 +132,7 @@ def parsed(data: bytes) -> EmailMessage:
 
 def attached(message: EmailMessage) -> bytes:
     """The game file attached, checked to be base64 (as refereed games attach theirs)."""
-    (part,) = [p for p in message.iter_attachments()]
+    (part,) = list(message.iter_attachments())
     assert part["Content-Transfer-Encoding"] == "base64"
     assert part.get_content_type() == "application/yaml"
     data = part.get_payload(decode=True)
