@@ -505,7 +505,7 @@ def test_referee_free_a_broken_copy_is_refused_with_one_sentence(table: Table) -
     broken = replace(file, messages=(replace(file.messages[0], at=at(60)),))  # signature off
     relay.post(letter(table.black, dump_duel(broken)))
     (took,) = relay.round()
-    assert "refused: the copy does not verify:" in took and "not signed by black's key" in took
+    assert "refused: it does not verify: the attached file: message 1" in took and "not signed by black's key" in took
     answer = relay.inbox(BLACK)[-1]
     assert "What to do: save the game file of the notary's last mail" in answer.get_content()
     assert not any(s for s in parse_duel((relay.games / f"{game}.yaml").read_bytes(),

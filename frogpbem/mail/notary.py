@@ -142,9 +142,9 @@ class Notary:
             if len(copy.messages) > kept:
                 return self._stamp(target, base, copy)
             try:  # a new game (or a copy stamped before): held from now on
-                replay(base, target)
+                replay(base, "the attached file")
             except FrogPbemError as exc:
-                return self._refused(f"the copy does not verify: {exc}.", game)
+                return self._refused(f"it does not verify: {exc}.", game)
             write_atomic(target, dump_duel(base))
             return f"game {game}: the notary holds it now (after message {kept})"
 
@@ -156,9 +156,9 @@ class Notary:
                                  f"{base.timeout.seat}'s timeout at {base.timeout.at}, and "
                                  "takes no message after it.", game)
         try:
-            progress = replay(base, target)
+            progress = replay(base, "the notary's copy")
         except FrogPbemError as exc:
-            return self._refused(f"the copy does not verify: {exc}.", game)
+            return self._refused(f"it does not verify: {exc}.", game)
         late = self._overdue(base, progress, now)
         if late is not None:
             timed_out = self._record(target, base, late, now)
@@ -185,9 +185,9 @@ class Notary:
         added = tuple(Stamp(message.n, message.hash, at).signed(self.key) for message in new)
         stamped = DuelFile(base.header, copy.messages, (*base.stamps, *added))
         try:
-            replay(stamped, "the copy")
+            replay(stamped, "the attached file")
         except FrogPbemError as exc:
-            return self._refused(f"the copy does not verify: {exc}.", game)
+            return self._refused(f"it does not verify: {exc}.", game)
         write_atomic(target, dump_duel(stamped))
         authors = ", ".join(dict.fromkeys(message.seat for message in new))
         return f"game {game}: stamped {_numbers(new)} ({authors}) at {at}"
