@@ -271,6 +271,10 @@ def test_referee_free_notary_records_a_timeout_and_refuses_late_mail_once(
     assert f"OK timeout: white sent nothing before its deadline; recorded by the notary at " \
            f"{at(600 + HOUR)}" in checked.stdout
     assert "game over: white forfeits on time" in checked.stdout
+    shown = table.run(table.black, "view", notarised)
+    assert shown.exit_code == 0, shown.output
+    assert f"game over: white forfeits on time (the notary's timeout at {at(600 + HOUR)})" \
+        in shown.stdout and "waiting for" not in shown.stdout
     # white moves late on the copy it had: refused, answered once, in one sentence
     table.clock(at(600 + HOUR + 300))
     table.step(table.white, random.Random(1))
@@ -505,7 +509,8 @@ def test_referee_free_a_broken_copy_is_refused_with_one_sentence(table: Table) -
     broken = replace(file, messages=(replace(file.messages[0], at=at(60)),))  # signature off
     relay.post(letter(table.black, dump_duel(broken)))
     (took,) = relay.round()
-    assert "refused: it does not verify: the attached file: message 1" in took and "not signed by black's key" in took
+    assert "refused: it does not verify: the attached file: message 1 (black): not signed by " \
+           "black's key." in took
     answer = relay.inbox(BLACK)[-1]
     assert "What to do: save the game file of the notary's last mail" in answer.get_content()
     assert not any(s for s in parse_duel((relay.games / f"{game}.yaml").read_bytes(),

@@ -466,6 +466,12 @@ def view_text(loaded: Loaded, key: crypto.PrivateKey | None) -> str:
             state = dealt(replace(progress, revealed={**progress.revealed,
                                                       seat: secret})).state
             lines.append("(the board your reveal deals: only you see it before your move)")
+    timeout = loaded.file.timeout
+    over = f"game over: {timeout.seat} forfeits on time (the notary's timeout at " \
+        f"{timeout.at})" if timeout is not None else None
+    if state is None and over is not None:
+        lines.append(over)
+        return "\n".join(lines)
     if state is None:
         due = due_seat(progress, rules)
         waiting = f"{due} to join" if not progress.joined else f"{due}'s deal step"
@@ -479,7 +485,7 @@ def view_text(loaded: Loaded, key: crypto.PrivateKey | None) -> str:
     if outcome is not None:
         lines.append(f"game over: {outcome.termination}; {outcome.standing_text()}")
     else:
-        lines.append(f"to move: {ruleset.to_move(state)}")
+        lines.append(over or f"to move: {ruleset.to_move(state)}")
     for played in progress.played:
         lines.append(f"{played.n}. " + ruleset.describe(played.seat, played.move,
                                                          ruleset.parse_result(played.result)))
