@@ -11,6 +11,16 @@ from pathlib import Path
 from frogpbem.cli.keys import load_key
 from frogpbem.cli.output import echo, emit
 from frogpbem.errors import FrogPbemError, UsageError
+from frogpbem.frozen import frozen
+
+
+@frozen
+class NotaryOptions:
+    """``new``'s ``--notary PUB``, ``--email notary=ADDRESS`` and ``--deadline``."""
+
+    key: Path | None = None
+    email: str | None = None
+    deadline: str | None = None
 
 
 def is_duel_file(path: Path) -> bool:
@@ -27,27 +37,44 @@ def is_duel_file(path: Path) -> bool:
 
 def new(game: Path, rules: str, key: Path | None, seat_keys: dict[str, str],
         names: dict[str, str], emails: dict[str, str], options: dict[str, str],
-        as_json: bool) -> None:
+        as_json: bool, notary: NotaryOptions | None = None) -> None:
     """``frogpbem new --no-referee``: the header, signed by the first seat's ``key``."""
     from frogpbem import crypto
     from frogpbem.dealing import new_game_id
     from frogpbem.duel.engine import create, write_new
     from frogpbem.duel.rules import duel_rules
-    from frogpbem.gamefile.model import Party
+    from frogpbem.gamefile.model import Deadline, Party
     from frogpbem.games import find_game
+    from frogpbem.mail.contact import check_address
     from frogpbem.protocol.session import Session
 
     duel_rules(rules)
+    notary = notary or NotaryOptions()
+    if notary.key is None and (notary.email is not None or notary.deadline is not None):
+        raise UsageError("--deadline and --email notary=… need --notary NOTARY.pub: without "
+                         "a notary a game without a referee has no deadlines")
+    for who, text in [*emails.items(), ("notary", notary.email or "")]:
+        if text:
+            check_address(text, f"--email {who}")
+    try:
+        deadline = Deadline.parse(notary.deadline) if notary.deadline is not None else None
+    except FrogPbemError as exc:
+        raise UsageError(f"--deadline: {exc.message}") from None
     private = load_key(key)
     with Session.from_environment() as session:
         seats = [Party(names.get(s, s.capitalize()), crypto.load_public_key(pub).line, s,
                        emails.get(s)) for s, pub in seat_keys.items()]
+        public = crypto.load_public_key(str(notary.key)) if notary.key is not None else None
+        party = Party("Notary", public.line, None, notary.email) if public else None
         file = create(rules, private, seats, dict(options), session.clock.text(),
-                      new_game_id(find_game(rules)))
+                      new_game_id(find_game(rules)), party, deadline)
         write_new(game, file, session)
         first, second = file.header.seat_names
-        emit({"game": file.game, "file": str(game), "referee": None}, as_json,
-             f"created {file.game} in {game} (no referee)\nnow mail it to {second}, who "
+        to = f"the notary ({party.email or 'its address'}), which forwards it to {second}" \
+            if party is not None else second
+        emit({"game": file.game, "file": str(game), "referee": None,
+              "notary": party.email if party is not None else None}, as_json,
+             f"created {file.game} in {game} (no referee)\nnow mail it to {to}, who "
              f"joins with: frogpbem move {game.name} --key THEIR_KEY")
 
 

@@ -81,6 +81,16 @@ def new(
         Path | None, typer.Option("--key", "-k", help="With --no-referee: your private key, "
                                                       "the first seat's.")
     ] = None,
+    notary: Annotated[
+        Path | None, typer.Option(help="With --no-referee: the notary's .pub file or key "
+                                       "line (it relays and stamps the mail; --email "
+                                       "notary=ADDRESS).")
+    ] = None,
+    per_message: Annotated[
+        str | None, typer.Option("--deadline", help="With --no-referee and --notary: the "
+                                                    "time for each message (72h, 3d, "
+                                                    "1h30m), by the notary's stamps.")
+    ] = None,
     as_json: JsonOption = False,
 ) -> None:
     """Create a game: deal and seal the setup, sign the header, write the views."""
@@ -88,19 +98,23 @@ def new(
         from frogpbem.cli import duel
 
         with reported(as_json):
+            emails = pairs(email, "--email")
+            notary_email = emails.pop("notary", None)
             if referee is not None or setup is not None or join or \
                     referee_name != "Referee":
                 raise UsageError("--no-referee takes no --referee, --referee-name, --setup "
                                  "or --join: the two seats deal from their own seeds")
-            emails = pairs(email, "--email")
             if "referee" in emails:
                 raise UsageError("--no-referee: there is no referee to give an email")
             seat_keys, names = pairs(seat, "--seat"), pairs(name, "--name")
             for extra in sorted((set(names) | set(emails)) - set(seat_keys)):
                 raise UsageError(f"--name/--email for {extra!r}, which has no --seat")
             duel.new(game, rules, own_key, seat_keys, names, emails, pairs(option, "--option"),
-                     as_json)
+                     as_json, duel.NotaryOptions(notary, notary_email, per_message))
         return
+    if notary is not None or per_message is not None:
+        raise UsageError("--notary and --deadline are for --no-referee; a referee's game "
+                         "takes --option deadline=72h")
     if own_key is not None:
         raise UsageError("--key is the first seat's, with --no-referee; the referee's key "
                          "is --referee")

@@ -16,6 +16,7 @@ from typing import Any
 
 from frogpbem import crypto
 from frogpbem.crypto.duelsecret import SeatSecret
+from frogpbem.duel import stamps
 from frogpbem.duel.memory import DuelMemory
 from frogpbem.duel.rules import DuelRules, Parts, Played, Progress, dealt, duel_rules
 from frogpbem.errors import (
@@ -44,7 +45,7 @@ from frogpbem.gamefile.duelfile import (
     dump_duel,
 )
 from frogpbem.gamefile.duelfile import parse_duel as parse_duel_bytes
-from frogpbem.gamefile.model import JSON, Party
+from frogpbem.gamefile.model import JSON, Deadline, Party
 from frogpbem.games import find_game
 from frogpbem.protocol.session import Session
 
@@ -103,6 +104,7 @@ def check_header(header: DuelHeader) -> None:
     except SignatureError:
         raise SignatureError(f"the header is not signed by {header.seat_names[0]}, its first "
                              "seat", element="header") from None
+    stamps.check_header(header)
 
 
 def start(header: DuelHeader) -> Progress:
@@ -201,17 +203,23 @@ def replay(file: DuelFile, where: Path | str | None = None) -> Progress:
     except FrogPbemError as exc:
         raise exc.within(path=where, element="header") from None
     last_at = file.header.created
+    dues: list[str | None] = []  # the seat due before each message (the notary's clock)
     for position, message in enumerate(file.messages, 1):
         label = f"message {position} ({message.seat})"  # as it stands, whatever it says
         try:
             if message.at < last_at:
                 raise ChainError("dated before the message before it")
+            dues.append(due_seat(progress, rules))
             progress = advance(progress, message, rules)
         except (IllegalMoveError, NotationError) as exc:
             raise InconsistentResultError(exc.message, path=where, element=label) from None
         except FrogPbemError as exc:
             raise exc.within(path=where, element=label) from None
         last_at = message.at
+    try:
+        stamps.check(file, dues, due_seat(progress, rules))
+    except FrogPbemError as exc:
+        raise exc.within(path=where) from None
     return progress
 
 
@@ -234,6 +242,10 @@ def load(path: Path, session: Session | None) -> Loaded:
     file = read_duel(path)
     progress = replay(file, path)
     if session is not None:
+        try:
+            stamps.not_ahead(file, session.clock.now())
+        except FrogPbemError as exc:
+            raise exc.within(path=path) from None
         DuelMemory(session.home).see(file, path)
     return Loaded(path, file, progress)
 
@@ -248,9 +260,20 @@ def seat_of(header: DuelHeader, key: crypto.PublicKey) -> str:
     raise KeyError_(f"key {key.fingerprint} is not a seat of game {header.game}")
 
 
+def send_to(header: DuelHeader, seat: str) -> str | None:
+    """Where ``seat`` mails its messages: the notary's address when the header names a
+    notary (it stamps and forwards them), else the other seat's; ``None`` when the header
+    gives no address there."""
+    if header.notary is not None:
+        return header.notary.email
+    return next((party.email for party in header.seats if party.seat != seat), None)
+
+
 def create(rules_name: str, key: crypto.PrivateKey, seats: list[Party],
-           options: dict[str, str | int], created: str, game_id: str) -> DuelFile:
-    """A new game without a referee: the header, signed by ``key``, the first seat's."""
+           options: dict[str, str | int], created: str, game_id: str,
+           notary: Party | None = None, deadline: Deadline | None = None) -> DuelFile:
+    """A new game without a referee: the header, signed by ``key``, the first seat's
+    (with ``notary``, a notary's, and its ``deadline``)."""
     rules = find_game(rules_name)
     duel_rules(rules_name)
     opts = rules.options(options)
@@ -269,7 +292,12 @@ def create(rules_name: str, key: crypto.PrivateKey, seats: list[Party],
                         "(--key), not another")
     secret = SeatSecret.new(game_id, wanted[0])
     header = DuelHeader(game_id, rules.name, opts, created, ordered,
-                        OwnSecret(secret.seed_commitment(), seal_secret(secret, key.public)))
+                        OwnSecret(secret.seed_commitment(), seal_secret(secret, key.public)),
+                        notary=notary, deadline=deadline)
+    try:
+        stamps.check_header(header)
+    except GameFileError as exc:
+        raise UsageError(exc.message) from None
     return DuelFile(header.signed(key))
 
 
@@ -335,6 +363,9 @@ def add(path: Path, key: crypto.PrivateKey, text: str | None, session: Session,
             raise UsageError(f"{seat} has nothing to join: "
                              + ("it joined already" if progress.joined and seat ==
                                 progress.second else "the first seat created the game"))
+        if file.timeout is not None:
+            raise GameOverError(f"the game is over: the notary recorded {file.timeout.seat}'s "
+                                f"timeout at {file.timeout.at}", path=path)
         if progress.over and text is not None:
             raise GameOverError("the game is over", path=path)
         secret = own_secret(progress, file, seat, key)
@@ -463,6 +494,12 @@ def view_text(loaded: Loaded, key: crypto.PrivateKey | None) -> str:
             state = dealt(replace(progress, revealed={**progress.revealed,
                                                       seat: secret})).state
             lines.append("(the board your reveal deals: only you see it before your move)")
+    timeout = loaded.file.timeout
+    over = f"game over: {timeout.seat} forfeits on time (the notary's timeout at " \
+        f"{timeout.at})" if timeout is not None else None
+    if state is None and over is not None:
+        lines.append(over)
+        return "\n".join(lines)
     if state is None:
         due = due_seat(progress, rules)
         waiting = f"{due} to join" if not progress.joined else f"{due}'s deal step"
@@ -476,7 +513,7 @@ def view_text(loaded: Loaded, key: crypto.PrivateKey | None) -> str:
     if outcome is not None:
         lines.append(f"game over: {outcome.termination}; {outcome.standing_text()}")
     else:
-        lines.append(f"to move: {ruleset.to_move(state)}")
+        lines.append(over or f"to move: {ruleset.to_move(state)}")
     for played in progress.played:
         lines.append(f"{played.n}. " + ruleset.describe(played.seat, played.move,
                                                          ruleset.parse_result(played.result)))
@@ -495,8 +532,11 @@ def verify_text(loaded: Loaded) -> str:
                      "commitment, the board dealt again")
     for seat, _secret in progress.revealed.items():
         lines.append(f"OK {seat}'s revealed secret matches its seed commitment")
+    lines += stamps.lines(loaded.file)
     state = progress.state
     outcome = progress.ruleset.outcome(state) if state is not None else None
-    lines.append(f"game over: {outcome.termination}" if outcome else
+    timeout = loaded.file.timeout
+    lines.append(f"game over: {timeout.seat} forfeits on time" if timeout else
+                 f"game over: {outcome.termination}" if outcome else
                  f"waiting for {due_seat(progress, duel_rules(header.rules))}")
     return "\n".join(lines)

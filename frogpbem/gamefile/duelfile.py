@@ -22,7 +22,7 @@ from typing import Any, ClassVar, TypeVar
 from frogpbem.errors import GameFileError, NotAGameFileError
 from frogpbem.frozen import frozen
 from frogpbem.gamefile import mailsafe, schema, strictyaml
-from frogpbem.gamefile.model import FORMAT_VERSION, JSON, Element, Party
+from frogpbem.gamefile.model import FORMAT_VERSION, JSON, Deadline, Element, Party
 
 MODE = "no-referee"
 """The header's ``mode``: the seats write the file themselves."""
@@ -91,8 +91,12 @@ class DuelHeader(Element):
     """Both seats, in turn order; the first signs this header."""
     secret: OwnSecret
     mode: str = MODE
-    notary: str | None = None
-    """A notary's key (a later step); ``None``."""
+    notary: Party | None = None
+    """The notary that relays the mail and stamps each message's time (``None``: none, and
+    then no deadline; see docs/format.md, "A notary")."""
+    deadline: Deadline | None = None
+    """How long a seat has for each message, by the notary's stamps (only with a notary;
+    ``on_timeout`` is ``forfeit``)."""
     signature: str = ""
 
     @property
@@ -107,17 +111,24 @@ class DuelHeader(Element):
         return next(p for p in self.seats if p.seat == seat)
 
     def to_json(self) -> dict[str, Any]:
-        return {"game": self.game, "rules": self.rules, "options": dict(self.options),
+        data = {"game": self.game, "rules": self.rules, "options": dict(self.options),
                 "created": self.created, "mode": self.mode,
-                "seats": [party.to_json() for party in self.seats], "notary": self.notary,
-                "secret": self.secret.to_json(), "signature": self.signature}
+                "seats": [party.to_json() for party in self.seats],
+                "notary": self.notary.to_json() if self.notary is not None else None}
+        _put(data, "deadline", self.deadline.to_json() if self.deadline is not None else None)
+        data["secret"] = self.secret.to_json()
+        data["signature"] = self.signature
+        return data
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> DuelHeader:
         seats = tuple(Party.from_json(entry) for entry in data["seats"])
+        notary = data["notary"]
         return _checked(cls(data["game"], data["rules"], dict(data["options"]), data["created"],
                             seats, OwnSecret.from_json(data["secret"]), data["mode"],
-                            data["notary"], data["signature"]), data, "header")
+                            Party.from_json(notary) if notary is not None else None,
+                            Deadline.read(data.get("deadline")), data["signature"]),
+                        data, "header")
 
 
 @frozen
@@ -173,6 +184,48 @@ class Message(Element):
 
 
 @frozen
+class Stamp(Element):
+    """The notary's word that it received message ``n`` (of hash ``message``) at ``at``."""
+
+    KIND: ClassVar[str] = "stamp"
+    n: int
+    message: str
+    at: str
+    signature: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        return {"n": self.n, "message": self.message, "at": self.at,
+                "signature": self.signature}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Stamp:
+        return _checked(cls(data["n"], data["message"], data["at"], data["signature"]), data,
+                        f"stamp {data['n']}")
+
+
+@frozen
+class Timeout(Element):
+    """The notary's record that ``seat``, due after message ``n`` (of hash ``head``), sent
+    nothing before its deadline: the game ended at ``at``, and ``seat`` forfeits."""
+
+    KIND: ClassVar[str] = "timeout"
+    n: int
+    head: str
+    seat: str
+    at: str
+    signature: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        return {"n": self.n, "head": self.head, "seat": self.seat, "at": self.at,
+                "signature": self.signature}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Timeout:
+        return _checked(cls(data["n"], data["head"], data["seat"], data["at"],
+                            data["signature"]), data, "the timeout")
+
+
+@frozen
 class SecretPlaintext:
     """What a seat's sealed secret holds: ``{game, seat, secret}`` (padded with spaces)."""
 
@@ -199,6 +252,11 @@ class DuelFile:
 
     header: DuelHeader
     messages: tuple[Message, ...] = ()
+    stamps: tuple[Stamp, ...] = ()
+    """The notary's stamps, one per message from the first, in order (a notarised game's;
+    the messages after the last stamp have not reached the notary yet)."""
+    timeout: Timeout | None = None
+    """The notary's record of a seat's deadline passed: the game ended there."""
 
     @property
     def game(self) -> str:
@@ -210,16 +268,29 @@ class DuelFile:
         return self.messages[-1].hash if self.messages else self.header.hash
 
     def to_json(self) -> dict[str, Any]:
-        return {"frogpbem": FORMAT_VERSION, "header": self.header.to_json(),
-                "messages": [message.to_json() for message in self.messages]}
+        data: dict[str, Any] = {"frogpbem": FORMAT_VERSION, "header": self.header.to_json(),
+                                "messages": [message.to_json() for message in self.messages]}
+        if self.header.notary is not None:
+            data["stamps"] = [stamp.to_json() for stamp in self.stamps]
+        _put(data, "timeout", self.timeout.to_json() if self.timeout is not None else None)
+        return data
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> DuelFile:
-        return cls(DuelHeader.from_json(data["header"]),
-                   tuple(Message.from_json(entry) for entry in data["messages"]))
+        header = DuelHeader.from_json(data["header"])
+        stamps, timeout = data.get("stamps"), data.get("timeout")
+        if header.notary is None and (stamps is not None or timeout is not None):
+            raise GameFileError("stamps or a timeout in a game without a notary",
+                                element="header")
+        if header.notary is not None and stamps is None:
+            raise GameFileError("a game with a notary holds its stamps (stamps: [] before "
+                                "the first)", element="header")
+        return cls(header, tuple(Message.from_json(entry) for entry in data["messages"]),
+                   tuple(Stamp.from_json(entry) for entry in stamps or ()),
+                   Timeout.from_json(timeout) if timeout is not None else None)
 
     def added(self, message: Message) -> DuelFile:
-        return DuelFile(self.header, (*self.messages, message))
+        return DuelFile(self.header, (*self.messages, message), self.stamps, self.timeout)
 
 
 E = TypeVar("E", bound=Element)
@@ -262,4 +333,13 @@ def dump_duel(file: DuelFile) -> bytes:
         lines.append("messages:")
         for message in file.messages:
             lines += message.yaml_lines("-")
+    if file.header.notary is not None:
+        if not file.stamps:
+            lines.append("stamps: []")
+        else:
+            lines.append("stamps:")
+            for stamp in file.stamps:
+                lines += stamp.yaml_lines("-")
+    if file.timeout is not None:
+        lines += file.timeout.yaml_lines("timeout:")
     return ("\n".join(lines) + "\n").encode("utf-8")

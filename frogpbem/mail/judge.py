@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import contextlib
 import fcntl
+import functools
 import glob
 import ipaddress
 import os
@@ -40,6 +41,7 @@ from frogpbem.errors import (
     UsageError,
 )
 from frogpbem.gamefile.document import locked, parse_game, read_bytes
+from frogpbem.gamefile.duelfile import is_duel
 from frogpbem.gamefile.model import GameFile
 from frogpbem.mail import invite
 from frogpbem.mail.answers import (
@@ -61,6 +63,7 @@ from frogpbem.mail.compose import Refusal, letters, recipients
 from frogpbem.mail.contact import header_addresses
 from frogpbem.mail.headers import address
 from frogpbem.mail.marks import Backoff, KnownClock, Mailed, Marks, RunningClock, check
+from frogpbem.mail.notary import Notary, duel_copies
 from frogpbem.mail.outbox import Outbox
 from frogpbem.mail.receive import (
     MAX_MESSAGE,
@@ -317,6 +320,8 @@ class Judge:
 
     def _deadline(self, path: Path, now: int) -> list[str]:
         data = read_bytes(path)
+        if is_duel(data):  # a game without a referee: the judge is its notary
+            return self.notary.deadline(path, data)
         digest = crypto.sha256(data).hex()
         known = self._clocks.get(path)
         if known is None or known.digest != digest:  # read only a file that changed
@@ -427,9 +432,12 @@ class Judge:
         otherwise a copy sent back unchanged, which is answered.
         """
         try:
+            duels = duel_copies(parsed)
             found = contents(*parsed)
         except RecursionError:  # parts within parts past Python's depth
             return _TOO_DEEP
+        if duels:  # games without a referee: the judge is their notary
+            return self._notarised(digest, duels, before)
         named = games_named(found)
         game = named[0] if len(named) == 1 else None
         if before is None:
@@ -450,6 +458,24 @@ class Judge:
         if taken.nothing is not None:
             return unused_nothing(found, str(taken), game)
         return taken
+
+    def _notarised(self, digest: str, duels: list[bytes],
+                   before: Entry | None) -> Taken | Unused | None:
+        """What the notary did with the files without a referee of one message (``None``:
+        taken before a round stopped, as :meth:`_taken` tells)."""
+        named = list(dict.fromkeys(self.notary.games_of(duels)))
+        if before is None:
+            self.journal.put(digest, Entry("taking", self._hashes(named)))
+        taken = self.notary.take(duels)
+        if isinstance(taken, Unused) and taken.nothing and before is not None and \
+                before.games != self._hashes(named):
+            return None  # taken, then the round stopped
+        return taken
+
+    @functools.cached_property
+    def notary(self) -> Notary:
+        """The judge as the notary of games without a referee (:mod:`frogpbem.mail.notary`)."""
+        return Notary(self.games, self.key, self.outbox, self.session, self.address)
 
     def _own(self, game_id: str | None) -> Own | None:
         """The judge's own copy of the game a refused message is about, for its answer;
@@ -538,6 +564,8 @@ class Judge:
         so that one refused address holds back nobody else."""
         marks = self.marks
         data = read_bytes(path)
+        if is_duel(data):  # a game without a referee: the notary forwards it
+            return self.notary.mail(path, data)
         digest = crypto.sha256(data).hex()
         check(marks.quick_path(path))
         if marks.unchanged(path, digest):
