@@ -166,8 +166,12 @@ class DuelRules(ABC):
         the pass of a seat with no legal move); ``None``: none."""
         return None
 
+    preview = "(before the setup is complete: only you see this)"
+    """The words over a seat's view of :meth:`seat_state` before :attr:`Progress.state`."""
+
     def seat_state(self, progress: Progress, secret: SeatSecret) -> Any:
-        """The rules' state as ``secret``'s seat knows it (its own hidden pieces too)."""
+        """The rules' state as ``secret``'s seat knows it (its own hidden pieces too; it
+        may be one before :attr:`Progress.state` is, shown under :attr:`preview`)."""
         return progress.state
 
     def pending(self, progress: Progress) -> tuple[str, ...]:

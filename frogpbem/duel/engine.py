@@ -23,7 +23,6 @@ from frogpbem.duel.rules import (
     Parts,
     Played,
     Progress,
-    dealt,
     duel_rules,
 )
 from frogpbem.errors import (
@@ -447,21 +446,17 @@ def view_text(loaded: Loaded, key: crypto.PrivateKey | None) -> str:
     names = ", ".join(f"{p.seat} ({p.name})" for p in header.seats)
     lines = [f"{ruleset.title} - game {header.game}, no referee: {names}"]
     state = progress.state
-    if state is None and seat == progress.first and progress.joined and key is not None:
-        secret = own_secret(progress, loaded.file, seat, key)
-        if secret is not None:
-            state = dealt(replace(progress, revealed={**progress.revealed,
-                                                      seat: secret})).state
-            lines.append("(the board your reveal deals: only you see it before your move)")
-    if state is None:
-        due = due_seat(progress, rules)
-        waiting = f"{due} to join" if not progress.joined else f"{due}'s deal step"
-        lines.append(f"not dealt yet: waiting for {waiting}")
-        return "\n".join(lines)
-    if seat is not None and key is not None and progress.state is not None:
+    if seat is not None and key is not None and progress.joined:
         secret = own_secret(progress, loaded.file, seat, key)
         if secret is not None:  # what the seat knows of its own hidden pieces
             state = rules.seat_state(progress, secret)
+            if progress.state is None and state is not None:
+                lines.append(rules.preview)
+    if state is None:
+        due = due_seat(progress, rules)
+        waiting = f"{due} to join" if not progress.joined else f"{due}'s setup step"
+        lines.append(f"not dealt yet: waiting for {waiting}")
+        return "\n".join(lines)
     you = frozenset({seat}) if seat else frozenset()
     lines.append(ruleset.render(ruleset.view(state, frozenset(progress.seats)), you))
     scores = ", ".join(f"{s} {p}" for s, p in ruleset.scores(state).items())

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import replace
 from types import MappingProxyType
+from typing import Any
 
 from frogpbem import crypto
 from frogpbem.crypto.duelsecret import SeatSecret
@@ -55,6 +56,15 @@ class FrogletDuel(DuelRules):
         if progress.state is not None or progress.first not in progress.revealed:
             return progress
         return dealt(progress)
+
+    preview = "(the board your reveal deals: only you see it before your move)"
+
+    def seat_state(self, progress: Progress, secret: SeatSecret) -> Any:
+        """Before white's reveal, white's tool sees the board its reveal will deal."""
+        if progress.state is not None or secret.seat != progress.first:
+            return progress.state
+        return dealt(replace(progress, revealed={**progress.revealed,
+                                                 secret.seat: secret})).state
 
     def report(self, progress: Progress) -> tuple[str, ...]:
         if progress.state is None:

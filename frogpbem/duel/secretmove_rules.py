@@ -195,9 +195,18 @@ class SecretMoveDuel(DuelRules):
             return None
         return None if self.rules.automatic(own) is None else "pass"
 
+    preview = "(your headers are in; the other seat's are not yet: only you see yours)"
+
     def seat_state(self, progress: Progress, secret: SeatSecret) -> State | None:
+        """The state with the seat's own headers (before the other seat's setup: the
+        start, once the seat's own is in)."""
         state = self._state(progress)
-        if state is None or state.secrets[secret.seat] is not None:
+        if state is None:
+            if secret.seat not in Record.of(progress).commitments:
+                return None
+            state = self.rules.start(progress.header.options, progress.seats, None,
+                                     dict.fromkeys(progress.seats))
+        if state.secrets[secret.seat] is not None:
             return state
         headers = self.own_headers(progress, secret)
         return replace(state, secrets={**state.secrets, secret.seat: _rules_secret(headers)})

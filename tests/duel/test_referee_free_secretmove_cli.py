@@ -1,0 +1,359 @@
+"""A Secret Move game without a referee, played by two keys through the command line.
+
+Each seat has a home of its own and a folder of its own; a copy goes from one folder to
+the other as a mail would. The driver here plays as each seat would: it knows a seat's
+headers (chosen, or read from the seat's own view when its tool drew them) and picks
+random legal moves with the rules' ``legal_moves``. The final outcome is compared with
+an independent referee: the rules, given both seats' headers from the start, applying
+every move as the file shows it (an automatic pass is the rules' own, not the file's
+claim). Every refusal says one sentence, exits with its documented status and leaves
+the file byte for byte as it was.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+import re
+import shutil
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from frogpbem import crypto
+from frogpbem.duel.secretmove import Headers
+from frogpbem.gamefile.duelfile import DuelFile, dump_duel, parse_duel
+from frogpbem.gamefile.model import JSON
+from frogpbem.games.secretmove import (
+    SQUARES,
+    SealedGuess,
+    SecretMove,
+    State,
+    adjacent,
+    legal_moves,
+)
+from tests.conftest import Cli, Keys, Result
+
+Run = Callable[..., Result]
+RULES = SecretMove()
+
+
+@dataclass
+class Seat:
+    name: str
+    player: str
+    folder: Path
+
+    @property
+    def game(self) -> Path:
+        return self.folder / "game.yaml"
+
+
+@pytest.fixture
+def seats(tmp_path: Path) -> tuple[Seat, Seat]:
+    red = Seat("red", "alice", tmp_path / "alice")
+    blue = Seat("blue", "bob", tmp_path / "bob")
+    for seat in (red, blue):
+        seat.folder.mkdir()
+    return red, blue
+
+
+@pytest.fixture
+def as_seat(cli: Cli, keys: Keys, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Run:
+    """Run a command as a seat: its own home and state, its key."""
+
+    def run(seat: Seat, *args: str | Path, key: bool = True) -> Result:
+        monkeypatch.setenv("FROGPBEM_HOME", str(tmp_path / f"home-{seat.player}"))
+        monkeypatch.setenv("FROGPBEM_STATE", str(tmp_path / f"state-{seat.player}"))
+        extra: tuple[str | Path, ...] = ("--key", keys.path(seat.player)) if key else ()
+        return cli(*args, *extra)
+
+    return run
+
+
+def mail(sender: Seat, receiver: Seat) -> None:
+    shutil.copyfile(sender.game, receiver.game)
+
+
+def ok(result: Result) -> Result:
+    assert result.exit_code == 0, result.output
+    return result
+
+
+def refused(result: Result, status: int, words: str, game: Path, before: bytes) -> None:
+    assert result.exit_code == status, result.output
+    assert words in result.stderr, result.stderr
+    assert result.stderr.count("\n") == 1 and "Traceback" not in result.output
+    assert game.read_bytes() == before
+
+
+def read(seat: Seat) -> DuelFile:
+    return parse_duel(seat.game.read_bytes(), "copy")
+
+
+# --- what the driver knows, computed here -------------------------------------------------
+
+
+def values(headers: Headers) -> dict[str, int]:
+    """Each square's value: its column header plus its row header."""
+    return {sq: headers["ABC".index(sq[0])] + headers[3 + int(sq[1]) - 1] for sq in SQUARES}
+
+
+def secret_of(headers: Headers) -> JSON:
+    return {"cols": list(headers[:3]), "rows": list(headers[3:])}
+
+
+def setup_words(headers: Headers) -> str:
+    return "cols={},{},{} rows={},{},{}".format(*headers)
+
+
+_CELL = re.compile(r"\s*(\d+) \((\d+)\)")
+
+
+def shown_values(text: str, seat: str) -> dict[str, int]:
+    """The values a seat's own view shows on its board (``stones (value)`` per square)."""
+    lines = text.splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith(f"{seat}:"))
+    found = {}
+    for line in lines[start + 1:start + 4]:
+        row = line.split()[0]
+        cells = _CELL.findall(line[len(line.split()[0]) + 3:])
+        assert len(cells) == 3, line
+        for col, (_stones, value) in zip("ABC", cells, strict=True):
+            found[f"{col}{row}"] = int(value)
+    return found
+
+
+def headers_for(grid: dict[str, int]) -> Headers:
+    """Headers that give ``grid`` (the outcome depends on the values alone)."""
+    for numbers in itertools.permutations(range(6)):
+        headers: Headers = (numbers[0], numbers[1], numbers[2], numbers[3], numbers[4],
+                            numbers[5])
+        if values(headers) == grid:
+            return headers
+    raise AssertionError(f"no headers give {grid}")
+
+
+def referee_replay(file: DuelFile, headers: dict[str, Headers],
+                   guesses: dict[str, tuple[int, ...]]) -> State:
+    """The rules with both headers from the start, every move as the file shows it (a
+    pass's result is the rules' own), the guesses as the driver made them."""
+    state = RULES.start({}, ("red", "blue"), None,
+                        {s: secret_of(h) for s, h in headers.items()})
+    for message in file.messages:
+        if message.resign:
+            state, _ = RULES.play(state, message.seat, RULES.parse_move("resign"))
+        elif message.move == "guess":
+            state, _ = RULES.play(state, message.seat, SealedGuess(guesses[message.seat]))
+        elif message.move is not None:
+            state, _ = RULES.play(state, message.seat, RULES.parse_move(message.move))
+    return state
+
+
+# --- a whole game ---------------------------------------------------------------------------
+
+
+@dataclass
+class Game:
+    """A game as the driver plays it: who holds the latest copy, both seats' headers."""
+
+    run: Run
+    red: Seat
+    blue: Seat
+    rng: random.Random
+    headers: dict[str, Headers]
+    guesses: dict[str, tuple[int, ...]]
+    holder: Seat
+
+    def seat(self, name: str) -> Seat:
+        return self.red if name == "red" else self.blue
+
+    def hold(self, name: str) -> Seat:
+        """Seat ``name``, mailed the latest copy if another seat holds it."""
+        seat = self.seat(name)
+        if seat is not self.holder:
+            mail(self.holder, seat)
+            self.holder = seat
+        return seat
+
+    def act(self, name: str, *args: str) -> Result:
+        """Seat ``name`` runs a command on its copy, mailed the latest one first."""
+        seat = self.hold(name)
+        return self.run(seat, *[seat.game if a == "GAME" else a for a in args])
+
+    def state(self) -> State:
+        return referee_replay(read(self.holder), self.headers, self.guesses)
+
+
+def random_move(state: State, name: str, headers: Headers, rng: random.Random) -> str:
+    src, dst, count = rng.choice(legal_moves(state.stones[name], values(headers)))
+    return f"{src}-{dst} {count}"
+
+
+def start(run: Run, keys: Keys, red: Seat, blue: Seat, seed: int,
+          chosen: dict[str, Headers | None], first: str | None = None) -> Game:
+    """Red creates the game; blue joins with its headers; red sets up (with its first
+    move when it chose its headers)."""
+    ok(run(red, "new", red.game, "--rules", "secretmove", "--no-referee",
+           "--seat", f"red={keys.pub('alice')}", "--seat", f"blue={keys.pub('bob')}",
+           "--name", "red=Alice", "--name", "blue=Bob"))
+    game = Game(run, red, blue, random.Random(seed), {}, {}, red)
+    for name in ("blue", "red"):
+        wanted = chosen[name]
+        if wanted is not None and name == "red":
+            game.headers["red"] = wanted
+            first = first or random_move(game.state(), "red", wanted, game.rng)
+            done = ok(game.act(name, "move", "GAME", "--setup", setup_words(wanted), first))
+            assert f"red moves {first.split('-')[0]}" in done.stdout
+        else:
+            how = ("--setup", setup_words(wanted)) if wanted is not None else ("--random",)
+            done = ok(game.act(name, "move", "GAME", *how))
+        if name == "blue":
+            assert "blue joined" in done.stdout
+        shown = ok(game.act(name, "view", "GAME"))
+        game.headers[name] = headers_for(shown_values(shown.stdout, name))
+        if wanted is not None:
+            assert values(game.headers[name]) == values(wanted)
+    return game
+
+
+def play_moves(game: Game, script: dict[str, list[str]] | None = None) -> int:
+    """Both seats move until both are done: the moves of ``script`` first, then random
+    legal moves, now and then a pass; a seat with no legal move gives no move and its
+    tool passes for it. Returns how many automatic passes there were."""
+    state = game.state()
+    script = {name: list(moves) for name, moves in (script or {}).items()}
+    autos = 0
+    while RULES.phase(state) == "moves":
+        name = RULES.to_move(state)
+        assert name is not None
+        if script.get(name):
+            ok(game.act(name, "move", "GAME", script[name].pop(0)))
+        elif not legal_moves(state.stones[name], values(game.headers[name])):
+            before = game.hold(name).game.read_bytes()  # a stuck seat's stone move: refused
+            src = next(sq for sq in SQUARES if state.stones[name][sq])
+            dst = next(sq for sq in SQUARES if adjacent(src, sq))
+            refused(game.act(name, "move", "GAME", f"{src}-{dst} 1"), 4,
+                    f"{src}-{dst} 1: {dst} (", game.holder.game, before)
+            done = ok(game.act(name, "move", "GAME"))
+            assert f"{name} passes (no legal move)" in done.stdout
+            autos += 1
+        elif game.rng.randrange(14) == 0:
+            done = ok(game.act(name, "move", "GAME", "pass"))
+            assert f"{name} passes" in done.stdout and "no legal move" not in done.stdout
+        else:
+            ok(game.act(name, "move", "GAME", random_move(state, name, game.headers[name],
+                                                          game.rng)))
+        state = game.state()
+    return autos
+
+
+def guess_words(guess: tuple[int, ...]) -> str:
+    digits = "".join(map(str, guess))
+    return f"guess {digits[:3]}/{digits[3:6]}/{digits[6:]}"
+
+
+def guess_and_reveal(game: Game) -> State:
+    """Each seat guesses (the other's true values or a random guess), then each reveals
+    (red first); returns the referee's final state."""
+    for name, other in (("red", "blue"), ("blue", "red")):
+        truth = values(game.headers[other])
+        right = tuple(truth[sq] for sq in SQUARES)
+        guess = right if game.rng.randrange(2) else tuple(game.rng.randint(1, 9)
+                                                           for _ in SQUARES)
+        game.guesses[name] = guess
+        done = ok(game.act(name, "move", "GAME", guess_words(guess)))
+        assert f"{name} hands in a sealed guess" in done.stdout
+        assert guess_words(guess)[6:] not in game.holder.game.read_text()
+    pending = ok(game.act("red", "verify", "GAME"))
+    assert "outcome pending: waiting for red's reveal and blue's reveal" in pending.stdout
+    for name in ("red", "blue"):
+        done = ok(game.act(name, "move", "GAME"))
+        assert f"{name} revealed its secret" in done.stdout
+    state = game.state()
+    assert RULES.outcome(state) is not None
+    return state
+
+
+def check_final(game: Game, expected: State) -> None:
+    """Both seats verify the final copy and see the referee's outcome."""
+    outcome = RULES.outcome(expected)
+    assert outcome is not None
+    final = game.holder.game.read_bytes()
+    for seat in (game.red, game.blue):
+        seat.game.write_bytes(final)
+        checked = ok(game.run(seat, "verify", seat.game, key=False))
+        assert f"game over: {outcome.termination}" in checked.stdout
+        for name in ("red", "blue"):
+            assert f"OK {name}'s guess opens its commitment" in checked.stdout
+            assert f"OK {name}'s revealed headers open its commitments" in checked.stdout
+        shown = ok(game.run(seat, "view", seat.game))
+        assert f"game over: {outcome.termination}; {outcome.standing_text()}" in shown.stdout
+    points = {place.seat: place.points for place in outcome.standing}
+    for name in ("red", "blue"):  # the scores, summed here
+        grid = values(game.headers[name])
+        assert points[name] == sum(expected.stones[name][sq] * grid[sq] for sq in SQUARES)
+
+
+def sealed_to_itself_alone(file: DuelFile, keys: Keys) -> None:
+    """Every sealed copy in the file is addressed to its own seat's key alone."""
+    join = file.messages[0].join
+    assert join is not None
+    for sealed, own, other in ((file.header.secret.sealed, "alice", "bob"),
+                               (join.sealed, "bob", "alice")):
+        assert crypto.sealed_to_exactly(sealed, [keys.key(own).public])
+        crypto.unseal(sealed, keys.key(own))
+        with pytest.raises(crypto.KeyError_ if hasattr(crypto, "KeyError_") else Exception):
+            crypto.unseal(sealed, keys.key(other))
+    text = dump_duel(file).decode()
+    assert text.count("BEGIN AGE ENCRYPTED FILE") == 2
+
+
+CHOSEN: dict[str, Headers | None] = {"red": (0, 3, 5, 1, 2, 4), "blue": (5, 1, 0, 2, 4, 3)}
+
+
+@pytest.mark.parametrize(("seed", "chosen"), [
+    (1, CHOSEN),
+    (2, {"red": None, "blue": None}),
+])
+def test_referee_free_secretmove_game_by_two_keys_through_the_cli(
+        as_seat: Run, keys: Keys, seats: tuple[Seat, Seat], seed: int,
+        chosen: dict[str, Headers | None]) -> None:
+    red, blue = seats
+    game = start(as_seat, keys, red, blue, seed, chosen)
+    play_moves(game)
+    expected = guess_and_reveal(game)
+    check_final(game, expected)
+    file = read(game.holder)
+    sealed_to_itself_alone(file, keys)
+    assert [m.seat for m in file.messages][:2] == ["blue", "red"]
+    assert file.messages[0].step("setup") is not None  # blue's setup with its join
+
+
+STUCK: Headers = (5, 0, 4, 3, 1, 2)
+"""Values A1 8, B1 3, C1 7 / A2 6, B2 1, C2 5 / A3 7, B3 2, C3 6: stones on A1, C1, A3
+and C3 have no higher neighbour, and seven moves empty the other squares."""
+TO_STUCK = ["B1-A1 3", "B3-A3 3", "B2-A1 3", "A2-A1 2", "A2-A1 1", "C2-C1 2", "C2-C1 1"]
+
+
+def test_referee_free_secretmove_automatic_pass_by_its_own_tool(
+        as_seat: Run, keys: Keys, seats: tuple[Seat, Seat]) -> None:
+    """Red plays itself into a corner: its tool refuses a stone move it cannot prove and
+    passes for it; the pass is claimed ``auto``, unchecked until red's reveal, then
+    checked against red's revealed headers."""
+    red, blue = seats
+    game = start(as_seat, keys, red, blue, 3, {"red": STUCK, "blue": (2, 3, 4, 0, 1, 5)},
+                 first=TO_STUCK[0])
+    autos = play_moves(game, {"red": TO_STUCK[1:]})
+    assert autos >= 1
+    file = read(game.holder)
+    auto = [m for m in file.messages if m.step("answer") == {"auto": True}]
+    assert [m.seat for m in auto] == ["red"] and auto[0].move == "pass"
+    checked = ok(game.run(game.holder, "verify", game.holder.game, key=False))
+    assert "red's automatic pass: checked at its reveal" in checked.stdout
+    expected = guess_and_reveal(game)
+    check_final(game, expected)
+    checked = ok(game.run(game.holder, "verify", game.holder.game, key=False))
+    assert "OK red's automatic pass: no legal move on its revealed headers" in checked.stdout
