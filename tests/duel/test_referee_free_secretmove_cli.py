@@ -210,6 +210,8 @@ def start(run: Run, keys: Keys, red: Seat, blue: Seat, seed: int,
             done = ok(game.act(name, "move", "GAME", "--setup", setup_words(wanted), first))
             assert ("red passes" if first == "pass" else f"red moves {first[:2]}") \
                 in done.stdout
+        elif wanted is None and name == "blue":  # the referee's setup command serves too
+            done = ok(game.act(name, "setup", "GAME", "--random"))
         else:
             how = ("--setup", setup_words(wanted)) if wanted is not None else ("--random",)
             done = ok(game.act(name, "move", "GAME", *how))
@@ -520,3 +522,23 @@ def test_referee_free_secretmove_false_automatic_pass_caught_at_the_reveal(
         reveal=secret.secret)))
     before = blue.game.read_bytes()
     refused(as_seat(blue, "verify", blue.game, key=False), 6, words, blue.game, before)
+
+
+def test_referee_free_secretmove_resignation_then_reveals(
+        as_seat: Run, keys: Keys, seats: tuple[Seat, Seat]) -> None:
+    """Blue resigns on red's turn; the game is over at once, and each seat's reveal is
+    still checked against its commitments."""
+    red, blue = seats
+    game = start(as_seat, keys, red, blue, 8, CHOSEN, first="A1-B1 1")
+    before = game.hold("red").game.read_bytes()
+    refused(game.act("red", "move", "GAME", "--setup", "cols=0,1,2 rows=3,4,5"), 2,
+            "red has chosen its headers already", red.game, before)
+    done = ok(game.act("blue", "move", "GAME", "resign"))
+    assert "game over: blue resigned" in done.stdout
+    for name in ("blue", "red"):
+        revealed = ok(game.act(name, "move", "GAME"))
+        assert f"{name} revealed its secret" in revealed.stdout
+    checked = ok(game.act("red", "verify", "GAME"))
+    assert "game over: blue resigned" in checked.stdout
+    for name in ("red", "blue"):
+        assert f"OK {name}'s revealed headers open its commitments" in checked.stdout
