@@ -256,7 +256,7 @@ def move(
     withdraw: Annotated[
         bool, typer.Option("--withdraw", help="Seat: take back your pending request.")
     ] = False,
-    setup_text: Annotated[
+    setup: Annotated[
         str | None, typer.Option("--setup", help='Without a referee: your setup first, e.g. '
                                                  '"cols=0,3,5 rows=1,2,4" (Secret Move).')
     ] = None,
@@ -266,17 +266,8 @@ def move(
     as_json: JsonOption = False,
 ) -> None:
     """Referee: apply MOVE or the pending signed requests. Seat: sign MOVE as a request."""
-    if setup_text is not None or random_setup:
-        from frogpbem.cli import duel
-
-        with reported(as_json):
-            if not duel.is_duel_file(game) or seat is not None or take_from \
-                    or discard_requests or withdraw:
-                raise UsageError("--setup and --random choose a seat's setup in a game "
-                                 "without a referee (with a referee: frogpbem setup)")
-            duel.move(game, words, key, as_json, setup=setup_text, random_setup=random_setup)
-        return
-    turns.move(game, words, key, seat, take_from, discard_requests, withdraw, as_json)
+    turns.move(game, words, key, seat, take_from, discard_requests, withdraw, as_json,
+               setup, random_setup)
 
 
 def note(
