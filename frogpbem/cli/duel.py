@@ -79,14 +79,20 @@ def new(game: Path, rules: str, key: Path | None, seat_keys: dict[str, str],
 
 
 def move(game: Path, words: list[str] | None, key: Path | None, as_json: bool,
-         join_only: bool = False) -> None:
-    """``frogpbem move`` (and ``join``) on a game without a referee."""
+         join_only: bool = False, setup: str | None = None,
+         random_setup: bool = False) -> None:
+    """``frogpbem move`` (and ``join``) on a game without a referee; with ``setup`` (or
+    ``random_setup``) the seat's chosen setup goes first (Secret Move: its headers)."""
     from frogpbem.duel.engine import add
+    from frogpbem.duel.rules import Choice
     from frogpbem.protocol.session import Session
 
+    if setup is not None and random_setup:
+        raise UsageError("give your setup, or --random (not both)")
+    choice = Choice(setup) if setup is not None or random_setup else None
     text = " ".join(words) if words else None
     with Session.from_environment() as session:
-        added = add(game, load_key(key), text, session, join_only)
+        added = add(game, load_key(key), text, session, join_only, choice)
     then = f"now mail {game.name} to {added.due}" if added.due and added.due != added.seat \
         else ("your step again" if added.due else "")
     emit({"seat": added.seat, "n": added.n, "lines": list(added.lines), "due": added.due},

@@ -212,7 +212,16 @@ def setup(
     key: KeyOption = None,
     as_json: JsonOption = False,
 ) -> None:
-    """Choose your own secret setup (Secret Move): sealed to you and the referee."""
+    """Choose your own secret setup (Secret Move): sealed to you and the referee (without
+    a referee: committed in your next message)."""
+    from frogpbem.cli import duel
+
+    if duel.is_duel_file(game):
+        with reported(as_json):
+            if (text is None) == (not random_setup):
+                raise UsageError("give your setup, or --random (not both)")
+            duel.move(game, None, key, as_json, setup=text, random_setup=random_setup)
+        return
     from frogpbem.dealing import submit_setup
     from frogpbem.protocol.session import Session
 
@@ -261,10 +270,18 @@ def move(
     withdraw: Annotated[
         bool, typer.Option("--withdraw", help="Seat: take back your pending request.")
     ] = False,
+    setup: Annotated[
+        str | None, typer.Option("--setup", help='Without a referee: your setup first, e.g. '
+                                                 '"cols=0,3,5 rows=1,2,4" (Secret Move).')
+    ] = None,
+    random_setup: Annotated[
+        bool, typer.Option("--random", help="Without a referee: your setup drawn at random.")
+    ] = False,
     as_json: JsonOption = False,
 ) -> None:
     """Referee: apply MOVE or the pending signed requests. Seat: sign MOVE as a request."""
-    turns.move(game, words, key, seat, take_from, discard_requests, withdraw, as_json)
+    turns.move(game, words, key, seat, take_from, discard_requests, withdraw, as_json,
+               setup, random_setup)
 
 
 def note(

@@ -61,12 +61,14 @@ class _Reading:
 QUICK = {
     "move": _Reading(
         turns.move,
-        {"--key": "key", "-k": "key", "--seat": "seat", "--from": "take_from"},
+        {"--key": "key", "-k": "key", "--seat": "seat", "--from": "take_from",
+         "--setup": "setup"},
         {"--discard-requests": ("discard_requests", True),
          "--no-discard-requests": ("discard_requests", False),
-         "--withdraw": ("withdraw", True), "--json": ("as_json", True)},
+         "--withdraw": ("withdraw", True), "--json": ("as_json", True),
+         "--random": ("random_setup", True)},
         {"words": None, "key": None, "seat": None, "take_from": [], "discard_requests": False,
-         "withdraw": False, "as_json": False},
+         "withdraw": False, "as_json": False, "setup": None, "random_setup": False},
         rest="words", repeated="take_from", paths=frozenset({"game", "key", "take_from"})),
     "view": _Reading(
         turns.view,

@@ -17,7 +17,7 @@ from frogpbem.errors import FrogPbemError, IllegalMoveError, UsageError
 
 def move(game: Path, words: list[str] | None, key: Path | None, seat: str | None,
          take_from: list[Path], discard_requests: bool, withdraw: bool,
-         as_json: bool) -> None:
+         as_json: bool, setup: str | None = None, random_setup: bool = False) -> None:
     """``frogpbem move`` (its help is in :mod:`frogpbem.cli.game`)."""
     from frogpbem.cli import duel
 
@@ -27,8 +27,12 @@ def move(game: Path, words: list[str] | None, key: Path | None, seat: str | None
                 raise UsageError("a game without a referee takes a seat's move and --key "
                                  "only (--seat, --from, --discard-requests and --withdraw "
                                  "are the referee's)")
-            duel.move(game, words, key, as_json)
+            duel.move(game, words, key, as_json, setup=setup, random_setup=random_setup)
         return
+    if setup is not None or random_setup:
+        with reported(as_json):
+            raise UsageError("--setup and --random choose a seat's setup in a game without "
+                             "a referee (with a referee: frogpbem setup)")
     from frogpbem.protocol.session import Session
     from frogpbem.referee import Applied
     from frogpbem.referee import move as do_move

@@ -18,7 +18,14 @@ from frogpbem import crypto
 from frogpbem.crypto.duelsecret import SeatSecret
 from frogpbem.duel import stamps
 from frogpbem.duel.memory import DuelMemory
-from frogpbem.duel.rules import DuelRules, Parts, Played, Progress, dealt, duel_rules
+from frogpbem.duel.rules import (
+    Choice,
+    DuelRules,
+    Parts,
+    Played,
+    Progress,
+    duel_rules,
+)
 from frogpbem.errors import (
     ChainError,
     CommitmentError,
@@ -146,7 +153,7 @@ def advance(progress: Progress, message: Message, rules: DuelRules,
     pure_resign = message.resign is True and message.move is None and not message.steps \
         and message.public is None and message.join is None
     pure_reveal = message.reveal is not None and message.move is None and not message.resign \
-        and not message.steps and message.public is None and message.join is None
+        and message.public is None and message.join is None  # its rules' closing steps too
     if due is None and not pure_reveal:
         raise GameOverError("the game is over: only a seat's reveal may follow")
     if message.seat != due and not (pure_resign and progress.state is not None) \
@@ -349,10 +356,11 @@ class Added:
 
 
 def add(path: Path, key: crypto.PrivateKey, text: str | None, session: Session,
-        join_only: bool = False) -> Added:
-    """Add the seat's message to the game at ``path``: its join if it has not joined, the
-    steps due from it, then its move (``text``) if given. The file is written once, whole,
-    atomically; on any refusal it is left as it was."""
+        join_only: bool = False, choice: Choice | None = None) -> Added:
+    """Add the seat's message to the game at ``path``: its join if it has not joined, its
+    chosen setup (``choice``) if given, the steps due from it, then its move (``text``, or
+    the one its tool makes by itself). The file is written once, whole, atomically; on
+    any refusal it is left as it was."""
     with locked(path):
         loaded = load(path, session)
         file, progress = loaded.file, loaded.progress
@@ -370,7 +378,8 @@ def add(path: Path, key: crypto.PrivateKey, text: str | None, session: Session,
             raise GameOverError("the game is over", path=path)
         secret = own_secret(progress, file, seat, key)
         if progress.over and secret is not None and seat not in progress.revealed:
-            steps: Parts = {"reveal": secret.secret}  # the game is over: nothing stays hidden
+            # the game is over: nothing stays hidden (the rules' closing parts with it)
+            steps: Parts = {**rules.steps(progress, secret), "reveal": secret.secret}
         else:
             steps = {}
         now = session.clock.text()
@@ -391,6 +400,9 @@ def add(path: Path, key: crypto.PrivateKey, text: str | None, session: Session,
         try:
             trial = advance(progress, message, rules, signed=False) if message != base \
                 else progress
+            if choice is not None:
+                message = _with(message, rules.choose(trial, secret, choice))
+                trial = advance(progress, message, rules, signed=False)
             for _ in range(8):  # each step due from this seat, taken in before the next
                 if trial.state is not None and due_seat(trial, rules) != seat:
                     break
@@ -400,14 +412,17 @@ def add(path: Path, key: crypto.PrivateKey, text: str | None, session: Session,
                     break
                 message = grown
                 trial = advance(progress, message, rules, signed=False)
+            if text is None and not join_only and not trial.over:
+                text = rules.automatic(trial, secret)
             if text is not None and not join_only:
                 ruleset = progress.ruleset
                 if text.strip().lower() == "resign":
                     message = replace(message, resign=True)
                 else:
-                    move = ruleset.format_move(ruleset.parse_move(text))
-                    message = _with(replace(message, move=move),
-                                    rules.move_parts(trial, secret, move))
+                    parsed = ruleset.parse_move(text)  # a sealed move: its public form shown
+                    message = _with(replace(message, move=ruleset.public_move(parsed)),
+                                    rules.move_parts(trial, secret,
+                                                     ruleset.format_move(parsed)))
                 trial = advance(progress, message, rules, signed=False)
         except FrogPbemError as exc:
             raise exc.within(path=path) from None
@@ -419,8 +434,10 @@ def add(path: Path, key: crypto.PrivateKey, text: str | None, session: Session,
         new = file.added(signed)
         write_atomic(path, dump_duel(new))
         DuelMemory(session.home).see(new, path)
-    return Added(seat, signed.n, tuple(_words(progress, trial, signed)),
-                 due_seat(trial, rules))
+    due = due_seat(trial, rules)
+    if due is None:  # the rules' moves are over: a reveal the outcome waits for
+        due = next((s for s in rules.pending(trial) if s != seat), None)
+    return Added(seat, signed.n, tuple(_words(progress, trial, signed)), due)
 
 
 def _words(before: Progress, after: Progress, message: Message) -> list[str]:
@@ -488,12 +505,12 @@ def view_text(loaded: Loaded, key: crypto.PrivateKey | None) -> str:
     names = ", ".join(f"{p.seat} ({p.name})" for p in header.seats)
     lines = [f"{ruleset.title} - game {header.game}, no referee: {names}"]
     state = progress.state
-    if state is None and seat == progress.first and progress.joined and key is not None:
+    if seat is not None and key is not None and progress.joined:
         secret = own_secret(progress, loaded.file, seat, key)
-        if secret is not None:
-            state = dealt(replace(progress, revealed={**progress.revealed,
-                                                      seat: secret})).state
-            lines.append("(the board your reveal deals: only you see it before your move)")
+        if secret is not None:  # what the seat knows of its own hidden pieces
+            state = rules.seat_state(progress, secret)
+            if progress.state is None and state is not None:
+                lines.append(rules.preview)
     timeout = loaded.file.timeout
     over = f"game over: {timeout.seat} forfeits on time (the notary's timeout at " \
         f"{timeout.at})" if timeout is not None else None
@@ -502,16 +519,19 @@ def view_text(loaded: Loaded, key: crypto.PrivateKey | None) -> str:
         return "\n".join(lines)
     if state is None:
         due = due_seat(progress, rules)
-        waiting = f"{due} to join" if not progress.joined else f"{due}'s deal step"
+        waiting = f"{due} to join" if not progress.joined else f"{due}'s setup step"
         lines.append(f"not dealt yet: waiting for {waiting}")
         return "\n".join(lines)
     you = frozenset({seat}) if seat else frozenset()
     lines.append(ruleset.render(ruleset.view(state, frozenset(progress.seats)), you))
     scores = ", ".join(f"{s} {p}" for s, p in ruleset.scores(state).items())
     outcome = ruleset.outcome(state)
-    lines.append(f"points: {scores}")
+    if scores:
+        lines.append(f"points: {scores}")
     if outcome is not None:
         lines.append(f"game over: {outcome.termination}; {outcome.standing_text()}")
+    elif ruleset.to_move(state) is None:
+        lines.append(_pending_words(progress, rules))
     else:
         lines.append(over or f"to move: {ruleset.to_move(state)}")
     for played in progress.played:
@@ -527,16 +547,23 @@ def verify_text(loaded: Loaded) -> str:
     lines = [f"OK header of game {header.game} ({header.rules}, no referee), signed by "
              f"{progress.first}",
              f"OK {progress.n} messages: each signed by its seat, chained, in turn"]
-    if progress.state is not None:
-        lines.append(f"OK the deal: {progress.first}'s revealed secret matches its "
-                     "commitment, the board dealt again")
+    rules = duel_rules(header.rules)
+    lines += rules.report(progress)
     for seat, _secret in progress.revealed.items():
         lines.append(f"OK {seat}'s revealed secret matches its seed commitment")
     lines += stamps.lines(loaded.file)
     state = progress.state
     outcome = progress.ruleset.outcome(state) if state is not None else None
     timeout = loaded.file.timeout
+    due = due_seat(progress, rules)
     lines.append(f"game over: {timeout.seat} forfeits on time" if timeout else
                  f"game over: {outcome.termination}" if outcome else
-                 f"waiting for {due_seat(progress, duel_rules(header.rules))}")
+                 f"waiting for {due}" if due else _pending_words(progress, rules))
     return "\n".join(lines)
+
+
+def _pending_words(progress: Progress, rules: DuelRules) -> str:
+    """The moves are over and the outcome waits: for whose reveal."""
+    pending = rules.pending(progress)
+    return "outcome pending: waiting for " + (
+        " and ".join(f"{seat}'s reveal" for seat in pending) if pending else "nothing")

@@ -39,6 +39,10 @@ MAX_GAP = 8
 GUESS_PREFIX = b"frogpbem/1 duel-guess\n"
 GUESS_SALT = "guess"
 """The square name whose attempt-0 blinding, as hex, salts a seat's guess commitment."""
+GUESS_PAD = "guess-pad"
+"""The square name whose attempt-0 blinding pads the seat's own copy of its guess."""
+GUESSES = 9**9
+"""How many guesses there are: nine values 1 to 9."""
 _DIGEST = re.compile(r"sha256:[0-9a-f]{64}")
 _SALT = re.compile(r"[0-9a-f]{64}")
 
@@ -354,3 +358,38 @@ def check_reveal(commitments: HeaderCommitments, headers: Headers, secret: SeatS
             if commitments.cells[h][v] != commit(int(headers[h] == v), blind[h][v]):
                 raise CommitmentError(f"{secret.seat}'s revealed headers and secret do not "
                                       f"open its commitment to cell {cell(name, v)}")
+
+
+def own_headers(commitments: HeaderCommitments, secret: SeatSecret) -> Headers:
+    """The headers ``secret``'s seat committed to, read back from its own commitments
+    (its blindings are derived from the secret: the seat keeps nothing else). Raises
+    :class:`CommitmentError` unless each header's row opens to one value with them."""
+    blind = _blindings(secret)
+    found = []
+    for h, name in enumerate(HEADERS):
+        ones = [v for v in VALUES if commitments.cells[h][v] == commit(1, blind[h][v])]
+        if len(ones) != 1:
+            raise CommitmentError(f"{secret.seat}'s header commitments are not made with its "
+                                  f"secret (header {name})")
+        found.append(ones[0])
+    headers: Headers = (found[0], found[1], found[2], found[3], found[4], found[5])
+    return headers
+
+
+def _guess_number(guess: Sequence[int]) -> int:
+    """A guess as a number below 9^9: its values less one, as digits in base 9, the value
+    of square A1 the lowest."""
+    return sum((value - 1) * 9**i for i, value in enumerate(_check_guess(guess)))
+
+
+def seal_guess(secret: SeatSecret, guess: Sequence[int]) -> int:
+    """The seat's own copy of its guess, for its tool to open it later from the secret
+    alone: ``(guess + pad) mod 9^9``, with ``pad`` the blinding of square ``guess-pad``
+    (a one-time pad: uniform whatever the guess, until the secret is revealed)."""
+    return (_guess_number(guess) + secret.blinding(ATTEMPT, GUESS_PAD).value) % GUESSES
+
+
+def unseal_guess(secret: SeatSecret, sealed: int) -> tuple[int, ...]:
+    """The guess :func:`seal_guess` sealed."""
+    number = (sealed - secret.blinding(ATTEMPT, GUESS_PAD).value) % GUESSES
+    return tuple(number // 9**i % 9 + 1 for i in range(len(SQUARES)))

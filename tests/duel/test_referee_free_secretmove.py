@@ -33,7 +33,10 @@ from frogpbem.duel.secretmove import (
     check_reveal,
     headers_secret,
     legal_statement,
+    own_headers,
     read_headers,
+    seal_guess,
+    unseal_guess,
 )
 from frogpbem.errors import (
     CommitmentError,
@@ -470,3 +473,30 @@ def test_referee_free_a_false_automatic_pass_is_caught_at_the_reveal() -> None:
     with pytest.raises(InconsistentResultError, match="had a legal move"):
         rules.apply(referee, "red", Pass(), AutoPass())
 
+
+
+@SETTINGS
+@given(st.permutations(range(6)), st.integers(0, 10**6))
+def test_referee_free_own_headers_read_back_from_the_commitments(numbers: list[int],
+                                                                 seed: int) -> None:
+    """A seat's tool keeps nothing: its headers are the one value of each row whose cell
+    opens to 1 with its own blinding; another secret reads nothing back."""
+    headers: Headers = tuple(numbers)  # type: ignore[assignment]
+    made = HeaderCommitments.make(_secret("red", seed), HEADER, headers)
+    assert own_headers(made, _secret("red", seed)) == headers
+    with pytest.raises(CommitmentError, match="not made with its secret"):
+        own_headers(made, _secret("red", seed + 1))
+
+
+@SETTINGS
+@given(st.lists(st.integers(1, 9), min_size=9, max_size=9), st.integers(0, 10**6))
+def test_referee_free_guess_copy_padded_as_the_spec_says(guess: list[int], seed: int) -> None:
+    """``(Σ (v_i − 1)·9^i + p) mod 9^9`` with ``p`` the blinding of square ``guess-pad``,
+    recomputed here with hashlib; it opens back to the guess with the secret."""
+    secret = _secret("blue", seed)
+    pad = _spec_blinding(secret, "guess-pad")
+    expected = (sum((v - 1) * 9**i for i, v in enumerate(guess)) + pad) % 9**9
+    assert seal_guess(secret, guess) == expected
+    assert unseal_guess(secret, expected) == tuple(guess)
+    with pytest.raises(NotationError):
+        seal_guess(secret, [*guess[:8], 0])
