@@ -60,8 +60,10 @@ class FrogletDuel(DuelRules):
     preview = "(the board your reveal deals: only you see it before your move)"
 
     def seat_state(self, progress: Progress, secret: SeatSecret) -> Any:
-        """Before white's reveal, white's tool sees the board its reveal will deal."""
-        if progress.state is not None or secret.seat != progress.first:
+        """Once black joined and before white's reveal, white's tool sees the board its
+        reveal will deal."""
+        if progress.state is not None or secret.seat != progress.first \
+                or not progress.joined:
             return progress.state
         return dealt(replace(progress, revealed={**progress.revealed,
                                                  secret.seat: secret})).state
