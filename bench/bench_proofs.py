@@ -93,7 +93,7 @@ def main() -> None:
             d = x * (c - b * G)
             ctx = context(RED, name)
             bits.append(prove(bit_statement(ctx, c), b, [r], nonce_red).to_json())
-            masks.append(prove(mask_statement(ctx, p, c, d), b, [x], nonce_red).to_json())
+            masks.append(prove(mask_statement(ctx, p, c, d), b, [r, x], nonce_red).to_json())
             cs.append(c.hex())
             ds.append(d.hex())
         return cs, ds, p.hex(), bits, masks
@@ -150,14 +150,16 @@ def main() -> None:
         ctx = {"game": "bench", "header": "sha256:" + "00" * 32, "seat": "red", "attempt": 0,
                "count": m}
         p = x * H
-        return m, s_e, s_f, p, prove(overlap_statement(ctx, p, s_e, s_f, m), 0, [x], nonce_red)
+        return m, s_e, s_f, p, prove(overlap_statement(ctx, p, s_e, s_f, m, FROGS), 0, [x],
+                                                nonce_red)
 
     m, s_e, s_f, p, overlap_proof = overlap()
 
     def overlap_check() -> None:
         ctx = {"game": "bench", "header": "sha256:" + "00" * 32, "seat": "red", "attempt": 0,
                "count": m}
-        verified_first_messages(overlap_statement(ctx, p, s_e, s_f, m), overlap_proof, "it")
+        verified_first_messages(overlap_statement(ctx, p, s_e, s_f, m, FROGS), overlap_proof,
+                                "it")
 
     around = list(range(8))  # eight squares around a shot, on each side
 
