@@ -17,7 +17,8 @@ from typing import Any
 from frogpbem import crypto
 from frogpbem.crypto.duelsecret import SeatSecret
 from frogpbem.duel.memory import DuelMemory
-from frogpbem.duel.rules import DuelRules, Parts, Played, Progress, dealt, duel_rules
+from frogpbem.duel.registry import duel_rules
+from frogpbem.duel.rules import DuelRules, Parts, Played, Progress, dealt
 from frogpbem.errors import (
     ChainError,
     CommitmentError,
@@ -119,7 +120,7 @@ def due_seat(progress: Progress, rules: DuelRules) -> str | None:
         return progress.second
     if progress.state is None:
         return rules.due(progress)
-    return progress.ruleset.to_move(progress.state)
+    return rules.awaited(progress) or progress.ruleset.to_move(progress.state)
 
 
 def advance(progress: Progress, message: Message, rules: DuelRules,
@@ -301,7 +302,9 @@ def _with(message: Message, parts: Parts) -> Message:
     changes: dict[str, Any] = {}
     for name, value in parts.items():
         if name in ("setup", "overlap", "answer"):
-            steps[name] = value
+            before = steps.get(name)  # a step given twice (an answer, then a move's part)
+            steps[name] = {**before, **value} if isinstance(before, dict) and \
+                isinstance(value, dict) else value
         elif name in ("public", "reveal") and isinstance(value, str):
             changes[name] = value
         else:
@@ -402,8 +405,14 @@ def _words(before: Progress, after: Progress, message: Message) -> list[str]:
     if before.state is None and after.state is not None:
         lines.append("the board is dealt")
     rules = after.ruleset
-    for played in after.played[len(before.played):]:
-        lines.append(rules.describe(played.seat, played.move, rules.parse_result(played.result)))
+    for index, played in enumerate(after.played):
+        if index < len(before.played) and before.played[index] == played:
+            continue  # said before (a move answered now was pending then)
+        if played.result is None:
+            lines.append(f"{played.seat} played {played.move}: awaiting the answer")
+        else:
+            lines.append(rules.describe(played.seat, played.move,
+                                        rules.parse_result(played.result)))
     outcome = rules.outcome(after.state) if after.state is not None else None
     if outcome is not None:
         lines.append(f"game over: {outcome.termination}; {outcome.standing_text()}")
@@ -450,8 +459,10 @@ def view_text(loaded: Loaded, key: crypto.PrivateKey | None) -> str:
     else:
         lines.append(f"to move: {ruleset.to_move(state)}")
     for played in progress.played:
-        lines.append(f"{played.n}. " + ruleset.describe(played.seat, played.move,
-                                                         ruleset.parse_result(played.result)))
+        lines.append(f"{played.n}. " + (f"{played.seat} played {played.move}: awaiting the "
+                                        "answer" if played.result is None else
+                                        ruleset.describe(played.seat, played.move,
+                                                         ruleset.parse_result(played.result))))
     return "\n".join(lines)
 
 
@@ -467,6 +478,7 @@ def verify_text(loaded: Loaded) -> str:
                      "commitment, the board dealt again")
     for seat, _secret in progress.revealed.items():
         lines.append(f"OK {seat}'s revealed secret matches its seed commitment")
+    lines += duel_rules(header.rules).audit(progress)
     state = progress.state
     outcome = progress.ruleset.outcome(state) if state is not None else None
     lines.append(f"game over: {outcome.termination}" if outcome else

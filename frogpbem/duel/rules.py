@@ -12,12 +12,11 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from dataclasses import field, replace
-from types import MappingProxyType
 from typing import Any
 
 from frogpbem import crypto
 from frogpbem.crypto.duelsecret import SeatSecret
-from frogpbem.errors import CommitmentError, InconsistentResultError, UsageError
+from frogpbem.errors import CommitmentError, InconsistentResultError
 from frogpbem.frozen import frozen
 from frogpbem.gamefile.duelfile import DuelHeader, Message
 from frogpbem.gamefile.model import JSON
@@ -144,6 +143,16 @@ class DuelRules(ABC):
         """The seats a ``part`` made by ``seat`` is sealed to (its secret: itself alone)."""
         return (seat,)
 
+    def awaited(self, progress: Progress) -> str | None:
+        """Once dealt, the seat whose answer to a pending move is awaited before the rules'
+        turn order goes on (``None``: none is; Froglet's moves need no answer)."""
+        return None
+
+    def audit(self, progress: Progress) -> list[str]:
+        """``verify``'s lines on what the result rests on beyond the checks made (a reveal
+        not yet made)."""
+        return []
+
 
 class FrogletDuel(DuelRules):
     """Froglet without a referee: nothing is hidden after the deal, so no proofs.
@@ -187,19 +196,6 @@ def dealt(progress: Progress) -> Progress:
     public, secrets = rules.deal(header.options, progress.seats, chance)
     state = rules.start(header.options, progress.seats, public, dict.fromkeys(progress.seats))
     return replace(progress, steps={**progress.steps, "public": public}, state=state)
-
-
-DUEL_RULES: Mapping[str, type[DuelRules]] = MappingProxyType({"froglet": FrogletDuel})
-"""The rulesets that can be played without a referee, so far."""
-
-
-def duel_rules(name: str) -> DuelRules:
-    """The protocol of ruleset ``name``; raises :class:`UsageError` for one that has none."""
-    made = DUEL_RULES.get(name)
-    if made is None:
-        names = ", ".join(sorted(DUEL_RULES))
-        raise UsageError(f"{name} cannot be played without a referee (so far: {names})")
-    return made()
 
 
 def ruleset_of(header: DuelHeader) -> SomeRuleset:
