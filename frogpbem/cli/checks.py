@@ -47,11 +47,15 @@ def verify(
 
     if game is not None and duel.is_duel_file(game):
         with reported(as_json):
-            if export is not None or against is not None or proof is not None:
-                raise UsageError("a game without a referee is verified alone: no --export, "
-                                 "--against or --proof (so far)")
-            duel.verify(game, as_json)
+            if proof is not None:
+                raise UsageError("give a game file to verify, or --proof FILE (not both)")
+            duel.verify(game, as_json, export, against)
         return
+    if game is None and proof is not None and key is None and export is None and \
+            against is None:
+        with reported(as_json):
+            if duel.check_proof(proof, as_json):
+                return
     from frogpbem.audit import check_proof
     from frogpbem.audit import verify as do_verify
     from frogpbem.export import export_signatures
@@ -99,14 +103,26 @@ def audit(
     """Re-check a finished game: signatures, chain, commitments, every result and point.
 
     Exit status 0 when everything holds, 1 when something does not, 10 when a
-    game has not ended yet (nothing wrong found so far).
+    game has not ended yet (nothing wrong found so far). A game without a referee is
+    audited message by message: the proofs each carried, and what rests on a reveal.
     """
     from frogpbem.audit import audit_many
+    from frogpbem.cli import duel
     from frogpbem.protocol.times import Clock
 
     with reported(as_json):
         private = load_key(key) if key is not None else None
-        reports = audit_many(games, private, jobs, clock=Clock.from_environment())
+        clock = Clock.from_environment()
+        duels = [duel.is_duel_file(game) for game in games]
+        refereed = iter(audit_many([g for g, d in zip(games, duels, strict=True) if not d],
+                                   private, jobs, clock=clock))
+        if any(duels):
+            from frogpbem.duel.audit import audit_duel
+
+            reports = [audit_duel(game, clock=clock) if is_duel else next(refereed)
+                       for game, is_duel in zip(games, duels, strict=True)]
+        else:
+            reports = list(refereed)
         if as_json:
             typer.echo(json.dumps([r.to_json() for r in reports], indent=2))
         else:
@@ -129,11 +145,17 @@ def record(
     from frogpbem.protocol.session import Session
     from frogpbem.record import game_record, record_html, record_json
 
-    with reported(as_json), Session.from_environment() as session:
+    with reported(as_json):
         if fmt not in ("text", "json", "html"):
             raise UsageError(f"--format must be text, json or html, got {fmt!r}")
         if as_json and fmt == "html":
             raise UsageError("--json and --format html ask for two formats: give one")
+        from frogpbem.cli import duel
+
+        if duel.is_duel_file(game):
+            duel.record(game, as_json, fmt)
+            return
+    with reported(as_json), Session.from_environment() as session:
         loaded = load(game, session)
         if as_json or fmt == "json":
             typer.echo(json.dumps(record_json(loaded), indent=2))

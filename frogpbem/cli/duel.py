@@ -1,9 +1,11 @@
 """The commands on a game without a referee: ``new --no-referee``, ``move``, ``join``,
-``view``, ``verify``, each dispatched here by the existing command when the file is one
+``view``, ``hint``, ``record``, ``verify`` (and ``audit``, in :mod:`frogpbem.cli.checks`),
+each dispatched here by the existing command when the file is one
 (:func:`is_duel_file`). The library is imported in each function's body."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from frogpbem.cli.keys import load_key
@@ -65,27 +67,135 @@ def move(game: Path, words: list[str] | None, key: Path | None, as_json: bool,
 
 
 def view(game: Path, key: Path | None, public: bool, as_json: bool, fmt: str) -> None:
-    """``frogpbem view`` on a game without a referee (text only, so far)."""
+    """``frogpbem view`` on a game without a referee: text, json, yaml, svg or html, a
+    seat's view (its key) or the public's, as for a refereed game."""
     from frogpbem.cli.keys import key_path
     from frogpbem.duel.engine import load, view_text
+    from frogpbem.duel.looks import duel_view, render_html, render_svg, undealt_json
+    from frogpbem.gamefile.document import dump_yaml
     from frogpbem.protocol.session import Session
 
-    if fmt != "text" or as_json:
-        raise UsageError("a game without a referee is shown as text only, so far")
+    formats = ("text", "json", "yaml", "svg", "html")
+    if fmt not in formats:
+        raise UsageError(f"--format must be {', '.join(formats)}, got {fmt!r}")
+    if as_json and fmt not in ("text", "json"):
+        raise UsageError(f"--json and --format {fmt} ask for two formats: give one")
     with Session.from_environment() as session:
         loaded = load(game, session)
-        path, _ = key_path(key)
+        path, asked = key_path(key)
         private = load_key(path) if not public and path is not None else None
-        echo(view_text(loaded, private))
+        if fmt == "text" and not as_json:
+            echo(view_text(loaded, private))
+            return
+        if (as_json or fmt in ("json", "yaml")) and loaded.progress.state is None:
+            from frogpbem.duel.looks import viewer
+
+            if viewer(loaded, private, asked)[1] is None:
+                data = undealt_json(loaded)
+                echo(json.dumps(data, indent=2) if fmt != "yaml" else
+                     dump_yaml(data).decode(), nl=fmt != "yaml")
+                return
+        shown = duel_view(loaded, private, asked)
+        if as_json or fmt == "json":
+            echo(json.dumps(shown.to_json(), indent=2))
+        elif fmt == "yaml":
+            echo(dump_yaml(shown.to_json()).decode(), nl=False)
+        else:
+            echo((render_svg if fmt == "svg" else render_html)(shown), nl=False)
 
 
-def verify(game: Path, as_json: bool) -> None:
-    """``frogpbem verify`` on a game without a referee: every signature, the chain, each
-    seat's turn, the deal and every move."""
-    from frogpbem.duel.engine import load, verify_text
+def hint(game: Path, key: Path | None, as_json: bool, fmt: str) -> None:
+    """``frogpbem hint`` on a game without a referee: the ruleset's hint of the seat's own
+    view, exactly as for a refereed game."""
+    from frogpbem.duel.engine import load
+    from frogpbem.duel.looks import duel_view, hint_of, render_html, render_svg
     from frogpbem.protocol.session import Session
 
     with Session.from_environment() as session:
         loaded = load(game, session)
-        emit({"ok": True, "game": loaded.file.game, "messages": loaded.progress.n}, as_json,
-             verify_text(loaded))
+        shown = duel_view(loaded, load_key(key))
+        data = hint_of(shown)
+        hints = loaded.progress.ruleset.hints
+        assert hints is not None  # hint_of refused a ruleset without hints
+        if fmt in ("svg", "html"):
+            if hints.heat(data) is None:
+                raise UsageError(f"--format {fmt}: {loaded.progress.ruleset.title}'s hint "
+                                 "has no heat map; use text or json")
+            echo((render_svg if fmt == "svg" else render_html)(shown, data), nl=False)
+            return
+        emit(data, as_json or fmt == "json", hints.text(shown.board, data))
+
+
+def record(game: Path, as_json: bool, fmt: str) -> None:
+    """``frogpbem record`` on a game without a referee: text, json or an html page."""
+    from frogpbem.duel.engine import load
+    from frogpbem.duel.looks import record_html, record_json, record_text
+    from frogpbem.protocol.session import Session
+
+    with Session.from_environment() as session:
+        loaded = load(game, session)
+        if as_json or fmt == "json":
+            echo(json.dumps(record_json(loaded), indent=2))
+        else:
+            echo((record_html if fmt == "html" else record_text)(loaded), nl=False)
+
+
+def verify(game: Path, as_json: bool, export: Path | None = None,
+           against: Path | None = None) -> None:
+    """``frogpbem verify`` on a game without a referee: every signature, the chain, each
+    seat's turn, the deal and every move; ``--export`` writes each signed element for
+    ``ssh-keygen -Y verify``; ``--against`` compares another copy (a fork: a proof
+    saved, exit 11)."""
+    from frogpbem.duel.audit import compare_copies, export_duel, save_proof
+    from frogpbem.duel.engine import load, verify_text
+    from frogpbem.errors import ForkError
+    from frogpbem.protocol.session import Session
+
+    with Session.from_environment() as session:
+        loaded = load(game, session)
+        data: dict[str, object] = {"ok": True, "game": loaded.file.game,
+                                   "messages": loaded.progress.n}
+        text = verify_text(loaded)
+        if against is not None:
+            proof = compare_copies(loaded.file, against)
+            if proof is not None:
+                saved = save_proof(session.home, proof)
+                emit({**data, "ok": False, "fork": proof.position, "proof": str(saved)},
+                     as_json, text + f"\nFORK: {proof.position} of game {proof.game} is "
+                     f"signed by {proof.seat} twice with different content ({game} and "
+                     f"{against}); proof saved to {saved}")
+                raise ForkError(f"FORK: {proof.seat} signed two different {proof.position}s "
+                                f"of game {proof.game}; proof saved to {saved} (check it: "
+                                "frogpbem verify --proof FILE)", path=against)
+            data.update(against=str(against))
+            text += f"\nOK no fork: {against} holds the same history as far as both go"
+        if export is not None:
+            written = export_duel(game, export)
+            data.update(exported=[w.to_json() for w in written])
+            text += f"\nexported {len(written)} signed elements to {export}; check one with:"
+            text += f"\n  {written[0].command}"
+        emit(data, as_json, text)
+
+
+def check_proof(proof: Path, as_json: bool) -> bool:
+    """``frogpbem verify --proof`` of a saved fork proof of a game without a referee;
+    ``False`` when the file is no such proof (the referee's proof is checked then)."""
+    from frogpbem.audit import Report
+    from frogpbem.gamefile.document import read_bytes
+    from frogpbem.gamefile.duelfork import DuelForkProof, is_duel_proof
+
+    text = read_bytes(proof, 1 << 20).decode("utf-8", "replace")
+    if not is_duel_proof(text):
+        return False
+    report = Report(str(proof), holds="the proof holds: a seat signed two histories")
+    try:
+        checked = DuelForkProof.parse(text)
+        report.passed(f"fork proof: {checked.seat}'s key {checked.key.fingerprint} signed "
+                      f"two different {checked.position}s of game {checked.game}; both "
+                      "signatures verify")
+    except FrogPbemError as exc:
+        report.failed(f"not a valid fork proof: {exc.message}")
+    emit(report.to_json(), as_json, report.text())
+    if not report.ok:
+        raise SystemExit(1)
+    return True

@@ -295,15 +295,21 @@ def hint(
     """What your own view alone tells you: exact odds of the frogs you cannot see (Frog
     Finder, Coan), the value grids your opponent may still have (Secret Move), the best
     jumps (Froglet). Only a seat's key: a hint uses nothing your view does not show."""
+    from frogpbem.cli import duel
+
+    with reported(as_json):
+        if fmt not in ("text", "json", "svg", "html"):
+            raise UsageError(f"--format must be text, json, svg or html, got {fmt!r}")
+        if as_json and fmt not in ("text", "json"):
+            raise UsageError(f"--json and --format {fmt} ask for two formats: give one")
+        if duel.is_duel_file(game):
+            duel.hint(game, key, as_json, fmt)
+            return
     from frogpbem.protocol.game import load
     from frogpbem.protocol.session import Session
     from frogpbem.views import render_html, render_svg, view_for
 
     with reported(as_json), Session.from_environment() as session:
-        if fmt not in ("text", "json", "svg", "html"):
-            raise UsageError(f"--format must be text, json, svg or html, got {fmt!r}")
-        if as_json and fmt not in ("text", "json"):
-            raise UsageError(f"--json and --format {fmt} ask for two formats: give one")
         loaded = load(game, session)
         shown = view_for(loaded, load_key(key))
         if shown.seat is None:

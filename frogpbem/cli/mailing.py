@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 import sys
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -20,6 +20,12 @@ from frogpbem.cli.output import emit, reported
 from frogpbem.cli.params import JsonOption, KeyOption
 from frogpbem.errors import FileAccessError, FrogPbemError, GameFileError, UsageError
 from frogpbem.safetext import safe
+
+if TYPE_CHECKING:
+    from email.message import EmailMessage
+
+    from frogpbem import crypto
+    from frogpbem.protocol.session import Session
 
 
 def mail(
@@ -39,15 +45,34 @@ def mail(
                                                 "from it when the game file names no "
                                                 "referee address, and answers go to it.")
     ] = None,
+    sendmail: Annotated[
+        bool, typer.Option("--sendmail", help="A game without a referee: send with "
+                                              "sendmail -t -oi.")
+    ] = False,
+    sendmail_path: Annotated[
+        str, typer.Option(help="The sendmail program (a bare name is looked for in PATH).")
+    ] = "/usr/sbin/sendmail",
     key: KeyOption = None,
     as_json: JsonOption = False,
 ) -> None:
-    """Referee: mail each seat its board, the game file and how to answer (.eml or SMTP)."""
+    """Referee: mail each seat its board, the game file and how to answer (.eml or SMTP).
+
+    A game without a referee: a seat mails the file to the other seat (the invitation
+    after new --no-referee, or its last message); --to gives another address.
+    """
+    from frogpbem.cli.duel import is_duel_file
     from frogpbem.mail.compose import address, default_config, letters, send_letters, write_letters
     from frogpbem.protocol.game import load
     from frogpbem.protocol.session import Session
 
+    if is_duel_file(game):
+        _mail_duel(game, to, out, smtp, sendmail_path if sendmail else None, sender, key,
+                   as_json)
+        return
     with reported(as_json), Session.from_environment() as session:
+        if sendmail:
+            raise UsageError("--sendmail is for a game without a referee: give --out DIR or "
+                             "--smtp URL")
         if (out is None) == (smtp is None):
             raise UsageError("give --out DIR (write .eml files) or --smtp URL (send), one")
         if sender is not None:
@@ -71,6 +96,32 @@ def mail(
             emit({"sent": sent}, as_json, "\n".join(f"sent to {line}" for line in sent))
 
 
+def _mail_duel(game: Path, to: str, out: Path | None, smtp: str | None,
+               sendmail: str | None, sender: str | None, key: Path | None,
+               as_json: bool) -> None:
+    """``frogpbem mail`` on a game without a referee: to the other seat."""
+    from frogpbem.mail import duel
+    from frogpbem.mail.compose import default_config
+    from frogpbem.mail.receive import header_text
+    from frogpbem.protocol.session import Session
+
+    with reported(as_json), Session.from_environment() as session:
+        if sum((out is not None, smtp is not None, sendmail is not None)) != 1:
+            raise UsageError("give --out DIR (write an .eml file), --smtp URL or --sendmail "
+                             "(send), one")
+        mailed = duel.mail(game, load_key(key), to, sender, session)
+        if out is not None:
+            path = duel.write_mailed(mailed, out)
+            done = f"wrote {path}" + (f", to {mailed.address}" if mailed.address else
+                                      " (no To: the game file has no address for "
+                                      f"{mailed.seat}; add it, or give --to)")
+        else:
+            done = duel.send_mailed(mailed, smtp, sendmail, default_config())
+        duel.remember_thread(session, mailed.game, header_text(mailed.message, "message-id"))
+        emit({"game": mailed.game, "to": mailed.seat, "address": mailed.address,
+              "done": done}, as_json, done)
+
+
 def receive(
     messages: Annotated[
         list[Path], typer.Argument(metavar="MESSAGE...", help="Raw messages or mboxes; - (or "
@@ -85,6 +136,7 @@ def receive(
 
     Only signatures count, never From:. One line per message.
     """
+    from frogpbem.mail.duel import keeper
     from frogpbem.mail.receive import read_sources
     from frogpbem.mail.receive import receive as do_receive
     from frogpbem.protocol.session import Session
@@ -92,7 +144,9 @@ def receive(
     with reported(as_json), Session.from_environment() as session:
         paths = messages or [Path("-")]
         stdin = sys.stdin.buffer.read() if any(str(p) == "-" for p in paths) else None
-        done = do_receive(read_sources(paths, stdin), games, load_key(key), session)
+        private = load_key(key)
+        done = do_receive(read_sources(paths, stdin), games, private, session,
+                          keeper(games, private, session))
         lines = [message.line for message in done]
         emit({"messages": lines}, as_json, "\n".join(lines))
         if any(message.refused is not None for message in done):
@@ -162,6 +216,7 @@ def reply(
     import shlex  # a fifth of a millisecond, for reply alone
 
     from frogpbem.gamefile.document import read_bytes
+    from frogpbem.mail import duel as duels
     from frogpbem.mail import reply as replies
     from frogpbem.mail.compose import default_config
     from frogpbem.mail.receive import MAX_MESSAGE
@@ -193,6 +248,12 @@ def reply(
         elif sendmail:
             deliver = replies.send_sendmail(sendmail_path)
         private = load_key(key)
+        duel_message = duels.carried(data)
+        if duel_message is not None:
+            _reply_duel(duel_message, message, words, private, key, games, note, sender, to,
+                        chosen, out, smtp, sendmail_path if sendmail else None, session,
+                        as_json)
+            return
         try:
             turn = replies.reply(data, private, games or replies.default_games(session.home),
                                  " ".join(words) if words else None, note,
@@ -219,6 +280,49 @@ def reply(
               "records": turn.records, "signed": turn.lines, "sent": turn.sent,
               "to": turn.to, "warnings": turn.warnings}, as_json,
              "\n".join([*turn.warnings, *done]))
+
+
+def _reply_duel(parsed: EmailMessage, message: Path, words: list[str] | None,
+                private: crypto.PrivateKey, key: Path | None, games: Path | None,
+                note: str | None, sender: str | None, to: str | None, chosen: object,
+                out: Path | None, smtp: str | None, sendmail: str | None,
+                session: Session, as_json: bool) -> None:
+    """``frogpbem reply`` on the other seat's message in a game without a referee."""
+    import shlex
+
+    from frogpbem.mail import duel
+    from frogpbem.mail.compose import default_config
+    from frogpbem.mail.reply import OptionError, default_games
+
+    if note is not None or chosen is not None:
+        raise UsageError("a game without a referee takes no --note, --setup or --random: "
+                         "its steps are your tool's own")
+    deliver = duel.write_eml(out)
+    if smtp is not None:
+        deliver = duel.send_smtp(smtp, default_config())
+    elif sendmail is not None:
+        deliver = duel.send_sendmail(sendmail)
+    command = " ".join(["frogpbem reply", shlex.quote(str(message)),
+                        *(["--key", shlex.quote(str(key))] if key else []),
+                        *(["--games", shlex.quote(str(games))] if games else [])])
+    try:
+        turn = duel.reply(parsed, private, games or default_games(session.home),
+                          " ".join(words) if words else None,
+                          sender or os.environ.get("FROGPBEM_FROM") or None, deliver, to,
+                          session, command)
+    except OptionError:
+        raise
+    except FrogPbemError as exc:
+        raise exc.within(path="standard input" if str(message) == "-" else message) from None
+    if not turn.lines:
+        emit({"game": turn.game, "seat": turn.seat, "copy": str(turn.copy),
+              "messages": turn.messages, "next": turn.shown, "warnings": turn.warnings},
+             as_json, "\n".join([*turn.warnings, turn.shown]))
+        return
+    emit({"game": turn.game, "seat": turn.seat, "copy": str(turn.copy),
+          "messages": turn.messages, "signed": turn.lines, "sent": turn.sent, "to": turn.to,
+          "warnings": turn.warnings}, as_json,
+         "\n".join([*turn.warnings, *turn.lines, *([turn.sent] if turn.sent else [])]))
 
 
 def judge(

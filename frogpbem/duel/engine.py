@@ -419,6 +419,34 @@ def _words(before: Progress, after: Progress, message: Message) -> list[str]:
     return lines
 
 
+# --- for mail (frogpbem.mail.duel) ------------------------------------------------------
+
+
+def message_words(file: DuelFile, n: int) -> tuple[str, ...]:
+    """What message ``n`` of a checked ``file`` did, in words (as :func:`add` says it)."""
+    before = replay(DuelFile(file.header, file.messages[:n - 1]))
+    after = replay(DuelFile(file.header, file.messages[:n]))
+    return tuple(_words(before, after, file.messages[n - 1]))
+
+
+def steps_alone(loaded: Loaded, seat: str, key: crypto.PrivateKey) -> bool:
+    """Whether ``seat`` has setup steps due before the deal that make a message of their
+    own (the other seat's step comes next), rather than going with its first move (as
+    Froglet's reveal, after which white is to move)."""
+    progress, file = loaded.progress, loaded.file
+    rules = duel_rules(file.header.rules)
+    if not progress.joined or progress.state is not None or due_seat(progress, rules) != seat:
+        return False
+    secret = own_secret(progress, file, seat, key)
+    parts = rules.steps(progress, secret) if secret is not None else {}
+    if not parts:
+        return False
+    at = file.messages[-1].at if file.messages else file.header.created
+    trial = advance(progress, _with(Message(progress.n + 1, progress.head, seat, at), parts),
+                    rules, signed=False)
+    return not (trial.state is not None and due_seat(trial, rules) == seat)
+
+
 # --- what a seat sees --------------------------------------------------------------------
 
 

@@ -104,6 +104,12 @@ class DuelRules(ABC):
     :meth:`move_parts` what goes with its move; it seals nothing to anyone but itself
     unless :meth:`readers` says so.
 
+    What is shown (:mod:`frogpbem.duel.looks`, :mod:`frogpbem.duel.audit`) asks
+    :meth:`seat_state` and :meth:`public_state` for the state a seat or anyone knows (its
+    typed view is then the ruleset's own), :meth:`proof_words` what each message proved,
+    :meth:`audit_lines` what the end re-derives or leaves resting on a reveal, and
+    :meth:`awaited_reveals` which reveals an audit still waits for.
+
     Frog Finder fits it so (docs/format.md, "Frog Finder without a referee"): ``due`` is
     red for its public seed and setup (commitments, bit and mask proofs), then blue for
     its setup (commitments, select proofs), then red for ``overlap`` (``m`` and its
@@ -153,6 +159,38 @@ class DuelRules(ABC):
         not yet made)."""
         return []
 
+    # --- what a seat, the public and an audit see (frogpbem.duel.looks, .audit) ---------
+
+    def seat_state(self, progress: Progress, secret: SeatSecret) -> Any:
+        """The rules' state as ``secret.seat`` knows it: the public state with its own
+        hidden pieces (``None`` before the setup; Froglet: :attr:`Progress.state`, where
+        nothing is hidden). Its view is then ``ruleset.view(state, {seat})``, or, once
+        the game is over and no reveal is awaited (:meth:`awaited_reveals`), the view of
+        every seat: the state must then hold every piece."""
+        return progress.state
+
+    def public_state(self, progress: Progress) -> Any:
+        """The rules' state as anyone knows it from the file alone, seen with no seat's
+        hidden pieces (``view(state, {})``; every piece once no reveal is awaited, as for
+        :meth:`seat_state`). ``record`` draws it after every message."""
+        return progress.state
+
+    def proof_words(self, before: Progress, message: Message, after: Progress) -> list[str]:
+        """What ``message``'s ruleset parts proved, in words, for an audit (each checked by
+        :meth:`take` already): e.g. ``blue answered red's shoot C3 (count 2, proven)``."""
+        return []
+
+    def audit_lines(self, progress: Progress) -> list[str]:
+        """What an audit of the whole game can add at the end: what was re-derived, and
+        what rests on a reveal not made (``the placement of blue rests on its reveal, not
+        made``)."""
+        return []
+
+    def awaited_reveals(self, progress: Progress) -> tuple[str, ...]:
+        """The seats whose reveal the audit still needs once the game is over (by
+        default every seat that has not revealed): until then it is not finished."""
+        return tuple(s for s in progress.seats if s not in progress.revealed)
+
 
 class FrogletDuel(DuelRules):
     """Froglet without a referee: nothing is hidden after the deal, so no proofs.
@@ -182,6 +220,23 @@ class FrogletDuel(DuelRules):
         if progress.state is not None or progress.first not in progress.revealed:
             return progress
         return dealt(progress)
+
+    def seat_state(self, progress: Progress, secret: SeatSecret) -> Any:
+        """White, before its reveal, sees the board its reveal will deal."""
+        if progress.state is None and progress.joined and secret.seat == progress.first:
+            return dealt(replace(progress, revealed={**progress.revealed,
+                                                     secret.seat: secret})).state
+        return progress.state
+
+    def audit_lines(self, progress: Progress) -> list[str]:
+        if progress.state is None:
+            return [f"the deal waits for {progress.first}'s reveal"]
+        return [f"the deal re-derived from {progress.first}'s revealed secret (it matches "
+                f"its seed commitment) and {progress.second}'s public seed"]
+
+    def awaited_reveals(self, progress: Progress) -> tuple[str, ...]:
+        """Only white's secret deals the board; black's is never used."""
+        return () if progress.first in progress.revealed else (progress.first,)
 
 
 def dealt(progress: Progress) -> Progress:

@@ -60,18 +60,21 @@ def domain_of(addr_spec: str | None) -> str:
     return domain if re.fullmatch(r"[A-Za-z0-9.-]+", domain) else "frogpbem.invalid"
 
 
-def stamp(message: EmailMessage, domain: str, auto: str, kind: str | None = None) -> None:
+def stamp(message: EmailMessage, domain: str, auto: str | None,
+          kind: str | None = None) -> None:
     """The headers every message frogpbem sends carries: ``Date``, a ``Message-ID`` in
     ``domain``, and ``Auto-Submitted`` (RFC 3834: ``auto-generated`` for game mail,
     ``auto-replied`` for answers), which tells autoresponders not to answer it.
 
     Called once the message's content is set: its headers are then folded as the email
     package folds them, except a subject that would not read back as it was (see
-    :class:`_Policy`). ``kind`` goes into the Message-ID (``<….KIND@DOMAIN>``).
+    :class:`_Policy`). ``kind`` goes into the Message-ID (``<….KIND@DOMAIN>``). ``auto``
+    ``None``: a person's own message (a seat's move), which has no ``Auto-Submitted``.
     """
     message["Date"] = formatdate(localtime=False)
     message["Message-ID"] = make_msgid(kind, domain=domain)
-    message["Auto-Submitted"] = auto
+    if auto is not None:
+        message["Auto-Submitted"] = auto
     message.policy = _POLICY
 
 

@@ -15,7 +15,7 @@ import email.policy
 import mailbox
 import re
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from email.message import EmailMessage, Message
 from email.parser import BytesHeaderParser
@@ -43,6 +43,7 @@ from frogpbem.gamefile.document import (
     read_bytes,
     write_atomic,
 )
+from frogpbem.gamefile.duelfile import is_duel
 from frogpbem.gamefile.model import GameFile
 from frogpbem.protocol.game import REFEREE, Game, load
 from frogpbem.protocol.session import Session
@@ -81,6 +82,9 @@ class Found:
     """Texts holding request blocks, as they came."""
     problems: list[str] = field(default_factory=list)
     """Parts that looked like frogpbem data but did not read, in words."""
+    duels: list[bytes] = field(default_factory=list)
+    """Files of games without a referee (a top-level ``messages:``), as they came: for the
+    seats (:mod:`frogpbem.mail.duel`), never a referee's."""
 
 
 @dataclass(frozen=True)
@@ -314,6 +318,9 @@ def _look_at(payload: bytes, found: Found) -> None:
         found.blocks.append(payload)
     if b"frogpbem:" not in payload or is_view(payload):
         return  # not a game file (a mailed view is for reading, not for the referee)
+    if is_duel(payload):
+        found.duels.append(payload)
+        return
     try:
         found.copies.append(parse_game(payload, "attachment"))
     except FrogPbemError as exc:
@@ -322,11 +329,13 @@ def _look_at(payload: bytes, found: Found) -> None:
 
 
 def receive(sources: list[bytes], games: Path, key: crypto.PrivateKey,
-            session: Session) -> list[Received]:
+            session: Session, duel: Callable[[Found], str] | None = None) -> list[Received]:
     """Take every message of ``sources`` into the games in folder ``games``.
 
     The referee's key takes requests and notes into its copy ``GAMES/ID.yaml``
     and applies them; a seat's key keeps a newer copy of its games there.
+    ``duel`` takes a message that carries the file of a game without a referee (what it
+    did, in words; :func:`frogpbem.mail.duel.keep`).
     Returns what was done with each message (its :attr:`Received.line` in words).
     """
     if games.exists() and not games.is_dir():
@@ -342,8 +351,11 @@ def receive(sources: list[bytes], games: Path, key: crypto.PrivateKey,
             number += 1
             said = subject([message])
             try:
-                done.append(Received(number, said, take_found(contents(message), games, key,
-                                                              session)))
+                found = contents(message)
+                if found.duels and duel is not None:
+                    done.append(Received(number, said, Taken((duel(found),))))
+                    continue
+                done.append(Received(number, said, take_found(found, games, key, session)))
             except NothingToApplyError as exc:  # what it holds was taken (from a copy) before
                 done.append(Received(number, said, again=exc.message))
             except FrogPbemError as exc:
@@ -375,7 +387,9 @@ def take_found(found: Found, games: Path, key: crypto.PrivateKey, session: Sessi
     if not found.copies and not values:
         if broken:
             raise GameFileError("; ".join(broken))
-        reason = "; ".join(found.problems) or "no game file and no request block in it"
+        reason = "; ".join(found.problems) or ("the file of a game without a referee, "
+                                               "which goes from seat to seat" if found.duels
+                                               else "no game file and no request block in it")
         return Taken(nothing=reason)
     said = []
     parts: list[tuple[str, Returned]] = []

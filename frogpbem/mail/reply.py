@@ -638,22 +638,27 @@ def send_sendmail(program: str | Path = SENDMAIL) -> Deliver:
 
     def deliver(turn: Turn, message: EmailMessage) -> str:
         _sendable(message, "--sendmail")
-        command = str(program) if os.sep in str(program) else shutil.which(str(program))
-        if command is None:
-            raise OptionError(f"--sendmail-path {program}: no such program in PATH (give "
-                              f"./{program} for one in this folder)")
-        try:
-            done = subprocess.run([command, "-t", "-oi"], input=bytes(message),
-                                  capture_output=True, timeout=120, check=False)
-        except (OSError, subprocess.SubprocessError) as exc:
-            raise FileAccessError(f"cannot run {program}: {exc}") from None
-        if done.returncode != 0:
-            said = done.stderr.decode("utf-8", "replace").strip().splitlines()
-            raise FileAccessError(f"{program} refused the message (exit "
-                                  f"{done.returncode}){': ' + said[-1] if said else ''}")
+        run_sendmail(program, message)
         return f"sent to {turn.to} with {program}"
 
     return deliver
+
+
+def run_sendmail(program: str | Path, message: EmailMessage) -> None:
+    """Hand ``message`` to ``program -t -oi``; :class:`FileAccessError` when it refuses."""
+    command = str(program) if os.sep in str(program) else shutil.which(str(program))
+    if command is None:
+        raise OptionError(f"--sendmail-path {program}: no such program in PATH (give "
+                          f"./{program} for one in this folder)")
+    try:
+        done = subprocess.run([command, "-t", "-oi"], input=bytes(message),
+                              capture_output=True, timeout=120, check=False)
+    except (OSError, subprocess.SubprocessError) as exc:
+        raise FileAccessError(f"cannot run {program}: {exc}") from None
+    if done.returncode != 0:
+        said = done.stderr.decode("utf-8", "replace").strip().splitlines()
+        raise FileAccessError(f"{program} refused the message (exit "
+                              f"{done.returncode}){': ' + said[-1] if said else ''}")
 
 
 def _sendable(message: EmailMessage, how: str) -> None:
@@ -667,4 +672,4 @@ def _sendable(message: EmailMessage, how: str) -> None:
 
 __all__ = ["SENDMAIL", "Deliver", "NotKeptError", "OptionError", "Setup", "Turn", "address",
            "answer", "attached_copies", "default_games", "next_step", "one_message", "reply",
-           "send_sendmail", "send_smtp", "write_eml"]
+           "run_sendmail", "send_sendmail", "send_smtp", "write_eml"]

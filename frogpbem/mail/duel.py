@@ -1,0 +1,654 @@
+"""Games without a referee by mail: each seat's message goes straight to the other seat.
+
+``frogpbem mail FILE`` (a seat mails the file to the other seat: the invitation after
+``new --no-referee``, or its last message), ``frogpbem reply MESSAGE "MOVE"`` (a seat
+answers the other's message in one command) and ``frogpbem receive`` (a seat keeps a
+copy) come here when the attached file is one without a referee (a top-level
+``messages:``, :func:`frogpbem.gamefile.duelfile.is_duel`).
+
+Every copy taken from a message is checked whole (:func:`frogpbem.duel.engine.replay`)
+and against this seat's memory (a rollback or a fork is refused) before it is kept.
+The seat's signed copy is kept *before* the answer goes out: a message once signed is
+the one sent, again if need be, and never a second one of the same number (the other
+seat would hold two signed messages ``n``: a fork). Each mail threads under the game's
+previous one (``In-Reply-To``, ``References``), remembered per game in
+``$FROGPBEM_HOME/threads/GAME.json``. A seat's move is a person's message: it carries no
+``Auto-Submitted`` (RFC 3834).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shlex
+import tempfile
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from email.headerregistry import Address
+from email.message import EmailMessage
+from email.message import Message as MailMessage
+from pathlib import Path
+
+from frogpbem import crypto
+from frogpbem.duel.engine import (
+    Loaded,
+    add,
+    due_seat,
+    load,
+    message_words,
+    replay,
+    seat_of,
+    steps_alone,
+    view_text,
+)
+from frogpbem.duel.rules import duel_rules
+from frogpbem.errors import (
+    FileAccessError,
+    FrogPbemError,
+    GameFileError,
+    NotYourTurnError,
+    StaleCopyError,
+    UsageError,
+)
+from frogpbem.gamefile.document import locked, read_bytes, write_atomic
+from frogpbem.gamefile.duelfile import DuelFile, dump_duel, is_duel, parse_duel
+from frogpbem.mail.compose import send_messages
+from frogpbem.mail.contact import one_address
+from frogpbem.mail.headers import domain_of, stamp
+from frogpbem.mail.receive import Found, contents, header_text
+from frogpbem.mail.reply import OptionError, address, one_message, run_sendmail
+from frogpbem.protocol.session import Session
+from frogpbem.safetext import safe
+
+SHOWN = frozenset({"froglet"})
+"""The rulesets whose board, once dealt, hides nothing: the mail shows it. Any other
+seat's board needs its own key (the mail says what to run)."""
+THREAD = 20
+"""How many Message-IDs of a game's thread its next mail names in ``References``."""
+_MESSAGE_ID = re.compile(r"<[!#-;=?-~]{1,250}@[!#-;=?-Z^-~]{1,250}>")
+
+
+@dataclass
+class DuelTurn:
+    """What one ``frogpbem reply`` did to a game without a referee, and the answer."""
+
+    game: str
+    seat: str
+    copy: Path
+    """The seat's copy, kept in its games folder."""
+    messages: int
+    """How many messages the copy holds."""
+    lines: list[str] = field(default_factory=list)
+    """What was signed, in words (none: nothing was)."""
+    shown: str = ""
+    """When nothing was signed: the board and what to run."""
+    answer: EmailMessage | None = None
+    sent: str = ""
+    to: str = ""
+    warnings: list[str] = field(default_factory=list)
+
+
+Deliver = Callable[[DuelTurn, EmailMessage], str]
+"""Writes or sends the answer; returns where it went, in words."""
+
+
+# --- the copy in a message -------------------------------------------------------------
+
+
+def carried(data: bytes) -> EmailMessage | None:
+    """The message ``data`` when it carries the file of a game without a referee; ``None``
+    otherwise (and for data that does not read as one message: the referee's ``reply``
+    then says why, as it always did)."""
+    try:
+        message = one_message(data)
+        return message if contents(message).duels else None
+    except (FrogPbemError, RecursionError):
+        return None
+
+
+def copy_in(found: Found) -> tuple[DuelFile, int]:
+    """The message's copy, checked whole, and how many messages it holds: the longest of
+    its copies, which must all be of one history (a file quoted again, or in two
+    alternatives; one that does not read, such as the HTML version of a pasted file, is
+    passed over when another does). A copy changed in transit is refused (7), a bad
+    signature, chain or move (6)."""
+    copies, unread = [], []
+    for index, data in enumerate(found.duels, 1):
+        where = "the game file in the message" if len(found.duels) == 1 else \
+            f"game file {index} in the message"
+        try:
+            file = parse_duel(data, where)
+        except GameFileError as exc:  # an HTML version of it, say: another copy may read
+            unread.append(exc)
+            continue
+        replay(file, where)
+        copies.append(file)
+    if not copies:
+        raise unread[0]
+    longest = max(copies, key=lambda file: len(file.messages))
+    hashes = [message.hash for message in longest.messages]
+    for file in copies:
+        if file.header.hash != longest.header.hash or \
+                [m.hash for m in file.messages] != hashes[:len(file.messages)]:
+            raise StaleCopyError(f"the message carries copies of game {longest.game} that "
+                                 "differ: ask the other seat for its file anew")
+    return longest, len(longest.messages)
+
+
+def _kept(target: Path, game: str) -> DuelFile | None:
+    """The seat's kept copy of ``game`` (``None``: none); a file there of another game, or
+    of a game with a referee, is another game under that id."""
+    if not os.path.lexists(target):
+        return None
+    data = read_bytes(target)
+    if not is_duel(data):
+        raise StaleCopyError(f"another game under the id {game} ({target.name}, which you "
+                             "hold, has a referee); not kept", path=target)
+    return parse_duel(data, str(target))
+
+
+def _relation(kept: DuelFile | None, copy: DuelFile, target: Path, seat: str) -> str:
+    """How the message's ``copy`` stands to the ``kept`` one: ``new`` (none kept, or it
+    adds to it), ``same``, ``answered`` (the kept copy adds only this seat's own messages:
+    it answered this message already), else refused: another header (another game under
+    the id, 8) or an older message (8). A fork is the memory's to refuse (11)."""
+    if kept is None:
+        return "new"
+    if kept.header.hash != copy.header.hash:
+        raise StaleCopyError(f"another game under the id {copy.game} (its header differs "
+                             f"from that of {target.name}, which you hold); not kept")
+    mine = [m.hash for m in kept.messages]
+    theirs = [m.hash for m in copy.messages]
+    if mine == theirs:
+        return "same"
+    if len(mine) > len(theirs) and mine[:len(theirs)] == theirs:
+        if all(m.seat == seat for m in kept.messages[len(theirs):]):
+            return "answered"
+        raise StaleCopyError(f"the message is an old one: it holds message {len(theirs)} of "
+                             f"game {copy.game}, your copy {target} message {len(mine)}; "
+                             "answer the latest message")
+    return "new"
+
+
+# --- the mail --------------------------------------------------------------------------
+
+
+def subject(loaded: Loaded) -> str:
+    """``[frogpbem fl-7q3k] 3. white jumps C1-C3: red (+3) — black to move``."""
+    file, progress = loaded.file, loaded.progress
+    if file.messages:
+        last = file.messages[-1]
+        words = message_words(file, last.n) or (f"{last.seat}'s step",)
+        said = f"{last.n}. " + "; ".join(words)
+    else:
+        said = f"{progress.first} created the game"
+    due = due_seat(progress, duel_rules(file.header.rules))
+    if due is None:
+        outcome = progress.ruleset.outcome(progress.state)
+        after = f"game over: {outcome.standing_text()}" if outcome is not None else "game over"
+    else:
+        after = f"{due} to {'join' if not progress.joined else 'move'}"
+    return " ".join(f"[frogpbem {file.game}] {said} \u2014 {after}".split())
+
+
+def board_shown(loaded: Loaded) -> bool:
+    """Whether the mail may show the recipient's board: dealt, and nothing hidden."""
+    return loaded.progress.state is not None and loaded.file.header.rules in SHOWN
+
+
+def body(loaded: Loaded, recipient: str, name: str) -> str:
+    """The mail's text for ``recipient``: what the last message did, its board when that
+    needs no secret, and the exact command to answer with."""
+    file, progress = loaded.file, loaded.progress
+    header = file.header
+    sender = progress.other(recipient)
+    due = due_seat(progress, duel_rules(header.rules))
+    answer = "frogpbem reply THIS_MESSAGE.eml"
+    lines = []
+    if file.messages:
+        lines += [*message_words(file, file.messages[-1].n), ""]
+    if board_shown(loaded):
+        lines += [view_text(loaded, None), ""]
+    if not progress.joined and due == recipient:
+        names = ", ".join(f"{p.seat} ({safe(p.name)})" for p in header.seats)
+        lines += [f"{safe(header.party(sender).name)} ({sender}) invites you to a game of "
+                  f"{progress.ruleset.title} with no referee: {names}; you play {recipient}.",
+                  "Join with one command:", f"    {answer} --key YOUR_KEY"]
+    elif due == recipient:
+        if not board_shown(loaded):
+            lines += ["Your board needs your own key to show: run",
+                      f"    {answer} --key YOUR_KEY", ""]
+        lines += [f"It is your move ({recipient}). Answer with one command:",
+                  f'    {answer} "YOUR MOVE" --key YOUR_KEY']
+    elif due is None:
+        lines += [f"The game is over; check it: frogpbem verify {name}"]
+    else:
+        lines += [f"{due} is to move. You may still resign:",
+                  f"    {answer} resign --key YOUR_KEY"]
+    if due is not None:
+        lines += ["(save this message, or pipe it from your mail program: frogpbem reply -",
+                  f"...). It checks the attached {name}, signs your message, and writes",
+                  f"the answer to {sender} as an .eml file to send, or sends it (--smtp URL,",
+                  "--sendmail).", "",
+                  f"Or by hand: save the attached {name}, run",
+                  f"    frogpbem move {name} " + ("" if not progress.joined else
+                                                   '"YOUR MOVE" ') + "--key YOUR_KEY",
+                  f"and mail {name} back to {sender}."]
+    return "\n".join(lines) + "\n"
+
+
+def letter(loaded: Loaded, recipient: str, to: Address | None, sender: Address | None,
+           thread: list[str], auto: str | None = None) -> EmailMessage:
+    """The mail of ``loaded``'s last message to ``recipient`` (a seat), to ``to`` from
+    ``sender``, threaded under ``thread`` (the game's Message-IDs, oldest first), the file
+    attached in base64. ``auto``: an automatic mail's ``Auto-Submitted`` (a seat's own
+    has none)."""
+    name = f"{loaded.file.game}.yaml"
+    message = EmailMessage()
+    message["Subject"] = subject(loaded)
+    if sender is not None:
+        message["From"] = sender
+    if to is not None:
+        message["To"] = to
+    if thread:
+        message["In-Reply-To"] = thread[-1]
+        message["References"] = " ".join(thread[-THREAD:])
+    message["X-Frogpbem-Game"] = loaded.file.game
+    message["X-Frogpbem-Head"] = loaded.file.head
+    message.set_content(body(loaded, recipient, name))
+    message.add_attachment(dump_duel(loaded.file), maintype="application", subtype="yaml",
+                           filename=name)
+    stamp(message, domain_of(sender.addr_spec if sender is not None else None), auto)
+    return message
+
+
+def _party(loaded: Loaded, seat: str) -> Address | None:
+    party = loaded.file.header.party(seat)
+    return one_address(safe(party.name), party.email) if party.email else None
+
+
+def thread_of(session: Session, game: str) -> list[str]:
+    """The Message-IDs of ``game``'s mail this seat has seen or sent, oldest first."""
+    try:
+        value = json.loads(read_bytes(_thread_path(session, game), 1 << 16))
+    except (FrogPbemError, ValueError):
+        return []
+    if not isinstance(value, list):
+        return []
+    return [ident for ident in value if isinstance(ident, str) and _MESSAGE_ID.fullmatch(ident)]
+
+
+def remember_thread(session: Session, game: str, *idents: str) -> None:
+    """Add ``idents`` (Message-IDs) to the thread of ``game``."""
+    known = thread_of(session, game)
+    for ident in idents:
+        ident = ident.strip()
+        if _MESSAGE_ID.fullmatch(ident) and ident not in known:
+            known.append(ident)
+    path = _thread_path(session, game)
+    path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+    write_atomic(path, json.dumps(known[-THREAD:]).encode(), durable=False, private=True)
+
+
+def _thread_path(session: Session, game: str) -> Path:
+    return session.home / "threads" / f"{game}.json"
+
+
+def _message_thread(message: MailMessage) -> list[str]:
+    """The thread a message belongs to: its References, then its own Message-ID."""
+    ident = header_text(message, "message-id").strip()
+    before = [token for token in header_text(message, "references").split()
+              if _MESSAGE_ID.fullmatch(token)]
+    return [*before, *([ident] if _MESSAGE_ID.fullmatch(ident) else [])][-THREAD:]
+
+
+# --- frogpbem mail ---------------------------------------------------------------------
+
+
+@dataclass
+class Mailed:
+    """What ``frogpbem mail`` wrote for a game without a referee."""
+
+    game: str
+    seat: str
+    """The seat it is for."""
+    address: str | None
+    message: EmailMessage
+    messages: int
+    """How many messages the file holds."""
+
+
+def mail(path: Path, key: crypto.PrivateKey, to: str | None, sender: str | None,
+         session: Session) -> Mailed:
+    """The mail of the file at ``path`` from this key's seat to the other seat: to the
+    header's address for it (``to``: another address), from this seat's (``sender``:
+    another)."""
+    loaded = load(path, session)
+    seat = seat_of(loaded.file.header, key.public)
+    other = loaded.progress.other(seat)
+    given = address(to, "--to") if to and to not in ("all", other) else None
+    me = address(sender, "--from") if sender else _party(loaded, seat)
+    recipient = given or _party(loaded, other)
+    message = letter(loaded, other, recipient, me, thread_of(session, loaded.file.game))
+    return Mailed(loaded.file.game, other, recipient.addr_spec if recipient else None, message,
+                  len(loaded.file.messages))
+
+
+def write_mailed(mailed: Mailed, folder: Path) -> Path:
+    """The mail as ``GAME-SEAT-N.eml`` in ``folder`` (made if needed, never overwriting)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / f"{mailed.game}-{mailed.seat}-{mailed.messages}.eml"
+    if os.path.lexists(path):
+        raise FileAccessError("exists already; not overwriting a message", path=path)
+    write_atomic(path, bytes(mailed.message), durable=False, private=True)
+    return path
+
+
+def send_mailed(mailed: Mailed, smtp: str | None, sendmail: str | None,
+                config: Path | None) -> str:
+    """Send the mail over SMTP, or with sendmail; where it went, in words."""
+    if mailed.address is None:
+        raise UsageError(f"no mail address for {mailed.seat} in the game file: give --to "
+                         "ADDRESS, or write the message with --out")
+    if mailed.message.get_all("From") is None:
+        raise UsageError("no address of yours in the game file: give --from ADDRESS")
+    if smtp is not None:
+        send_messages([mailed.message], smtp, config)
+        return f"sent to {mailed.seat}: {mailed.address}"
+    run_sendmail(sendmail or "", mailed.message)
+    return f"sent to {mailed.seat}: {mailed.address} with {sendmail}"
+
+
+# --- frogpbem reply --------------------------------------------------------------------
+
+
+def reply(message: EmailMessage, key: crypto.PrivateKey, games: Path, move: str | None,
+          sender: str | None, deliver: Deliver | None, to: str | None, session: Session,
+          command: str) -> DuelTurn:
+    """Answer ``message`` (the other seat's) in a game without a referee: check its copy
+    (whole, and against this seat's memory), keep it in ``games``, add this seat's message
+    (its join, the steps due from it, its move), keep the signed copy, and have the answer
+    delivered to the other seat. Without a move: join if this seat must, take the steps
+    due from it that stand alone, else show the board and what to run (``command``)."""
+    me = address(sender, "--from") if sender else None
+    given = address(to, "--to") if to else None
+    copy, count = copy_in(contents(message))
+    seat = seat_of(copy.header, key.public)
+    target = games / f"{copy.game}.yaml"
+    _folder(games)
+    with locked(target):
+        kept = _kept(target, copy.game)
+        relation = _relation(kept, copy, target, seat)
+        if relation == "answered":
+            assert kept is not None
+            return _again(message, kept, count, copy, key, target, move, me, given, deliver,
+                          session, command)
+        with tempfile.TemporaryDirectory() as folder:
+            work = Path(folder) / target.name
+            work.write_bytes(dump_duel(copy))
+            try:
+                loaded = load(work, session)  # a rollback (8) or a fork (11) is refused here
+            except FrogPbemError as exc:
+                raise _named(exc, folder, "the game file in the message") from None
+            if relation == "new":
+                write_atomic(target, dump_duel(copy))  # the checked copy is kept
+            remember_thread(session, copy.game, *_message_thread(message))
+            progress = loaded.progress
+            must_join = not progress.joined and seat == progress.second
+            text = move
+            if move is not None and move.strip().lower() == "reveal" and progress.over:
+                text = None  # the game is over: the seat shows its secret
+            elif move is None and not (must_join or steps_alone(loaded, seat, key)):
+                return DuelTurn(copy.game, seat, target, count,
+                                shown=_shown(loaded, seat, key, target, command))
+            try:
+                added = add(work, key, text, session, join_only=must_join and move is None)
+            except FrogPbemError as exc:
+                raise _named(exc, folder, None) from None
+            signed = read_bytes(work)
+        write_atomic(target, signed)  # kept before it is sent: the one answer to this message
+        after = load(target, None)
+        turn = DuelTurn(copy.game, seat, target, len(after.file.messages), list(added.lines))
+        said = f"{added.n}\n{' '.join((move or '').split())}\n"
+        write_atomic(_answered(target), said.encode(), durable=False, private=True)
+        _deliver(turn, message, after, me, given, deliver, session)
+        write_atomic(_answered(target), f"{said}{' '.join(turn.sent.split())}\n".encode(),
+                     durable=False, private=True)
+    return turn
+
+
+def _named(exc: FrogPbemError, folder: str, name: str | None) -> FrogPbemError:
+    """``exc`` naming ``name`` (or nothing: the caller names the message) in place of the
+    message's copy unpacked in ``folder``."""
+    if exc.path is not None and exc.path.startswith(folder):
+        exc.path = name
+    return exc
+
+
+def _again(message: EmailMessage, kept: DuelFile, count: int, copy: DuelFile,
+           key: crypto.PrivateKey, target: Path, move: str | None, me: Address | None,
+           given: Address | None, deliver: Deliver | None, session: Session,
+           command: str) -> DuelTurn:
+    """This seat answered the message already (its message ``count + 1`` is in its copy):
+    the same answer is sent again, with a warning; a different move is refused (a second
+    message of that number, signed by this seat, would fork the game)."""
+    seat = seat_of(kept.header, key.public)
+    loaded = load(target, session)
+    mine = kept.messages[count]
+    given_move = _normal(loaded, move)
+    before = "resign" if mine.resign else (mine.move or "")
+    if move is None and before:
+        return DuelTurn(copy.game, seat, target, len(kept.messages), shown="\n".join([
+            view_text(loaded, key), "",
+            f"You answered this message already (message {mine.n}: {before}). If that "
+            "answer was lost, send it again with:", f"    {command} {shlex.quote(before)}"]))
+    if given_move is not None and given_move != before:
+        raise NotYourTurnError(f"you answered message {count} already, with "
+                               f"{before or 'your join'!r}: a different answer would fork the "
+                               f"game (two messages {mine.n} signed by you); send that one "
+                               "again, or answer the other seat's next message")
+    try:
+        sent = _answered(target).read_text("utf-8").split("\n")[2]
+    except (OSError, IndexError, ValueError):
+        sent = ""
+    where = f" ({safe(sent)})" if sent else ""
+    turn = DuelTurn(copy.game, seat, target, len(kept.messages),
+                    [f"message {m.n}: " + "; ".join(message_words(kept, m.n))
+                     for m in kept.messages[count:]])
+    turn.warnings = [f"warning: you already answered message {count} with "
+                     f"{before or 'your join'!r}{where}; sending that same answer again "
+                     "(a different one would fork the game)"]
+    _deliver(turn, message, loaded, me, given, deliver, session)
+    return turn
+
+
+def _normal(loaded: Loaded, move: str | None) -> str | None:
+    """A move as its message holds it (``resign`` for a resignation); ``None``: none."""
+    if move is None:
+        return None
+    if move.strip().lower() == "resign":
+        return "resign"
+    rules = loaded.progress.ruleset
+    return str(rules.format_move(rules.parse_move(move)))
+
+
+def _deliver(turn: DuelTurn, message: EmailMessage, after: Loaded, me: Address | None,
+             given: Address | None, deliver: Deliver | None, session: Session) -> None:
+    """Write the answer (to the other seat) into ``turn`` and have it delivered."""
+    other = after.progress.other(turn.seat)
+    sender = me or _party(after, turn.seat) or _single(message, "to")
+    recipient = given or _party(after, other) or _asked(message, sender)
+    if recipient is not None and sender is not None and \
+            recipient.addr_spec.lower() == sender.addr_spec.lower():
+        raise UsageError(f"the answer would go to your own address, {recipient.addr_spec}: "
+                         f"give {other}'s with --to ADDRESS")
+    thread = [*thread_of(session, after.file.game)]
+    for ident in _message_thread(message):
+        if ident not in thread:
+            thread.append(ident)
+    here = header_text(message, "message-id").strip()
+    if _MESSAGE_ID.fullmatch(here):  # in reply to this very message
+        thread = [ident for ident in thread if ident != here] + [here]
+    turn.to = str(recipient) if recipient is not None else ""
+    turn.answer = letter(after, other, recipient, sender, thread)
+    if deliver is not None:
+        try:
+            turn.sent = deliver(turn, turn.answer)
+        except FrogPbemError as exc:
+            exc.message = (f"{exc.message}; your answer is signed and kept in {turn.copy}: "
+                           "run the same command again to send it")
+            raise
+    remember_thread(session, after.file.game, header_text(turn.answer, "message-id"))
+
+
+def _single(message: MailMessage, name: str) -> Address | None:
+    found = _addresses(message, name)
+    return found[0] if len(found) == 1 else None
+
+
+def _asked(message: MailMessage, sender: Address | None) -> Address | None:
+    """The message's Reply-To (or From), when the header names no address for the other
+    seat; never this seat's own."""
+    found = _addresses(message, "reply-to") or _addresses(message, "from")
+    if not found or (sender is not None and
+                     found[0].addr_spec.lower() == sender.addr_spec.lower()):
+        return None
+    return found[0]
+
+
+def _addresses(message: MailMessage, name: str) -> list[Address]:
+    found = []
+    try:
+        for header in message.get_all(name) or []:
+            for one in getattr(header, "addresses", ()):
+                if one.username and one.domain:
+                    found.append(Address(one.display_name, one.username, one.domain))
+    except Exception:  # noqa: BLE001 - the email package's parser raises what it likes
+        return []
+    return found
+
+
+def _shown(loaded: Loaded, seat: str, key: crypto.PrivateKey, target: Path,
+           command: str) -> str:
+    """The board as this seat's tool shows it, and what to run."""
+    progress = loaded.progress
+    due = due_seat(progress, duel_rules(loaded.file.header.rules))
+    if due is None:
+        after = f"The game is over; check it: frogpbem verify {target}"
+        if seat not in progress.revealed:
+            after += f"\nYou may show your secret: {command} reveal"
+    elif due == seat:
+        after = f'It is your move ({seat}). Answer with:\n    {command} "YOUR MOVE"'
+    else:
+        after = f"{due} is to move. You may still resign:\n    {command} resign"
+    return f"{view_text(loaded, key)}\n\n{after}\n(your copy: {target})"
+
+
+def _answered(target: Path) -> Path:
+    """Where the last answer in a game is kept (its message number, the move, where it
+    went): beside the seat's copy."""
+    return target.with_name(f"{target.stem}.answered")
+
+
+def _folder(games: Path) -> None:
+    try:
+        games.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise FileAccessError(f"cannot make the games folder: {exc.strerror}",
+                              path=games) from None
+    if not os.access(games, os.W_OK | os.X_OK):
+        raise FileAccessError("the games folder cannot be written to", path=games)
+
+
+# --- where the answer goes -------------------------------------------------------------
+
+
+def write_eml(path: Path | None = None) -> Deliver:
+    """Write the answer to ``path``, or to ``GAME-SEAT-N.eml`` here; never over a file."""
+
+    def deliver(turn: DuelTurn, message: EmailMessage) -> str:
+        target = path
+        if target is None:
+            stem = f"{turn.game}-{turn.seat}-{turn.messages}"
+            target, number = Path(f"{stem}.eml"), 1
+            while os.path.lexists(target):
+                number += 1
+                target = Path(f"{stem}-{number}.eml")
+        elif os.path.lexists(target):
+            raise FileAccessError("exists already; not overwriting a message", path=target)
+        write_atomic(target, bytes(message), durable=False, private=True)
+        if not turn.to:
+            return (f"wrote {target}, with no To: (no address for the other seat): add it "
+                    "before you send it")
+        return f"wrote {target}, to {turn.to}"
+
+    return deliver
+
+
+def send_smtp(url: str, config: Path | None = None) -> Deliver:
+    def deliver(turn: DuelTurn, message: EmailMessage) -> str:
+        _sendable(message, "--smtp")
+        try:
+            send_messages([message], url, config)
+        except UsageError as exc:  # the URL or the login: this command's option
+            raise OptionError(exc.message) from None
+        return f"sent to {turn.to}"
+
+    return deliver
+
+
+def send_sendmail(program: str | Path) -> Deliver:
+    def deliver(turn: DuelTurn, message: EmailMessage) -> str:
+        _sendable(message, "--sendmail")
+        run_sendmail(program, message)
+        return f"sent to {turn.to} with {program}"
+
+    return deliver
+
+
+def _sendable(message: EmailMessage, how: str) -> None:
+    for name, where in (("To", "no address for the other seat: give --to ADDRESS"),
+                        ("From", "no address of yours: give --from ADDRESS or set "
+                                 "FROGPBEM_FROM")):
+        if message.get_all(name) is None:
+            raise UsageError(f"{where}; or write the answer with --out instead of {how}")
+
+
+# --- frogpbem receive ------------------------------------------------------------------
+
+
+def keep(found: Found, games: Path, key: crypto.PrivateKey, session: Session) -> str:
+    """Keep the message's copy of a game without a referee in ``games`` when it is newer
+    (checked whole and against this seat's memory); what was done, in words."""
+    copy, count = copy_in(found)
+    seat = seat_of(copy.header, key.public)
+    target = games / f"{copy.game}.yaml"
+    _folder(games)
+    with locked(target):
+        relation = _relation(_kept(target, copy.game), copy, target, seat)
+        if relation == "answered":
+            return (f"game {copy.game}: you hold this copy already, with your answer after "
+                    f"message {count}")
+        with tempfile.TemporaryDirectory() as folder:
+            work = Path(folder) / target.name
+            work.write_bytes(dump_duel(copy))
+            try:
+                load(work, session)
+            except FrogPbemError as exc:
+                raise _named(exc, folder, "the game file in the message") from None
+        if relation == "same":
+            return f"game {copy.game}: you hold this copy already (after message {count})"
+        write_atomic(target, dump_duel(copy))
+    return f"game {copy.game}: kept the copy after message {count}"
+
+
+def keeper(games: Path, key: crypto.PrivateKey, session: Session) -> Callable[[Found], str]:
+    """:func:`keep` for ``receive``, which hands it each message's findings."""
+    return lambda found: keep(found, games, key, session)
+
+
+__all__ = ["SHOWN", "Deliver", "DuelTurn", "Mailed", "body", "board_shown", "carried",
+           "copy_in", "keep", "keeper", "letter", "mail", "remember_thread", "reply",
+           "send_mailed", "send_sendmail", "send_smtp", "subject", "thread_of", "write_eml",
+           "write_mailed"]
