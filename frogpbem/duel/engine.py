@@ -372,7 +372,13 @@ def add(path: Path, key: crypto.PrivateKey, text: str | None, session: Session,
                     break
                 message = grown
                 trial = advance(progress, message, rules, signed=False)
-            if text is not None and not join_only:
+            unplayed = None
+            if text is not None and not join_only and trial.over:
+                unplayed = text  # the steps (an answer) ended the game: no move is played
+                if seat not in trial.revealed:
+                    message = _with(message, {"reveal": secret.secret})
+                    trial = advance(progress, message, rules, signed=False)
+            elif text is not None and not join_only:
                 ruleset = progress.ruleset
                 if text.strip().lower() == "resign":
                     message = replace(message, resign=True)
@@ -391,8 +397,10 @@ def add(path: Path, key: crypto.PrivateKey, text: str | None, session: Session,
         new = file.added(signed)
         write_atomic(path, dump_duel(new))
         DuelMemory(session.home).see(new, path)
-    return Added(seat, signed.n, tuple(_words(progress, trial, signed)),
-                 due_seat(trial, rules))
+    lines = _words(progress, trial, signed)
+    if unplayed is not None:
+        lines.append(f"your move {unplayed} was not played: your answer ended the game")
+    return Added(seat, signed.n, tuple(lines), due_seat(trial, rules))
 
 
 def _words(before: Progress, after: Progress, message: Message) -> list[str]:
@@ -506,7 +514,7 @@ def verify_text(loaded: Loaded) -> str:
                      "commitment, the board dealt again")
     for seat, _secret in progress.revealed.items():
         lines.append(f"OK {seat}'s revealed secret matches its seed commitment")
-    lines += duel_rules(header.rules).audit(progress)
+    lines += duel_rules(header.rules).audit_lines(progress)
     state = progress.state
     outcome = progress.ruleset.outcome(state) if state is not None else None
     lines.append(f"game over: {outcome.termination}" if outcome else

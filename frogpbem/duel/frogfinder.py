@@ -609,3 +609,86 @@ def check_fresh_nonces(firsts: Iterable[Point]) -> None:
         if first in seen:
             raise ProofError("two proofs of the game share a first message (a reused nonce)")
         seen.add(first)
+
+
+# --- the parts of a message (docs/format.md, "Frog Finder without a referee") --------------
+
+
+def _some(data: JSON, allowed: Sequence[str], what: str) -> list[JSON | None]:
+    """The values of a non-empty JSON object whose keys are among ``allowed``, in their
+    order (``None`` where absent)."""
+    if not isinstance(data, dict) or not data or not set(data) <= set(allowed):
+        raise GameFileError(f"{what} is not an object with some of the keys "
+                            f"{', '.join(allowed)} and no other")
+    return [data.get(key) for key in allowed]
+
+
+@frozen
+class Setup:
+    """A seat's ``setup`` part: its commitments and, for red, its mask, for blue, its
+    selection (exactly one of the two)."""
+
+    commitments: Commitments
+    mask: Mask | None = None
+    selection: Selection | None = None
+
+    def to_json(self) -> JSON:
+        second: tuple[str, JSON] = ("mask", self.mask.to_json()) if self.mask is not None \
+            else ("selection", self.selection.to_json() if self.selection else None)
+        return {"commitments": self.commitments.to_json(), second[0]: second[1]}
+
+    @classmethod
+    def from_json(cls, data: JSON, board: Board, red: bool) -> Setup:
+        second = "mask" if red else "selection"
+        commitments, other = _fields(data, ("commitments", second),
+                                     f"{'red' if red else 'blue'}'s setup")
+        made = Commitments.from_json(commitments, board)
+        if red:
+            return cls(made, mask=Mask.from_json(other, board))
+        return cls(made, selection=Selection.from_json(other, board))
+
+
+@frozen
+class MoveOpening:
+    """What goes with a move: the mover's opening at its square and, with a shot, its
+    count box (``{"opening": r_q, "box": {"key", "box"}}``)."""
+
+    opening: MoverPart
+    box: CountBox | None = None
+
+    def to_json(self) -> JSON:
+        made: dict[str, JSON] = {"opening": self.opening.blinding.hex()}
+        if self.box is not None:
+            made["box"] = self.box.to_json()
+        return made
+
+    @classmethod
+    def from_json(cls, data: JSON) -> MoveOpening:
+        opening, box = _some(data, ("opening", "box"), "a move's part")
+        if opening is None:
+            raise GameFileError("a move's part has no opening")
+        return cls(MoverPart(Scalar.from_hex(opening, "the mover's opening")),
+                   None if box is None else CountBox.from_json(box))
+
+
+@frozen
+class AnswerPart:
+    """A message's ``answer`` part: the answer ``to`` the other seat's pending move, and
+    the ``move`` part of the message's own move (either or both)."""
+
+    to: Answer | None = None
+    move: MoveOpening | None = None
+
+    def to_json(self) -> JSON:
+        made: dict[str, JSON] = {}
+        if self.to is not None:
+            made["to"] = self.to.to_json()
+        if self.move is not None:
+            made["move"] = self.move.to_json()
+        return made
+
+    @classmethod
+    def from_json(cls, data: JSON) -> AnswerPart:
+        to, move = _some(data, ("to", "move"), "the answer part")
+        return cls(None if to is None else Answer.from_json(to),
+                   None if move is None else MoveOpening.from_json(move))

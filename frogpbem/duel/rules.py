@@ -51,6 +51,10 @@ class Progress:
     """Each seat's secret, once revealed (checked against its commitment and public seed)."""
     steps: Mapping[str, JSON] = field(default_factory=dict)
     """The rules' own record of the protocol steps so far (Froglet: the dealt board)."""
+    protocol: object = None
+    """The rules' own typed record of their protocol steps, parsed and checked once (Frog
+    Finder: :class:`~frogpbem.duel.frogfinder_rules.FrogFinderProgress`); ``None`` before
+    the rules keep one."""
     state: Any = None
     """The rules' state once the setup is done (``None`` before)."""
     played: tuple[Played, ...] = ()
@@ -114,7 +118,7 @@ class DuelRules(ABC):
     red for its public seed and setup (commitments, bit and mask proofs), then blue for
     its setup (commitments, select proofs), then red for ``overlap`` (``m`` and its
     proof; ``m > 0`` starts attempt ``k + 1``: ``due`` goes back to red); ``take``
-    checks each proof against the commitments it keeps in :attr:`Progress.steps`;
+    checks each proof against the commitments it keeps in :attr:`Progress.protocol`;
     ``steps`` makes them from the seat's :class:`SeatSecret`; ``move_parts`` adds the
     mover's opening at the square (and, for a shot, its count sealed to the other seat:
     ``readers`` is that seat), and ``steps`` the ``answer`` to the last move, which
@@ -153,11 +157,6 @@ class DuelRules(ABC):
         """Once dealt, the seat whose answer to a pending move is awaited before the rules'
         turn order goes on (``None``: none is; Froglet's moves need no answer)."""
         return None
-
-    def audit(self, progress: Progress) -> list[str]:
-        """``verify``'s lines on what the result rests on beyond the checks made (a reveal
-        not yet made)."""
-        return []
 
     # --- what a seat, the public and an audit see (frogpbem.duel.looks, .audit) ---------
 

@@ -177,7 +177,7 @@ def test_referee_free_frogfinder_whole_game_through_the_cli(
     assert dump_duel(file) == dump_duel(read(blue))
     verified = as_seat(red, "verify", red.game, key=False)
     assert verified.exit_code == 0, verified.output
-    assert "OK red's revealed secret gives its placement" in verified.stdout
+    assert "red's revealed secret gives its placement and every commitment" in verified.stdout
     public = public_state(red)
     full = independent_replay(file)
     assert RULES.outcome(public) == RULES.outcome(full) is not None
