@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from frogpbem import crypto
+from frogpbem.board import Square
 from frogpbem.crypto.duelsecret import SeatSecret
 from frogpbem.gamefile.duelfile import DuelFile, Message, dump_duel, parse_duel
 from frogpbem.gamefile.model import JSON
@@ -199,54 +200,263 @@ def forge(seat: Seat, keys: Keys, player: str, change: Callable[[Message], Messa
     seat.game.write_bytes(dump_duel(DuelFile(file.header, (*file.messages[:-1], signed))))
 
 
-def test_referee_free_frogfinder_false_answers_refused_on_arrival(
-        as_seat: Run, keys: Keys, seats: tuple[Seat, Seat]) -> None:
+# --- refused on arrival ----------------------------------------------------------------------
+
+
+def placements(keys: Keys, seat: Seat) -> dict[str, frozenset[Square]]:
+    """Both seats' frogs, from their secrets opened with their keys and the spec's dealer
+    computed here (hashlib)."""
+    from frogpbem.duel.engine import own_secret, replay
+
+    file = read(seat)
+    progress = replay(file)
+    header = file.header
+    size, frogs = int(header.options["size"]), int(header.options["frogs"])
+    join = file.messages[0].join
+    assert join is not None
+    publics = {"blue": join.public, "red": next(m.public for m in file.messages if m.public)}
+    overlaps = [m.step("overlap") for m in file.messages if m.step("overlap")]
+    attempt = sum(1 for o in overlaps if isinstance(o, dict) and o["count"] != 0)
+    placed = {}
+    for name, player, other in (("red", "alice", "blue"), ("blue", "bob", "red")):
+        secret = own_secret(progress, file, name, keys.key(player))
+        assert secret is not None
+        publics_other = publics[other]
+        assert publics_other is not None
+        placed[name] = independent_placement(header.game, name, secret.secret, publics_other,
+                                             attempt, size, frogs)
+    return placed
+
+
+def empty_squares(state: State, placed: dict[str, frozenset[Square]]) -> list[Square]:
+    taken = placed["red"] | placed["blue"]
+    return [q for q in state.board.squares() if q.name in open_squares(state)
+            and q not in taken]
+
+
+def arrives(run: Run, seat: Seat, data: bytes, sentence: str, status: int,
+            *words: str) -> None:
+    """``data`` arriving in ``seat``'s folder is refused by its ``move`` with ``status`` and
+    ``sentence``, the file unchanged byte for byte."""
+    seat.game.write_bytes(data)
+    refused = run(seat, "move", seat.game, *words)
+    assert refused.exit_code == status, refused.output
+    assert sentence in refused.stderr, refused.stderr
+    assert "Traceback" not in refused.output
+    assert seat.game.read_bytes() == data
+
+
+def signed_again(file: DuelFile, keys: Keys, player: str, message: Message) -> bytes:
+    """``file`` with its last message replaced by ``message``, signed by ``player``."""
+    return dump_duel(DuelFile(file.header, (*file.messages[:-1],
+                                            message.signed(keys.key(player)))))
+
+
+def answer_of(message: Message) -> dict[str, JSON]:
+    part = message.step("answer")
+    assert isinstance(part, dict)
+    return part
+
+
+def with_answer(message: Message, part: dict[str, JSON]) -> Message:
+    from dataclasses import replace
+
+    return replace(message, steps={**(message.steps or {}), "answer": part})
+
+
+@pytest.fixture
+def dealt(as_seat: Run, keys: Keys, seats: tuple[Seat, Seat]
+          ) -> tuple[dict[str, frozenset[Square]], list[Square]]:
     red, blue = seats
     set_up(as_seat, keys, red, blue, 6, 2)
-    secret = SeatSecret  # noqa: F841 (the seats' secrets stay in their files)
-    state = public_state(red)
-    for square in open_squares(state):
-        done = as_seat(red, "move", red.game, f"shoot {square}")
-        if done.exit_code == 0:
-            break
+    placed = placements(keys, red)
+    return placed, empty_squares(public_state(red), placed)
+
+
+def test_referee_free_frogfinder_false_answers_refused_on_arrival(
+        as_seat: Run, keys: Keys, seats: tuple[Seat, Seat],
+        dealt: tuple[dict[str, frozenset[Square]], list[Square]]) -> None:
+    red, blue = seats
+    placed, empty = dealt
+    blue_frog = sorted(placed["blue"], key=lambda q: (q.row, q.col))[0]
+    assert as_seat(red, "move", red.game, f"shoot {empty[0].name}").exit_code == 0
     mail(red, blue)
-    good = as_seat(blue, "move", blue.game)  # blue answers (no move of its own yet)
-    assert good.exit_code == 0, good.output
-    answered = read(blue)
-    answer = answered.messages[-1].step("answer")
-    assert isinstance(answer, dict)
-    to = answer["to"]
-    assert isinstance(to, dict)
-    lies: list[tuple[str, Callable[[Message], Message]]] = []
-    if "count" in to:
-        lies.append(("count", lambda m: _with_answer(m, {**to, "count": int(
-            str(to["count"])) + 1})))
-        lies.append(("frog", lambda m: _with_answer(m, {"bit": 1, "blinding": str(
-            to["count_blinding"])})))
-    else:
-        lies.append(("miss", lambda m: _with_answer(m, {**to, "bit": 0})))
-    lies.append(("missing", lambda m: _without_answer(m)))
-    for _what, change in lies:
-        shutil.copyfile(blue.game, blue.folder / "good.yaml")
-        forge(blue, keys, "bob", change)
-        forged = blue.game.read_bytes()
-        shutil.copyfile(blue.game, red.game)
-        before = red.game.read_bytes()
-        refused = as_seat(red, "move", red.game, "shoot A1")
-        assert refused.exit_code in (4, 6), refused.output
-        assert red.game.read_bytes() == before == forged
-        shutil.copyfile(blue.folder / "good.yaml", blue.game)
+    assert as_seat(blue, "move", blue.game, f"shoot {empty[1].name}").exit_code == 0
+    good = read(blue)
+    last = good.messages[-1]
+    to = answer_of(last)["to"]
+    assert isinstance(to, dict) and set(to) == {"count", "count_blinding", "empty"}
+    n, shot = last.n, empty[0].name
+    count = int(str(to["count"]))
+    # a wrong count
+    lie = with_answer(last, {**answer_of(last), "to": {**to, "count": count + 1}})
+    arrives(as_seat, red, signed_again(good, keys, "bob", lie),
+            f"message {n} (blue): blue's count {count + 1} around {shot} does not open both "
+            "seats' commitments", 6, "shoot", empty[2].name)
+    # a false hit: blue claims a frog on the empty square
+    lie = with_answer(last, {**answer_of(last), "to": {"bit": 1,
+                                                       "blinding": to["count_blinding"]}})
+    arrives(as_seat, red, signed_again(good, keys, "bob", lie),
+            f"message {n} (blue): blue's answer does not open its commitment at {shot}", 6)
+    # an answer missing: blue's message has its move and no answer
+    lie = with_answer(last, {"move": answer_of(last)["move"]})
+    arrives(as_seat, red, signed_again(good, keys, "bob", lie),
+            f"message {n} (blue): blue's message lacks its answer to red's move", 6)
+    # the good copy arrives; red answers and shoots blue's frog
+    mail(blue, red)
+    assert as_seat(red, "move", red.game, f"shoot {blue_frog.name}").exit_code == 0
+    mail(red, blue)
+    assert as_seat(blue, "move", blue.game, f"guess {empty[3].name}").exit_code == 0
+    good = read(blue)
+    last = good.messages[-1]
+    to = answer_of(last)["to"]
+    assert isinstance(to, dict) and to["bit"] == 1
+    # a false miss: blue's frog answered as no frog
+    lie = with_answer(last, {**answer_of(last), "to": {**to, "bit": 0}})
+    arrives(as_seat, red, signed_again(good, keys, "bob", lie),
+            f"message {last.n} (blue): blue's answer does not open its commitment at "
+            f"{blue_frog.name}", 6)
 
 
-def _with_answer(message: Message, to: JSON) -> Message:
-    steps = dict(message.steps or {})
-    steps["answer"] = {"to": to}
+def test_referee_free_frogfinder_moved_proof_and_unmade_move_refused_on_arrival(
+        as_seat: Run, keys: Keys, seats: tuple[Seat, Seat],
+        dealt: tuple[dict[str, frozenset[Square]], list[Square]]) -> None:
+    red, blue = seats
+    _placed, empty = dealt
+    assert as_seat(red, "move", red.game, f"shoot {empty[0].name}").exit_code == 0
+    # an answer to a move that was never made: red's first move answers one of blue's
+    made = read(red)
+    last = made.messages[-1]
+    lie = with_answer(last, {**answer_of(last), "to": {"bit": 0, "blinding": "01" + "00" * 31}})
+    arrives(as_seat, blue, signed_again(made, keys, "alice", lie),
+            f"message {last.n} (red): red answers a move that was not made", 6)
+    mail(red, blue)
+    assert as_seat(blue, "move", blue.game, f"guess {empty[1].name}").exit_code == 0
+    first = answer_of(read(blue).messages[-1])["to"]
+    assert isinstance(first, dict) and "empty" in first
+    mail(blue, red)
+    assert as_seat(red, "move", red.game, f"shoot {empty[2].name}").exit_code == 0
+    mail(red, blue)
+    assert as_seat(blue, "move", blue.game, f"guess {empty[3].name}").exit_code == 0
+    good = read(blue)
+    last = good.messages[-1]
+    to = answer_of(last)["to"]
+    assert isinstance(to, dict) and "empty" in to
+    # the empty proof of the first shot, moved to the second
+    lie = with_answer(last, {**answer_of(last), "to": {**to, "empty": first["empty"]}})
+    arrives(as_seat, red, signed_again(good, keys, "bob", lie),
+            f"message {last.n} (blue): blue's empty proof at {empty[2].name} does not hold",
+            6)
+
+
+def test_referee_free_frogfinder_false_count_box_refused_by_the_answerer(
+        as_seat: Run, keys: Keys, seats: tuple[Seat, Seat],
+        dealt: tuple[dict[str, frozenset[Square]], list[Square]]) -> None:
+    from frogpbem.board import Board
+    from frogpbem.crypto.group import Scalar
+    from frogpbem.duel.engine import own_secret, replay
+    from frogpbem.duel.frogfinder import Commitments, Context, CountPart, seal_box
+
+    red, blue = seats
+    placed, empty = dealt
+    near = next(q for q in empty if any(n in placed["red"]
+                                        for n in Board(6).neighbours(q)))
+    assert as_seat(red, "move", red.game, f"shoot {near.name}").exit_code == 0
+    made = read(red)
+    last = made.messages[-1]
+    progress = replay(DuelFile(made.header, made.messages[:-1]))
+    secret = own_secret(progress, made, "red", keys.key("alice"))
+    assert secret is not None
+    blue_setup = next(m.step("setup") for m in made.messages
+                      if m.seat == "blue" and m.step("setup"))
+    assert isinstance(blue_setup, dict)
+    board = Board(6)
+    ctx = Context(made.game, made.header.hash, "red", 0)
+    around = [q for q in board.neighbours(near) if q in placed["red"]]
+    blinding = sum((secret.blinding(0, q.name) for q in board.neighbours(near)), Scalar(0))
+    box = seal_box(ctx, secret, board, Commitments.from_json(blue_setup["commitments"], board),
+                   last.n, near, CountPart(len(around) + 1, blinding))
+    part = answer_of(last)
+    move = part["move"]
+    assert isinstance(move, dict)
+    lie = with_answer(last, {**part, "move": {**move, "box": box.to_json()}})
+    arrives(as_seat, blue, signed_again(made, keys, "alice", lie),
+            f"red's count box for its shot at {near.name} does not open its commitments "
+            "around it", 6)
+
+
+def test_referee_free_frogfinder_rolled_back_and_forked_copies_refused(
+        as_seat: Run, keys: Keys, seats: tuple[Seat, Seat],
+        dealt: tuple[dict[str, frozenset[Square]], list[Square]]) -> None:
     from dataclasses import replace
 
-    return replace(message, steps=steps)
+    red, blue = seats
+    _placed, empty = dealt
+    older = read(red)
+    assert as_seat(red, "move", red.game, f"shoot {empty[0].name}").exit_code == 0
+    mail(red, blue)
+    assert as_seat(blue, "move", blue.game, f"guess {empty[1].name}").exit_code == 0
+    good = read(blue)
+    mail(blue, red)
+    assert as_seat(red, "view", red.game).exit_code == 0  # red's tool sees message n
+    arrives(as_seat, red, dump_duel(older),
+            f"is older than a copy of game {good.game} you saw before (it ends at message "
+            f"{len(older.messages)}, you have seen message {len(good.messages)}): a "
+            "rollback; use the latest copy", 8)
+    last = good.messages[-1]
+    other = replace(last, move=None, resign=True,
+                    steps={"answer": {"to": answer_of(last)["to"]}})
+    arrives(as_seat, red, signed_again(good, keys, "bob", other),
+            f"FORK: message {last.n} differs from the message {last.n} you saw before, both "
+            "signed by blue: refusing it", 11)
 
 
-def _without_answer(message: Message) -> Message:
+def test_referee_free_frogfinder_answer_that_ends_the_game_is_written_without_the_move(
+        as_seat: Run, keys: Keys, seats: tuple[Seat, Seat]) -> None:
+    """Red's guess finds blue's last frog: blue's command with a move writes its answer (and
+    its reveal), says the move was not played, and exits 0."""
+    red, blue = seats
+    set_up(as_seat, keys, red, blue, 4, 1)
+    placed = placements(keys, red)
+    (frog,) = placed["blue"]
+    assert as_seat(red, "move", red.game, f"guess {frog.name}").exit_code == 0
+    mail(red, blue)
+    free = next(q for q in empty_squares(public_state(blue), placed))
+    done = as_seat(blue, "move", blue.game, f"shoot {free.name}")
+    assert done.exit_code == 0, done.output
+    assert f"your move shoot {free.name} was not played: your answer ended the game" in \
+        done.stdout
+    last = read(blue).messages[-1]
+    assert last.move is None and last.reveal is not None and answer_of(last).keys() == {"to"}
+    assert RULES.outcome(public_state(blue)) is not None
+
+
+def test_referee_free_frogfinder_resignation_carries_the_answer(
+        as_seat: Run, keys: Keys, seats: tuple[Seat, Seat],
+        dealt: tuple[dict[str, frozenset[Square]], list[Square]]) -> None:
+    red, blue = seats
+    _placed, empty = dealt
+    assert as_seat(red, "move", red.game, f"shoot {empty[0].name}").exit_code == 0
+    mail(red, blue)
+    done = as_seat(blue, "move", blue.game, "resign")
+    assert done.exit_code == 0, done.output
+    last = read(blue).messages[-1]
+    assert last.resign and answer_of(last).keys() == {"to"}
+    played = replay_played(read(blue))
+    assert [p.result is not None for p in played] == [True, True]
+    # a resignation without the answer is refused on arrival
+    bare = signed_again(read(blue), keys, "bob", _without_steps(last))
+    arrives(as_seat, red, bare, f"message {last.n} (blue): blue's message lacks its answer "
+            "to red's move", 6)
+
+
+def replay_played(file: DuelFile) -> tuple[object, ...]:
+    from frogpbem.duel.engine import replay
+
+    return tuple(replay(file).played)
+
+
+def _without_steps(message: Message) -> Message:
     from dataclasses import replace
 
-    return replace(message, steps=None, move="shoot A1")
+    return replace(message, steps=None)
