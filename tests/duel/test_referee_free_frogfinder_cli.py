@@ -494,3 +494,36 @@ def _without_steps(message: Message) -> Message:
     from dataclasses import replace
 
     return replace(message, steps=None)
+
+
+def test_referee_free_frogfinder_view_and_hint_are_the_refereed_ones(
+        as_seat: Run, keys: Keys, seats: tuple[Seat, Seat],
+        dealt: tuple[dict[str, frozenset[Square]], list[Square]]) -> None:
+    """Each seat's ``view --json`` and ``hint --json`` are those of the refereed rules
+    playing the answered moves with both placements (a pending move not yet on the board)."""
+    import json
+
+    red, blue = seats
+    placed, empty = dealt
+    full = RULES.start(RULES.options({"size": 6, "frogs": 2}), ("red", "blue"), None,
+                       {s: {"frogs": names(placed[s])} for s in ("red", "blue")})
+    moves = [("red", f"shoot {empty[0].name}"), ("blue", f"guess {empty[1].name}"),
+             ("red", f"shoot {empty[2].name}")]
+    answered = full
+    for index, (name, move) in enumerate(moves):
+        me, other = (red, blue) if name == "red" else (blue, red)
+        assert as_seat(me, "move", me.game, move).exit_code == 0
+        mail(me, other)
+        if index:  # the answer to the move before is in: it is on the board
+            answered = full
+        full, _ = RULES.play(full, name, RULES.parse_move(move))
+        for seat in seats:
+            shown = json.loads(as_seat(seat, "view", seat.game, "--json").stdout)
+            expected = RULES.view(answered, frozenset({seat.name}))
+            assert shown["state"] == expected.to_json()
+            assert shown["moves"][-1]["result"] is None  # the last move awaits its answer
+            hinted = json.loads(as_seat(seat, "hint", seat.game, "--json").stdout)
+            assert RULES.hints is not None
+            assert hinted == RULES.hints.hint(expected, seat.name)
+        public = json.loads(as_seat(red, "view", red.game, "--public", "--json").stdout)
+        assert public["state"] == RULES.view(answered, frozenset()).to_json()
