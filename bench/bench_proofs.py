@@ -6,7 +6,10 @@ time of each step over ROUNDS runs, in ms and as a ratio to one Ed25519 signatur
 those of Frog Finder on a 12×12 board, 144 squares: one bit proof; red's setup (144
 commitments with their bit proofs, the mask key and 144 masks with their proofs);
 blue's selection (144 commitments with their bit proofs, 144 selections with their
-proofs); the overlap; one shot's answer (8 + 8 commitments summed, one opening). A
+proofs); the overlap; one shot's answer (8 + 8 commitments summed, one opening); and
+one shot as the tools make and check it (frogpbem.duel.frogfinder): the mover's opening and
+count box, the answerer's check of them, its empty proof and total, and the checks of both
+on arrival. A
 verifier reads every point from hex (the validity check is part of its cost) and
 collects the first messages for the reused-nonce check. Not a test: nothing here
 asserts a time.
@@ -93,7 +96,7 @@ def main() -> None:
             d = x * (c - b * G)
             ctx = context(RED, name)
             bits.append(prove(bit_statement(ctx, c), b, [r], nonce_red).to_json())
-            masks.append(prove(mask_statement(ctx, p, c, d), b, [x], nonce_red).to_json())
+            masks.append(prove(mask_statement(ctx, p, c, d), b, [r, x], nonce_red).to_json())
             cs.append(c.hex())
             ds.append(d.hex())
         return cs, ds, p.hex(), bits, masks
@@ -150,14 +153,16 @@ def main() -> None:
         ctx = {"game": "bench", "header": "sha256:" + "00" * 32, "seat": "red", "attempt": 0,
                "count": m}
         p = x * H
-        return m, s_e, s_f, p, prove(overlap_statement(ctx, p, s_e, s_f, m), 0, [x], nonce_red)
+        return m, s_e, s_f, p, prove(overlap_statement(ctx, p, s_e, s_f, m, FROGS), 0, [x],
+                                                nonce_red)
 
     m, s_e, s_f, p, overlap_proof = overlap()
 
     def overlap_check() -> None:
         ctx = {"game": "bench", "header": "sha256:" + "00" * 32, "seat": "red", "attempt": 0,
                "count": m}
-        verified_first_messages(overlap_statement(ctx, p, s_e, s_f, m), overlap_proof, "it")
+        verified_first_messages(overlap_statement(ctx, p, s_e, s_f, m, FROGS), overlap_proof,
+                                "it")
 
     around = list(range(8))  # eight squares around a shot, on each side
 
@@ -172,6 +177,52 @@ def main() -> None:
             blinding = blinding + BLUE.blinding(0, SQUARES[j])
         assert opens_to(red_sum + blue_sum, k, blinding)
 
+    from frogpbem.board import Board
+    from frogpbem.duel.frogfinder import (
+        Answer,
+        Context,
+        CountBox,
+        MoverPart,
+        answer,
+        check_answer,
+        check_mover_part,
+        commit_placement,
+        mover_part,
+        open_box,
+        seal_box,
+    )
+    from frogpbem.duel.frogfinder import placement as placed_frogs
+    from frogpbem.games.frogs_notation import Shoot
+
+    board = Board(SIZE)
+    red_ctx = Context("bench", "sha256:" + "00" * 32, "red", 0)
+    blue_ctx = red_ctx.of("blue")
+    red_frogs = placed_frogs(RED, board, FROGS, BLUE.public_seed(), 0)
+    blue_frogs = placed_frogs(BLUE, board, FROGS, RED.public_seed(), 0)
+    red_c = commit_placement(red_ctx, RED, board, red_frogs)
+    blue_c = commit_placement(blue_ctx, BLUE, board, blue_frogs)
+    square = next(q for q in board.squares() if q not in red_frogs | blue_frogs
+                  and 0 < q.row < SIZE - 1 and 0 < q.col < SIZE - 1)
+    shot = Shoot(square)
+
+    def mover() -> tuple[MoverPart, CountBox]:
+        opening, count = mover_part(RED, 0, board, red_frogs, shot)
+        assert count is not None
+        return opening, seal_box(red_ctx, RED, board, blue_c, 7, square, count)
+
+    opening, box = mover()
+
+    def answerer() -> Answer:
+        check_mover_part(board, red_c, shot, opening)
+        count = open_box(red_ctx, BLUE, board, red_c, 7, square, box)
+        return answer(blue_ctx, BLUE, board, blue_frogs, 7, shot, count)
+
+    given = answerer()
+
+    def arrival() -> None:
+        check_mover_part(board, red_c, shot, opening)
+        check_answer(blue_ctx, board, 7, shot, blue_c, red_c, given)
+
     one = bit_statement(context(RED, "A1"), commit(1, RED.blinding(0, "A1")))
     one_proof = prove(one, 1, [RED.blinding(0, "A1")], nonce_red)
     steps = [
@@ -184,6 +235,9 @@ def main() -> None:
         ("the overlap: decrypt m and prove", overlap),
         ("the overlap, verify", overlap_check),
         ("one shot's answer: 8+8 commitments and opening", shot_check),
+        ("a shot as the tool makes it: opening, count box", mover),
+        ("its answer: check, open the box, empty proof + total", answerer),
+        ("both checked on arrival (opening, empty proof, total)", arrival),
     ]
     print(f"one Ed25519 signature (200 bytes): {signature * 1e3:.3f} ms")
     print(f"(the placements overlap on {m} square{'s' if m != 1 else ''})")

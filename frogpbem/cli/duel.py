@@ -42,7 +42,7 @@ def new(game: Path, rules: str, key: Path | None, seat_keys: dict[str, str],
     from frogpbem import crypto
     from frogpbem.dealing import new_game_id
     from frogpbem.duel.engine import create, write_new
-    from frogpbem.duel.rules import duel_rules
+    from frogpbem.duel.registry import duel_rules
     from frogpbem.gamefile.model import Deadline, Party
     from frogpbem.games import find_game
     from frogpbem.mail.contact import check_address

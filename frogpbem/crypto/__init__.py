@@ -60,6 +60,7 @@ from frogpbem.errors import SignatureError
 if TYPE_CHECKING:
     import random
 
+    from frogpbem.crypto.countbox import open_count, seal_count
     from frogpbem.crypto.duelsecret import SeatSecret
     from frogpbem.crypto.group import (
         G,
@@ -77,6 +78,7 @@ if TYPE_CHECKING:
         Proof,
         Statement,
         bit_statement,
+        empty_statement,
         first_messages,
         mask_statement,
         overlap_statement,
@@ -90,10 +92,11 @@ _REFEREE_FREE = {
     "frogpbem.crypto.group": ("G", "H", "L", "Point", "Scalar", "commit", "hash_to_scalar",
                               "opens_to", "total"),
     "frogpbem.crypto.proofs": ("Equation", "Proof", "Statement", "bit_statement",
-                               "first_messages", "mask_statement", "overlap_statement",
-                               "prove", "select_statement", "verified_first_messages",
-                               "verify"),
+                               "empty_statement", "first_messages", "mask_statement",
+                               "overlap_statement", "prove", "select_statement",
+                               "verified_first_messages", "verify"),
     "frogpbem.crypto.duelsecret": ("SeatSecret",),
+    "frogpbem.crypto.countbox": ("open_count", "seal_count"),
 }
 """The names of games without a referee, by module: imported when first asked for, so
 that a command that plays none does not load libsodium (about 25 ms)."""
@@ -154,6 +157,7 @@ __all__ = [
     "Proof",
     "Statement",
     "bit_statement",
+    "empty_statement",
     "first_messages",
     "mask_statement",
     "overlap_statement",
@@ -162,6 +166,8 @@ __all__ = [
     "verify",
     "verified_first_messages",
     "SeatSecret",
+    "open_count",
+    "seal_count",
 ]
 
 

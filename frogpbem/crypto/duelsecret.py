@@ -29,9 +29,10 @@ class SeatSecret:
 
     @classmethod
     def new(cls, game: str, seat: str) -> SeatSecret:
-        """A fresh secret from the operating system. A derived scalar is zero with
-        probability about 2^-252 for each; the mask key of attempt 0, the one scalar every
-        game uses at once, is checked and the secret drawn again if it is zero."""
+        """A fresh secret from the operating system, drawn again if the mask key of
+        attempt 0 is zero (docs/format.md, "A seat's secret": each derived scalar is zero
+        with probability about 2^-252; any other one that is zero makes the tool refuse to
+        make the value that needs it, never a false one)."""
         while True:
             made = cls(game, seat, os.urandom(32).hex())
             if not made.mask_key(0).is_zero():
@@ -70,6 +71,10 @@ class SeatSecret:
         """``t_q``: the re-randomising blinding of the selection at a square."""
         return Scalar.from_wide(self._derive("duel-select", attempt=attempt,
                                              square=square_name))
+
+    def count_key(self, n: int, square_name: str) -> Scalar:
+        """``y``: the key of the count box of the seat's shot, move ``n`` at a square."""
+        return Scalar.from_wide(self._derive("duel-count", n=n, square=square_name))
 
     def nonce_key(self) -> bytes:
         """The key from which the seat's proof nonces are derived (32 bytes)."""

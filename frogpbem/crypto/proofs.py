@@ -5,8 +5,9 @@ shows that one branch holds for scalars the prover knows, without saying which
 (Cramer–Damgård–Schoenmakers OR of Schnorr proofs, Fiat–Shamir over the whole
 statement). Nonces are derived from a secret key, the statement and the witness, as
 EdDSA derives its own: proving is deterministic and one nonce never serves two
-statements. The four statements the games use are built here, so that prover and
-verifier cannot disagree on a base or a target.
+statements. The statements the games use are built here, so that prover and
+verifier cannot disagree on a base or a target, and each builder refuses a context
+without the keys the spec's table gives its tag (:data:`CONTEXT_KEYS`).
 """
 
 from __future__ import annotations
@@ -20,7 +21,17 @@ from frogpbem.frozen import frozen
 
 PROOF_PREFIX = b"frogpbem/1 proof\n"
 NONCE_PREFIX = b"frogpbem/1 nonce\n"
-TAGS = ("bit", "mask", "select", "overlap")
+TAGS = ("bit", "mask", "select", "overlap", "legal", "empty")
+"""Every statement's tag (docs/format.md, "Proofs")."""
+CONTEXT_KEYS: Mapping[str, tuple[str, ...]] = {
+    "bit": ("game", "header", "seat", "attempt", "square"),
+    "mask": ("game", "header", "seat", "attempt", "square"),
+    "select": ("game", "header", "seat", "attempt", "square"),
+    "overlap": ("game", "header", "seat", "attempt", "count"),
+    "legal": ("game", "header", "seat", "n", "move"),
+    "empty": ("game", "header", "seat", "n", "square"),
+}
+"""The keys each tag's context must hold (the spec's table of statements)."""
 
 Equation = tuple[int, Point, Point]
 """``(w, B, Y)``: ``Y = x_w·B``."""
@@ -174,26 +185,49 @@ def verified_first_messages(statement: Statement, proof: Proof, what: str
     return tuple(a for row in first for a in row)
 
 
+def _context(tag: str, context: Context) -> dict[str, str | int]:
+    """``context`` as a plain dict, or ProofError unless it holds every key ``tag`` needs."""
+    missing = [key for key in CONTEXT_KEYS[tag] if key not in context]
+    if missing:
+        raise ProofError(f"the context of a {tag} proof lacks {', '.join(missing)}")
+    return dict(context)
+
+
 def bit_statement(context: Context, c: Point) -> Statement:
     """``C`` commits to 0 (branch 0) or 1 (branch 1); the witness is its blinding."""
-    return Statement("bit", dict(context), (((0, H, c),), ((0, H, c - G),)))
+    return Statement("bit", _context("bit", context), (((0, H, c),), ((0, H, c - G),)))
 
 
 def mask_statement(context: Context, p: Point, c: Point, d: Point) -> Statement:
-    """``D = x·(C − b·G)`` for the bit ``b`` of ``C`` (the branch) and ``P = x·H``."""
-    return Statement("mask", dict(context), (((0, H, p), (0, c, d)),
-                                              ((0, H, p), (0, c - G, d))))
+    """Branch ``b``: ``C − b·G = r·H``, ``P = x·H`` and ``D = r·P`` (witnesses ``r``, ``x``).
+
+    So ``b`` is the bit ``C`` commits to (only its branch has a blinding ``r``), and
+    ``D = r·x·H = x·(C − b·G)``: the mask cannot be made for the other bit.
+    """
+    return Statement("mask", _context("mask", context), tuple(
+        ((0, H, c - b * G), (1, H, p), (0, p, d)) for b in (0, 1)))
 
 
 def select_statement(context: Context, k: Point, c: Point, d: Point, p: Point,
                      e: Point, f: Point) -> Statement:
     """``(E, F)`` is ``t·(H, P)`` if ``K`` commits to 0 (branch 0), ``(C, D) + t·(H, P)``
     if it commits to 1 (branch 1); witnesses: ``K``'s blinding, then ``t``."""
-    return Statement("select", dict(context), (
+    return Statement("select", _context("select", context), (
         ((0, H, k), (1, H, e), (1, p, f)),
         ((0, H, k - G), (1, H, e - c), (1, p, f - d))))
 
 
-def overlap_statement(context: Context, p: Point, s_e: Point, s_f: Point, m: int) -> Statement:
-    """``S_F = x·(S_E − m·G)`` for the key ``x`` of ``P = x·H``: one branch."""
-    return Statement("overlap", dict(context), (((0, H, p), (0, s_e - m * G, s_f)),))
+def overlap_statement(context: Context, p: Point, s_e: Point, s_f: Point, m: int,
+                      frogs: int) -> Statement:
+    """``S_F = x·(S_E − m·G)`` for the key ``x`` of ``P = x·H``: one branch. ``m`` is a
+    whole number 0..``frogs`` (not a bool), else ProofError."""
+    if type(m) is not int or not 0 <= m <= frogs:
+        raise ProofError(f"an overlap count is a whole number 0..{frogs}, not {m!r}")
+    return Statement("overlap", _context("overlap", context),
+                     (((0, H, p), (0, s_e - m * G, s_f)),))
+
+
+def empty_statement(context: Context, c: Point) -> Statement:
+    """``C = r·H``: the answering seat has no frog at the shot square (one branch; the
+    witness is its blinding, which stays unshown)."""
+    return Statement("empty", _context("empty", context), (((0, H, c),),))

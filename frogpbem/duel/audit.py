@@ -22,7 +22,8 @@ from pathlib import Path
 from frogpbem import crypto
 from frogpbem.audit import Report
 from frogpbem.duel.engine import advance, read_duel, replay, start
-from frogpbem.duel.rules import Progress, duel_rules
+from frogpbem.duel.registry import duel_rules
+from frogpbem.duel.rules import Progress
 from frogpbem.errors import (
     ChainError,
     FileAccessError,

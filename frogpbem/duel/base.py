@@ -48,6 +48,10 @@ class Progress:
     """Each seat's secret, once revealed (checked against its commitment and public seed)."""
     steps: Mapping[str, JSON] = field(default_factory=dict)
     """The rules' own record of the protocol steps so far (Froglet: the dealt board)."""
+    protocol: object = None
+    """The rules' own typed record of their protocol steps, parsed and checked once (Frog
+    Finder: :class:`~frogpbem.duel.frogfinder_rules.FrogFinderProgress`); ``None`` before
+    the rules keep one."""
     state: Any = None
     """The rules' state once the setup is done (``None`` before)."""
     played: tuple[Played, ...] = ()
@@ -118,7 +122,7 @@ class DuelRules(ABC):
     red for its public seed and setup (commitments, bit and mask proofs), then blue for
     its setup (commitments, select proofs), then red for ``overlap`` (``m`` and its
     proof; ``m > 0`` starts attempt ``k + 1``: ``due`` goes back to red); ``take``
-    checks each proof against the commitments it keeps in :attr:`Progress.steps`;
+    checks each proof against the commitments it keeps in :attr:`Progress.protocol`;
     ``steps`` makes them from the seat's :class:`SeatSecret`; ``move_parts`` adds the
     mover's opening at the square (and, for a shot, its count sealed to the other seat:
     ``readers`` is that seat), and ``steps`` the ``answer`` to the last move, which
@@ -153,6 +157,11 @@ class DuelRules(ABC):
         """The seats a ``part`` made by ``seat`` is sealed to (its secret: itself alone)."""
         return (seat,)
 
+    def awaited(self, progress: Progress) -> str | None:
+        """Once dealt, the seat whose answer to a pending move is awaited before the rules'
+        turn order goes on (``None``: none is; Froglet's moves need no answer)."""
+        return None
+
     # --- hooks with a default: a seat's choice, its tool's own moves, the end ----------
 
     def choose(self, progress: Progress, secret: SeatSecret, choice: Choice) -> Parts:
@@ -179,10 +188,6 @@ class DuelRules(ABC):
         the rules' moves are over; by default none: the outcome is the rules'."""
         return ()
 
-    def report(self, progress: Progress) -> tuple[str, ...]:
-        """``verify``'s lines for what this ruleset's steps proved (``OK …``)."""
-        return ()
-
     # --- what the public and an audit see (frogpbem.duel.looks, .audit) -----------------
 
     def public_state(self, progress: Progress) -> Any:
@@ -197,8 +202,8 @@ class DuelRules(ABC):
         return []
 
     def audit_lines(self, progress: Progress) -> list[str]:
-        """What an audit of the whole game can add at the end: what was re-derived, and
-        what rests on a reveal not made."""
+        """What ``verify`` and an audit of the whole game add after the messages: what was
+        proven or re-derived (``OK …``), and what rests on a reveal not made."""
         return []
 
     def awaited_reveals(self, progress: Progress) -> tuple[str, ...]:

@@ -18,14 +18,8 @@ from frogpbem import crypto
 from frogpbem.crypto.duelsecret import SeatSecret
 from frogpbem.duel import stamps
 from frogpbem.duel.memory import DuelMemory
-from frogpbem.duel.rules import (
-    Choice,
-    DuelRules,
-    Parts,
-    Played,
-    Progress,
-    duel_rules,
-)
+from frogpbem.duel.registry import duel_rules
+from frogpbem.duel.rules import Choice, DuelRules, Parts, Played, Progress
 from frogpbem.errors import (
     ChainError,
     CommitmentError,
@@ -128,7 +122,7 @@ def due_seat(progress: Progress, rules: DuelRules) -> str | None:
         return progress.second
     if progress.state is None:
         return rules.due(progress)
-    return progress.ruleset.to_move(progress.state)
+    return rules.awaited(progress) or progress.ruleset.to_move(progress.state)
 
 
 def advance(progress: Progress, message: Message, rules: DuelRules,
@@ -336,7 +330,9 @@ def _with(message: Message, parts: Parts) -> Message:
     changes: dict[str, Any] = {}
     for name, value in parts.items():
         if name in ("setup", "overlap", "answer"):
-            steps[name] = value
+            before = steps.get(name)  # a step given twice (an answer, then a move's part)
+            steps[name] = {**before, **value} if isinstance(before, dict) and \
+                isinstance(value, dict) else value
         elif name in ("public", "reveal") and isinstance(value, str):
             changes[name] = value
         else:
@@ -412,9 +408,15 @@ def add(path: Path, key: crypto.PrivateKey, text: str | None, session: Session,
                     break
                 message = grown
                 trial = advance(progress, message, rules, signed=False)
+            unplayed = None
             if text is None and not join_only and not trial.over:
                 text = rules.automatic(trial, secret)
-            if text is not None and not join_only:
+            if text is not None and not join_only and trial.over:
+                unplayed = text  # the steps (an answer) ended the game: no move is played
+                if seat not in trial.revealed:
+                    message = _with(message, {"reveal": secret.secret})
+                    trial = advance(progress, message, rules, signed=False)
+            elif text is not None and not join_only:
                 ruleset = progress.ruleset
                 if text.strip().lower() == "resign":
                     message = replace(message, resign=True)
@@ -437,7 +439,10 @@ def add(path: Path, key: crypto.PrivateKey, text: str | None, session: Session,
     due = due_seat(trial, rules)
     if due is None:  # the rules' moves are over: a reveal the outcome waits for
         due = next((s for s in rules.pending(trial) if s != seat), None)
-    return Added(seat, signed.n, tuple(_words(progress, trial, signed)), due)
+    lines = _words(progress, trial, signed)
+    if unplayed is not None:
+        lines.append(f"your move {unplayed} was not played: your answer ended the game")
+    return Added(seat, signed.n, tuple(lines), due)
 
 
 def _words(before: Progress, after: Progress, message: Message) -> list[str]:
@@ -450,8 +455,14 @@ def _words(before: Progress, after: Progress, message: Message) -> list[str]:
     if before.state is None and after.state is not None:
         lines.append("the board is dealt")
     rules = after.ruleset
-    for played in after.played[len(before.played):]:
-        lines.append(rules.describe(played.seat, played.move, rules.parse_result(played.result)))
+    for index, played in enumerate(after.played):
+        if index < len(before.played) and before.played[index] == played:
+            continue  # said before (a move answered now was pending then)
+        if played.result is None:
+            lines.append(f"{played.seat} played {played.move}: awaiting the answer")
+        else:
+            lines.append(rules.describe(played.seat, played.move,
+                                        rules.parse_result(played.result)))
     outcome = rules.outcome(after.state) if after.state is not None else None
     if outcome is not None:
         lines.append(f"game over: {outcome.termination}; {outcome.standing_text()}")
@@ -535,8 +546,10 @@ def view_text(loaded: Loaded, key: crypto.PrivateKey | None) -> str:
     else:
         lines.append(over or f"to move: {ruleset.to_move(state)}")
     for played in progress.played:
-        lines.append(f"{played.n}. " + ruleset.describe(played.seat, played.move,
-                                                         ruleset.parse_result(played.result)))
+        lines.append(f"{played.n}. " + (f"{played.seat} played {played.move}: awaiting the "
+                                        "answer" if played.result is None else
+                                        ruleset.describe(played.seat, played.move,
+                                                         ruleset.parse_result(played.result))))
     return "\n".join(lines)
 
 
@@ -548,7 +561,7 @@ def verify_text(loaded: Loaded) -> str:
              f"{progress.first}",
              f"OK {progress.n} messages: each signed by its seat, chained, in turn"]
     rules = duel_rules(header.rules)
-    lines += rules.report(progress)
+    lines += rules.audit_lines(progress)
     for seat, _secret in progress.revealed.items():
         lines.append(f"OK {seat}'s revealed secret matches its seed commitment")
     lines += stamps.lines(loaded.file)

@@ -6,9 +6,10 @@ masks its commitments under a key ``x`` (:class:`Mask`), blue selects red's mask
 commitments where blue has a frog (:class:`Selection`), and red opens how many squares
 the two share (:class:`Overlap`); a non-zero overlap sends both to the next attempt.
 In play, a move carries the mover's opening of its own ``C_q`` (:class:`MoverPart`)
-and, for a shot, its count around ``q`` (:class:`CountPart`, which the engine seals to
-the other seat); the other seat answers with its own opening and, for an empty shot,
-the total (:class:`Answer`), which anyone checks against both seats' commitments.
+and, for a shot, its count around ``q`` (:class:`CountPart`) in a :class:`CountBox`
+that only an answerer without a frog on ``q`` can open; the other seat answers with its
+own opening (a hit, a guess) or, for an empty shot, an ``empty`` proof and the total
+(:class:`Answer`), which anyone checks against both seats' commitments.
 
 Every value here holds exactly what the spec shows and nothing more (the leak
 argument: each scalar shown is the same combination of blindings as the fact it
@@ -21,6 +22,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from frogpbem.board import Board, Square
+from frogpbem.crypto.countbox import BOX_LENGTH, open_count, seal_count
 from frogpbem.crypto.duelsecret import SeatSecret
 from frogpbem.crypto.fairness import DerivedChance
 from frogpbem.crypto.group import G, H, Point, Scalar, commit, opens_to, total
@@ -28,6 +30,7 @@ from frogpbem.crypto.proofs import (
     Proof,
     Statement,
     bit_statement,
+    empty_statement,
     mask_statement,
     overlap_statement,
     prove,
@@ -47,12 +50,14 @@ MAX_COUNT = 8
 """The most frogs around a square."""
 BIT_SCALARS = 4
 """Scalars of a ``bit`` proof (two branches, one witness)."""
-MASK_SCALARS = 4
-"""Scalars of a ``mask`` proof (two branches, one witness)."""
+MASK_SCALARS = 6
+"""Scalars of a ``mask`` proof (two branches, two witnesses)."""
 SELECT_SCALARS = 6
 """Scalars of a ``select`` proof (two branches, two witnesses)."""
 OVERLAP_SCALARS = 2
 """Scalars of an ``overlap`` proof (one branch, one witness)."""
+EMPTY_SCALARS = 2
+"""Scalars of an ``empty`` proof (one branch, one witness)."""
 
 
 # --- the proofs' context -------------------------------------------------------------------
@@ -83,6 +88,12 @@ class Context:
     def count(self, m: int) -> dict[str, str | int]:
         """The context of the ``overlap`` proof that the placements share ``m`` squares."""
         return self._base() | {"count": m}
+
+    def move(self, n: int, square: Square) -> dict[str, str | int]:
+        """The context of move ``n`` at ``square`` (its count box, the ``empty`` proof of
+        its answer): the game, header, seat and the move, not the attempt."""
+        return {"game": self.game, "header": self.header, "seat": self.seat, "n": n,
+                "square": square.name}
 
 
 # --- fair placement ------------------------------------------------------------------------
@@ -261,9 +272,10 @@ def make_mask(ctx: Context, secret: SeatSecret, board: Board, frogs: frozenset[S
     shares, proofs = [], []
     for q, c in zip(_squares(board), commitments.points, strict=True):
         bit = int(q in frogs)
-        d = x * (c - bit * G)
+        r = secret.blinding(ctx.attempt, q.name)
+        d = r * p  # = x·(C − b·G)
         shares.append(d)
-        proofs.append(prove(mask_statement(ctx.square(q), p, c, d), bit, [x], key))
+        proofs.append(prove(mask_statement(ctx.square(q), p, c, d), bit, [r, x], key))
     return Mask(p, tuple(shares), tuple(proofs))
 
 
@@ -341,10 +353,10 @@ class Overlap:
     count: int
     proof: Proof
 
-    def proven(self, ctx: Context, mask: Mask, selection: Selection) -> Proven:
+    def proven(self, ctx: Context, mask: Mask, selection: Selection, frogs: int) -> Proven:
         """The ``overlap`` statement with its proof; ``ctx`` is red's."""
         return (overlap_statement(ctx.count(self.count), mask.key, total(selection.points),
-                                  total(selection.shares), self.count), self.proof)
+                                  total(selection.shares), self.count, frogs), self.proof)
 
     def to_json(self) -> JSON:
         return {"count": self.count, "proof": list(self.proof.to_json())}
@@ -366,15 +378,15 @@ def find_overlap(ctx: Context, secret: SeatSecret, frogs: int, mask: Mask,
     if m is None:
         raise ProofError("the selection encrypts no number of shared squares "
                          f"0..{frogs}")
-    statement = overlap_statement(ctx.count(m), mask.key, s_e, s_f, m)
+    statement = overlap_statement(ctx.count(m), mask.key, s_e, s_f, m, frogs)
     return Overlap(m, prove(statement, 0, [x], secret.nonce_key()))
 
 
-def check_overlap(ctx: Context, mask: Mask, selection: Selection, overlap: Overlap
-                  ) -> Firsts:
+def check_overlap(ctx: Context, mask: Mask, selection: Selection, overlap: Overlap,
+                  frogs: int) -> Firsts:
     """Raise ProofError unless ``overlap`` is the number the selection encrypts (``ctx``:
-    red's); the proof's first messages."""
-    statement, proof = overlap.proven(ctx, mask, selection)
+    red's; ``frogs`` per seat bound it); the proof's first messages."""
+    statement, proof = overlap.proven(ctx, mask, selection, frogs)
     return verified_first_messages(statement, proof,
                                    f"{ctx.seat}'s overlap count {overlap.count}")
 
@@ -401,19 +413,30 @@ class MoverPart:
 @frozen
 class CountPart:
     """For a shot, the mover's frogs around the square and the sum of their blindings
-    (sealed to the other seat alone)."""
+    (shown to the answerer alone, in a :class:`CountBox`)."""
 
     count: int
     blinding: Scalar
 
+
+@frozen
+class CountBox:
+    """The mover's :class:`CountPart` sealed to an answerer without a frog on the square:
+    ``Y = y·H`` and 33 bytes (:mod:`frogpbem.crypto.countbox`)."""
+
+    key: Point
+    box: bytes
+
     def to_json(self) -> JSON:
-        return {"count": self.count, "blinding": self.blinding.hex()}
+        return {"key": self.key.hex(), "box": self.box.hex()}
 
     @classmethod
-    def from_json(cls, data: JSON) -> CountPart:
-        count, blinding = _fields(data, ("count", "blinding"), "the mover's count")
-        return cls(_count(count, MAX_COUNT, "the mover's count"),
-                   Scalar.from_hex(blinding, "the mover's count blinding"))
+    def from_json(cls, data: JSON) -> CountBox:
+        key, box = _fields(data, ("key", "box"), "the count box")
+        if not isinstance(box, str) or len(box) != 2 * BOX_LENGTH or \
+                any(c not in "0123456789abcdef" for c in box):
+            raise GameFileError(f"the count box is not {BOX_LENGTH} bytes as lower-case hex")
+        return cls(Point.from_hex(key, "the count box's key"), bytes.fromhex(box))
 
 
 def _around(secret: SeatSecret, attempt: int, board: Board, frogs: frozenset[Square],
@@ -437,10 +460,35 @@ def mover_part(secret: SeatSecret, attempt: int, board: Board, frogs: frozenset[
     return opening, CountPart(*_around(secret, attempt, board, frogs, square))
 
 
+def seal_box(ctx: Context, secret: SeatSecret, board: Board, answering: Commitments,
+             n: int, square: Square, count: CountPart) -> CountBox:
+    """The mover's (``ctx``: the mover's) count box for its shot ``n`` at ``square``,
+    openable only with the answerer's blinding there, and only if ``answering`` commits
+    to no frog there."""
+    y = secret.count_key(n, square.name)
+    key, box = seal_count(ctx.move(n, square), y, answering.at(board, square), count.count,
+                          count.blinding)
+    return CountBox(key, box)
+
+
+def open_box(ctx: Context, secret: SeatSecret, board: Board, mover: Commitments, n: int,
+             square: Square, box: CountBox) -> CountPart:
+    """The mover's count part, opened by the answerer (``secret``, without a frog on
+    ``square``; ``ctx``: the mover's) and checked against the mover's commitments around
+    ``square``; ProofError (in one sentence) if it does not open them."""
+    opened = open_count(ctx.move(n, square), box.key, box.box,
+                        secret.blinding(ctx.attempt, square.name))
+    if opened is None or opened[0] > MAX_COUNT or not opens_to(
+            mover.around(board, square), opened[0], opened[1]):
+        raise ProofError(f"{ctx.seat}'s count box for its shot at {square.name} does not "
+                         "open its commitments around it")
+    return CountPart(*opened)
+
+
 def check_mover_part(board: Board, mover: Commitments, move: Shoot | Guess, part: MoverPart,
                      count: CountPart | None = None) -> None:
     """Raise ProofError unless ``part`` opens the mover's commitment at the move's square
-    to 0 and ``count`` (the other seat's tool has it; spectators do not) opens the
+    to 0 and ``count`` (the answerer opened it from the box; spectators cannot) opens the
     mover's commitments around it."""
     square = move.square
     if not opens_to(mover.at(board, square), 0, part.blinding):
@@ -456,71 +504,88 @@ def check_mover_part(board: Board, mover: Commitments, move: Shoot | Guess, part
 
 @frozen
 class Answer:
-    """The answering seat's opening ``(bit, blinding)`` of its commitment at the move's
-    square; for a shot on an empty square also the total around it and the total's
-    blinding (both seats' frogs, summed: the split stays unshown)."""
+    """The answering seat's answer to a move at its square: for a hit or a guess, its
+    opening ``(bit, blinding)`` there; for a shot on a square without its frog, the
+    ``empty`` proof of its commitment there (``proof``; the blinding stays unshown, or
+    anyone could open the count box) with the total around it and the total's blinding
+    (both seats' frogs, summed: the split stays unshown)."""
 
     bit: int
-    blinding: Scalar
+    blinding: Scalar | None = None
     count: int | None = None
     count_blinding: Scalar | None = None
+    proof: Proof | None = None
 
     def to_json(self) -> JSON:
-        shown: dict[str, JSON] = {"bit": self.bit, "blinding": self.blinding.hex()}
-        if self.count is not None and self.count_blinding is not None:
-            shown |= {"count": self.count, "count_blinding": self.count_blinding.hex()}
-        return shown
+        if self.count is not None and self.count_blinding is not None and \
+                self.proof is not None:
+            return {"count": self.count, "count_blinding": self.count_blinding.hex(),
+                    "empty": list(self.proof.to_json())}
+        assert self.blinding is not None
+        return {"bit": self.bit, "blinding": self.blinding.hex()}
 
     @classmethod
     def from_json(cls, data: JSON) -> Answer:
-        if isinstance(data, dict) and len(data) == 4:
-            bit, blinding, count, count_blinding = _fields(
-                data, ("bit", "blinding", "count", "count_blinding"), "the answer")
-            return cls(_count(bit, 1, "the answer's bit"),
-                       Scalar.from_hex(blinding, "the answer's opening"),
-                       _count(count, MAX_COUNT, "the answer's count"),
-                       Scalar.from_hex(count_blinding, "the answer's count blinding"))
+        if isinstance(data, dict) and "empty" in data:
+            count, count_blinding, proof = _fields(
+                data, ("count", "count_blinding", "empty"), "the answer")
+            return cls(0, None, _count(count, MAX_COUNT, "the answer's count"),
+                       Scalar.from_hex(count_blinding, "the answer's count blinding"),
+                       _proof(proof, EMPTY_SCALARS, "the answer's empty proof"))
         bit, blinding = _fields(data, ("bit", "blinding"), "the answer")
         return cls(_count(bit, 1, "the answer's bit"),
                    Scalar.from_hex(blinding, "the answer's opening"))
 
 
-def answer(secret: SeatSecret, attempt: int, board: Board, frogs: frozenset[Square],
+def answer(ctx: Context, secret: SeatSecret, board: Board, frogs: frozenset[Square], n: int,
            move: Shoot | Guess, mover_count: CountPart | None = None) -> Answer:
-    """The answer of the seat whose placement is ``frogs`` to the other seat's ``move``;
-    a shot at an empty square needs the mover's (checked) count part."""
+    """The answer of the seat (``ctx``: its own) whose placement is ``frogs`` to the other
+    seat's move ``n``; a shot at an empty square needs the mover's count part (opened
+    from its box and checked)."""
     square = move.square
     bit = int(square in frogs)
-    opening = secret.blinding(attempt, square.name)
+    opening = secret.blinding(ctx.attempt, square.name)
     if bit or isinstance(move, Guess):
         return Answer(bit, opening)
     if mover_count is None:
         raise ValueError("answering a shot at an empty square needs the mover's count")
-    count, blinding = _around(secret, attempt, board, frogs, square)
-    return Answer(0, opening, count + mover_count.count, blinding + mover_count.blinding)
+    count, blinding = _around(secret, ctx.attempt, board, frogs, square)
+    statement = empty_statement(ctx.move(n, square), commit(0, opening))
+    proof = prove(statement, 0, [opening], secret.nonce_key())
+    return Answer(0, None, count + mover_count.count, blinding + mover_count.blinding, proof)
 
 
-def check_answer(board: Board, move: Shoot | Guess, answerer: str, answering: Commitments,
-                 mover: Commitments, given: Answer,
-                 mover_count: CountPart | None = None) -> FrogResult:
-    """The public result ``given`` proves, or ProofError: its opening must open the
-    answerer's commitment at the move's square, and a shot's total the sum of both seats'
-    commitments around it. The mover's tool passes its own ``mover_count`` and so also
-    checks the answerer's part; a spectator's checks the total alone."""
+def check_answer(ctx: Context, board: Board, n: int, move: Shoot | Guess,
+                 answering: Commitments, mover: Commitments, given: Answer,
+                 mover_count: CountPart | None = None) -> tuple[FrogResult, Firsts]:
+    """The public result ``given`` proves (``ctx``: the answerer's), with the first
+    messages of its proof, or ProofError: a hit's or a guess's opening must open the
+    answerer's commitment at the square; an empty shot's proof must prove that commitment
+    empty and its total open the sum of both seats' commitments around it. The mover's
+    tool passes its own ``mover_count`` and so also checks the answerer's part; a
+    spectator's checks the total alone."""
     square = move.square
-    if not opens_to(answering.at(board, square), given.bit, given.blinding):
-        raise ProofError(f"{answerer}'s answer does not open its commitment at "
-                         f"{square.name}")
-    empty_shot = isinstance(move, Shoot) and given.bit == 0
-    if (given.count is not None) != empty_shot or (given.count_blinding is not None) \
-            != empty_shot:
-        raise ProofError(f"{answerer}'s answer to {move} "
-                         f"{'lacks' if empty_shot else 'has'} a count")
-    if given.bit:
-        return Shot(answerer) if isinstance(move, Shoot) else Found(answerer)
-    if isinstance(move, Guess):
-        return Miss()
-    assert given.count is not None and given.count_blinding is not None
+    answerer = ctx.seat
+    empty_shot = given.proof is not None
+    if empty_shot != (given.count is not None) or empty_shot == (given.blinding is not None):
+        raise ProofError(f"{answerer}'s answer to {move} is neither an opening nor a count")
+    if empty_shot and isinstance(move, Guess):
+        raise ProofError(f"{answerer}'s answer to {move} has a count")
+    if not empty_shot:
+        assert given.blinding is not None
+        if not opens_to(answering.at(board, square), given.bit, given.blinding):
+            raise ProofError(f"{answerer}'s answer does not open its commitment at "
+                             f"{square.name}")
+        if given.bit:
+            return (Shot(answerer) if isinstance(move, Shoot) else Found(answerer)), ()
+        if isinstance(move, Shoot):
+            raise ProofError(f"{answerer}'s answer to {move} opens its commitment to no "
+                             "frog: an empty square is answered with a count")
+        return Miss(), ()
+    assert given.count is not None and given.count_blinding is not None and given.proof
+    firsts = verified_first_messages(
+        empty_statement(ctx.move(n, square), answering.at(board, square)), given.proof,
+        f"{answerer}'s empty proof at {square.name}")
     both = answering.around(board, square) + mover.around(board, square)
     if not opens_to(both, given.count, given.count_blinding):
         raise ProofError(f"{answerer}'s count {given.count} around {square.name} does not "
@@ -530,7 +595,7 @@ def check_answer(board: Board, move: Shoot | Guess, answerer: str, answering: Co
             given.count_blinding - mover_count.blinding):
         raise ProofError(f"{answerer}'s part of the count around {square.name} does not "
                          "open its commitments")
-    return Count(given.count)
+    return Count(given.count), firsts
 
 
 # --- nonces --------------------------------------------------------------------------------
@@ -544,3 +609,86 @@ def check_fresh_nonces(firsts: Iterable[Point]) -> None:
         if first in seen:
             raise ProofError("two proofs of the game share a first message (a reused nonce)")
         seen.add(first)
+
+
+# --- the parts of a message (docs/format.md, "Frog Finder without a referee") --------------
+
+
+def _some(data: JSON, allowed: Sequence[str], what: str) -> list[JSON | None]:
+    """The values of a non-empty JSON object whose keys are among ``allowed``, in their
+    order (``None`` where absent)."""
+    if not isinstance(data, dict) or not data or not set(data) <= set(allowed):
+        raise GameFileError(f"{what} is not an object with some of the keys "
+                            f"{', '.join(allowed)} and no other")
+    return [data.get(key) for key in allowed]
+
+
+@frozen
+class Setup:
+    """A seat's ``setup`` part: its commitments and, for red, its mask, for blue, its
+    selection (exactly one of the two)."""
+
+    commitments: Commitments
+    mask: Mask | None = None
+    selection: Selection | None = None
+
+    def to_json(self) -> JSON:
+        second: tuple[str, JSON] = ("mask", self.mask.to_json()) if self.mask is not None \
+            else ("selection", self.selection.to_json() if self.selection else None)
+        return {"commitments": self.commitments.to_json(), second[0]: second[1]}
+
+    @classmethod
+    def from_json(cls, data: JSON, board: Board, red: bool) -> Setup:
+        second = "mask" if red else "selection"
+        commitments, other = _fields(data, ("commitments", second),
+                                     f"{'red' if red else 'blue'}'s setup")
+        made = Commitments.from_json(commitments, board)
+        if red:
+            return cls(made, mask=Mask.from_json(other, board))
+        return cls(made, selection=Selection.from_json(other, board))
+
+
+@frozen
+class MoveOpening:
+    """What goes with a move: the mover's opening at its square and, with a shot, its
+    count box (``{"opening": r_q, "box": {"key", "box"}}``)."""
+
+    opening: MoverPart
+    box: CountBox | None = None
+
+    def to_json(self) -> JSON:
+        made: dict[str, JSON] = {"opening": self.opening.blinding.hex()}
+        if self.box is not None:
+            made["box"] = self.box.to_json()
+        return made
+
+    @classmethod
+    def from_json(cls, data: JSON) -> MoveOpening:
+        opening, box = _some(data, ("opening", "box"), "a move's part")
+        if opening is None:
+            raise GameFileError("a move's part has no opening")
+        return cls(MoverPart(Scalar.from_hex(opening, "the mover's opening")),
+                   None if box is None else CountBox.from_json(box))
+
+
+@frozen
+class AnswerPart:
+    """A message's ``answer`` part: the answer ``to`` the other seat's pending move, and
+    the ``move`` part of the message's own move (either or both)."""
+
+    to: Answer | None = None
+    move: MoveOpening | None = None
+
+    def to_json(self) -> JSON:
+        made: dict[str, JSON] = {}
+        if self.to is not None:
+            made["to"] = self.to.to_json()
+        if self.move is not None:
+            made["move"] = self.move.to_json()
+        return made
+
+    @classmethod
+    def from_json(cls, data: JSON) -> AnswerPart:
+        to, move = _some(data, ("to", "move"), "the answer part")
+        return cls(None if to is None else Answer.from_json(to),
+                   None if move is None else MoveOpening.from_json(move))

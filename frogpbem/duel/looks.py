@@ -14,7 +14,8 @@ from typing import Any
 
 from frogpbem import crypto
 from frogpbem.duel.engine import Loaded, advance, due_seat, own_secret, seat_of, start
-from frogpbem.duel.rules import DuelRules, Progress, duel_rules
+from frogpbem.duel.registry import duel_rules
+from frogpbem.duel.rules import DuelRules, Progress
 from frogpbem.errors import IllegalMoveError, KeyError_, UsageError
 from frogpbem.frozen import frozen
 from frogpbem.gamefile.duelfile import DuelFile

@@ -5,14 +5,13 @@ signatures, the chain, the numbering, the second seat's join, the public seed, e
 revealed secret against its commitment, whose message it is, and the moves through the
 rules. Everything a ruleset needs beyond that (how the setup is dealt or proven, what
 a seat must answer about its hidden pieces before it moves) is a :class:`DuelRules`
-(:mod:`frogpbem.duel.base`, re-exported here); :data:`DUEL_RULES` names each one.
+(:mod:`frogpbem.duel.base`, re-exported here); :mod:`frogpbem.duel.registry` names each
+one.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import replace
-from types import MappingProxyType
 from typing import Any
 
 from frogpbem import crypto
@@ -22,8 +21,7 @@ from frogpbem.duel.base import DuelRules as DuelRules
 from frogpbem.duel.base import Parts as Parts
 from frogpbem.duel.base import Played as Played
 from frogpbem.duel.base import Progress as Progress
-from frogpbem.duel.secretmove_rules import SecretMoveDuel
-from frogpbem.errors import CommitmentError, InconsistentResultError, UsageError
+from frogpbem.errors import CommitmentError, InconsistentResultError
 from frogpbem.gamefile.duelfile import DuelHeader, Message
 from frogpbem.games import SomeRuleset, find_game
 
@@ -68,12 +66,6 @@ class FrogletDuel(DuelRules):
         return dealt(replace(progress, revealed={**progress.revealed,
                                                  secret.seat: secret})).state
 
-    def report(self, progress: Progress) -> tuple[str, ...]:
-        if progress.state is None:
-            return ()
-        return (f"OK the deal: {progress.first}'s revealed secret matches its commitment, "
-                "the board dealt again",)
-
     def audit_lines(self, progress: Progress) -> list[str]:
         if progress.state is None:
             return [f"the deal waits for {progress.first}'s reveal"]
@@ -97,20 +89,6 @@ def dealt(progress: Progress) -> Progress:
     public, secrets = rules.deal(header.options, progress.seats, chance)
     state = rules.start(header.options, progress.seats, public, dict.fromkeys(progress.seats))
     return replace(progress, steps={**progress.steps, "public": public}, state=state)
-
-
-DUEL_RULES: Mapping[str, type[DuelRules]] = MappingProxyType({"froglet": FrogletDuel,
-                                                                "secretmove": SecretMoveDuel})
-"""The rulesets that can be played without a referee, so far."""
-
-
-def duel_rules(name: str) -> DuelRules:
-    """The protocol of ruleset ``name``; raises :class:`UsageError` for one that has none."""
-    made = DUEL_RULES.get(name)
-    if made is None:
-        names = ", ".join(sorted(DUEL_RULES))
-        raise UsageError(f"{name} cannot be played without a referee (so far: {names})")
-    return made()
 
 
 def ruleset_of(header: DuelHeader) -> SomeRuleset:

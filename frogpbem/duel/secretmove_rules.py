@@ -379,7 +379,7 @@ class SecretMoveDuel(DuelRules):
             return ()
         return tuple(s for s in progress.seats if s not in progress.revealed)
 
-    def report(self, progress: Progress) -> tuple[str, ...]:
+    def audit_lines(self, progress: Progress) -> list[str]:
         record = Record.of(progress)
         lines = [f"OK {seat}'s header commitments: 36 bits, each header one value and each "
                  "value one header" for seat in progress.seats if seat in record.commitments]
@@ -397,4 +397,4 @@ class SecretMoveDuel(DuelRules):
         lines += [f"OK {seat}'s guess opens its commitment" for seat in record.opened]
         lines += [f"OK {seat}'s revealed headers open its commitments, the game replayed "
                   "with them" for seat in record.headers]
-        return tuple(lines)
+        return lines

@@ -42,7 +42,7 @@ from frogpbem.duel.engine import (
     steps_alone,
     view_text,
 )
-from frogpbem.duel.rules import duel_rules
+from frogpbem.duel.registry import duel_rules
 from frogpbem.errors import (
     FileAccessError,
     FrogPbemError,

@@ -21,7 +21,8 @@ from pathlib import Path
 from frogpbem import crypto
 from frogpbem.duel import stamps
 from frogpbem.duel.engine import due_seat, replay
-from frogpbem.duel.rules import Progress, duel_rules
+from frogpbem.duel.registry import duel_rules
+from frogpbem.duel.rules import Progress
 from frogpbem.errors import FileAccessError, FrogPbemError, UsageError
 from frogpbem.gamefile.document import locked, read_bytes, write_atomic
 from frogpbem.gamefile.duelfile import (

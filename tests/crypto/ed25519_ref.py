@@ -204,7 +204,12 @@ def bit(c: Pt) -> list[list[Eq]]:
 
 
 def mask(p: Pt, c: Pt, d: Pt) -> list[list[Eq]]:
-    return [[(0, H, p), (0, c, d)], [(0, H, p), (0, sub(c, BASE), d)]]
+    """Branch b: C − b·G = r·H, P = x·H, D = r·P (witnesses r, x)."""
+    return [[(0, H, sub(c, mul(b, BASE)) if b else c), (1, H, p), (0, p, d)] for b in (0, 1)]
+
+
+def empty(c: Pt) -> list[list[Eq]]:
+    return [[(0, H, c)]]
 
 
 def select(k: Pt, c: Pt, d: Pt, p: Pt, e: Pt, f: Pt) -> list[list[Eq]]:

@@ -198,7 +198,9 @@ def test_referee_free_mask_vector(b: int) -> None:
     r, x = fixed_scalar("mask r"), fixed_scalar("mask x")
     c, p = ref.commit(b, r), ref.mul(x, ref.H)
     d = ref.mul(x, ref.sub(c, ref.mul(b, ref.BASE)))
-    check_vector(mask_statement(CONTEXT, mine(p), mine(c), mine(d)), ref.mask(p, c, d), b, [x])
+    assert ref.equal(d, ref.mul(r, p))  # D = r·P = x·(C − b·G)
+    check_vector(mask_statement(CONTEXT, mine(p), mine(c), mine(d)), ref.mask(p, c, d), b,
+                 [r, x])
 
 
 @pytest.mark.parametrize(("k", "b"), [(0, 0), (0, 1), (1, 0), (1, 1)])
@@ -236,10 +238,10 @@ def test_referee_free_overlap_vector(blue: list[int]) -> None:
     assert found == m * G
     context = {**CONTEXT, "count": m}
     del context["square"]
-    check_vector(overlap_statement(context, mine(p), mine(s_e), mine(s_f), m),
+    check_vector(overlap_statement(context, mine(p), mine(s_e), mine(s_f), m, 4),
                  ref.overlap(p, s_e, s_f, m), 0, [x])
     with pytest.raises(ValueError, match="do not satisfy"):
-        prove(overlap_statement(context, mine(p), mine(s_e), mine(s_f), m + 1), 0,
+        prove(overlap_statement(context, mine(p), mine(s_e), mine(s_f), m + 1, 4), 0,
               [Scalar(x)], KEY)
 
 
@@ -281,7 +283,7 @@ def test_referee_free_a_proof_for_another_commitment_is_refused() -> None:
     x = Scalar(fixed_scalar("other x"))
     c, p = commit(1, r), x * H
     d = x * (c - G)
-    mask = prove(mask_statement(CONTEXT, p, c, d), 1, [x], KEY)
+    mask = prove(mask_statement(CONTEXT, p, c, d), 1, [r, x], KEY)
     with pytest.raises(ProofError, match="does not hold"):
         verify(mask_statement(CONTEXT, p, c, d + G), mask, "the mask proof")
     with pytest.raises(ProofError, match="does not hold"):  # another tag, the same equations
@@ -361,10 +363,10 @@ def test_referee_free_prove_never_shares_a_first_message() -> None:
             for statement, tau, witness in (
                     (bit_statement(ctx, commit(1, r)), 1, [r]),
                     (bit_statement(ctx, commit(0, r)), 0, [r]),
-                    (mask_statement(ctx, x * H, commit(0, r), x * commit(0, r)), 0, [x])):
+                    (mask_statement(ctx, x * H, commit(0, r), x * commit(0, r)), 0, [r, x])):
                 seen.extend(first_messages(statement, prove(statement, tau, witness, KEY)))
                 count += 1
-    assert count == 27 and len(set(seen)) == len(seen) == 27 * 2 + 9 * 2
+    assert count == 27 and len(set(seen)) == len(seen) == 18 * 2 + 9 * 6
 
 
 def test_referee_free_a_wrong_witness_count_or_branch_is_refused() -> None:
@@ -395,7 +397,7 @@ def test_referee_free_honest_mask_and_select_proofs_verify(
     c, p = commit(b, r), x * H
     d = x * (c - b * G)
     mask = mask_statement(CONTEXT, p, c, d)
-    verify(mask, prove(mask, b, [x], KEY), "the mask proof")
+    verify(mask, prove(mask, b, [r, x], KEY), "the mask proof")
     e, f = k * c + t * H, k * d + t * p
     select = select_statement(CONTEXT, commit(k, s), c, d, p, e, f)
     verify(select, prove(select, k, [s, t], KEY), "the select proof")
@@ -416,4 +418,4 @@ def test_referee_free_commitments_add(pairs: list[tuple[int, Scalar]]) -> None:
 
 
 def test_referee_free_proofs_module_names_its_tags() -> None:
-    assert proofs.TAGS == ("bit", "mask", "select", "overlap")
+    assert proofs.TAGS == ("bit", "mask", "select", "overlap", "legal", "empty")

@@ -292,10 +292,10 @@ def test_referee_free_new_refuses_what_it_cannot_play(
         as_seat: Run, keys: Keys, seats: tuple[Seat, Seat]) -> None:
     white, _ = seats
     run = as_seat
-    wrong_rules = run(white, "new", white.game, "--rules", "frogfinder", "--no-referee",
+    wrong_rules = run(white, "new", white.game, "--rules", "coan", "--no-referee",
                       "--seat", f"red={keys.pub('alice')}", "--seat", f"blue={keys.pub('bob')}")
     assert wrong_rules.exit_code == 2
-    assert "frogfinder cannot be played without a referee" in wrong_rules.stderr
+    assert "coan cannot be played without a referee" in wrong_rules.stderr
     not_first = run(white, "new", white.game, "--rules", "froglet", "--no-referee",
                     "--seat", f"white={keys.pub('bob')}", "--seat", f"black={keys.pub('alice')}")
     assert not_first.exit_code == 5

@@ -31,6 +31,7 @@ from frogpbem.duel.frogfinder import (
     Answer,
     Commitments,
     Context,
+    CountBox,
     CountPart,
     Mask,
     MoverPart,
@@ -49,7 +50,9 @@ from frogpbem.duel.frogfinder import (
     make_mask,
     make_selection,
     mover_part,
+    open_box,
     placement,
+    seal_box,
 )
 from frogpbem.errors import GameFileError, IllegalMoveError, ProofError
 from frogpbem.games.frogfinder import FrogFinder
@@ -144,6 +147,8 @@ class Duel:
     """The first messages of every proof the seats checked, every attempt's."""
     overlaps: list[tuple[int, int]] = field(default_factory=list)
     """Per discarded or accepted attempt: (the count shown, the placements' real overlap)."""
+    moves: int = 0
+    """Moves played: a move's number ``n`` is one more."""
 
     def ctx(self, seat: str) -> Context:
         return Context(self.game, HEADER, seat, self.attempt)
@@ -153,14 +158,26 @@ class Duel:
         spectator; the other's answer, checked by the mover (with its count part) and by a
         spectator (without); both must give the same result."""
         me, them = self.seats[mover], self.seats[OTHER[mover]]
+        self.moves += 1
+        n = self.moves
         part, count = mover_part(me.secret, self.attempt, self.board, me.frogs, move)
         check_mover_part(self.board, me.commitments, move, part, count)
         check_mover_part(self.board, me.commitments, move, part)
-        given = answer(them.secret, self.attempt, self.board, them.frogs, move, count)
-        result = check_answer(self.board, move, OTHER[mover], them.commitments,
-                              me.commitments, given, count)
-        public = check_answer(self.board, move, OTHER[mover], them.commitments,
-                              me.commitments, Answer.from_json(given.to_json()))
+        opened = None
+        if count is not None:
+            box = CountBox.from_json(seal_box(self.ctx(mover), me.secret, self.board,
+                                              them.commitments, n, move.square,
+                                              count).to_json())
+            if move.square not in them.frogs:  # only then can the answerer open it
+                opened = open_box(self.ctx(mover), them.secret, self.board, me.commitments,
+                                  n, move.square, box)
+                assert opened == count
+        actx = self.ctx(OTHER[mover])
+        given = answer(actx, them.secret, self.board, them.frogs, n, move, opened)
+        result, _ = check_answer(actx, self.board, n, move, them.commitments, me.commitments,
+                                 given, count)
+        public, _ = check_answer(actx, self.board, n, move, them.commitments, me.commitments,
+                                 Answer.from_json(given.to_json()))
         assert public == result
         return result
 
@@ -193,7 +210,7 @@ def set_up(game: str, size: int, frogs: int, placed: dict[str, frozenset[Square]
                                   Selection.from_json(selection.to_json(), board))
         overlap = find_overlap(ctx_red, red, frogs, mask, selection)
         firsts += check_overlap(ctx_red, mask, selection,
-                                Overlap.from_json(overlap.to_json(), frogs))
+                                Overlap.from_json(overlap.to_json(), frogs), frogs)
         overlaps.append((overlap.count, len(red_frogs & blue_frogs)))
         if overlap.count == 0:
             return Duel(game, board, frogs,
@@ -295,12 +312,32 @@ def random_scalar(rng: random.Random) -> Scalar:
     return Scalar(rng.randrange(1, L))
 
 
+def respond(duel: Duel, move: Shoot | Guess, n: int = 1) -> tuple[CountPart | None, Answer]:
+    """Red's count part for ``move`` and blue's true answer to it (move ``n``)."""
+    red, blue = duel.seats["red"], duel.seats["blue"]
+    count = None  # (a guess needs none: the test answers guesses at red's frogs too)
+    if isinstance(move, Shoot):
+        _, count = mover_part(red.secret, duel.attempt, duel.board, red.frogs, move)
+    opened = count if move.square not in blue.frogs else None
+    return count, answer(duel.ctx("blue"), blue.secret, duel.board, blue.frogs, n, move,
+                         opened)
+
+
+def judge(duel: Duel, move: Shoot | Guess, given: Answer, count: CountPart | None = None,
+          swapped: bool = False, n: int = 1) -> FrogResult:
+    """The result blue's answer ``given`` to red's ``move`` proves (``swapped``: checked
+    against the other seat's commitments)."""
+    red, blue = duel.seats["red"], duel.seats["blue"]
+    answering, mover = (red, blue) if swapped else (blue, red)
+    return check_answer(duel.ctx("blue"), duel.board, n, move, answering.commitments,
+                        mover.commitments, given, count)[0]
+
+
 def test_referee_free_wrong_count_refused(duel: Duel) -> None:
     square = empty_square(duel, near_frogs=True)
     move = Shoot(square)
     red, blue = duel.seats["red"], duel.seats["blue"]
-    _, count = mover_part(red.secret, duel.attempt, duel.board, red.frogs, move)
-    true = answer(blue.secret, duel.attempt, duel.board, blue.frogs, move, count)
+    count, true = respond(duel, move)
     real = sum(n in red.frogs | blue.frogs for n in duel.board.neighbours(square))
     assert true.count == real > 0  # the rules' number, counted here
     rng = random.Random(7)
@@ -309,14 +346,12 @@ def test_referee_free_wrong_count_refused(duel: Duel) -> None:
         for blinding in (true.count_blinding, random_scalar(rng)):
             for checked_count in (count, None):
                 with pytest.raises(ProofError):
-                    check_answer(duel.board, move, "blue", blue.commitments,
-                                 red.commitments, replace(true, count=k,
-                                                          count_blinding=blinding),
-                                 checked_count)
+                    judge(duel, move, replace(true, count=k, count_blinding=blinding),
+                          checked_count)
 
 
 def test_referee_free_miss_on_a_frog_and_frog_on_an_empty_square_refused(duel: Duel) -> None:
-    red, blue = duel.seats["red"], duel.seats["blue"]
+    blue = duel.seats["blue"]
     frog = min(blue.frogs, key=lambda q: (q.row, q.col))
     empty = empty_square(duel)
     rng = random.Random(8)
@@ -325,52 +360,74 @@ def test_referee_free_miss_on_a_frog_and_frog_on_an_empty_square_refused(duel: D
             for blinding in (blue.secret.blinding(duel.attempt, square.name),
                              random_scalar(rng)):
                 lie = Answer(bit, blinding)
-                if bit == 0 and isinstance(move, Shoot):
-                    lie = Answer(0, blinding, 1, random_scalar(rng))
+                if bit == 0 and isinstance(move, Shoot):  # an empty proof at a frog: forged
+                    lie = Answer(0, None, 1, random_scalar(rng),
+                                 Proof((random_scalar(rng), random_scalar(rng))))
                 with pytest.raises(ProofError):
-                    check_answer(duel.board, move, "blue", blue.commitments,
-                                 red.commitments, lie)
+                    judge(duel, move, lie)
 
 
 def test_referee_free_answer_with_a_count_it_should_not_have_or_without_one_refused(
         duel: Duel) -> None:
     """A count only with an empty shot: a guess's or a hit's answer with one, an empty
     shot's without one, are refused (true openings all)."""
-    red, blue = duel.seats["red"], duel.seats["blue"]
+    blue = duel.seats["blue"]
     frog, empty = next(iter(blue.frogs)), empty_square(duel, near_frogs=True)
     rng = random.Random(12)
+    _, counted = respond(duel, Shoot(empty))
     for move in (Guess(frog), Shoot(frog), Guess(empty)):
-        given = answer(blue.secret, duel.attempt, duel.board, blue.frogs, move)
-        check_answer(duel.board, move, "blue", blue.commitments, red.commitments, given)
-        with pytest.raises(ProofError, match="has a count"):
-            check_answer(duel.board, move, "blue", blue.commitments, red.commitments,
-                         replace(given, count=0, count_blinding=random_scalar(rng)))
+        _, given = respond(duel, move)
+        judge(duel, move, given)
+        with pytest.raises(ProofError, match="neither an opening nor a count"):
+            judge(duel, move, replace(given, count=0, count_blinding=random_scalar(rng)))
+    with pytest.raises(ProofError, match="has a count"):
+        judge(duel, Guess(empty), counted)
     move = Shoot(empty)
-    with pytest.raises(ProofError, match="lacks a count"):
-        check_answer(duel.board, move, "blue", blue.commitments, red.commitments,
-                     answer(blue.secret, duel.attempt, duel.board, blue.frogs, Guess(empty)))
+    with pytest.raises(ProofError, match="answered with a count"):
+        judge(duel, move, respond(duel, Guess(empty))[1])
 
 
 def test_referee_free_opening_of_another_square_refused(duel: Duel) -> None:
-    red, blue = duel.seats["red"], duel.seats["blue"]
     squares = list(duel.board.squares())
     move = Guess(empty_square(duel))
     for other in squares:
         if other == move.square:
             continue
-        moved = answer(blue.secret, duel.attempt, duel.board, blue.frogs, Guess(other))
+        moved = respond(duel, Guess(other))[1]
         with pytest.raises(ProofError):
-            check_answer(duel.board, move, "blue", blue.commitments, red.commitments, moved)
+            judge(duel, move, moved)
 
 
 def test_referee_free_answer_against_the_other_seats_commitments_refused(duel: Duel) -> None:
-    red, blue = duel.seats["red"], duel.seats["blue"]
     for move in (Guess(empty_square(duel)), Shoot(empty_square(duel, near_frogs=True))):
-        _, count = mover_part(red.secret, duel.attempt, duel.board, red.frogs, move)
-        given = answer(blue.secret, duel.attempt, duel.board, blue.frogs, move, count)
-        check_answer(duel.board, move, "blue", blue.commitments, red.commitments, given)
+        _, given = respond(duel, move)
+        judge(duel, move, given)
         with pytest.raises(ProofError):
-            check_answer(duel.board, move, "blue", red.commitments, blue.commitments, given)
+            judge(duel, move, given, swapped=True)
+        if isinstance(move, Shoot):  # the empty proof moved to another move number
+            with pytest.raises(ProofError, match="empty proof"):
+                judge(duel, move, given, n=2)
+
+
+def test_referee_free_false_count_box_refused(duel: Duel) -> None:
+    """The answerer opens the mover's box and refuses a count that does not open the mover's
+    commitments (off by one, another blinding), or a box for another square or move."""
+    red, blue = duel.seats["red"], duel.seats["blue"]
+    square = empty_square(duel, near_frogs=True)
+    _, count = mover_part(red.secret, duel.attempt, duel.board, red.frogs, Shoot(square))
+    assert count is not None
+    ctx = duel.ctx("red")
+    good = seal_box(ctx, red.secret, duel.board, blue.commitments, 5, square, count)
+    assert open_box(ctx, blue.secret, duel.board, red.commitments, 5, square, good) == count
+    other = next(q for q in duel.board.squares() if q != square and q not in blue.frogs)
+    for lie in (CountPart(count.count + 1, count.blinding),
+                CountPart(count.count, count.blinding + Scalar(1))):
+        box = seal_box(ctx, red.secret, duel.board, blue.commitments, 5, square, lie)
+        with pytest.raises(ProofError, match="count box .* does not open"):
+            open_box(ctx, blue.secret, duel.board, red.commitments, 5, square, box)
+    for n, at in ((6, square), (5, other)):
+        with pytest.raises(ProofError, match="count box"):
+            open_box(ctx, blue.secret, duel.board, red.commitments, n, at, good)
 
 
 def test_referee_free_mover_part_on_its_own_frog_refused(duel: Duel) -> None:
@@ -514,7 +571,7 @@ def test_referee_free_overlap_count_lied_about_refused() -> None:
         lie = 0 if real else 1
         for proof in (honest.proof, Proof((random_scalar(rng), random_scalar(rng)))):
             with pytest.raises(ProofError, match="overlap"):
-                check_overlap(ctx, mask, selection, Overlap(lie, proof))
+                check_overlap(ctx, mask, selection, Overlap(lie, proof), 4)
         # the overlap proof cannot be made for the lie at all
         with pytest.raises(ValueError, match="do not satisfy"):
             s_e, s_f = selection.points[0], selection.shares[0]
@@ -522,7 +579,7 @@ def test_referee_free_overlap_count_lied_about_refused() -> None:
                 s_e = s_e + p
             for p in selection.shares[1:]:
                 s_f = s_f + p
-            prove(overlap_statement(ctx.count(lie), mask.key, s_e, s_f, lie), 0,
+            prove(overlap_statement(ctx.count(lie), mask.key, s_e, s_f, lie, 4), 0,
                   [red.mask_key(attempt)], red.nonce_key())
 
 
@@ -583,17 +640,20 @@ def test_referee_free_answers_show_only_what_the_spec_lists(duel: Duel) -> None:
              (Guess(frog), frozenset({"bit", "blinding"})),
              (Shoot(frog), frozenset({"bit", "blinding"})),
              (Guess(empty), frozenset({"bit", "blinding"})),
-             (Shoot(empty), frozenset({"bit", "blinding", "count", "count_blinding"}))]
+             (Shoot(empty), frozenset({"count", "count_blinding", "empty"}))]
     for move, keys in cases:
         part, count = mover_part(red.secret, duel.attempt, duel.board, red.frogs, move)
         opening = part.to_json()
         assert isinstance(opening, dict) and set(opening) == {"blinding"}
         assert (count is None) == isinstance(move, Guess)
-        given = answer(blue.secret, duel.attempt, duel.board, blue.frogs, move, count)
+        _, given = respond(duel, move)
         shown = given.to_json()
         assert isinstance(shown, dict) and set(shown) == keys
-        assert shown["blinding"] == blue.secret.blinding(duel.attempt, move.square.name).hex()
-        if "count" in keys:
+        blinding = blue.secret.blinding(duel.attempt, move.square.name).hex()
+        if "count" not in keys:
+            assert shown["blinding"] == blinding
+        else:  # the blinding at the square stays unshown: it would open the count box
+            assert blinding not in json.dumps(shown)
             assert count is not None
             own = sum((blue.secret.blinding(duel.attempt, n.name)
                        for n in duel.board.neighbours(empty)), Scalar(0))
@@ -611,9 +671,10 @@ def test_referee_free_values_round_trip_through_json(duel: Duel) -> None:
     part, count = mover_part(red.secret, duel.attempt, board, red.frogs, move)
     assert count is not None
     assert MoverPart.from_json(part.to_json()) == part
-    assert CountPart.from_json(count.to_json()) == count
-    given = answer(duel.seats["blue"].secret, duel.attempt, board, duel.seats["blue"].frogs,
-                   move, count)
+    box = seal_box(duel.ctx("red"), red.secret, board, duel.seats["blue"].commitments, 1,
+                   move.square, count)
+    assert CountBox.from_json(box.to_json()) == box
+    _, given = respond(duel, move)
     assert Answer.from_json(given.to_json()) == given
 
 
@@ -660,17 +721,18 @@ def test_referee_free_malformed_values_refused_in_a_sentence(duel: Duel) -> None
     move = Shoot(empty_square(duel, near_frogs=True))
     part, count = mover_part(red.secret, duel.attempt, board, red.frogs, move)
     assert count is not None
-    given = answer(duel.seats["blue"].secret, duel.attempt, board, duel.seats["blue"].frogs,
-                   move, count)
+    box = seal_box(duel.ctx("red"), red.secret, board, duel.seats["blue"].commitments, 1,
+                   move.square, count)
+    _, given = respond(duel, move)
     readers: list[tuple[JSON, Callable[[JSON], object]]] = [
         (red.commitments.to_json(), lambda d: Commitments.from_json(d, board)),
         (duel.mask.to_json(), lambda d: Mask.from_json(d, board)),
         (duel.selection.to_json(), lambda d: Selection.from_json(d, board)),
         (duel.overlap.to_json(), lambda d: Overlap.from_json(d, duel.frogs)),
         (part.to_json(), MoverPart.from_json),
-        (count.to_json(), CountPart.from_json),
+        (box.to_json(), CountBox.from_json),
         (given.to_json(), Answer.from_json),
-        (Answer(1, given.blinding).to_json(), Answer.from_json),
+        (Answer(1, Scalar(5)).to_json(), Answer.from_json),
     ]
     tried = 0
     for good, read in readers:

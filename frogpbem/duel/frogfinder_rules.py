@@ -1,0 +1,465 @@
+"""Frog Finder without a referee through the engine (docs/format.md, "Frog Finder without a
+referee"): the :class:`~frogpbem.duel.rules.DuelRules` of ``frogfinder``.
+
+The protocol values are :mod:`frogpbem.duel.frogfinder`'s; here they are read from messages
+once, checked as they come, and kept typed in a :class:`FrogFinderProgress` (the attempt,
+both seats' commitments, red's mask, blue's selection, every overlap, the first messages of
+every proof: a reused nonce is refused, and the move awaiting its answer). The public state
+knows no seat's frogs; each result comes from the answer, checked, through the rules' own
+``play(state, seat, move, claimed)``. A seat's state adds its own frogs, from its secret.
+
+The proofs of a part are verified once per command: the rules keep what they verified by
+the message's ``prev`` and the part's bytes, so the engine may take a growing message (a
+seat's steps, then its move) again without checking its setup again.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import field, replace
+from typing import Any
+
+from frogpbem import crypto
+from frogpbem.board import Board, Square
+from frogpbem.crypto.duelsecret import SeatSecret
+from frogpbem.crypto.group import Point, commit
+from frogpbem.duel.frogfinder import (
+    Answer,
+    AnswerPart,
+    Commitments,
+    Context,
+    CountBox,
+    Firsts,
+    Mask,
+    MoveOpening,
+    Overlap,
+    Selection,
+    Setup,
+    answer,
+    check_answer,
+    check_commitments,
+    check_mask,
+    check_mover_part,
+    check_overlap,
+    check_selection,
+    commit_placement,
+    find_overlap,
+    make_mask,
+    make_selection,
+    mover_part,
+    open_box,
+    placement,
+    seal_box,
+)
+from frogpbem.duel.rules import DuelRules, Parts, Played, Progress
+from frogpbem.errors import CommitmentError, InconsistentResultError, ProofError
+from frogpbem.frozen import frozen
+from frogpbem.gamefile.duelfile import Message
+from frogpbem.gamefile.model import JSON
+from frogpbem.games.frogs import State
+from frogpbem.games.frogs_notation import (
+    Count,
+    Found,
+    FrogResult,
+    Guess,
+    Miss,
+    Shoot,
+    Shot,
+    parse_result,
+)
+
+RED, BLUE = "red", "blue"
+
+
+@frozen
+class Pending:
+    """A move awaiting the other seat's answer: its seat, its number in the game (the
+    ``n`` of its count box and empty proof), the move and, for a shot, its count box."""
+
+    seat: str
+    n: int
+    move: Shoot | Guess
+    text: str
+    box: CountBox | None = None
+
+
+@frozen
+class FrogFinderProgress:
+    """Frog Finder's protocol so far, typed: every part read and checked once."""
+
+    board: Board
+    frogs: int
+    attempt: int = 0
+    commitments: Mapping[str, Commitments] = field(default_factory=dict)
+    """Each seat's commitments of the current attempt, once its setup is in."""
+    mask: Mask | None = None
+    selection: Selection | None = None
+    overlaps: tuple[int, ...] = ()
+    """Each attempt's overlap ``m``, in order (the last is 0 once the board is dealt)."""
+    firsts: frozenset[Point] = frozenset()
+    """The first messages of every proof of the game (a nonce used twice is refused)."""
+    pending: Pending | None = None
+
+    def ctx(self, progress: Progress, seat: str) -> Context:
+        header = progress.header
+        return Context(header.game, header.hash, seat, self.attempt)
+
+    def fresh(self, firsts: Firsts) -> FrogFinderProgress:
+        """With ``firsts`` added, refused if one of them was seen before."""
+        if len(set(firsts)) != len(firsts) or self.firsts.intersection(firsts):
+            raise ProofError("two proofs of the game share a first message (a reused nonce)")
+        return replace(self, firsts=self.firsts | frozenset(firsts))
+
+
+def protocol(progress: Progress) -> FrogFinderProgress:
+    """The progress's Frog Finder record (a new one before the rules kept any)."""
+    kept = progress.protocol
+    if isinstance(kept, FrogFinderProgress):
+        return kept
+    start = progress.ruleset.start(progress.header.options, progress.seats, None,
+                                   dict.fromkeys(progress.seats))
+    assert isinstance(start, State)
+    return FrogFinderProgress(start.board, start.frogs)
+
+
+def _placement(progress: Progress, ff: FrogFinderProgress, secret: SeatSecret,
+               publics: Mapping[str, str] | None = None) -> frozenset[Square]:
+    other = (publics or progress.publics)[progress.other(secret.seat)]
+    return placement(secret, ff.board, ff.frogs, other, ff.attempt)
+
+
+def _move_of(progress: Progress, text: str) -> Shoot | Guess:
+    move = progress.ruleset.parse_move(text)
+    if not isinstance(move, Shoot | Guess):
+        raise InconsistentResultError(f"{text} is not a shot or a guess")
+    return move
+
+
+def _awaited(progress: Progress, ff: FrogFinderProgress) -> str | None:
+    if ff.pending is None or progress.state is None or \
+            progress.ruleset.to_move(progress.state) is None:
+        return None
+    return progress.other(ff.pending.seat)
+
+
+def _result_words(result: FrogResult) -> str:
+    if isinstance(result, Count):
+        return f"count {result.count}"
+    if isinstance(result, Shot):
+        return f"{result.owner}'s frog shot"
+    if isinstance(result, Found):
+        return f"{result.owner}'s frog found"
+    return "miss" if isinstance(result, Miss) else str(result.to_json())
+
+
+class FrogFinderDuel(DuelRules):
+    """Frog Finder without a referee: red's public seed and setup (commitments, bit and
+    mask proofs), blue's setup (commitments, bit and select proofs), red's overlap (a
+    non-zero one starts the next attempt); then each move waits for its answer, which
+    comes first in the other seat's next message."""
+
+    def __init__(self) -> None:
+        self._verified: dict[tuple[str, str, int, bytes], Firsts] = {}
+        """What this command verified: by message ``prev``, part, attempt and bytes."""
+
+    def _once(self, message: Message, what: str, attempt: int, data: JSON,
+              check: Callable[[], Firsts]) -> Firsts:
+        """``check()``'s first messages, verified once per command for one part."""
+        key = (message.prev, what, attempt, crypto.canonical_json(data))
+        done = self._verified.get(key)
+        if done is None:
+            done = self._verified[key] = check()
+        return done
+
+    # --- whose step ------------------------------------------------------------------------
+
+    def due(self, progress: Progress) -> str | None:
+        if progress.state is not None:
+            return None
+        made = protocol(progress).commitments
+        if RED not in made:
+            return RED
+        if BLUE not in made:
+            return BLUE
+        return RED  # the overlap
+
+    def awaited(self, progress: Progress) -> str | None:
+        return _awaited(progress, protocol(progress))
+
+    # --- what a seat's tool adds -----------------------------------------------------------
+
+    def steps(self, progress: Progress, secret: SeatSecret) -> Parts:
+        if not progress.joined:
+            return {}
+        seat, ff = secret.seat, protocol(progress)
+        board, made = ff.board, ff.commitments
+        if progress.state is None:
+            ctx = ff.ctx(progress, seat)
+            if seat == RED and RED not in made:
+                parts: Parts = {} if RED in progress.publics else \
+                    {"public": secret.public_seed()}
+                publics = {**progress.publics, RED: secret.public_seed()}
+                frogs = _placement(progress, ff, secret, publics)
+                own = commit_placement(ctx, secret, board, frogs)
+                mask = make_mask(ctx, secret, board, frogs, own)
+                return parts | {"setup": Setup(own, mask=mask).to_json()}
+            if seat == BLUE and RED in made and BLUE not in made and ff.mask is not None:
+                frogs = _placement(progress, ff, secret)
+                own = commit_placement(ctx, secret, board, frogs)
+                selection = make_selection(ctx, secret, board, frogs, made[RED], ff.mask)
+                return {"setup": Setup(own, selection=selection).to_json()}
+            if seat == RED and BLUE in made and ff.mask is not None and \
+                    ff.selection is not None:
+                overlap = find_overlap(ctx, secret, ff.frogs, ff.mask, ff.selection)
+                return {"overlap": overlap.to_json()}
+            return {}
+        pending = ff.pending
+        if pending is None or _awaited(progress, ff) != seat:
+            return {}
+        return {"answer": AnswerPart(to=self._answer(progress, ff, secret,
+                                                     pending)).to_json()}
+
+    def _answer(self, progress: Progress, ff: FrogFinderProgress, secret: SeatSecret,
+                pending: Pending) -> Answer:
+        """The answer of ``secret``'s seat to the pending move; its count box is opened and
+        checked first (a false one refuses the copy: ProofError)."""
+        board, move = ff.board, pending.move
+        frogs = _placement(progress, ff, secret)
+        count = None
+        if isinstance(move, Shoot) and move.square not in frogs:
+            if pending.box is None:
+                raise ProofError(f"{pending.seat}'s shot at {move.square.name} has no count "
+                                 "box")
+            count = open_box(ff.ctx(progress, pending.seat), secret, board,
+                             ff.commitments[pending.seat], pending.n, move.square,
+                             pending.box)
+        return answer(ff.ctx(progress, secret.seat), secret, board, frogs, pending.n, move,
+                      count)
+
+    def move_parts(self, progress: Progress, secret: SeatSecret, move: str) -> Parts:
+        parsed = progress.ruleset.parse_move(move)
+        if not isinstance(parsed, Shoot | Guess) or progress.state is None:
+            return {}
+        seat, ff = secret.seat, protocol(progress)
+        frogs = _placement(progress, ff, secret)
+        opening, count = mover_part(secret, ff.attempt, ff.board, frogs, parsed)
+        box = None
+        if count is not None:
+            box = seal_box(ff.ctx(progress, seat), secret, ff.board,
+                           ff.commitments[progress.other(seat)], len(progress.played) + 1,
+                           parsed.square, count)
+        return {"answer": AnswerPart(move=MoveOpening(opening, box)).to_json()}
+
+    # --- checking a message ----------------------------------------------------------------
+
+    def take(self, progress: Progress, message: Message) -> Progress:
+        seat, ff = message.seat, protocol(progress)
+        overlap, setup = message.step("overlap"), message.step("setup")
+        said = message.step("answer")
+        if progress.joined and message.join is None and progress.state is None and \
+                message.public is not None and RED in ff.commitments:
+            raise InconsistentResultError("red shows its public seed with its first setup")
+        if overlap is not None:
+            progress, ff = self._take_overlap(progress, ff, message, overlap)
+        if setup is not None:
+            ff = self._take_setup(progress, ff, message, setup)
+        if message.reveal is not None:
+            self._check_reveal(progress, ff, seat)
+        part = AnswerPart.from_json(said) if said is not None else AnswerPart()
+        if progress.state is None:
+            if said is not None:
+                raise InconsistentResultError("no move has been made to answer")
+            return replace(progress, protocol=ff)
+        awaited = _awaited(progress, ff)
+        if part.to is not None:
+            if ff.pending is None or awaited != seat:
+                raise InconsistentResultError(f"{seat} answers a move that was not made")
+            progress, ff = self._take_answer(progress, ff, seat, ff.pending, part)
+        elif awaited == seat:
+            raise InconsistentResultError(f"{seat}'s message lacks its answer to "
+                                          f"{progress.other(seat)}'s move")
+        elif message.resign and ff.pending is not None and ff.pending.seat == seat:
+            # the mover resigns before its move is answered: the move is withdrawn
+            progress = replace(progress, played=progress.played[:-1])
+            ff = replace(ff, pending=None)
+        if message.move is not None:
+            move = _move_of(progress, message.move)
+            if part.move is None:
+                raise ProofError(f"{seat}'s move {message.move} lacks its opening")
+            ff = self._take_move(progress, ff, seat, move, message.move, part.move)
+        elif part.move is not None:
+            raise InconsistentResultError("an opening without a move")
+        return replace(progress, protocol=ff)
+
+    def _take_overlap(self, progress: Progress, ff: FrogFinderProgress, message: Message,
+                      data: JSON) -> tuple[Progress, FrogFinderProgress]:
+        if message.seat != RED or progress.state is not None or ff.mask is None or \
+                ff.selection is None:
+            raise InconsistentResultError("an overlap comes from red, after blue's setup")
+        mask, selection = ff.mask, ff.selection
+        overlap = Overlap.from_json(data, ff.frogs)
+        ctx = ff.ctx(progress, RED)
+        ff = ff.fresh(self._once(message, "overlap", ff.attempt, data, lambda: check_overlap(
+            ctx, mask, selection, overlap, ff.frogs)))
+        ff = replace(ff, overlaps=(*ff.overlaps, overlap.count))
+        if overlap.count > 0:  # discard both placements: the next attempt
+            return progress, replace(ff, attempt=ff.attempt + 1, commitments={}, mask=None,
+                                     selection=None)
+        header, rules = progress.header, progress.ruleset
+        state = rules.start(header.options, progress.seats, None,
+                            dict.fromkeys(progress.seats))
+        return replace(progress, state=state), ff
+
+    def _take_setup(self, progress: Progress, ff: FrogFinderProgress, message: Message,
+                    data: JSON) -> FrogFinderProgress:
+        seat, board, made = message.seat, ff.board, ff.commitments
+        if progress.state is not None or seat in made or (seat == BLUE and RED not in made):
+            raise InconsistentResultError(f"{seat}'s setup does not come now")
+        setup = Setup.from_json(data, board, seat == RED)
+        own, ctx = setup.commitments, ff.ctx(progress, seat)
+        if seat == RED:
+            assert setup.mask is not None
+            mask: Mask = setup.mask
+            firsts = self._once(message, "setup", ff.attempt, data, lambda: (
+                check_commitments(ctx, board, ff.frogs, own)
+                + check_mask(ctx, board, own, mask)))
+            return replace(ff.fresh(firsts), commitments={RED: own}, mask=mask)
+        assert setup.selection is not None and ff.mask is not None
+        selection: Selection = setup.selection
+        red_mask: Mask = ff.mask
+        firsts = self._once(message, "setup", ff.attempt, data, lambda: (
+            check_commitments(ctx, board, ff.frogs, own)
+            + check_selection(ctx, board, own, made[RED], red_mask, selection)))
+        return replace(ff.fresh(firsts), commitments={**made, BLUE: own}, selection=selection)
+
+    def _take_answer(self, progress: Progress, ff: FrogFinderProgress, seat: str,
+                     pending: Pending, part: AnswerPart
+                     ) -> tuple[Progress, FrogFinderProgress]:
+        assert part.to is not None
+        result, firsts = check_answer(ff.ctx(progress, seat), ff.board, pending.n,
+                                      pending.move, ff.commitments[seat],
+                                      ff.commitments[pending.seat], part.to)
+        state, checked = progress.ruleset.play(progress.state, pending.seat, pending.move,
+                                               result)
+        last = progress.played[-1]
+        fixed = Played(last.n, last.seat, last.move, checked.to_json())
+        progress = replace(progress, state=state, played=(*progress.played[:-1], fixed))
+        return progress, replace(ff.fresh(firsts), pending=None)
+
+    def _take_move(self, progress: Progress, ff: FrogFinderProgress, seat: str,
+                   move: Shoot | Guess, text: str, part: MoveOpening) -> FrogFinderProgress:
+        if isinstance(move, Shoot) != (part.box is not None):
+            raise InconsistentResultError(f"{seat}'s {text} carries " + (
+                "its opening and its count box" if isinstance(move, Shoot) else
+                "its opening alone"))
+        check_mover_part(ff.board, ff.commitments[seat], move, part.opening)
+        return replace(ff, pending=Pending(seat, len(progress.played) + 1, move, text,
+                                           part.box))
+
+    def _check_reveal(self, progress: Progress, ff: FrogFinderProgress, seat: str) -> None:
+        """The revealed secret gives the seat's placement, and that placement its
+        commitments (of the accepted attempt), square by square."""
+        secret = progress.revealed.get(seat)
+        if secret is None or seat not in ff.commitments:
+            return
+        frogs = _placement(progress, ff, secret)
+        points = ff.commitments[seat].points
+        for square, point in zip(ff.board.squares(), points, strict=True):
+            bit = int(square in frogs)
+            if commit(bit, secret.blinding(ff.attempt, square.name)) != point:
+                raise CommitmentError(f"{seat}'s revealed secret does not give its "
+                                      f"commitment at {square.name}")
+
+    # --- the move ------------------------------------------------------------------------
+
+    def play(self, progress: Progress, seat: str, move: str) -> tuple[Any, JSON]:
+        rules = progress.ruleset
+        parsed = rules.parse_move(move)
+        state = progress.state
+        assert isinstance(state, State)
+        if not isinstance(parsed, Shoot | Guess):  # a resignation: known at once
+            state, result = rules.play(state, seat, parsed)
+            return state, result.to_json()
+        rules.check(state, seat, parsed)  # the turn, the game not over, the square open
+        return state, None  # pending: the answer gives the result
+
+    # --- what a seat and the public know ---------------------------------------------------
+
+    def _with_frogs(self, progress: Progress, state: State,
+                    secrets: Mapping[str, SeatSecret]) -> State:
+        """``state`` with each of ``secrets``' seats' frogs (those not revealed yet)."""
+        ff = protocol(progress)
+        hidden = dict(state.hidden)
+        for seat, secret in secrets.items():
+            out = {square for square, frog in state.revealed.items() if frog.owner == seat}
+            hidden[seat] = _placement(progress, ff, secret) - out
+        return replace(state, hidden=hidden)
+
+    def _everyone(self, progress: Progress) -> bool:
+        return progress.over and set(progress.revealed) == set(progress.seats)
+
+    def seat_state(self, progress: Progress, secret: SeatSecret) -> Any:
+        """The public state with the seat's own frogs (every frog once both revealed)."""
+        state = progress.state
+        if not isinstance(state, State):
+            return None
+        if self._everyone(progress):
+            return self._with_frogs(progress, state, progress.revealed)
+        return self._with_frogs(progress, state, {secret.seat: secret})
+
+    def public_state(self, progress: Progress) -> Any:
+        """No seat's frogs, but every frog once the game is over and both revealed."""
+        state = progress.state
+        if isinstance(state, State) and self._everyone(progress):
+            return self._with_frogs(progress, state, progress.revealed)
+        return state
+
+    # --- the audit -----------------------------------------------------------------------
+
+    def proof_words(self, before: Progress, message: Message, after: Progress) -> list[str]:
+        was, ff = protocol(before), protocol(after)
+        seat, words = message.seat, []
+        squares = ff.board.size ** 2
+        if message.step("overlap") is not None:
+            m = ff.overlaps[-1]
+            words.append(f"red's overlap: the placements of attempt {was.attempt} share "
+                         f"{m} square{'' if m == 1 else 's'} (proven)" +
+                         ("; both are discarded: attempt " + str(ff.attempt) if m else ""))
+        if message.step("setup") is not None:
+            what = "masked them (mask proofs)" if seat == RED else \
+                "selected red's masked commitments where it has a frog (select proofs)"
+            words.append(f"{seat} committed to its {ff.frogs} frogs of attempt "
+                         f"{ff.attempt} on all {squares} squares (bit proofs, the total "
+                         f"opened) and {what}")
+        for old, new in zip(before.played, after.played, strict=False):
+            if old.result is None and new.result is not None:
+                result = parse_result(new.result)
+                words.append(f"{new.n}. {seat} answered {new.seat}'s {new.move}: "
+                             f"{_result_words(result)}, proven when given")
+        if message.move is not None and ff.pending is not None:
+            move = ff.pending.move
+            words.append(f"{seat}'s opening shows {move.square.name} empty of its own frogs"
+                         + (f"; its count sealed to {after.other(seat)}"
+                            if isinstance(move, Shoot) else ""))
+        if message.resign and was.pending is not None and was.pending.seat == seat:
+            words.append(f"{seat}'s {was.pending.text}, not answered, is withdrawn")
+        if message.reveal is not None and seat in ff.commitments:
+            words.append(f"{seat}'s revealed secret gives its placement and every "
+                         f"commitment of attempt {ff.attempt}")
+        return words
+
+    def audit_lines(self, progress: Progress) -> list[str]:
+        """What each result rests on: the proofs as given, and each seat's reveal."""
+        if progress.state is None:
+            return []
+        ff = protocol(progress)
+        lines = [f"each answer proven when given against both seats' commitments of "
+                 f"attempt {ff.attempt} ({len(ff.overlaps)} overlap test"
+                 f"{'' if len(ff.overlaps) == 1 else 's'})"]
+        for seat in progress.seats:
+            if seat in progress.revealed:
+                lines.append(f"{seat}'s revealed secret gives its placement and every "
+                             "commitment")
+            else:
+                lines.append(f"the placement of {seat} rests on its reveal, not made")
+        return lines

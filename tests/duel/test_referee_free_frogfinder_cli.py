@@ -1,0 +1,529 @@
+"""Frog Finder without a referee, played by two keys through the command line.
+
+Each seat has a home and a folder of its own; a copy goes from one folder to the other as
+a mail would. The moves are chosen at random (a square the tool refuses, the seat's own
+frog, is chosen again); the final scores and outcome are those of an independent replay
+through the rules with both placements, derived here from the revealed secrets.
+"""
+
+from __future__ import annotations
+
+import random
+import shutil
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from frogpbem import crypto
+from frogpbem.board import Square
+from frogpbem.gamefile.duelfile import DuelFile, Message, dump_duel, parse_duel
+from frogpbem.gamefile.model import JSON
+from frogpbem.games.frogfinder import FrogFinder
+from frogpbem.games.frogs import State
+from tests.conftest import Cli, Keys, Result
+from tests.duel.test_referee_free_frogfinder import independent_placement, names
+
+Run = Callable[..., Result]
+RULES = FrogFinder()
+
+
+@dataclass
+class Seat:
+    name: str
+    player: str
+    folder: Path
+
+    @property
+    def game(self) -> Path:
+        return self.folder / "game.yaml"
+
+
+@pytest.fixture
+def seats(tmp_path: Path) -> tuple[Seat, Seat]:
+    red, blue = Seat("red", "alice", tmp_path / "alice"), Seat("blue", "bob", tmp_path / "bob")
+    for seat in (red, blue):
+        seat.folder.mkdir()
+    return red, blue
+
+
+@pytest.fixture
+def as_seat(cli: Cli, keys: Keys, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Run:
+    def run(seat: Seat, *args: str | Path, key: bool = True) -> Result:
+        monkeypatch.setenv("FROGPBEM_HOME", str(tmp_path / f"home-{seat.player}"))
+        monkeypatch.setenv("FROGPBEM_STATE", str(tmp_path / f"state-{seat.player}"))
+        extra: tuple[str | Path, ...] = ("--key", keys.path(seat.player)) if key else ()
+        return cli(*args, *extra)
+
+    return run
+
+
+def mail(sender: Seat, receiver: Seat) -> None:
+    shutil.copyfile(sender.game, receiver.game)
+
+
+def read(seat: Seat) -> DuelFile:
+    return parse_duel(seat.game.read_bytes(), str(seat.game))
+
+
+def set_up(run: Run, keys: Keys, red: Seat, blue: Seat, size: int, frogs: int) -> None:
+    """Create, join and set up until the board is dealt (red's overlap of m = 0)."""
+    made = run(red, "new", red.game, "--rules", "frogfinder", "--no-referee",
+               "--seat", f"red={keys.pub('alice')}", "--seat", f"blue={keys.pub('bob')}",
+               "--option", f"size={size}", "--option", f"frogs={frogs}")
+    assert made.exit_code == 0, made.output
+    pair = {red.name: (red, blue), blue.name: (blue, red)}
+    mail(red, blue)
+    seat = blue
+    for _ in range(40):
+        done = run(seat, "move", seat.game)
+        assert done.exit_code == 0, done.output
+        me, other = pair[seat.name]
+        mail(me, other)
+        if "the board is dealt" in done.stdout:
+            return
+        seat = other
+    raise AssertionError("the setup never ended")
+
+
+def open_squares(state: State) -> list[str]:
+    return [q.name for q in state.board.squares() if q not in state.shots
+            and q not in state.revealed and q not in state.misses]
+
+
+def public_state(seat: Seat) -> State:
+    from frogpbem.duel.engine import replay
+
+    progress = replay(read(seat))
+    assert isinstance(progress.state, State)
+    return progress.state
+
+
+def play_out(run: Run, red: Seat, blue: Seat, rng: random.Random) -> None:
+    """Random moves until the game is over, then each seat's reveal."""
+    pair = {"red": (red, blue), "blue": (blue, red)}
+    seat = red
+    for _ in range(400):
+        state = public_state(seat)
+        if RULES.to_move(state) is None:
+            break
+        moved = {m.move.split()[-1] for m in read(seat).messages if m.move}  # one pending
+        squares = [q for q in open_squares(state) if q not in moved]
+        rng.shuffle(squares)
+        for square in squares:
+            kind = "shoot" if rng.random() < 0.6 else "guess"
+            done = run(seat, "move", seat.game, f"{kind} {square}")
+            if done.exit_code == 0:
+                break
+            if "game is over" in done.output:  # the answer ended it
+                done = run(seat, "move", seat.game)
+                assert done.exit_code == 0, done.output
+                break
+            assert done.exit_code == 4 and "your own frog" in done.output, done.output
+        me, other = pair[seat.name]
+        mail(me, other)
+        seat = other
+    # the last answer may be in: each seat reveals with its next command
+    for _ in range(3):
+        file = read(seat)
+        if {m.seat for m in file.messages if m.reveal} == {"red", "blue"}:
+            return
+        done = run(seat, "move", seat.game)
+        assert done.exit_code == 0 or "nothing to add" in done.output, done.output
+        me, other = pair[seat.name]
+        mail(me, other)
+        seat = other
+    file = read(seat)
+    assert {m.seat for m in file.messages if m.reveal} == {"red", "blue"}
+
+
+def independent_replay(file: DuelFile) -> State:
+    """The game replayed by the rules with both placements, from the revealed secrets and
+    the accepted attempt (the number of overlaps shown with m > 0)."""
+    header = file.header
+    size, frogs = int(header.options["size"]), int(header.options["frogs"])
+    secrets = {m.seat: m.reveal for m in file.messages if m.reveal}
+    join = file.messages[0].join
+    assert join is not None
+    publics = {"blue": join.public,
+               "red": next(m.public for m in file.messages if m.public)}
+    overlaps = [m.step("overlap") for m in file.messages if m.step("overlap")]
+    attempt = sum(1 for o in overlaps if isinstance(o, dict) and o["count"] != 0)
+    placed: dict[str, JSON | None] = {}
+    for seat, other in (("red", "blue"), ("blue", "red")):
+        secret = secrets[seat]
+        assert secret is not None
+        placed[seat] = {"frogs": names(independent_placement(
+            header.game, seat, secret, publics[other], attempt, size, frogs))}
+    state = RULES.start(RULES.options({"size": size, "frogs": frogs}), ("red", "blue"), None,
+                        placed)
+    for message in file.messages:
+        if message.move is not None:
+            state, _ = RULES.play(state, message.seat, RULES.parse_move(message.move))
+        elif message.resign:
+            state, _ = RULES.play(state, message.seat, RULES.parse_move("resign"))
+    return state
+
+
+@pytest.mark.parametrize(("size", "frogs", "seed"), [(6, 2, 1)])
+def test_referee_free_frogfinder_whole_game_through_the_cli(
+        as_seat: Run, keys: Keys, seats: tuple[Seat, Seat], size: int, frogs: int,
+        seed: int) -> None:
+    red, blue = seats
+    set_up(as_seat, keys, red, blue, size, frogs)
+    play_out(as_seat, red, blue, random.Random(seed))
+    file = read(red)
+    assert dump_duel(file) == dump_duel(read(blue))
+    verified = as_seat(red, "verify", red.game, key=False)
+    assert verified.exit_code == 0, verified.output
+    assert "red's revealed secret gives its placement and every commitment" in verified.stdout
+    public = public_state(red)
+    full = independent_replay(file)
+    assert RULES.outcome(public) == RULES.outcome(full) is not None
+    assert RULES.scores(public) == RULES.scores(full)
+    # each sealed secret opens for its own seat alone
+    join = file.messages[0].join
+    assert join is not None
+    assert crypto.sealed_to_exactly(file.header.secret.sealed,
+                                    [crypto.load_public_key(keys.pub("alice").read_text())])
+    assert crypto.sealed_to_exactly(join.sealed,
+                                    [crypto.load_public_key(keys.pub("bob").read_text())])
+
+
+def forge(seat: Seat, keys: Keys, player: str, change: Callable[[Message], Message]) -> None:
+    """The last message changed by ``change`` and signed again by its own seat's key."""
+    file = read(seat)
+    last = change(file.messages[-1])
+    signed = last.signed(keys.key(player))
+    seat.game.write_bytes(dump_duel(DuelFile(file.header, (*file.messages[:-1], signed))))
+
+
+def test_referee_free_frogfinder_12x12_game_by_the_bots_through_the_cli(
+        as_seat: Run, keys: Keys, seats: tuple[Seat, Seat]) -> None:
+    """A whole game on the full board: each seat's move is the rules' bot's from the seat's
+    own view, computed here by the refereed rules with both placements (derived from the
+    secrets, hashlib); each command is timed."""
+    import time
+
+    from frogpbem.games import bot_move
+
+    red, blue = seats
+    set_up(as_seat, keys, red, blue, 12, 3)
+    placed = placements(keys, red)
+    full = RULES.start(RULES.options({"size": 12, "frogs": 3}), ("red", "blue"), None,
+                       {s: {"frogs": names(placed[s])} for s in ("red", "blue")})
+    rng = random.Random(5)
+    pair = {"red": (red, blue), "blue": (blue, red)}
+    slowest = 0.0
+    while (mover := RULES.to_move(full)) is not None:
+        move = bot_move(RULES, RULES.view(full, frozenset({mover})), mover, rng)
+        me, other = pair[mover]
+        began = time.perf_counter()
+        done = as_seat(me, "move", me.game, move)
+        slowest = max(slowest, time.perf_counter() - began)
+        assert done.exit_code == 0, done.output
+        full, _ = RULES.play(full, mover, RULES.parse_move(move))
+        mail(me, other)
+    last = other
+    done = as_seat(last, "move", last.game)  # the last answer (and reveal)
+    assert done.exit_code == 0, done.output
+    assert slowest < 4, slowest  # about 1 s on one core; generous for a busy machine
+    public = public_state(last)
+    assert RULES.outcome(public) == RULES.outcome(full) is not None
+    assert RULES.scores(public) == RULES.scores(full)
+
+
+# --- refused on arrival ----------------------------------------------------------------------
+
+
+def placements(keys: Keys, seat: Seat) -> dict[str, frozenset[Square]]:
+    """Both seats' frogs, from their secrets opened with their keys and the spec's dealer
+    computed here (hashlib)."""
+    from frogpbem.duel.engine import own_secret, replay
+
+    file = read(seat)
+    progress = replay(file)
+    header = file.header
+    size, frogs = int(header.options["size"]), int(header.options["frogs"])
+    join = file.messages[0].join
+    assert join is not None
+    publics = {"blue": join.public, "red": next(m.public for m in file.messages if m.public)}
+    overlaps = [m.step("overlap") for m in file.messages if m.step("overlap")]
+    attempt = sum(1 for o in overlaps if isinstance(o, dict) and o["count"] != 0)
+    placed = {}
+    for name, player, other in (("red", "alice", "blue"), ("blue", "bob", "red")):
+        secret = own_secret(progress, file, name, keys.key(player))
+        assert secret is not None
+        publics_other = publics[other]
+        assert publics_other is not None
+        placed[name] = independent_placement(header.game, name, secret.secret, publics_other,
+                                             attempt, size, frogs)
+    return placed
+
+
+def empty_squares(state: State, placed: dict[str, frozenset[Square]]) -> list[Square]:
+    taken = placed["red"] | placed["blue"]
+    return [q for q in state.board.squares() if q.name in open_squares(state)
+            and q not in taken]
+
+
+def arrives(run: Run, seat: Seat, data: bytes, sentence: str, status: int,
+            *words: str) -> None:
+    """``data`` arriving in ``seat``'s folder is refused by its ``move`` with ``status`` and
+    ``sentence``, the file unchanged byte for byte."""
+    seat.game.write_bytes(data)
+    refused = run(seat, "move", seat.game, *words)
+    assert refused.exit_code == status, refused.output
+    assert sentence in refused.stderr, refused.stderr
+    assert "Traceback" not in refused.output
+    assert seat.game.read_bytes() == data
+
+
+def signed_again(file: DuelFile, keys: Keys, player: str, message: Message) -> bytes:
+    """``file`` with its last message replaced by ``message``, signed by ``player``."""
+    return dump_duel(DuelFile(file.header, (*file.messages[:-1],
+                                            message.signed(keys.key(player)))))
+
+
+def answer_of(message: Message) -> dict[str, JSON]:
+    part = message.step("answer")
+    assert isinstance(part, dict)
+    return part
+
+
+def with_answer(message: Message, part: dict[str, JSON]) -> Message:
+    from dataclasses import replace
+
+    return replace(message, steps={**(message.steps or {}), "answer": part})
+
+
+@pytest.fixture
+def dealt(as_seat: Run, keys: Keys, seats: tuple[Seat, Seat]
+          ) -> tuple[dict[str, frozenset[Square]], list[Square]]:
+    red, blue = seats
+    set_up(as_seat, keys, red, blue, 6, 2)
+    placed = placements(keys, red)
+    return placed, empty_squares(public_state(red), placed)
+
+
+def test_referee_free_frogfinder_false_answers_refused_on_arrival(
+        as_seat: Run, keys: Keys, seats: tuple[Seat, Seat],
+        dealt: tuple[dict[str, frozenset[Square]], list[Square]]) -> None:
+    red, blue = seats
+    placed, empty = dealt
+    blue_frog = sorted(placed["blue"], key=lambda q: (q.row, q.col))[0]
+    assert as_seat(red, "move", red.game, f"shoot {empty[0].name}").exit_code == 0
+    mail(red, blue)
+    assert as_seat(blue, "move", blue.game, f"shoot {empty[1].name}").exit_code == 0
+    good = read(blue)
+    last = good.messages[-1]
+    to = answer_of(last)["to"]
+    assert isinstance(to, dict) and set(to) == {"count", "count_blinding", "empty"}
+    n, shot = last.n, empty[0].name
+    count = int(str(to["count"]))
+    # a wrong count
+    lie = with_answer(last, {**answer_of(last), "to": {**to, "count": count + 1}})
+    arrives(as_seat, red, signed_again(good, keys, "bob", lie),
+            f"message {n} (blue): blue's count {count + 1} around {shot} does not open both "
+            "seats' commitments", 6, "shoot", empty[2].name)
+    # a false hit: blue claims a frog on the empty square
+    lie = with_answer(last, {**answer_of(last), "to": {"bit": 1,
+                                                       "blinding": to["count_blinding"]}})
+    arrives(as_seat, red, signed_again(good, keys, "bob", lie),
+            f"message {n} (blue): blue's answer does not open its commitment at {shot}", 6)
+    # an answer missing: blue's message has its move and no answer
+    lie = with_answer(last, {"move": answer_of(last)["move"]})
+    arrives(as_seat, red, signed_again(good, keys, "bob", lie),
+            f"message {n} (blue): blue's message lacks its answer to red's move", 6)
+    # the good copy arrives; red answers and shoots blue's frog
+    mail(blue, red)
+    assert as_seat(red, "move", red.game, f"shoot {blue_frog.name}").exit_code == 0
+    mail(red, blue)
+    assert as_seat(blue, "move", blue.game, f"guess {empty[3].name}").exit_code == 0
+    good = read(blue)
+    last = good.messages[-1]
+    to = answer_of(last)["to"]
+    assert isinstance(to, dict) and to["bit"] == 1
+    # a false miss: blue's frog answered as no frog
+    lie = with_answer(last, {**answer_of(last), "to": {**to, "bit": 0}})
+    arrives(as_seat, red, signed_again(good, keys, "bob", lie),
+            f"message {last.n} (blue): blue's answer does not open its commitment at "
+            f"{blue_frog.name}", 6)
+
+
+def test_referee_free_frogfinder_moved_proof_and_unmade_move_refused_on_arrival(
+        as_seat: Run, keys: Keys, seats: tuple[Seat, Seat],
+        dealt: tuple[dict[str, frozenset[Square]], list[Square]]) -> None:
+    red, blue = seats
+    _placed, empty = dealt
+    assert as_seat(red, "move", red.game, f"shoot {empty[0].name}").exit_code == 0
+    # an answer to a move that was never made: red's first move answers one of blue's
+    made = read(red)
+    last = made.messages[-1]
+    lie = with_answer(last, {**answer_of(last), "to": {"bit": 0, "blinding": "01" + "00" * 31}})
+    arrives(as_seat, blue, signed_again(made, keys, "alice", lie),
+            f"message {last.n} (red): red answers a move that was not made", 6)
+    mail(red, blue)
+    assert as_seat(blue, "move", blue.game, f"guess {empty[1].name}").exit_code == 0
+    first = answer_of(read(blue).messages[-1])["to"]
+    assert isinstance(first, dict) and "empty" in first
+    mail(blue, red)
+    assert as_seat(red, "move", red.game, f"shoot {empty[2].name}").exit_code == 0
+    mail(red, blue)
+    assert as_seat(blue, "move", blue.game, f"guess {empty[3].name}").exit_code == 0
+    good = read(blue)
+    last = good.messages[-1]
+    to = answer_of(last)["to"]
+    assert isinstance(to, dict) and "empty" in to
+    # the empty proof of the first shot, moved to the second
+    lie = with_answer(last, {**answer_of(last), "to": {**to, "empty": first["empty"]}})
+    arrives(as_seat, red, signed_again(good, keys, "bob", lie),
+            f"message {last.n} (blue): blue's empty proof at {empty[2].name} does not hold",
+            6)
+
+
+def test_referee_free_frogfinder_false_count_box_refused_by_the_answerer(
+        as_seat: Run, keys: Keys, seats: tuple[Seat, Seat],
+        dealt: tuple[dict[str, frozenset[Square]], list[Square]]) -> None:
+    from frogpbem.board import Board
+    from frogpbem.crypto.group import Scalar
+    from frogpbem.duel.engine import own_secret, replay
+    from frogpbem.duel.frogfinder import Commitments, Context, CountPart, seal_box
+
+    red, blue = seats
+    placed, empty = dealt
+    near = next(q for q in empty if any(n in placed["red"]
+                                        for n in Board(6).neighbours(q)))
+    assert as_seat(red, "move", red.game, f"shoot {near.name}").exit_code == 0
+    made = read(red)
+    last = made.messages[-1]
+    progress = replay(DuelFile(made.header, made.messages[:-1]))
+    secret = own_secret(progress, made, "red", keys.key("alice"))
+    assert secret is not None
+    blue_setup = next(m.step("setup") for m in made.messages
+                      if m.seat == "blue" and m.step("setup"))
+    assert isinstance(blue_setup, dict)
+    board = Board(6)
+    ctx = Context(made.game, made.header.hash, "red", 0)
+    around = [q for q in board.neighbours(near) if q in placed["red"]]
+    blinding = sum((secret.blinding(0, q.name) for q in board.neighbours(near)), Scalar(0))
+    box = seal_box(ctx, secret, board, Commitments.from_json(blue_setup["commitments"], board),
+                   last.n, near, CountPart(len(around) + 1, blinding))
+    part = answer_of(last)
+    move = part["move"]
+    assert isinstance(move, dict)
+    lie = with_answer(last, {**part, "move": {**move, "box": box.to_json()}})
+    arrives(as_seat, blue, signed_again(made, keys, "alice", lie),
+            f"red's count box for its shot at {near.name} does not open its commitments "
+            "around it", 6)
+
+
+def test_referee_free_frogfinder_rolled_back_and_forked_copies_refused(
+        as_seat: Run, keys: Keys, seats: tuple[Seat, Seat],
+        dealt: tuple[dict[str, frozenset[Square]], list[Square]]) -> None:
+    from dataclasses import replace
+
+    red, blue = seats
+    _placed, empty = dealt
+    older = read(red)
+    assert as_seat(red, "move", red.game, f"shoot {empty[0].name}").exit_code == 0
+    mail(red, blue)
+    assert as_seat(blue, "move", blue.game, f"guess {empty[1].name}").exit_code == 0
+    good = read(blue)
+    mail(blue, red)
+    assert as_seat(red, "view", red.game).exit_code == 0  # red's tool sees message n
+    arrives(as_seat, red, dump_duel(older),
+            f"is older than a copy of game {good.game} you saw before (it ends at message "
+            f"{len(older.messages)}, you have seen message {len(good.messages)}): a "
+            "rollback; use the latest copy", 8)
+    last = good.messages[-1]
+    other = replace(last, move=None, resign=True,
+                    steps={"answer": {"to": answer_of(last)["to"]}})
+    arrives(as_seat, red, signed_again(good, keys, "bob", other),
+            f"FORK: message {last.n} differs from the message {last.n} you saw before, both "
+            "signed by blue: refusing it", 11)
+
+
+def test_referee_free_frogfinder_answer_that_ends_the_game_is_written_without_the_move(
+        as_seat: Run, keys: Keys, seats: tuple[Seat, Seat]) -> None:
+    """Red's guess finds blue's last frog: blue's command with a move writes its answer (and
+    its reveal), says the move was not played, and exits 0."""
+    red, blue = seats
+    set_up(as_seat, keys, red, blue, 4, 1)
+    placed = placements(keys, red)
+    (frog,) = placed["blue"]
+    assert as_seat(red, "move", red.game, f"guess {frog.name}").exit_code == 0
+    mail(red, blue)
+    free = next(q for q in empty_squares(public_state(blue), placed))
+    done = as_seat(blue, "move", blue.game, f"shoot {free.name}")
+    assert done.exit_code == 0, done.output
+    assert f"your move shoot {free.name} was not played: your answer ended the game" in \
+        done.stdout
+    last = read(blue).messages[-1]
+    assert last.move is None and last.reveal is not None and answer_of(last).keys() == {"to"}
+    assert RULES.outcome(public_state(blue)) is not None
+
+
+def test_referee_free_frogfinder_resignation_carries_the_answer(
+        as_seat: Run, keys: Keys, seats: tuple[Seat, Seat],
+        dealt: tuple[dict[str, frozenset[Square]], list[Square]]) -> None:
+    red, blue = seats
+    _placed, empty = dealt
+    assert as_seat(red, "move", red.game, f"shoot {empty[0].name}").exit_code == 0
+    mail(red, blue)
+    done = as_seat(blue, "move", blue.game, "resign")
+    assert done.exit_code == 0, done.output
+    last = read(blue).messages[-1]
+    assert last.resign and answer_of(last).keys() == {"to"}
+    played = replay_played(read(blue))
+    assert [p.result is not None for p in played] == [True, True]
+    # a resignation without the answer is refused on arrival
+    bare = signed_again(read(blue), keys, "bob", _without_steps(last))
+    arrives(as_seat, red, bare, f"message {last.n} (blue): blue's message lacks its answer "
+            "to red's move", 6)
+
+
+def replay_played(file: DuelFile) -> tuple[object, ...]:
+    from frogpbem.duel.engine import replay
+
+    return tuple(replay(file).played)
+
+
+def _without_steps(message: Message) -> Message:
+    from dataclasses import replace
+
+    return replace(message, steps=None)
+
+
+def test_referee_free_frogfinder_view_and_hint_are_the_refereed_ones(
+        as_seat: Run, keys: Keys, seats: tuple[Seat, Seat],
+        dealt: tuple[dict[str, frozenset[Square]], list[Square]]) -> None:
+    """Each seat's ``view --json`` and ``hint --json`` are those of the refereed rules
+    playing the answered moves with both placements (a pending move not yet on the board)."""
+    import json
+
+    red, blue = seats
+    placed, empty = dealt
+    full = RULES.start(RULES.options({"size": 6, "frogs": 2}), ("red", "blue"), None,
+                       {s: {"frogs": names(placed[s])} for s in ("red", "blue")})
+    moves = [("red", f"shoot {empty[0].name}"), ("blue", f"guess {empty[1].name}"),
+             ("red", f"shoot {empty[2].name}")]
+    answered = full
+    for index, (name, move) in enumerate(moves):
+        me, other = (red, blue) if name == "red" else (blue, red)
+        assert as_seat(me, "move", me.game, move).exit_code == 0
+        mail(me, other)
+        if index:  # the answer to the move before is in: it is on the board
+            answered = full
+        full, _ = RULES.play(full, name, RULES.parse_move(move))
+        for seat in seats:
+            shown = json.loads(as_seat(seat, "view", seat.game, "--json").stdout)
+            expected = RULES.view(answered, frozenset({seat.name}))
+            assert shown["state"] == expected.to_json()
+            assert shown["moves"][-1]["result"] is None  # the last move awaits its answer
+            hinted = json.loads(as_seat(seat, "hint", seat.game, "--json").stdout)
+            assert RULES.hints is not None
+            assert hinted == RULES.hints.hint(expected, seat.name)
+        public = json.loads(as_seat(red, "view", red.game, "--public", "--json").stdout)
+        assert public["state"] == RULES.view(answered, frozenset()).to_json()
