@@ -215,6 +215,7 @@ def test_referee_free_a_seat_silent_past_its_deadline_takes_the_notarys_timeout(
     folder = table.tmp / "out"
     sent = table.run(table.white, "mail", game_file, "--out", folder)
     assert sent.exit_code == 0, sent.stderr
+    assert sent.stdout.strip().endswith(f", to {NOTARY} {VIA.format('black')}"), sent.stdout
     (invitation,) = folder.glob("*.eml")
     assert parsed(invitation.read_bytes())["To"].addresses[0].addr_spec == NOTARY
     post(invitation)
