@@ -99,7 +99,8 @@ def mail(
 def _mail_duel(game: Path, to: str, out: Path | None, smtp: str | None,
                sendmail: str | None, sender: str | None, key: Path | None,
                as_json: bool) -> None:
-    """``frogpbem mail`` on a game without a referee: to the other seat."""
+    """``frogpbem mail`` on a game without a referee: to the other seat, or to the notary
+    when the header names one."""
     from frogpbem.mail import duel
     from frogpbem.mail.compose import default_config
     from frogpbem.mail.receive import header_text
@@ -112,9 +113,10 @@ def _mail_duel(game: Path, to: str, out: Path | None, smtp: str | None,
         mailed = duel.mail(game, load_key(key), to, sender, session)
         if out is not None:
             path = duel.write_mailed(mailed, out)
-            done = f"wrote {path}" + (f", to {mailed.address}" if mailed.address else
-                                      " (no To: the game file has no address for "
-                                      f"{mailed.seat}; add it, or give --to)")
+            whose = "the notary" if mailed.via else mailed.seat
+            done = f"wrote {path}" + (f", to {mailed.address}{mailed.via}" if mailed.address
+                                      else " (no To: the game file has no address for "
+                                      f"{whose}; add it, or give --to)")
         else:
             done = duel.send_mailed(mailed, smtp, sendmail, default_config())
         duel.remember_thread(session, mailed.game, header_text(mailed.message, "message-id"))

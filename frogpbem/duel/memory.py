@@ -2,10 +2,16 @@
 fork it.
 
 Per game id, in ``$FROGPBEM_HOME/seen/GAME.duel.json`` (mode 0600), a JSON list: the
-header's hash, then the hash of every message seen, in order; beside it
-``GAME.duel.yaml``, the latest copy.
+header's hash, then the hash of every message seen, in order, then (once seen) the
+notary's timeout as ``timeout:`` and its hash; beside it ``GAME.duel.yaml``, the latest
+copy.
 A copy under another header, one whose messages part from those seen (two messages of
-one number, both signed: a fork), or one that ends before them (a rollback) is refused.
+one number, both signed: a fork), or one that ends before them (a rollback) is refused;
+but for a copy that ends in the notary's timeout (checked by the engine before) where
+the messages seen go on with messages of the timed-out seat that the notary never
+stamped (its own late ones): the game ended there, and the memory moves to that copy.
+The timeout's mark only spares writing the same copy again: the notary, not the memory,
+refuses a message after a timeout.
 """
 
 from __future__ import annotations
@@ -14,9 +20,12 @@ import json
 import os
 from pathlib import Path
 
-from frogpbem.errors import FileAccessError, ForkError, StaleCopyError
+from frogpbem.errors import FileAccessError, ForkError, FrogPbemError, StaleCopyError
 from frogpbem.gamefile.document import lock_file, read_bytes, write_atomic
-from frogpbem.gamefile.duelfile import DuelFile, dump_duel
+from frogpbem.gamefile.duelfile import DuelFile, dump_duel, parse_duel
+
+TIMEOUT = "timeout:"
+"""How the memory's list marks the hash of the notary's timeout seen."""
 
 
 class DuelMemory:
@@ -29,7 +38,7 @@ class DuelMemory:
         return (self.folder / f"{game}.duel.json", self.folder / f"{game}.duel.yaml",
                 self.folder / f"{game}.duel.lock")
 
-    def _read(self, game: str) -> tuple[str, list[str]] | None:
+    def _read(self, game: str) -> tuple[str, list[str], str | None] | None:
         path = self._paths(game)[0]
         try:
             value = json.loads(read_bytes(path, 1 << 24))
@@ -42,17 +51,19 @@ class DuelMemory:
         if not (isinstance(value, list) and value and all(isinstance(h, str) for h in value)):
             raise StaleCopyError(f"the memory of game {game} at {path} is unreadable; move it "
                                  "away to start afresh")
-        return value[0], value[1:]
+        timeout = value.pop()[len(TIMEOUT):] if value[-1].startswith(TIMEOUT) else None
+        return value[0], value[1:], timeout
 
     def see(self, file: DuelFile, where: Path) -> None:
         """Refuse ``file`` if it forks from or rolls back what was seen; remember it if it
-        is newer."""
+        is newer (or ends in the notary's timeout, seen here for the first time)."""
         json_path, copy_path, lock_path = self._paths(file.game)
         hashes = [message.hash for message in file.messages]
+        timeout = file.timeout.hash if file.timeout is not None else None
         with lock_file(lock_path):
             seen = self._read(file.game)
             if seen is not None:
-                header, known = seen
+                header, known, ended = seen
                 if header != file.header.hash:
                     raise ForkError(f"another header of game {file.game} than the one you saw "
                                     "before, both signed by its first seat: refusing it",
@@ -63,14 +74,32 @@ class DuelMemory:
                         raise ForkError(f"FORK: message {message.n} differs from the message "
                                         f"{message.n} you saw before, both signed by "
                                         f"{message.seat}: refusing it", path=where)
-                if len(hashes) < len(known):
+                if len(hashes) < len(known) and not self._timed_out(file, known, copy_path):
                     raise StaleCopyError(f"is older than a copy of game {file.game} you saw "
                                          f"before (it ends at message {len(hashes)}, you have "
                                          f"seen message {len(known)}): a rollback; use the "
                                          "latest copy", path=where)
-                if len(hashes) == len(known):
+                if len(hashes) == len(known) and timeout in (None, ended):
                     return
             self.folder.mkdir(parents=True, exist_ok=True, mode=0o700)
             write_atomic(copy_path, dump_duel(file), private=True)
-            write_atomic(json_path, json.dumps([file.header.hash, *hashes]).encode(),
+            marks = [f"{TIMEOUT}{timeout}"] if timeout is not None else []
+            write_atomic(json_path, json.dumps([file.header.hash, *hashes, *marks]).encode(),
                          private=True)
+
+    @staticmethod
+    def _timed_out(file: DuelFile, known: list[str], copy_path: Path) -> bool:
+        """Whether ``file`` ends in the notary's timeout where the messages seen (``known``,
+        as the latest copy kept at ``copy_path`` holds them) go on only with messages of
+        the timed-out seat that the notary never stamped: its late ones, which the timeout
+        overtook."""
+        timeout = file.timeout
+        if timeout is None or timeout.n != len(file.messages):
+            return False
+        try:
+            kept = parse_duel(read_bytes(copy_path), str(copy_path))
+        except FrogPbemError:
+            return False
+        late = kept.messages[timeout.n:]
+        return [message.hash for message in kept.messages] == known and \
+            len(kept.stamps) <= timeout.n and all(m.seat == timeout.seat for m in late)

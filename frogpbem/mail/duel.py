@@ -1,4 +1,5 @@
-"""Games without a referee by mail: each seat's message goes straight to the other seat.
+"""Games without a referee by mail: each seat's message goes to the other seat, or through
+the notary when the header names one.
 
 ``frogpbem mail FILE`` (a seat mails the file to the other seat: the invitation after
 ``new --no-referee``, or its last message), ``frogpbem reply MESSAGE "MOVE"`` (a seat
@@ -14,6 +15,12 @@ seat would hold two signed messages ``n``: a fork). Each mail threads under the 
 previous one (``In-Reply-To``, ``References``), remembered per game in
 ``$FROGPBEM_HOME/threads/GAME.json``. A seat's move is a person's message: it carries no
 ``Auto-Submitted`` (RFC 3834).
+
+With a notary (docs/format.md, "A notary") each seat's mail goes to the notary's address
+(:func:`frogpbem.duel.engine.send_to`), which stamps it and forwards it to the other seat;
+``reply`` takes the notary's forwarded mail as it takes the other seat's, shows the
+seat's deadline by the stamps, and warns when it has passed by this computer's clock (the
+notary's clock decides).
 """
 
 from __future__ import annotations
@@ -31,6 +38,7 @@ from email.message import Message as MailMessage
 from pathlib import Path
 
 from frogpbem import crypto
+from frogpbem.duel import stamps
 from frogpbem.duel.engine import (
     Loaded,
     add,
@@ -39,6 +47,7 @@ from frogpbem.duel.engine import (
     message_words,
     replay,
     seat_of,
+    send_to,
     steps_alone,
     view_text,
 )
@@ -59,6 +68,7 @@ from frogpbem.mail.headers import domain_of, stamp
 from frogpbem.mail.receive import Found, contents, header_text
 from frogpbem.mail.reply import OptionError, address, one_message, run_sendmail
 from frogpbem.protocol.session import Session
+from frogpbem.protocol.times import text_of
 from frogpbem.safetext import safe
 
 SHOWN = frozenset({"froglet"})
@@ -150,8 +160,9 @@ def _kept(target: Path, game: str) -> DuelFile | None:
 
 def _relation(kept: DuelFile | None, copy: DuelFile, target: Path, seat: str) -> str:
     """How the message's ``copy`` stands to the ``kept`` one: ``new`` (none kept, or it
-    adds to it), ``same``, ``answered`` (the kept copy adds only this seat's own messages:
-    it answered this message already), else refused: another header (another game under
+    adds to it, or the notary's copy ends in a timeout: the memory judges it), ``same``,
+    ``answered`` (the kept copy adds only this seat's own messages: it answered this
+    message already), else refused: another header (another game under
     the id, 8) or an older message (8). A fork is the memory's to refuse (11)."""
     if kept is None:
         return "new"
@@ -160,9 +171,11 @@ def _relation(kept: DuelFile | None, copy: DuelFile, target: Path, seat: str) ->
                              f"from that of {target.name}, which you hold); not kept")
     mine = [m.hash for m in kept.messages]
     theirs = [m.hash for m in copy.messages]
-    if mine == theirs:
-        return "same"
-    if len(mine) > len(theirs) and mine[:len(theirs)] == theirs:
+    if mine == theirs:  # the notary's copy may add its stamps, or its timeout
+        grown = len(copy.stamps) > len(kept.stamps) or \
+            (copy.timeout is not None and kept.timeout is None)
+        return "new" if grown else "same"
+    if len(mine) > len(theirs) and mine[:len(theirs)] == theirs and copy.timeout is None:
         if all(m.seat == seat for m in kept.messages[len(theirs):]):
             return "answered"
         raise StaleCopyError(f"the message is an old one: it holds message {len(theirs)} of "
@@ -189,6 +202,8 @@ def subject(loaded: Loaded) -> str:
         after = f"game over: {outcome.standing_text()}" if outcome is not None else "game over"
     else:
         after = f"{due} to {'join' if not progress.joined else 'move'}"
+    if file.header.notary is not None:
+        after += " (via the notary)"
     return " ".join(f"[frogpbem {file.game}] {said} \u2014 {after}".split())
 
 
@@ -238,9 +253,66 @@ def body(loaded: Loaded, recipient: str, name: str) -> str:
     return "\n".join(lines) + "\n"
 
 
+def notary_body(loaded: Loaded, recipient: str, name: str) -> str:
+    """The text of a seat's mail to the notary, which stamps the file and forwards it to
+    ``recipient``: what the last message did, the board when that needs no secret, and
+    the deadlines by the notary's stamps (the notary's clock decides)."""
+    file, progress = loaded.file, loaded.progress
+    header = file.header
+    sender = progress.other(recipient)
+    lines = []
+    if file.messages:
+        lines += [*message_words(file, file.messages[-1].n), ""]
+    if board_shown(loaded):
+        lines += [view_text(loaded, None), ""]
+    notary = safe(header.notary.name) if header.notary is not None else "the notary"
+    lines.append(f"{sender}'s copy of game {file.game} ({name}, attached), to the notary "
+                 f"({notary}), who stamps it and forwards it to {recipient}.")
+    deadline = header.deadline
+    own = stamps.clock(file, len(file.stamps), sender) \
+        if len(file.messages) > len(file.stamps) else None
+    if deadline is not None and own is not None:
+        lines.append(f"{sender}'s deadline for it: {own.until_text} ({deadline.per_move} "
+                     f"after the notary's stamp at {own.since}), by the notary's clock.")
+    due = due_seat(progress, duel_rules(header.rules))
+    if file.timeout is not None or due is None:
+        lines.append(f"The game is over; check it: frogpbem verify {name}")
+    elif deadline is not None and due == recipient and progress.joined:
+        lines.append(f"{recipient} then has {deadline.per_move} from the notary's stamp.")
+    return "\n".join(lines) + "\n"
+
+
+def deadline_of(loaded: Loaded, seat: str) -> stamps.Due | None:
+    """``seat``'s running deadline by the notary's stamps (``None``: none runs for it: no
+    deadline, the game over or timed out, the other seat due, a message not stamped)."""
+    file = loaded.file
+    if file.timeout is not None or len(file.stamps) != len(file.messages):
+        return None
+    running = stamps.clock(file, len(file.stamps),
+                           due_seat(loaded.progress, duel_rules(file.header.rules)))
+    return running if running is not None and running.seat == seat else None
+
+
+def deadline_words(loaded: Loaded, seat: str, now: int) -> tuple[str, str | None]:
+    """The seat's deadline in words (empty: none runs), and a warning when it has passed
+    by this computer's clock (``now``): the notary's clock decides."""
+    running = deadline_of(loaded, seat)
+    deadline = loaded.file.header.deadline
+    if running is None or deadline is None:
+        return "", None
+    said = (f"Your deadline ({seat}): {running.until_text}, {deadline.per_move} after the "
+            f"notary's stamp at {running.since} (the notary's clock decides).")
+    if now < running.until:
+        return said, None
+    return said, (f"warning: your deadline passed at {running.until_text} by your clock "
+                  f"({text_of(now)}): the notary's clock decides; if it agrees, it records "
+                  "your timeout and refuses your message")
+
+
 def letter(loaded: Loaded, recipient: str, to: Address | None, sender: Address | None,
            thread: list[str], auto: str | None = None) -> EmailMessage:
-    """The mail of ``loaded``'s last message to ``recipient`` (a seat), to ``to`` from
+    """The mail of ``loaded``'s last message for ``recipient`` (a seat: to it, or to the
+    notary that forwards it), to ``to`` from
     ``sender``, threaded under ``thread`` (the game's Message-IDs, oldest first), the file
     attached in base64. ``auto``: an automatic mail's ``Auto-Submitted`` (a seat's own
     has none)."""
@@ -256,7 +328,9 @@ def letter(loaded: Loaded, recipient: str, to: Address | None, sender: Address |
         message["References"] = " ".join(thread[-THREAD:])
     message["X-Frogpbem-Game"] = loaded.file.game
     message["X-Frogpbem-Head"] = loaded.file.head
-    message.set_content(body(loaded, recipient, name))
+    message.set_content(notary_body(loaded, recipient, name)
+                        if loaded.file.header.notary is not None
+                        else body(loaded, recipient, name))
     message.add_attachment(dump_duel(loaded.file), maintype="application", subtype="yaml",
                            filename=name)
     stamp(message, domain_of(sender.addr_spec if sender is not None else None), auto)
@@ -266,6 +340,26 @@ def letter(loaded: Loaded, recipient: str, to: Address | None, sender: Address |
 def _party(loaded: Loaded, seat: str) -> Address | None:
     party = loaded.file.header.party(seat)
     return one_address(safe(party.name), party.email) if party.email else None
+
+
+def _send_address(loaded: Loaded, seat: str) -> Address | None:
+    """Where ``seat``'s mail goes (:func:`frogpbem.duel.engine.send_to`): the notary's
+    address when the header names one, else the other seat's."""
+    header = loaded.file.header
+    where = send_to(header, seat)
+    if where is None:
+        return None
+    if header.notary is not None:
+        return one_address(safe(header.notary.name), where)
+    return _party(loaded, loaded.progress.other(seat))
+
+
+def _via(loaded: Loaded, seat: str) -> str:
+    """`` (to the notary, who …)`` when the seat's mail goes through a notary; else empty."""
+    if loaded.file.header.notary is None:
+        return ""
+    return (" (to the notary, who stamps it and forwards it to "
+            f"{loaded.progress.other(seat)})")
 
 
 def thread_of(session: Session, game: str) -> list[str]:
@@ -317,22 +411,24 @@ class Mailed:
     message: EmailMessage
     messages: int
     """How many messages the file holds."""
+    via: str = ""
+    """`` (to the notary, who stamps it and forwards it to SEAT)``, or empty."""
 
 
 def mail(path: Path, key: crypto.PrivateKey, to: str | None, sender: str | None,
          session: Session) -> Mailed:
-    """The mail of the file at ``path`` from this key's seat to the other seat: to the
-    header's address for it (``to``: another address), from this seat's (``sender``:
-    another)."""
+    """The mail of the file at ``path`` from this key's seat to the other seat (through the
+    notary, when the header names one): to the header's address for it (``to``: another
+    address), from this seat's (``sender``: another)."""
     loaded = load(path, session)
     seat = seat_of(loaded.file.header, key.public)
     other = loaded.progress.other(seat)
-    given = address(to, "--to") if to and to not in ("all", other) else None
+    given = address(to, "--to") if to and to not in ("all", other, "notary") else None
     me = address(sender, "--from") if sender else _party(loaded, seat)
-    recipient = given or _party(loaded, other)
+    recipient = given or _send_address(loaded, seat)
     message = letter(loaded, other, recipient, me, thread_of(session, loaded.file.game))
     return Mailed(loaded.file.game, other, recipient.addr_spec if recipient else None, message,
-                  len(loaded.file.messages))
+                  len(loaded.file.messages), _via(loaded, seat))
 
 
 def write_mailed(mailed: Mailed, folder: Path) -> Path:
@@ -349,15 +445,20 @@ def send_mailed(mailed: Mailed, smtp: str | None, sendmail: str | None,
                 config: Path | None) -> str:
     """Send the mail over SMTP, or with sendmail; where it went, in words."""
     if mailed.address is None:
-        raise UsageError(f"no mail address for {mailed.seat} in the game file: give --to "
+        whose = "the notary" if mailed.via else mailed.seat
+        raise UsageError(f"no mail address for {whose} in the game file: give --to "
                          "ADDRESS, or write the message with --out")
     if mailed.message.get_all("From") is None:
         raise UsageError("no address of yours in the game file: give --from ADDRESS")
     if smtp is not None:
         send_messages([mailed.message], smtp, config)
-        return f"sent to {mailed.seat}: {mailed.address}"
+        return f"sent to {_whom(mailed)}: {mailed.address}{mailed.via}"
     run_sendmail(sendmail or "", mailed.message)
-    return f"sent to {mailed.seat}: {mailed.address} with {sendmail}"
+    return f"sent to {_whom(mailed)}: {mailed.address} with {sendmail}{mailed.via}"
+
+
+def _whom(mailed: Mailed) -> str:
+    return "the notary" if mailed.via else mailed.seat
 
 
 # --- frogpbem reply --------------------------------------------------------------------
@@ -369,8 +470,10 @@ def reply(message: EmailMessage, key: crypto.PrivateKey, games: Path, move: str 
     """Answer ``message`` (the other seat's) in a game without a referee: check its copy
     (whole, and against this seat's memory), keep it in ``games``, add this seat's message
     (its join, the steps due from it, its move), keep the signed copy, and have the answer
-    delivered to the other seat. Without a move: join if this seat must, take the steps
-    due from it that stand alone, else show the board and what to run (``command``)."""
+    delivered to the other seat (through the notary, when the header names one; a warning
+    when this seat's deadline passed by this computer's clock). Without a move: join if
+    this seat must, take the steps due from it that stand alone, else show the board and
+    what to run (``command``), and the seat's deadline by the notary's stamps."""
     me = address(sender, "--from") if sender else None
     given = address(to, "--to") if to else None
     copy, count = copy_in(contents(message))
@@ -399,9 +502,13 @@ def reply(message: EmailMessage, key: crypto.PrivateKey, games: Path, move: str 
             text = move
             if move is not None and move.strip().lower() == "reveal" and progress.over:
                 text = None  # the game is over: the seat shows its secret
-            elif move is None and not (must_join or steps_alone(loaded, seat, key)):
+            said, late = deadline_words(loaded, seat, session.clock.now())
+            warnings = [late] if late else []
+            if move is None and (loaded.file.timeout is not None or
+                                 not (must_join or steps_alone(loaded, seat, key))):
                 return DuelTurn(copy.game, seat, target, count,
-                                shown=_shown(loaded, seat, key, target, command))
+                                shown=_shown(loaded, seat, key, target, command, said),
+                                warnings=warnings)
             try:
                 added = add(work, key, text, session, join_only=must_join and move is None)
             except FrogPbemError as exc:
@@ -409,7 +516,8 @@ def reply(message: EmailMessage, key: crypto.PrivateKey, games: Path, move: str 
             signed = read_bytes(work)
         write_atomic(target, signed)  # kept before it is sent: the one answer to this message
         after = load(target, None)
-        turn = DuelTurn(copy.game, seat, target, len(after.file.messages), list(added.lines))
+        turn = DuelTurn(copy.game, seat, target, len(after.file.messages), list(added.lines),
+                        warnings=warnings)
         said = f"{added.n}\n{' '.join((move or '').split())}\n"
         write_atomic(_answered(target), said.encode(), durable=False, private=True)
         _deliver(turn, message, after, me, given, deliver, session)
@@ -475,14 +583,16 @@ def _normal(loaded: Loaded, move: str | None) -> str | None:
 
 def _deliver(turn: DuelTurn, message: EmailMessage, after: Loaded, me: Address | None,
              given: Address | None, deliver: Deliver | None, session: Session) -> None:
-    """Write the answer (to the other seat) into ``turn`` and have it delivered."""
+    """Write the answer (to the other seat, or the notary) into ``turn`` and have it
+    delivered."""
     other = after.progress.other(turn.seat)
     sender = me or _party(after, turn.seat) or _single(message, "to")
-    recipient = given or _party(after, other) or _asked(message, sender)
+    recipient = given or _send_address(after, turn.seat) or _asked(message, sender)
     if recipient is not None and sender is not None and \
             recipient.addr_spec.lower() == sender.addr_spec.lower():
+        whose = "the notary" if after.file.header.notary is not None else other
         raise UsageError(f"the answer would go to your own address, {recipient.addr_spec}: "
-                         f"give {other}'s with --to ADDRESS")
+                         f"give {whose}'s with --to ADDRESS")
     thread = [*thread_of(session, after.file.game)]
     for ident in _message_thread(message):
         if ident not in thread:
@@ -494,7 +604,7 @@ def _deliver(turn: DuelTurn, message: EmailMessage, after: Loaded, me: Address |
     turn.answer = letter(after, other, recipient, sender, thread)
     if deliver is not None:
         try:
-            turn.sent = deliver(turn, turn.answer)
+            turn.sent = deliver(turn, turn.answer) + _via(after, turn.seat)
         except FrogPbemError as exc:
             exc.message = (f"{exc.message}; your answer is signed and kept in {turn.copy}: "
                            "run the same command again to send it")
@@ -530,11 +640,17 @@ def _addresses(message: MailMessage, name: str) -> list[Address]:
 
 
 def _shown(loaded: Loaded, seat: str, key: crypto.PrivateKey, target: Path,
-           command: str) -> str:
-    """The board as this seat's tool shows it, and what to run."""
+           command: str, deadline: str = "") -> str:
+    """The board as this seat's tool shows it, what to run, and the seat's ``deadline`` in
+    words (if one runs)."""
     progress = loaded.progress
     due = due_seat(progress, duel_rules(loaded.file.header.rules))
-    if due is None:
+    timeout = loaded.file.timeout
+    if timeout is not None:
+        after = (f"The game is over: the notary recorded {timeout.seat}'s timeout at "
+                 f"{timeout.at} ({timeout.seat} sent nothing before its deadline), and "
+                 f"{timeout.seat} forfeits; check it: frogpbem verify {target}")
+    elif due is None:
         after = f"The game is over; check it: frogpbem verify {target}"
         if seat not in progress.revealed:
             after += f"\nYou may show your secret: {command} reveal"
@@ -542,6 +658,8 @@ def _shown(loaded: Loaded, seat: str, key: crypto.PrivateKey, target: Path,
         after = f'It is your move ({seat}). Answer with:\n    {command} "YOUR MOVE"'
     else:
         after = f"{due} is to move. You may still resign:\n    {command} resign"
+    if deadline:
+        after += f"\n{deadline}"
     return f"{view_text(loaded, key)}\n\n{after}\n(your copy: {target})"
 
 
@@ -649,6 +767,7 @@ def keeper(games: Path, key: crypto.PrivateKey, session: Session) -> Callable[[F
 
 
 __all__ = ["SHOWN", "Deliver", "DuelTurn", "Mailed", "body", "board_shown", "carried",
-           "copy_in", "keep", "keeper", "letter", "mail", "remember_thread", "reply",
+           "copy_in", "deadline_of", "deadline_words", "keep", "keeper", "letter", "mail",
+           "notary_body", "remember_thread", "reply",
            "send_mailed", "send_sendmail", "send_smtp", "subject", "thread_of", "write_eml",
            "write_mailed"]

@@ -270,7 +270,7 @@ class Notary:
                 raise UsageError(f"no mail address for {role} in the game file (frogpbem new "
                                  "--email SEAT=ADDRESS)")
             to = mail_address(safe(party.name), party.email, role)
-            letter = self._letter(file, path.name, data, subject, role, to)
+            letter = self._letter(file, progress, path.name, data, subject, role, to)
             try:
                 (refused,) = self.outbox.send([(letter, to.addr_spec)])
             except FileAccessError as exc:
@@ -299,8 +299,8 @@ class Notary:
         author = file.messages[-1].seat if file.messages else seats[0]
         return [seat for seat in seats if seat != author]
 
-    def _letter(self, file: DuelFile, name: str, data: bytes, subject: str, role: str,
-                to: Address) -> EmailMessage:
+    def _letter(self, file: DuelFile, progress: Progress, name: str, data: bytes,
+                subject: str, role: str, to: Address) -> EmailMessage:
         letter = EmailMessage()
         letter["From"] = Address(display_name=NOTARY_NAME, addr_spec=self.address)
         letter["To"] = to
@@ -316,12 +316,18 @@ class Notary:
                       f"{file.timeout.seat} forfeits.", ""]
         else:
             deadline = file.header.deadline
-            lines += ["Your copy of the game is attached. Save it as GAME.yaml, run",
+            lines += ["Your copy of the game is attached. Answer with one command:",
+                      '    frogpbem reply THIS_MESSAGE.eml "YOUR MOVE" --key YOUR_KEY',
+                      f"(it writes your answer to {self.address}; --smtp URL sends it). Or",
+                      "save it as GAME.yaml, run",
                       '    frogpbem move GAME.yaml "YOUR MOVE" --key YOUR_KEY',
                       f"and mail GAME.yaml, attached, to {self.address}."]
+            running = stamps.clock(file, len(file.stamps), _due(progress))
             if deadline is not None:
                 lines.append(f"You have {deadline.per_move} for each message, by the "
-                             "notary's stamps.")
+                             "notary's stamps" + (
+                                 f": {running.seat}'s deadline is {running.until_text}."
+                                 if running is not None else "."))
             lines.append("")
         lines += ["-- ", "This message was written by a program; replies go to the notary."]
         letter.set_content("\n".join(lines) + "\n")
