@@ -1,0 +1,186 @@
+"""The outside review of the engine, Secret Move and the notary: each attack reproduced.
+
+Each test plays the attack of one finding (``/tmp/review-duel`` in the review) through
+the command line, as a seat or the notary would meet it, and failed before its fix.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from frogpbem.gamefile.duelfile import DuelFile, Stamp, Timeout, dump_duel, parse_duel
+from frogpbem.protocol.times import seconds_of, text_of
+from tests.conftest import Cli, Keys, Result
+from tests.duel.test_referee_free_secretmove_cli import CHOSEN_BLUE, setup_words
+from tests.test_referee_free_notary import (
+    HOUR,
+    NOTARY,
+    T0,
+    Relay,
+    Seat,
+    Table,
+    at,
+    attached,
+    letter,
+)
+from tests.test_judge import DOMAIN
+
+RED, BLUE = f"alice@{DOMAIN}", f"bob@{DOMAIN}"
+RED_HEADERS = (0, 3, 5, 1, 2, 4)
+
+
+@pytest.fixture
+def sm_table(cli: Cli, keys: Keys, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Table:
+    """Red and blue of a Secret Move game (in the notary tests' table: red as its first
+    seat, blue as its second)."""
+    red = Seat("red", "alice", RED, tmp_path / "alice")
+    blue = Seat("blue", "bob", BLUE, tmp_path / "bob")
+    for seat in (red, blue):
+        seat.folder.mkdir()
+    monkeypatch.setenv("FROGPBEM_NOW", T0)
+    return Table(cli, keys, tmp_path, monkeypatch, red, blue)
+
+
+def ok(result: Result) -> Result:
+    assert result.exit_code == 0, result.output
+    return result
+
+
+def to_the_reveals(table: Table, notary: bool) -> tuple[Relay | None, str]:
+    """Red creates a Secret Move game (with the notary and a 1h deadline, or without);
+    blue joins with its headers, red sets up and passes, blue passes, both guess, and
+    red reveals: blue's reveal is the last message the game waits for. Each message
+    goes five minutes after the one before, through the notary when there is one."""
+    red, blue = table.white, table.black
+    extra = ("--notary", table.keys.pub("referee"), "--deadline", "1h", "--email",
+             f"red={RED}", "--email", f"blue={BLUE}", "--email", f"notary={NOTARY}") \
+        if notary else ()
+    ok(table.run(red, "new", red.game, "--rules", "secretmove", "--no-referee", "--seat",
+                 f"red={table.keys.pub('alice')}", "--seat", f"blue={table.keys.pub('bob')}",
+                 *extra))
+    game = parse_duel(red.game.read_bytes(), "new").game
+    relay = Relay(table) if notary else None
+    if relay is not None:
+        relay.post(letter(red, red.game.read_bytes()))
+        relay.round()
+    steps = [(blue, ("--setup", setup_words(CHOSEN_BLUE))),
+             (red, ("--setup", setup_words(RED_HEADERS), "pass")), (blue, ("pass",)),
+             (red, ("guess 111/222/333",)), (blue, ("guess 444/555/666",)), (red, ())]
+    holder = red
+    for minutes, (seat, args) in enumerate(steps, 1):
+        table.clock(at(300 * minutes))
+        if relay is not None:
+            seat.game.write_bytes(attached(relay.inbox(seat.address)[-1]))
+        else:
+            seat.game.write_bytes(holder.game.read_bytes())
+        ok(table.run(seat, "move", seat.game, *args))
+        holder = seat
+        if relay is not None:
+            relay.post(letter(seat, seat.game.read_bytes()))
+            assert any("stamped message" in line for line in relay.round())
+    blue.game.write_bytes(red.game.read_bytes())
+    return relay, game
+
+
+def test_referee_free_review_a_withheld_reveal_runs_a_clock_and_forfeits(
+        sm_table: Table) -> None:
+    """Finding 1: once the moves are over, blue (which sees it lost, or claimed a false
+    automatic pass) never reveals. Its reveal runs a clock from red's last stamp; the
+    notary records its timeout, which forfeits; its late reveal is refused."""
+    table = sm_table
+    relay, game = to_the_reveals(table, notary=True)
+    assert relay is not None
+    red_reveal = at(300 * 6)  # red's reveal, stamped then: blue's clock runs from it
+    notarised = relay.games / f"{game}.yaml"
+    pending = ok(table.run(table.white, "verify", notarised, key=False))
+    assert "outcome pending: blue has not revealed" in pending.stdout
+    table.clock(text_of(seconds_of(red_reveal) + HOUR - 1))
+    assert relay.round() == []  # a second before blue's deadline
+    deadline = text_of(seconds_of(red_reveal) + HOUR)
+    table.clock(deadline)
+    log = relay.round()
+    assert log[0] == f"game {game}: blue's deadline passed ({deadline}): timeout recorded " \
+                     f"at {deadline}; blue forfeits", log
+    checked = ok(table.run(table.white, "verify", notarised, key=False))
+    assert "game over: blue forfeits on time" in checked.stdout
+    audited = table.run(table.white, "audit", notarised, key=False)
+    assert audited.exit_code == 0 and "blue forfeits on time" in audited.stdout, \
+        audited.output
+    # blue's reveal, late, on the copy it had: the notary refuses it
+    table.clock(text_of(seconds_of(deadline) + 60))
+    blue = table.black
+    ok(table.run(blue, "move", blue.game))
+    relay.post(letter(blue, blue.game.read_bytes(), "late reveal"))
+    before = notarised.read_bytes()
+    took = [line for line in relay.round() if line.startswith("message ")]
+    assert took and "the notary recorded blue's timeout" in took[0], took
+    assert notarised.read_bytes() == before
+
+
+def test_referee_free_review_a_reveal_timeout_is_checked_like_any(
+        sm_table: Table) -> None:
+    """Finding 1, the checks anyone makes: a timeout of the seat whose reveal is due,
+    dated at its deadline, holds; one dated before it, or naming the seat that revealed,
+    is refused (exit 6)."""
+    table = sm_table
+    relay, game = to_the_reveals(table, notary=True)
+    assert relay is not None
+    path = relay.games / f"{game}.yaml"
+    file = parse_duel(path.read_bytes(), "notarised")
+    notary = table.keys.key("referee")
+    red_reveal = file.stamps[-1].at
+    deadline = seconds_of(red_reveal) + HOUR
+    table.clock(text_of(deadline + 600))
+    cases = [("blue", deadline, 0, "game over: blue forfeits on time"),
+             ("blue", deadline - 1, 6, "before blue's deadline passed"),
+             ("red", deadline, 6, "names red, but it was blue's step")]
+    for seat, when, status, words in cases:
+        timeout = Timeout(len(file.messages), file.messages[-1].hash, seat,
+                          text_of(when)).signed(notary)
+        copy = path.with_name("forged.yaml")
+        copy.write_bytes(dump_duel(DuelFile(file.header, file.messages, file.stamps,
+                                            timeout)))
+        checked = table.run(table.white, "verify", copy, key=False)
+        assert checked.exit_code == status, checked.output
+        assert words in checked.output, checked.output
+
+
+def test_referee_free_review_without_a_notary_verify_and_audit_name_the_withholder(
+        sm_table: Table) -> None:
+    """Finding 1 without a notary: verify and audit name the seat whose reveal the
+    outcome waits for (the audit said "waiting for None")."""
+    table = sm_table
+    to_the_reveals(table, notary=False)
+    red = table.white
+    checked = ok(table.run(red, "verify", red.game, key=False))
+    assert checked.stdout.rstrip().endswith("outcome pending: blue has not revealed")
+    audited = table.run(red, "audit", red.game, key=False)
+    assert audited.exit_code == 10, audited.output
+    assert "blue has not revealed" in audited.stdout and "None" not in audited.stdout
+
+
+def test_referee_free_review_a_reveal_stamped_after_its_deadline_is_refused(
+        sm_table: Table) -> None:
+    """Finding 1: a reveal the notary would stamp after the seat's deadline is refused
+    (the notary records the timeout then instead)."""
+    table = sm_table
+    relay, game = to_the_reveals(table, notary=True)
+    assert relay is not None
+    path = relay.games / f"{game}.yaml"
+    blue = table.black
+    file = parse_duel(path.read_bytes(), "notarised")
+    late = text_of(seconds_of(file.stamps[-1].at) + HOUR + 5)
+    table.clock(late)
+    blue.game.write_bytes(path.read_bytes())
+    ok(table.run(blue, "move", blue.game))
+    mine = parse_duel(blue.game.read_bytes(), "blue's")
+    stamp = Stamp(mine.messages[-1].n, mine.messages[-1].hash, late).signed(
+        table.keys.key("referee"))
+    forged = path.with_name("late.yaml")
+    forged.write_bytes(dump_duel(DuelFile(mine.header, mine.messages,
+                                          (*mine.stamps, stamp))))
+    checked = table.run(table.white, "verify", forged, key=False)
+    assert checked.exit_code == 6, checked.output
+    assert "when its deadline had passed" in checked.stderr, checked.stderr
