@@ -49,6 +49,7 @@ from frogpbem.gamefile.duelfile import parse_duel as parse_duel_bytes
 from frogpbem.gamefile.model import JSON, Deadline, Party
 from frogpbem.games import find_game
 from frogpbem.protocol.session import Session
+from frogpbem.protocol.times import SKEW, seconds_of
 
 SECRET_LENGTH = 256
 """A seat's sealed secret is the JSON ``{game, seat, secret}`` padded to this many bytes."""
@@ -361,6 +362,20 @@ def own_secret(progress: Progress, file: DuelFile, seat: str,
     return open_secret(join.sealed, header.game, seat, join.commitment, key)
 
 
+def _signing_time(file: DuelFile, session: Session, path: Path) -> str:
+    """The time a seat's new message is dated: its clock's, but never before the last
+    message's (times never go back: a clock behind by less than the skew signs the last
+    message's time); a clock behind it by more than the skew (10 minutes) is refused."""
+    now = session.clock.text()
+    last = file.messages[-1].at if file.messages else file.header.created
+    if now >= last:
+        return now
+    if seconds_of(last) - seconds_of(now) > SKEW:
+        raise UsageError(f"your clock ({now}) is more than 10 minutes behind the last "
+                         f"message's time ({last}): set it right first", path=path)
+    return last
+
+
 def _with(message: Message, parts: Parts) -> Message:
     """``message`` with ruleset ``parts`` added."""
     steps: dict[str, JSON] = dict(message.steps or {})
@@ -415,10 +430,7 @@ def add(path: Path, key: crypto.PrivateKey, text: str | None, session: Session,
             steps: Parts = {**rules.steps(progress, secret), "reveal": secret.secret}
         else:
             steps = {}
-        now = session.clock.text()
-        if file.messages and now < file.messages[-1].at:
-            raise UsageError(f"your clock ({now}) is behind the last message's time "
-                             f"({file.messages[-1].at}): set it right first", path=path)
+        now = _signing_time(file, session, path)
         base = Message(progress.n + 1, progress.head, seat, now)
         message = _with(base, steps)
         if not progress.joined:

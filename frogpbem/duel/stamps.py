@@ -156,8 +156,19 @@ def _check_timeout(file: DuelFile, waiting: Sequence[str]) -> None:
 
 
 def not_ahead(file: DuelFile, now: int) -> None:
-    """No stamp and no timeout dated more than the skew (10 minutes) ahead of ``now``, this
-    computer's clock: a timeout signed before its deadline came is refused at once."""
+    """No time dated more than the skew (10 minutes) ahead of ``now``, this computer's
+    clock: not the header's, no message's (a seat that dates its message in the future
+    would leave the other seat's tool unable to write after it), no stamp and no
+    timeout (a timeout signed before its deadline came is refused at once). The refusal
+    names the element and who signed it."""
+    signed = [("the header", file.header.created, file.header.seat_names[0])]
+    signed += [(f"message {m.n}", m.at, m.seat) for m in file.messages]
+    for where, at, seat in signed:  # times never go back: the first ahead is named
+        if seconds_of(at) > now + SKEW:
+            raise ChainError(f"dated {at} by {seat}, more than 10 minutes ahead of this "
+                             f"computer's clock ({text_of(now)}): {seat} signed a time that "
+                             "has not come yet; refusing the copy (if your own clock is "
+                             "behind, set it right)", element=where)
     times = [(f"stamp {stamp.n}", stamp.at) for stamp in file.stamps]
     if file.timeout is not None:
         times.append(("the timeout", file.timeout.at))

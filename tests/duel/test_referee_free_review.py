@@ -184,3 +184,51 @@ def test_referee_free_review_a_reveal_stamped_after_its_deadline_is_refused(
     checked = table.run(table.white, "verify", forged, key=False)
     assert checked.exit_code == 6, checked.output
     assert "when its deadline had passed" in checked.stderr, checked.stderr
+
+
+def test_referee_free_review_a_message_dated_in_the_future_is_refused(
+        sm_table: Table) -> None:
+    """Finding 2: blue's tool, its clock set to 2099, writes its reveal; red's tool took
+    it and then refused red's own messages ("your clock is behind"). Every command that
+    reads the copy refuses it now, blaming blue in one sentence (exit 6), the file
+    unchanged; within the skew, red's tool signs the last message's time."""
+    table = sm_table
+    to_the_reveals(table, notary=False)
+    red, blue = table.white, table.black
+    table.clock("2099-01-01T00:00:00Z")
+    ok(table.run(blue, "move", blue.game))  # blue's reveal, dated 2099 by its clock
+    table.clock(at(3600))
+    red.game.write_bytes(blue.game.read_bytes())
+    before = red.game.read_bytes()
+    for command, key in (("verify", False), ("view", True), ("move", True),
+                         ("audit", False)):
+        said = table.run(red, command, red.game, key=key)
+        if command == "audit":  # the audit's verdict: failed
+            assert said.exit_code == 1 and "ahead of this computer's clock" in said.stdout
+            continue
+        assert said.exit_code == 6, said.output
+        assert "message 7: dated 2099-01-01T00:00:00Z by blue, more than 10 minutes ahead " \
+               "of this computer's clock" in said.stderr, said.stderr
+        assert "blue signed a time that has not come yet" in said.stderr
+        assert said.stderr.count("\n") == 1 and "Traceback" not in said.output
+        assert red.game.read_bytes() == before
+
+
+def test_referee_free_review_a_clock_a_little_behind_signs_the_last_time(
+        sm_table: Table) -> None:
+    """Also checked: a seat's clock up to 10 minutes behind the last message signs that
+    message's time (times never go back); more than 10 minutes behind, the copy is
+    refused as dated ahead of its clock (exit 6), the file unchanged."""
+    table = sm_table
+    to_the_reveals(table, notary=False)
+    blue = table.black
+    last = parse_duel(blue.game.read_bytes(), "copy").messages[-1].at
+    table.clock(text_of(seconds_of(last) - 601))
+    before = blue.game.read_bytes()
+    behind = table.run(blue, "move", blue.game)
+    assert behind.exit_code == 6 and "more than 10 minutes ahead" in behind.stderr, \
+        behind.output
+    assert blue.game.read_bytes() == before
+    table.clock(text_of(seconds_of(last) - 599))
+    ok(table.run(blue, "move", blue.game))
+    assert parse_duel(blue.game.read_bytes(), "copy").messages[-1].at == last
