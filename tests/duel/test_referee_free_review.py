@@ -14,6 +14,7 @@ from frogpbem.gamefile.duelfile import DuelFile, Stamp, Timeout, dump_duel, pars
 from frogpbem.protocol.times import seconds_of, text_of
 from tests.conftest import Cli, Keys, Result
 from tests.duel.test_referee_free_secretmove_cli import CHOSEN_BLUE, setup_words
+from tests.test_judge import DOMAIN
 from tests.test_referee_free_notary import (
     HOUR,
     NOTARY,
@@ -25,7 +26,6 @@ from tests.test_referee_free_notary import (
     attached,
     letter,
 )
-from tests.test_judge import DOMAIN
 
 RED, BLUE = f"alice@{DOMAIN}", f"bob@{DOMAIN}"
 RED_HEADERS = (0, 3, 5, 1, 2, 4)
