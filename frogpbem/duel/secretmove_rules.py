@@ -27,6 +27,7 @@ from dataclasses import field, replace
 
 from frogpbem import crypto
 from frogpbem.crypto.duelsecret import SeatSecret
+from frogpbem.crypto.group import Point
 from frogpbem.duel.base import Choice, DuelRules, Parts, Progress
 from frogpbem.duel.secretmove import (
     GUESSES,
@@ -115,6 +116,26 @@ class Record:
         """``progress`` holding this record (and ``state``, when given)."""
         steps = {**progress.steps, "record": self.to_json()}
         return replace(progress, steps=steps, state=progress.state if state is None else state)
+
+
+@frozen
+class Nonces:
+    """The first messages of every proof of the game so far (kept in
+    :attr:`Progress.protocol`): a nonce used twice gives the witness away, and is
+    refused, as in Frog Finder."""
+
+    firsts: frozenset[Point] = frozenset()
+
+    @classmethod
+    def of(cls, progress: Progress) -> Nonces:
+        kept = progress.protocol
+        return kept if isinstance(kept, Nonces) else cls()
+
+    def fresh(self, progress: Progress, firsts: tuple[Point, ...]) -> Progress:
+        """``progress`` with ``firsts`` kept, refused if one was met before."""
+        if len(set(firsts)) != len(firsts) or self.firsts.intersection(firsts):
+            raise ProofError("two proofs of the game share a first message (a reused nonce)")
+        return replace(progress, protocol=Nonces(self.firsts | frozenset(firsts)))
 
 
 def _headers(numbers: list[int]) -> Headers:
@@ -262,7 +283,8 @@ class SecretMoveDuel(DuelRules):
             if seat in record.commitments:
                 raise InconsistentResultError(f"{seat} has set up already")
             made = HeaderCommitments.from_json(setup, seat)
-            made.check(progress.header.game, progress.header.hash, seat)
+            progress = Nonces.of(progress).fresh(
+                progress, made.check(progress.header.game, progress.header.hash, seat))
             record = replace(record, commitments={**record.commitments, seat: setup})
             if all(s in record.commitments for s in progress.seats):
                 state = self.rules.start(progress.header.options, progress.seats, None,
@@ -283,10 +305,10 @@ class SecretMoveDuel(DuelRules):
         if isinstance(parsed, StoneMove):
             match answer:
                 case {"legal": proof, **rest} if not rest:
-                    LegalProof.from_json(proof, seat).check(
+                    firsts = LegalProof.from_json(proof, seat).check(
                         self.commitments(progress, seat), progress.header.game,
                         progress.header.hash, seat, len(state.history[seat]) + 1, parsed)
-                    return progress
+                    return Nonces.of(progress).fresh(progress, firsts)
             raise ProofError(f"{seat}'s move {parsed} comes without its legal proof")
         if isinstance(parsed, Pass):
             match answer:

@@ -6,10 +6,13 @@ the command line, as a seat or the notary would meet it, and failed before its f
 
 from __future__ import annotations
 
+import itertools
 from pathlib import Path
 
 import pytest
 
+from frogpbem.crypto import proofs
+from frogpbem.crypto.group import Scalar
 from frogpbem.gamefile.duelfile import DuelFile, Stamp, Timeout, dump_duel, parse_duel
 from frogpbem.protocol.times import seconds_of, text_of
 from tests.conftest import Cli, Keys, Result
@@ -232,3 +235,35 @@ def test_referee_free_review_a_clock_a_little_behind_signs_the_last_time(
     table.clock(text_of(seconds_of(last) - 599))
     ok(table.run(blue, "move", blue.game))
     assert parse_duel(blue.game.read_bytes(), "copy").messages[-1].at == last
+
+
+def test_referee_free_review_secretmove_refuses_a_reused_nonce(
+        sm_table: Table, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Finding 5: a tool whose nonces repeat (here every scalar of its stream is one
+    number) makes proofs that verify one by one but give the witness away; Secret Move
+    refuses a game in which two proofs share a first message, as Frog Finder does: in
+    one setup, and across two legal proofs of later messages."""
+    table = sm_table
+    red, blue = table.white, table.black
+    ok(table.run(red, "new", red.game, "--rules", "secretmove", "--no-referee", "--seat",
+                 f"red={table.keys.pub('alice')}", "--seat", f"blue={table.keys.pub('bob')}"))
+    blue.game.write_bytes(red.game.read_bytes())
+    honest = proofs._nonces
+    monkeypatch.setattr(proofs, "_nonces", lambda *_: itertools.repeat(Scalar.of(12345)))
+    before = blue.game.read_bytes()
+    said = table.run(blue, "move", blue.game, "--setup", setup_words(CHOSEN_BLUE))
+    assert said.exit_code == 6 and "a reused nonce" in said.stderr, said.output
+    assert blue.game.read_bytes() == before
+    monkeypatch.setattr(proofs, "_nonces", honest)
+    ok(table.run(blue, "move", blue.game, "--setup", setup_words(CHOSEN_BLUE)))
+    red.game.write_bytes(blue.game.read_bytes())
+    ok(table.run(red, "move", red.game, "--setup", setup_words(RED_HEADERS), "A1-B1 1"))
+    blue.game.write_bytes(red.game.read_bytes())
+    ok(table.run(blue, "move", blue.game, "pass"))
+    red.game.write_bytes(blue.game.read_bytes())
+    monkeypatch.setattr(proofs, "_nonces", lambda *_: itertools.repeat(Scalar.of(777)))
+    ok(table.run(red, "move", red.game, "B1-C1 1"))  # one proof alone shares nothing
+    before = red.game.read_bytes()
+    again = table.run(red, "move", red.game, "A2-B2 1")
+    assert again.exit_code == 6 and "a reused nonce" in again.stderr, again.output
+    assert red.game.read_bytes() == before
