@@ -10,8 +10,9 @@ one number, both signed: a fork), or one that ends before them (a rollback) is r
 but for a copy that ends in the notary's timeout (checked by the engine before) where
 the messages seen go on with messages of the timed-out seat that the notary never
 stamped (its own late ones): the game ended there, and the memory moves to that copy.
-The timeout's mark only spares writing the same copy again: the notary, not the memory,
-refuses a message after a timeout.
+Once the memory has seen a timeout, it refuses any copy without it (a rollback: the
+other seat cannot strip the timeout and play on); the notary too refuses a message after
+a timeout.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
+from typing import NoReturn
 
 from frogpbem.errors import FileAccessError, ForkError, FrogPbemError, StaleCopyError
 from frogpbem.gamefile.document import lock_file, read_bytes, write_atomic
@@ -74,6 +76,8 @@ class DuelMemory:
                         raise ForkError(f"FORK: message {message.n} differs from the message "
                                         f"{message.n} you saw before, both signed by "
                                         f"{message.seat}: refusing it", path=where)
+                if ended is not None and timeout != ended:
+                    self._refuse_without(file, known, ended, timeout, where)
                 if len(hashes) < len(known) and not self._timed_out(file, known, copy_path):
                     raise StaleCopyError(f"is older than a copy of game {file.game} you saw "
                                          f"before (it ends at message {len(hashes)}, you have "
@@ -86,6 +90,21 @@ class DuelMemory:
             marks = [f"{TIMEOUT}{timeout}"] if timeout is not None else []
             write_atomic(json_path, json.dumps([file.header.hash, *hashes, *marks]).encode(),
                          private=True)
+
+    @staticmethod
+    def _refuse_without(file: DuelFile, known: list[str], ended: str, timeout: str | None,
+                        where: Path) -> NoReturn:
+        """Refuse a copy without the notary's timeout seen (``ended``, after the messages
+        ``known``): the game ended there, so a copy without it, whatever it adds, rolls
+        it back (exit 8); one with another timeout shows the notary signed two (exit 11)."""
+        if timeout is None:
+            raise StaleCopyError(f"holds no notary's timeout, but the copy of game "
+                                 f"{file.game} you saw before ended in one (after message "
+                                 f"{len(known)}): a rollback; use the copy with the "
+                                 "timeout", path=where)
+        raise ForkError(f"FORK: another notary's timeout of game {file.game} than the one "
+                        f"you saw before (both signed by the notary; yours {ended[:19]}…): "
+                        "refusing it", path=where)
 
     @staticmethod
     def _timed_out(file: DuelFile, known: list[str], copy_path: Path) -> bool:

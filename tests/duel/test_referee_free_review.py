@@ -7,6 +7,7 @@ the command line, as a seat or the notary would meet it, and failed before its f
 from __future__ import annotations
 
 import itertools
+import random
 from pathlib import Path
 
 import pytest
@@ -15,6 +16,7 @@ from frogpbem.crypto import proofs
 from frogpbem.crypto.group import Scalar
 from frogpbem.gamefile.duelfile import DuelFile, Stamp, Timeout, dump_duel, parse_duel
 from frogpbem.protocol.times import seconds_of, text_of
+from tests import test_referee_free_notary as notary_tests
 from tests.conftest import Cli, Keys, Result
 from tests.duel.test_referee_free_secretmove_cli import CHOSEN_BLUE, setup_words
 from tests.test_judge import DOMAIN
@@ -29,6 +31,9 @@ from tests.test_referee_free_notary import (
     attached,
     letter,
 )
+
+table = notary_tests.table  # the notary tests' fixtures, used here too
+notarised = notary_tests.notarised
 
 RED, BLUE = f"alice@{DOMAIN}", f"bob@{DOMAIN}"
 RED_HEADERS = (0, 3, 5, 1, 2, 4)
@@ -267,3 +272,29 @@ def test_referee_free_review_secretmove_refuses_a_reused_nonce(
     again = table.run(red, "move", red.game, "A2-B2 1")
     assert again.exit_code == 6 and "a reused nonce" in again.stderr, again.output
     assert red.game.read_bytes() == before
+
+
+def test_referee_free_review_a_stripped_timeout_is_a_rollback(
+        notarised: tuple[Table, Relay, Path]) -> None:
+    """Finding 3: white, timed out, strips the notary's timeout from its copy and moves
+    on; black's tool, which saw the timeout, took the copy. It refuses it now as a
+    rollback (exit 8), the file unchanged, and still takes the copy with the timeout."""
+    table, _relay, path = notarised
+    white, black = table.white, table.black
+    black.game.write_bytes(path.read_bytes())
+    shown = ok(table.run(black, "view", black.game))
+    assert "white forfeits on time" in shown.stdout
+    file = parse_duel(path.read_bytes(), "notarised")
+    white.game.write_bytes(dump_duel(DuelFile(file.header, file.messages, file.stamps)))
+    table.step(white, random.Random(2))  # white's tool never saw the timeout: it moves
+    stripped = black.folder / "stripped.yaml"
+    stripped.write_bytes(white.game.read_bytes())
+    before = stripped.read_bytes()
+    for command in ("view", "verify", "move"):
+        said = table.run(black, command, stripped, *(("resign",) if command == "move"
+                                                      else ()))
+        assert said.exit_code == 8, said.output
+        assert "holds no notary's timeout, but the copy of game" in said.stderr
+        assert said.stderr.count("\n") == 1 and "Traceback" not in said.output
+        assert stripped.read_bytes() == before
+    ok(table.run(black, "view", black.game))
