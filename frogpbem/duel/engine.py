@@ -269,6 +269,8 @@ class Loaded:
     path: Path
     file: DuelFile
     progress: Progress
+    note: str | None = None
+    """What the memory said of it: a crossing it won (the message seen before void)."""
 
 
 def read_duel(path: Path) -> DuelFile:
@@ -285,7 +287,8 @@ def load(path: Path, session: Session | None) -> Loaded:
             stamps.not_ahead(file, session.clock.now())
         except FrogPbemError as exc:
             raise exc.within(path=path) from None
-        DuelMemory(session.home).see(file, path)
+        note = DuelMemory(session.home).see(file, path)
+        return Loaded(path, file, progress, note)
     return Loaded(path, file, progress)
 
 
@@ -484,11 +487,13 @@ def add(path: Path, key: crypto.PrivateKey, text: str | None, session: Session,
         signed = message.signed(key)
         new = file.added(signed)
         write_atomic(path, dump_duel(new))
-        DuelMemory(session.home).see(new, path)
+        DuelMemory(session.home).see(new, path, own=True)
     due = due_seat(trial, rules)
     if due is None:  # the rules' moves are over: a reveal the outcome waits for
         due = next((s for s in rules.pending(trial) if s != seat), None)
     lines = _words(progress, trial, signed)
+    if loaded.note is not None:
+        lines.insert(0, loaded.note)
     if unplayed is not None:
         lines.append(f"your move {unplayed} was not played: your answer ended the game")
     return Added(seat, signed.n, tuple(lines), due)
@@ -567,6 +572,8 @@ def view_text(loaded: Loaded, key: crypto.PrivateKey | None) -> str:
             seat = None
     names = ", ".join(f"{p.seat} ({p.name})" for p in header.seats)
     lines = [f"{ruleset.title} - game {header.game}, no referee: {names}"]
+    if loaded.note is not None:
+        lines.append(loaded.note)
     state = progress.state
     if seat is not None and key is not None and progress.joined:
         secret = own_secret(progress, loaded.file, seat, key)
@@ -613,9 +620,10 @@ def verify_text(loaded: Loaded) -> str:
     """``verify``'s report of a copy that checked."""
     progress = loaded.progress
     header = loaded.file.header
-    lines = [f"OK header of game {header.game} ({header.rules}, no referee), signed by "
-             f"{progress.first}",
-             f"OK {progress.n} messages: each signed by its seat, chained, in turn"]
+    lines = [loaded.note] if loaded.note is not None else []
+    lines += [f"OK header of game {header.game} ({header.rules}, no referee), signed by "
+              f"{progress.first}",
+              f"OK {progress.n} messages: each signed by its seat, chained, in turn"]
     rules = duel_rules(header.rules)
     lines += rules.audit_lines(progress)
     for seat, _secret in progress.revealed.items():

@@ -157,10 +157,17 @@ def _check_timeout(file: DuelFile, waiting: Sequence[str]) -> None:
 
 def not_ahead(file: DuelFile, now: int) -> None:
     """No time dated more than the skew (10 minutes) ahead of ``now``, this computer's
-    clock: not the header's, no message's (a seat that dates its message in the future
-    would leave the other seat's tool unable to write after it), no stamp and no
-    timeout (a timeout signed before its deadline came is refused at once). The refusal
+    clock: no stamp and no timeout (a timeout signed before its deadline came is refused
+    at once), not the header's and no message's (a seat that dates its message in the
+    future would leave the other seat's tool unable to write after it). The refusal
     names the element and who signed it."""
+    times = [(f"stamp {stamp.n}", stamp.at) for stamp in file.stamps]
+    if file.timeout is not None:
+        times.append(("the timeout", file.timeout.at))
+    for where, at in times:
+        if seconds_of(at) > now + SKEW:
+            raise ChainError(f"dated {at}, more than 10 minutes ahead of this computer's "
+                             f"clock ({text_of(now)})", element=where)
     signed = [("the header", file.header.created, file.header.seat_names[0])]
     signed += [(f"message {m.n}", m.at, m.seat) for m in file.messages]
     for where, at, seat in signed:  # times never go back: the first ahead is named
@@ -169,13 +176,6 @@ def not_ahead(file: DuelFile, now: int) -> None:
                              f"computer's clock ({text_of(now)}): {seat} signed a time that "
                              "has not come yet; refusing the copy (if your own clock is "
                              "behind, set it right)", element=where)
-    times = [(f"stamp {stamp.n}", stamp.at) for stamp in file.stamps]
-    if file.timeout is not None:
-        times.append(("the timeout", file.timeout.at))
-    for where, at in times:
-        if seconds_of(at) > now + SKEW:
-            raise ChainError(f"dated {at}, more than 10 minutes ahead of this computer's "
-                             f"clock ({text_of(now)})", element=where)
 
 
 def lines(file: DuelFile) -> list[str]:

@@ -18,6 +18,7 @@ from frogpbem.gamefile.duelfile import DuelFile, Stamp, Timeout, dump_duel, pars
 from frogpbem.protocol.times import seconds_of, text_of
 from tests import test_referee_free_notary as notary_tests
 from tests.conftest import Cli, Keys, Result
+from tests.duel.test_referee_free_cli import choose, independent_replay
 from tests.duel.test_referee_free_secretmove_cli import CHOSEN_BLUE, setup_words
 from tests.test_judge import DOMAIN
 from tests.test_referee_free_notary import (
@@ -298,3 +299,95 @@ def test_referee_free_review_a_stripped_timeout_is_a_rollback(
         assert said.stderr.count("\n") == 1 and "Traceback" not in said.output
         assert stripped.read_bytes() == before
     ok(table.run(black, "view", black.game))
+
+
+def froglet_crossing(table: Table, notary: bool) -> tuple[str, Relay | None]:
+    """White (alice) creates a Froglet game, black joins, white reveals; then white moves
+    (message 3) while black, on its copy, resigns (message 3 too): the two cross. With a
+    notary, white's move reaches it first and is stamped; black's resignation is not.
+    Returns white's move."""
+    white, black = table.white, table.black
+    relay = None
+    if notary:
+        table.create("--deadline", "1h")
+        relay = Relay(table)
+        relay.post(letter(white, white.game.read_bytes()))
+        relay.round()
+        black.game.write_bytes(attached(relay.inbox(black.address)[-1]))
+    else:
+        ok(table.run(white, "new", white.game, "--rules", "froglet", "--no-referee",
+                     "--seat", f"white={table.keys.pub('alice')}", "--seat",
+                     f"black={table.keys.pub('bob')}", "--option", "size=4"))
+        black.game.write_bytes(white.game.read_bytes())
+    for minutes, seat in ((5, black), (10, white)):
+        table.clock(at(60 * minutes))
+        ok(table.run(seat, "move", seat.game))  # black's join; white's reveal alone
+        if relay is not None:
+            relay.post(letter(seat, seat.game.read_bytes()))
+            relay.round()
+            table.other(seat).game.write_bytes(
+                attached(relay.inbox(table.other(seat).address)[-1]))
+        else:
+            table.other(seat).game.write_bytes(seat.game.read_bytes())
+    table.clock(at(60 * 15))
+    file = parse_duel(white.game.read_bytes(), "white's")
+    move = choose(independent_replay(file), random.Random(4))
+    ok(table.run(white, "move", white.game, move))
+    ok(table.run(black, "move", black.game, "resign"))
+    if relay is not None:
+        relay.post(letter(white, white.game.read_bytes()))
+        assert any("stamped message 3 (white)" in line for line in relay.round())
+    return move, relay
+
+
+def test_referee_free_review_a_resignation_crossing_a_move_wins_without_a_notary(
+        table: Table) -> None:
+    """Finding 4: black's resignation crossed white's move (both message 3): white's
+    tool called it a FORK (exit 11). The resignation wins: white's tool takes black's
+    copy and says its move was void (exit 0); black's tool refuses white's copy as
+    void (exit 8); verify --against says no one seat signed two (exit 6)."""
+    white, black = table.white, table.black
+    move, _ = froglet_crossing(table, notary=False)
+    mine = white.folder / "white-copy.yaml"
+    mine.write_bytes(white.game.read_bytes())
+    white.game.write_bytes(black.game.read_bytes())
+    said = ok(table.run(white, "verify", white.game, key=False))
+    assert f"message 3 you saw before (white's move {move}) is void: black's " \
+           "resignation crossed it as message 3 and wins (a resignation is valid " \
+           "whenever it arrives)" in said.stdout, said.stdout
+    shown = ok(table.run(white, "view", white.game))  # taken: said once
+    assert "game over: black resigned" in shown.stdout and "void" not in shown.stdout
+    over = table.run(white, "move", white.game, "resign")
+    assert over.exit_code == 4 and "the game is over" in over.stderr, over.output
+    against = table.run(white, "verify", white.game, "--against", mine, key=False)
+    assert against.exit_code == 6 and "no one seat signed two" in against.stderr, \
+        against.output
+    theirs = black.folder / "white-copy.yaml"
+    theirs.write_bytes(mine.read_bytes())
+    before = theirs.read_bytes()
+    refused = table.run(black, "view", theirs)
+    assert refused.exit_code == 8, refused.output
+    assert f"its message 3 (move {move}) crossed black's message 3 (resignation) you " \
+           "saw before, which wins" in refused.stderr, refused.stderr
+    assert refused.stderr.count("\n") == 1 and theirs.read_bytes() == before
+
+
+def test_referee_free_review_with_a_notary_the_stamped_message_wins_a_crossing(
+        table: Table) -> None:
+    """Finding 4 with a notary: white's move reached it first and was stamped; black's
+    tool, holding its own resignation as message 3, takes the notary's copy, says its
+    resignation was void and to send it again as message 4; it does, and the notary
+    stamps it."""
+    black = table.black
+    move, relay = froglet_crossing(table, notary=True)
+    assert relay is not None
+    black.game.write_bytes(attached(relay.inbox(black.address)[-1]))
+    said = ok(table.run(black, "view", black.game))
+    assert "message 3 you saw before (black's resignation) is void: white's move " \
+           f"{move} crossed it as message 3 and wins (the notary stamped it); to resign " \
+           "still, send a resignation as message 4 (frogpbem move GAME resign)" \
+        in said.stdout, said.stdout
+    resigned = ok(table.run(black, "move", black.game, "resign"))
+    assert "game over: black resigned" in resigned.stdout
+    relay.post(letter(black, black.game.read_bytes()))
+    assert any("stamped message 4 (black)" in line for line in relay.round())
