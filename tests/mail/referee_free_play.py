@@ -126,6 +126,7 @@ class Player:
         t = self.table
         for user in ("alice", "bob", "judge"):  # the servers serve one game after another
             assert fetch(self.servers, user) == [], f"{user}'s mail of another game"
+        self.servers.inbox("judge", "frogpbem-done")  # what the notary took of another game
         if self.notary:
             self.notary_games.mkdir()
         game_file = self.create()
@@ -147,12 +148,23 @@ class Player:
             saved = t.tmp / f"{seat.player}-{mails}.eml"
             saved.write_bytes(mail)
             game = parsed(mail)["X-Frogpbem-Game"]
-            if not self.turn(seat, saved, game):
+            done = self.turn(seat, saved, game)
+            mails += 1
+            assert mails < limit
+            if done == "over":
+                mails -= 1
+                writer = self.last_writer
+                if writer is not seat and not self.revealed(writer, game):
+                    self.by_hand_send(writer, game)  # its own move ended the game
+                    answered, mails = None, mails + 1
+                    continue
                 break
+            if done == "alone":  # the other seat moved alone: nothing here to answer
+                answered = None
+                continue
             self.last_writer = seat
             answered = message["Message-ID"]
-            seat, mails = self.other(seat), mails + 1
-            assert mails < limit
+            seat = self.other(seat)
         notarised = self.notary_games / f"{game}.yaml" if self.notary else None
         return Finished(str(game), mails, notarised, self.transcript)
 
@@ -163,30 +175,51 @@ class Player:
         return self.run(seat, "reply", saved, *words, "--games", seat.games, "--smtp",
                         self.servers.smtp)
 
-    def turn(self, seat: Seat, saved: Path, game: str) -> bool:
-        """``seat``'s answer to the mail ``saved``; ``False``: the game is over and the seat
-        has nothing more to send."""
+    def revealed(self, seat: Seat, game: str) -> bool:
+        file = parse_duel(seat.copy(game).read_bytes(), "copy")
+        return any(m.reveal for m in file.messages if m.seat == self.name(seat))
+
+    def by_hand_send(self, seat: Seat, game: str, *move: str) -> None:
+        """By hand on the seat's kept copy: ``frogpbem move`` (its reveal when the game is
+        over), then ``frogpbem mail``."""
+        self.by_hand += 1
+        self.last_writer = seat
+        done = self.run(seat, "move", seat.copy(game), *move)
+        assert done.exit_code == 0, done.stderr
+        sent = self.run(seat, "mail", seat.copy(game), "--smtp", self.servers.smtp)
+        assert sent.exit_code == 0, sent.stderr
+
+    def turn(self, seat: Seat, saved: Path, game: str) -> str:
+        """``seat``'s answer to the mail ``saved``: ``sent``; ``over`` (the game is over and
+        the seat has nothing more to send); ``alone`` (the other seat is to move again:
+        Secret Move, once this seat is done, and it moved by hand)."""
         shown = self.reply(seat, saved)
         if shown.exit_code == 2 and "chooses its headers first" in shown.stderr:
             self.set_up_by_hand(seat, saved, game)
-            return True
+            return "sent"
         assert shown.exit_code == 0, shown.stderr
         if "sent to " in shown.stdout:  # its join, or a step of its own
-            return True
+            return "sent"
         if "The game is over" in shown.stdout:
             if "You may show your secret" not in shown.stdout:
-                return False
+                return "over"
             revealed = self.reply(seat, saved, "reveal")
             assert revealed.exit_code == 0, revealed.stderr
             assert f"{self.name(seat)} revealed its secret" in revealed.stdout
-            return True
+            return "sent"
+        other = self.other(seat)
+        if f"{self.name(other)} is to move" in shown.stdout:
+            # reply cannot answer twice in a row (a second answer to one mail is refused
+            # as a fork): the seat still moving does so by hand
+            self.by_hand_send(other, game, self.choose(other, game))
+            return "alone"
         assert "It is your move" in shown.stdout, shown.stdout
         for _ in range(40):
             move = self.choose(seat, game)
             done = self.reply(seat, saved, move)
             if done.exit_code == 0:
                 assert "sent to " in done.stdout, done.stdout
-                return True
+                return "sent"
             # Frog Finder before the deal: the seat cannot see its frogs yet
             assert done.exit_code == 4 and "your own frog" in done.stderr, done.stderr
         raise AssertionError("no move taken")
