@@ -357,7 +357,10 @@ def _subject(file: DuelFile, progress: Progress) -> str:
     rules = progress.ruleset
     if progress.played:
         last = progress.played[-1]
-        said = f"{last.n}. {rules.describe(last.seat, last.move, rules.parse_result(last.result))}"
+        said = f"{last.n}. " + (f"{last.seat} played {last.move}: awaiting the answer"
+                                if last.result is None else  # Frog Finder's pending move
+                                rules.describe(last.seat, last.move,
+                                               rules.parse_result(last.result)))
     elif file.messages:
         said = f"{file.messages[-1].n}. {file.messages[-1].seat}"
     else:
