@@ -132,7 +132,7 @@ class DuelRules(ABC):
 
     checks_proofs: bool = True
     """Whether :meth:`take` verifies the proofs of the parts it takes. The engine clears it
-    while it replays messages this tool verified before (:mod:`frogpbem.duel.verified`):
+    while it replays messages this tool verified before (:mod:`frogpbem.protocol.verified`):
     their parts are still read and taken in, the moves played through the rules."""
 
     @abstractmethod

@@ -20,7 +20,6 @@ from frogpbem.duel import stamps
 from frogpbem.duel.memory import DuelMemory
 from frogpbem.duel.registry import duel_rules
 from frogpbem.duel.rules import Choice, DuelRules, Parts, Played, Progress
-from frogpbem.duel.verified import VerifiedDuels
 from frogpbem.errors import (
     ChainError,
     CommitmentError,
@@ -208,7 +207,7 @@ def advance(progress: Progress, message: Message, rules: DuelRules,
 def replay(file: DuelFile, where: Path | str | None = None, trusted: int = 0) -> Progress:
     """Check the whole file and replay it; a fault names the file and the element. The
     first ``trusted`` messages were verified by this tool before, byte for byte
-    (:mod:`frogpbem.duel.verified`): their signatures and proofs are not checked again."""
+    (:mod:`frogpbem.protocol.verified`): their signatures and proofs are not checked again."""
     try:
         progress = start(file.header)
         rules = duel_rules(file.header.rules)
@@ -254,8 +253,8 @@ def load(path: Path, session: Session | None, whole: bool = False) -> Loaded:
     messages this tool verified before are not verified again, unless ``whole`` (``verify``
     and ``audit`` check everything)."""
     file = read_duel(path)
-    store = VerifiedDuels(session.home) if session is not None else None
-    trusted = store.trusted(file) if store is not None and not whole else 0
+    trusted = session.verified.duel_trusted(file) if session is not None and not whole \
+        else 0
     progress = replay(file, path, trusted)
     if session is not None:
         try:
@@ -263,8 +262,7 @@ def load(path: Path, session: Session | None, whole: bool = False) -> Loaded:
         except FrogPbemError as exc:
             raise exc.within(path=path) from None
         DuelMemory(session.home).see(file, path)
-    if store is not None:
-        store.remember(file)
+        session.verified.remember_duel(file)
     return Loaded(path, file, progress)
 
 
@@ -453,7 +451,7 @@ def add(path: Path, key: crypto.PrivateKey, text: str | None, session: Session,
         new = file.added(signed)
         write_atomic(path, dump_duel(new))
         DuelMemory(session.home).see(new, path)
-        VerifiedDuels(session.home).remember(new)  # its parts checked as the trial's
+        session.verified.remember_duel(new)  # its parts checked as the trial's
     due = due_seat(trial, rules)
     if due is None:  # the rules' moves are over: a reveal the outcome waits for
         due = next((s for s in rules.pending(trial) if s != seat), None)

@@ -11,7 +11,7 @@ knows no seat's frogs; each result comes from the answer, checked, through the r
 The proofs of a part are verified once per command: the rules keep what they verified by
 the message's ``prev`` and the part's bytes, so the engine may take a growing message (a
 seat's steps, then its move) again without checking its setup again. A message this tool
-verified in an earlier command (:mod:`frogpbem.duel.verified`) is replayed with
+verified in an earlier command (:mod:`frogpbem.protocol.verified`) is replayed with
 :attr:`~frogpbem.duel.base.DuelRules.checks_proofs` cleared: its parts are read and taken
 in, each result is the one its answer gives, but no proof is verified again.
 """
