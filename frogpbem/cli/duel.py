@@ -195,7 +195,7 @@ def verify(game: Path, as_json: bool, export: Path | None = None,
     from frogpbem.protocol.session import Session
 
     with Session.from_environment() as session:
-        loaded = load(game, session)
+        loaded = load(game, session, whole=True)  # every signature and proof, every time
         data: dict[str, object] = {"ok": True, "game": loaded.file.game,
                                    "messages": loaded.progress.n}
         text = verify_text(loaded)

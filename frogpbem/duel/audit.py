@@ -70,7 +70,9 @@ def message_words(before: Progress, message: Message, after: Progress) -> list[s
     words += duel_rules(before.header.rules).proof_words(before, message, after)
     rules = after.ruleset
     for played in after.played[len(before.played):]:
-        words.append(rules.describe(played.seat, played.move, rules.parse_result(played.result)))
+        words.append(f"{played.seat} played {played.move}: awaiting the answer"
+                     if played.result is None else  # Frog Finder's answer comes next
+                     rules.describe(played.seat, played.move, rules.parse_result(played.result)))
     return words
 
 

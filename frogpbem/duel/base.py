@@ -130,6 +130,11 @@ class DuelRules(ABC):
     once the other seat answered: :meth:`play` records it as pending).
     """
 
+    checks_proofs: bool = True
+    """Whether :meth:`take` verifies the proofs of the parts it takes. The engine clears it
+    while it replays messages this tool verified before (:mod:`frogpbem.protocol.verified`):
+    their parts are still read and taken in, the moves played through the rules."""
+
     @abstractmethod
     def due(self, progress: Progress) -> str | None:
         """The seat whose setup step is awaited; ``None`` once the rules' turns hold."""

@@ -164,8 +164,16 @@ def ending_words(file: DuelFile, progress: Progress, rules: DuelRules) -> str | 
 
 
 def advance(progress: Progress, message: Message, rules: DuelRules,
-            signed: bool = True) -> Progress:
-    """``progress`` after ``message``, checked (its signature too when ``signed``)."""
+            signed: bool = True, trusted: bool = False) -> Progress:
+    """``progress`` after ``message``, checked (its signature too when ``signed``); a
+    ``trusted`` message (verified before by this tool, byte for byte) is replayed without
+    checking its signature and its ruleset's proofs again."""
+    if trusted:
+        rules.checks_proofs = False
+        try:
+            return advance(progress, message, rules, signed=False)
+        finally:
+            rules.checks_proofs = True
     header = progress.header
     if message.n != progress.n + 1:
         raise ChainError(f"numbered {message.n}, where message {progress.n + 1} comes")
@@ -234,8 +242,10 @@ def advance(progress: Progress, message: Message, rules: DuelRules,
     return replace(after, n=message.n, head=message.hash)
 
 
-def replay(file: DuelFile, where: Path | str | None = None) -> Progress:
-    """Check the whole file and replay it; a fault names the file and the element."""
+def replay(file: DuelFile, where: Path | str | None = None, trusted: int = 0) -> Progress:
+    """Check the whole file and replay it; a fault names the file and the element. The
+    first ``trusted`` messages were verified by this tool before, byte for byte
+    (:mod:`frogpbem.protocol.verified`): their signatures and proofs are not checked again."""
     try:
         progress = start(file.header)
         rules = duel_rules(file.header.rules)
@@ -249,7 +259,7 @@ def replay(file: DuelFile, where: Path | str | None = None) -> Progress:
             if message.at < last_at:
                 raise ChainError("dated before the message before it")
             dues.append(waiting(progress, rules))
-            progress = advance(progress, message, rules)
+            progress = advance(progress, message, rules, trusted=position <= trusted)
         except (IllegalMoveError, NotationError) as exc:
             raise InconsistentResultError(exc.message, path=where, element=label) from None
         except FrogPbemError as exc:
@@ -277,17 +287,22 @@ def read_duel(path: Path) -> DuelFile:
     return parse_duel_bytes(read_bytes(path), str(path))
 
 
-def load(path: Path, session: Session | None) -> Loaded:
+def load(path: Path, session: Session | None, whole: bool = False) -> Loaded:
     """Read ``path``, check and replay it, and (with a session) check it against what this
-    tool saw of the game before, remembering it if it is newer."""
+    tool saw of the game before, remembering it if it is newer. With a session the
+    messages this tool verified before are not verified again, unless ``whole`` (``verify``
+    and ``audit`` check everything)."""
     file = read_duel(path)
-    progress = replay(file, path)
+    trusted = session.verified.duel_trusted(file) if session is not None and not whole \
+        else 0
+    progress = replay(file, path, trusted)
     if session is not None:
         try:
             stamps.not_ahead(file, session.clock.now())
         except FrogPbemError as exc:
             raise exc.within(path=path) from None
         note = DuelMemory(session.home).see(file, path)
+        session.verified.remember_duel(file)
         return Loaded(path, file, progress, note)
     return Loaded(path, file, progress)
 
@@ -488,6 +503,7 @@ def add(path: Path, key: crypto.PrivateKey, text: str | None, session: Session,
         new = file.added(signed)
         write_atomic(path, dump_duel(new))
         DuelMemory(session.home).see(new, path, own=True)
+        session.verified.remember_duel(new)  # its parts checked as the trial's
     due = due_seat(trial, rules)
     if due is None:  # the rules' moves are over: a reveal the outcome waits for
         due = next((s for s in rules.pending(trial) if s != seat), None)

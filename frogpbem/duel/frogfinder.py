@@ -598,6 +598,16 @@ def check_answer(ctx: Context, board: Board, n: int, move: Shoot | Guess,
     return Count(given.count), firsts
 
 
+def answer_result(answerer: str, move: Shoot | Guess, given: Answer) -> FrogResult:
+    """The public result ``given`` claims, unchecked: for an answer that :func:`check_answer`
+    verified before (a message this tool verified, replayed again)."""
+    if given.proof is not None and given.count is not None:
+        return Count(given.count)
+    if given.bit:
+        return Shot(answerer) if isinstance(move, Shoot) else Found(answerer)
+    return Miss()
+
+
 # --- nonces --------------------------------------------------------------------------------
 
 

@@ -10,7 +10,10 @@ knows no seat's frogs; each result comes from the answer, checked, through the r
 
 The proofs of a part are verified once per command: the rules keep what they verified by
 the message's ``prev`` and the part's bytes, so the engine may take a growing message (a
-seat's steps, then its move) again without checking its setup again.
+seat's steps, then its move) again without checking its setup again. A message this tool
+verified in an earlier command (:mod:`frogpbem.protocol.verified`) is replayed with
+:attr:`~frogpbem.duel.base.DuelRules.checks_proofs` cleared: its parts are read and taken
+in, each result is the one its answer gives, but no proof is verified again.
 """
 
 from __future__ import annotations
@@ -36,6 +39,7 @@ from frogpbem.duel.frogfinder import (
     Selection,
     Setup,
     answer,
+    answer_result,
     check_answer,
     check_commitments,
     check_mask,
@@ -164,7 +168,10 @@ class FrogFinderDuel(DuelRules):
 
     def _once(self, message: Message, what: str, attempt: int, data: JSON,
               check: Callable[[], Firsts]) -> Firsts:
-        """``check()``'s first messages, verified once per command for one part."""
+        """``check()``'s first messages, verified once per command for one part; none
+        while the engine replays a message verified before (:attr:`checks_proofs`)."""
+        if not self.checks_proofs:
+            return ()
         key = (message.prev, what, attempt, crypto.canonical_json(data))
         done = self._verified.get(key)
         if done is None:
@@ -336,9 +343,12 @@ class FrogFinderDuel(DuelRules):
                      pending: Pending, part: AnswerPart
                      ) -> tuple[Progress, FrogFinderProgress]:
         assert part.to is not None
-        result, firsts = check_answer(ff.ctx(progress, seat), ff.board, pending.n,
-                                      pending.move, ff.commitments[seat],
-                                      ff.commitments[pending.seat], part.to)
+        if self.checks_proofs:
+            result, firsts = check_answer(ff.ctx(progress, seat), ff.board, pending.n,
+                                          pending.move, ff.commitments[seat],
+                                          ff.commitments[pending.seat], part.to)
+        else:
+            result, firsts = answer_result(seat, pending.move, part.to), ()
         state, checked = progress.ruleset.play(progress.state, pending.seat, pending.move,
                                                result)
         last = progress.played[-1]
@@ -352,7 +362,8 @@ class FrogFinderDuel(DuelRules):
             raise InconsistentResultError(f"{seat}'s {text} carries " + (
                 "its opening and its count box" if isinstance(move, Shoot) else
                 "its opening alone"))
-        check_mover_part(ff.board, ff.commitments[seat], move, part.opening)
+        if self.checks_proofs:
+            check_mover_part(ff.board, ff.commitments[seat], move, part.opening)
         return replace(ff, pending=Pending(seat, len(progress.played) + 1, move, text,
                                            part.box))
 
@@ -360,7 +371,7 @@ class FrogFinderDuel(DuelRules):
         """The revealed secret gives the seat's placement, and that placement its
         commitments (of the accepted attempt), square by square."""
         secret = progress.revealed.get(seat)
-        if secret is None or seat not in ff.commitments:
+        if secret is None or seat not in ff.commitments or not self.checks_proofs:
             return
         frogs = _placement(progress, ff, secret)
         points = ff.commitments[seat].points

@@ -15,12 +15,12 @@ from typing import Any
 from frogpbem import crypto
 from frogpbem.duel.engine import Loaded, advance, due_seat, own_secret, seat_of, start
 from frogpbem.duel.registry import duel_rules
-from frogpbem.duel.rules import DuelRules, Progress
+from frogpbem.duel.rules import DuelRules, Played, Progress
 from frogpbem.errors import IllegalMoveError, KeyError_, UsageError
 from frogpbem.frozen import frozen
 from frogpbem.gamefile.duelfile import DuelFile
 from frogpbem.gamefile.model import JSON
-from frogpbem.games import GameView, Outcome
+from frogpbem.games import GameView, Outcome, SomeRuleset
 from frogpbem.safetext import safe
 
 SETUP_WORDS = "dealt by the two seats from their own seeds, without a referee"
@@ -135,9 +135,22 @@ def undealt_json(loaded: Loaded) -> dict[str, JSON]:
 
 def moves_in_words(progress: Progress) -> list[tuple[int, str]]:
     """Each move played: its message's number and the ruleset's words for it."""
-    rules = progress.ruleset
-    return [(p.n, rules.describe(p.seat, p.move, rules.parse_result(p.result)))
-            for p in progress.played]
+    return [(p.n, _described(progress.ruleset, p)) for p in progress.played]
+
+
+PENDING = "awaiting the answer"
+"""The words of a move whose result its answer has not given yet (Frog Finder)."""
+
+
+def _described(rules: SomeRuleset, played: Played) -> str:
+    if played.result is None:
+        return f"{played.seat} played {played.move}: {PENDING}"
+    return rules.describe(played.seat, played.move, rules.parse_result(played.result))
+
+
+def _comment(rules: SomeRuleset, played: Played) -> str:
+    return PENDING if played.result is None else \
+        rules.comment(rules.parse_result(played.result))
 
 
 def _last(progress: Progress) -> tuple[str, str] | None:
@@ -232,7 +245,7 @@ def record_text(loaded: Loaded) -> str:
             words.append(f"{index // 2 + 1}.")
         if played.seat != progress.seats[index % 2]:
             words.append(f"({played.seat})")
-        words.append(_move_text(rules.comment(rules.parse_result(played.result)), played.move))
+        words.append(_move_text(_comment(rules, played), played.move))
     words.append(token)
     return "\n".join(tags) + "\n\n" + _wrap(" ".join(words)) + "\n"
 
@@ -247,7 +260,7 @@ def record_json(loaded: Loaded) -> dict[str, JSON]:
             "termination": termination,
             "standing": [p.to_json() for p in outcome.standing] if outcome else None,
             "moves": [{"n": p.n, "seat": p.seat, "move": p.move, "result": p.result,
-                       "comment": rules.comment(rules.parse_result(p.result))}
+                       "comment": _comment(rules, p)}
                       for p in progress.played]}
 
 
@@ -270,7 +283,7 @@ def record_html(loaded: Loaded) -> str:
         if not frames:
             frames.append(Frame(board, f"the start: the board dealt (message {step.n})", None))
         for move in step.played[played:]:
-            words = ruleset.describe(move.seat, move.move, ruleset.parse_result(move.result))
+            words = _described(ruleset, move)
             frames.append(Frame(board, f"{move.n}. {words}", (move.seat, move.move)))
         played = len(step.played)
     if not frames:

@@ -16,6 +16,12 @@ and each element's hash, so that the next command reads only what follows
 it (see :func:`frogpbem.gamefile.document.parse_known`). A file whose history
 differs in one byte is read whole.
 
+A game without a referee (:class:`~frogpbem.gamefile.duelfile.DuelFile`) is kept the
+same way in ``verified/GAME.duel.json``: ``{header, n, digest}`` of the first ``n``
+messages this tool verified, signatures and the ruleset's proofs included
+(:func:`duel_digest`); the engine then replays them without checking those again
+(:func:`frogpbem.duel.engine.load`).
+
 The store lives beside the memory of copies seen (``$FROGPBEM_HOME/verified/``), in a
 :class:`~frogpbem.protocol.session.Session`.
 It holds no secret (only what every copy of the game shows); losing it only
@@ -30,10 +36,12 @@ from collections import OrderedDict
 from pathlib import Path
 from typing import Any
 
+from frogpbem import crypto
 from frogpbem.errors import FrogPbemError
 from frogpbem.gamefile import jsontext
 from frogpbem.gamefile.chain import prefix_digest
 from frogpbem.gamefile.document import KeptHistory, read_bytes, write_atomic
+from frogpbem.gamefile.duelfile import DuelFile
 from frogpbem.gamefile.model import GameFile
 
 
@@ -52,9 +60,9 @@ class VerifiedHistories:
     def _path(self, game: str, kind: str = "") -> Path:
         return self.folder / f"{game}{kind}.json"
 
-    def _read(self, game: str) -> tuple[str, int, str] | None:
+    def _read(self, game: str, kind: str = "") -> tuple[str, int, str] | None:
         try:
-            value = jsontext.loads(read_bytes(self._path(game), 4096))
+            value = jsontext.loads(read_bytes(self._path(game, kind), 4096))
             return str(value["header"]), int(value["n"]), str(value["digest"])
         except (FrogPbemError, ValueError, KeyError, TypeError):
             return None  # none yet, or unreadable: verify everything
@@ -74,6 +82,23 @@ class VerifiedHistories:
         if self._read(file.game) == (value["header"], n, value["digest"]):
             return
         self._write(self._path(file.game), value)
+
+    def duel_trusted(self, file: DuelFile) -> int:
+        """How many of ``file``'s first messages this tool verified before, byte for byte
+        (0: none, another header, or a prefix that differs in a byte)."""
+        known = self._read(file.game, DUEL)
+        if known is None or known[0] != file.header.hash or \
+                not 0 < known[1] <= len(file.messages):
+            return 0
+        return known[1] if duel_digest(file, known[1]) == known[2] else 0
+
+    def remember_duel(self, file: DuelFile) -> None:
+        """Every message of ``file`` was verified: keep their digest (a failure to write
+        costs time only, never the command)."""
+        n = len(file.messages)
+        value = {"header": file.header.hash, "n": n, "digest": duel_digest(file, n)}
+        if self._read(file.game, DUEL) != (value["header"], n, value["digest"]):
+            self._write(self._path(file.game, DUEL), value)
 
     def read_history(self, game: str) -> Any:
         """The history part of ``game``'s file read last, as kept (checked by its reader)."""
@@ -102,9 +127,22 @@ class VerifiedHistories:
                          durable=False)
 
 
+DUEL = ".duel"
+"""The kind of the file that keeps a game without a referee: ``GAME.duel.json``."""
+
+
+def duel_digest(file: DuelFile, n: int) -> str:
+    """``sha256:`` over the lines: the header's hash and signature, then each of the first
+    ``n`` messages' hash (the one the next ``prev`` names) and signature."""
+    parts = [file.header.hash, file.header.signature]
+    for message in file.messages[:n]:
+        parts += [message.hash, message.signature]
+    return crypto.sha256_tag("\n".join(parts).encode())
+
+
 HISTORY_LIMIT = 16 * 1024 * 1024
 """A kept history is about the size of its game file (at most 4 MiB): a larger one is not
 read."""
 
 
-__all__ = ["VerifiedHistories"]
+__all__ = ["VerifiedHistories", "duel_digest"]

@@ -53,8 +53,9 @@ class Kind:
     play: Callable[[Run, Seat, Seat, int, int | None], Seat]
     """Play (seed, moves to stop after: ``None`` to the end); the seat holding the latest
     copy."""
-    state: Callable[[DuelFile], Any]
-    """The refereed rules' state of the file's position, every hidden piece in it."""
+    state: Callable[[DuelFile, Keys], Any]
+    """The refereed rules' state of the file's position, every hidden piece in it (each
+    seat's, derived from its secret opened with its key, or chosen by the driver)."""
 
 
 def _froglet_start(run: Run, keys: Keys, first: Seat, second: Seat) -> None:
@@ -84,9 +85,164 @@ def _froglet_play(run: Run, first: Seat, second: Seat, seed: int,
     return mover
 
 
+# --- Frog Finder: random moves (a square the tool refuses, the seat's own frog, is chosen
+# again); the refereed state from both placements, derived here (hashlib) from the secrets
+# opened with the seats' keys, playing every answered move (one awaiting its answer is not
+# on the board yet).
+
+
+def _ff_start(run: Run, keys: Keys, first: Seat, second: Seat) -> None:
+    from tests.duel.test_referee_free_frogfinder_cli import set_up
+
+    set_up(run, keys, first, second, 6, 2)  # type: ignore[arg-type]  # the same seat
+
+
+def _ff_progress(seat: Seat) -> Any:
+    from frogpbem.duel.engine import replay
+
+    file = parse_duel(seat.game.read_bytes(), "copy")
+    return replay(file, trusted=len(file.messages))  # for the driver: its tool checked it
+
+
+def _ff_play(run: Run, first: Seat, second: Seat, seed: int, stop_after: int | None) -> Seat:
+    from frogpbem.duel.engine import due_seat
+    from frogpbem.duel.registry import duel_rules
+    from tests.duel.test_referee_free_frogfinder_cli import open_squares
+
+    rng = random.Random(seed)
+    by_name = {first.name: first, second.name: second}
+    holder, played = first, 0
+    while stop_after is None or played < stop_after:
+        progress = _ff_progress(holder)
+        due = due_seat(progress, duel_rules("frogfinder"))
+        if due is None:
+            break
+        mover = by_name[due]
+        other = second if mover is first else first
+        pending = {p.move.split()[-1] for p in progress.played if p.result is None}
+        squares = [q for q in open_squares(progress.state) if q not in pending]
+        rng.shuffle(squares)
+        for square in squares:
+            done = run(mover, "move", mover.game,
+                       f"{'shoot' if rng.random() < 0.6 else 'guess'} {square}")
+            if done.exit_code == 0 or "game is over" in done.output:
+                break
+            assert done.exit_code == 4 and "your own frog" in done.output, done.output
+        if done.exit_code != 0:  # its answer ended the game: the answer alone
+            done = run(mover, "move", mover.game)
+        assert done.exit_code == 0, done.output
+        mail(mover, other)
+        holder, played = mover, played + 1
+    if stop_after is None:  # the last answer, then each seat's reveal
+        for _ in range(6):
+            file = parse_duel(holder.game.read_bytes(), "copy")
+            if {m.seat for m in file.messages if m.reveal} == set(by_name):
+                break
+            mover = second if holder is first else first
+            done = run(mover, "move", mover.game)
+            assert done.exit_code == 0 or "nothing to add" in done.output, done.output
+            mail(mover, holder)
+            holder = mover
+    return holder
+
+
+def _ff_state(file: DuelFile, keys: Keys) -> Any:
+    from frogpbem.duel.engine import own_secret, replay
+    from tests.duel.test_referee_free_frogfinder import independent_placement, names
+
+    ruleset = find_game("frogfinder")
+    header = file.header
+    size, frogs = int(header.options["size"]), int(header.options["frogs"])
+    join = file.messages[0].join
+    assert join is not None
+    publics = {"blue": join.public, "red": next(m.public for m in file.messages if m.public)}
+    overlaps = [m.step("overlap") for m in file.messages if m.step("overlap")]
+    attempt = sum(1 for o in overlaps if isinstance(o, dict) and o["count"] != 0)
+    progress = replay(file, trusted=len(file.messages))
+    placed: dict[str, Any] = {}
+    for seat, player, other in (("red", "alice", "blue"), ("blue", "bob", "red")):
+        secret = own_secret(progress, file, seat, keys.key(player))
+        assert secret is not None and publics[other] is not None
+        placed[seat] = {"frogs": names(independent_placement(
+            header.game, seat, secret.secret, str(publics[other]), attempt, size, frogs))}
+    state = ruleset.start(ruleset.options(dict(header.options)), ("red", "blue"), None,
+                          placed)
+    for index, message in enumerate(file.messages):
+        answered = any(later.seat != message.seat for later in file.messages[index + 1:])
+        if message.move is not None and answered:
+            state, _ = ruleset.play(state, message.seat, ruleset.parse_move(message.move))
+        elif message.resign:
+            state, _ = ruleset.play(state, message.seat, ruleset.parse_move("resign"))
+    return state
+
+
+# --- Secret Move: both seats choose their headers (the driver knows them); random legal
+# moves (a stuck seat's tool passes for it); at the end each seat guesses the other's true
+# values, then reveals. The refereed state is the rules with both headers from the start.
+
+
+def _sm_game(run: Run, first: Seat, second: Seat, seed: int) -> Any:
+    from tests.duel import test_referee_free_secretmove_cli as sm
+
+    return sm.Game(run, first, second, random.Random(seed),  # type: ignore[arg-type]
+                   dict(SM_HEADERS), {}, first)
+
+
+SM_HEADERS = {"red": (0, 3, 5, 1, 2, 4), "blue": (5, 1, 0, 2, 4, 3)}
+
+
+def _sm_guesses() -> dict[str, tuple[int, ...]]:
+    from tests.duel import test_referee_free_secretmove_cli as sm
+
+    return {name: tuple(sm.values(SM_HEADERS[other])[sq] for sq in sm.SQUARES)
+            for name, other in (("red", "blue"), ("blue", "red"))}
+
+
+def _sm_start(run: Run, keys: Keys, first: Seat, second: Seat) -> None:
+    from tests.duel import test_referee_free_secretmove_cli as sm
+
+    game = sm.start(run, keys, first, second, 0, dict(SM_HEADERS))  # type: ignore[arg-type]
+    for seat in (first, second):
+        if seat is not game.holder:
+            mail(game.holder, seat)
+
+
+def _sm_play(run: Run, first: Seat, second: Seat, seed: int, stop_after: int | None) -> Seat:
+    from tests.duel import test_referee_free_secretmove_cli as sm
+
+    game = _sm_game(run, first, second, seed)
+    game.guesses = _sm_guesses()
+    state, played = game.state(), 0
+    while sm.RULES.phase(state) == "moves" and (stop_after is None or played < stop_after):
+        name = sm.RULES.to_move(state)
+        legal = sm.legal_moves(state.stones[name], sm.values(SM_HEADERS[name]))
+        move = () if not legal else (sm.random_move(state, name, SM_HEADERS[name],
+                                                    game.rng),)
+        sm.ok(game.act(name, "move", "GAME", *move))
+        state, played = game.state(), played + 1
+    if stop_after is None and sm.RULES.phase(state) != "over":
+        for name in ("red", "blue"):
+            sm.ok(game.act(name, "move", "GAME", sm.guess_words(game.guesses[name])))
+        for name in ("red", "blue"):
+            sm.ok(game.act(name, "move", "GAME"))
+    holder: Seat = game.holder
+    for seat in (first, second):
+        if seat is not holder:
+            mail(holder, seat)
+    return holder
+
+
+def _sm_state(file: DuelFile, keys: Keys) -> Any:
+    from tests.duel import test_referee_free_secretmove_cli as sm
+
+    return sm.referee_replay(file, dict(SM_HEADERS), _sm_guesses())
+
+
 KINDS: dict[str, Kind] = {
     "froglet": Kind("froglet", ("white", "black"), _froglet_start, _froglet_play,
-                    independent_replay),
+                    lambda file, keys: independent_replay(file)),
+    "frogfinder": Kind("frogfinder", ("red", "blue"), _ff_start, _ff_play, _ff_state),
+    "secretmove": Kind("secretmove", ("red", "blue"), _sm_start, _sm_play, _sm_state),
 }
 RULES = sorted(KINDS)
 PLAYERS = ("alice", "bob")
@@ -100,6 +256,7 @@ class Game:
     first: Seat
     second: Seat
     run: Run
+    keys: Keys
 
     @property
     def seats(self) -> tuple[Seat, Seat]:
@@ -113,7 +270,7 @@ class Game:
         """The refereed ruleset's view of the position for ``seat`` (``None``: the
         public); everybody's once the game is over."""
         rules = find_game(self.kind.rules)
-        state = self.kind.state(self.file)
+        state = self.kind.state(self.file, self.keys)
         over = rules.outcome(state) is not None
         viewers = frozenset(self.kind.seats) if over else \
             frozenset({seat}) if seat else frozenset()
@@ -134,7 +291,7 @@ def played(kind: Kind, run: Run, keys: Keys, tmp_path: Path, seed: int,
             mail(last, seat)
     for seat in (first, second):  # each seat's tool sees the latest copy
         assert run(seat, "verify", seat.game, key=False).exit_code == 0
-    return Game(kind, first, second, run)
+    return Game(kind, first, second, run, keys)
 
 
 @pytest.fixture
@@ -289,7 +446,7 @@ def test_referee_free_record_steps_through_every_move(rules: str, run: Run, keys
     seat = game.first
     file = game.file
     moves = [m for m in file.messages if m.move is not None or m.resign]
-    state = game.kind.state(file)
+    state = game.kind.state(file, keys)
     ruleset = find_game(rules)
     outcome = ruleset.outcome(state)
     assert outcome is not None
@@ -342,6 +499,13 @@ def test_referee_free_audit_says_what_was_proven_and_when(rules: str, run: Run, 
     if rules == "froglet":
         assert "the deal re-derived from white's revealed secret" in running.stdout
         assert "black's public seed" in running.stdout
+    if rules == "frogfinder":  # each proof said once, where it was given
+        assert running.stdout.count("committed to its 2 frogs of attempt") == \
+            2 * running.stdout.count("red's overlap: the placements of attempt") >= 2
+        assert "each answer proven when given against both seats' commitments" in \
+            running.stdout
+    if rules == "secretmove":
+        assert "OK red's header commitments: 36 bits" in running.stdout
     last = game.kind.play(run, game.first, game.second, 12, None)
     final = last.folder / "final.yaml"
     shutil.copyfile(last.game, final)
@@ -349,7 +513,8 @@ def test_referee_free_audit_says_what_was_proven_and_when(rules: str, run: Run, 
     assert done.exit_code == 0, done.output
     report = json.loads(done.stdout)[0]
     assert report["ok"] and report["finished"] and report["verdict"] == "everything holds"
-    outcome = find_game(rules).outcome(game.kind.state(parse_duel(final.read_bytes(), "f")))
+    outcome = find_game(rules).outcome(game.kind.state(parse_duel(final.read_bytes(), "f"),
+                                                      keys))
     assert outcome is not None
     assert any(c["what"].startswith(f"end: {outcome.termination}") for c in report["checks"])
 
