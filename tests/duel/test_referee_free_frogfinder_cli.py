@@ -207,10 +207,8 @@ def test_referee_free_frogfinder_12x12_game_through_the_cli(
     """A whole game on the full board, as short as a game goes: each seat shoots an empty
     square once (a count, proven), then red guesses blue's frogs one by one (found,
     opened) while blue guesses empty squares (misses); the placements are derived from the
-    secrets here (hashlib) and the refereed rules with both of them judge every move. Each
-    command is timed."""
-    import time
-
+    secrets here (hashlib) and the refereed rules with both of them judge every move. (What
+    a command costs is bench/bench_duel.py's to measure, not a test's.)"""
     red, blue = seats
     set_up(as_seat, keys, red, blue, 12, 3)
     placed = placements(keys, red, checked=False)  # the seats' commands checked the proofs
@@ -223,20 +221,16 @@ def test_referee_free_frogfinder_12x12_game_through_the_cli(
              "blue": iter([f"shoot {next(empty).name}",
                            *(f"guess {q.name}" for q in empty)])}
     pair = {"red": (red, blue), "blue": (blue, red)}
-    slowest = 0.0
     while (mover := RULES.to_move(full)) is not None:
         move = next(plans[mover])
         me, other = pair[mover]
-        began = time.perf_counter()
         done = as_seat(me, "move", me.game, move)
-        slowest = max(slowest, time.perf_counter() - began)
         assert done.exit_code == 0, done.output
         full, _ = RULES.play(full, mover, RULES.parse_move(move))
         mail(me, other)
     assert done.exit_code == 0 and placed["blue"] <= set(full.revealed)  # blue is out
     done = as_seat(other, "move", other.game)  # the last answer (and reveal)
     assert done.exit_code == 0, done.output
-    assert slowest < 3, slowest  # about 0.5 s on one core; generous for a busy machine
     public = public_state(other, checked=False)
     assert RULES.outcome(public) == RULES.outcome(full) is not None
     assert RULES.scores(public) == RULES.scores(full)
