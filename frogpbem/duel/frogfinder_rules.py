@@ -409,14 +409,35 @@ class FrogFinderDuel(DuelRules):
     def _everyone(self, progress: Progress) -> bool:
         return progress.over and set(progress.revealed) == set(progress.seats)
 
+    preview = "(the board once your overlap step goes with your first move: only you " \
+        "see it now)"
+
     def seat_state(self, progress: Progress, secret: SeatSecret) -> Any:
-        """The public state with the seat's own frogs (every frog once both revealed)."""
+        """The public state with the seat's own frogs (every frog once both revealed);
+        before red's overlap step, red's tool, which finds the overlap by itself, sees the
+        board its first move will be made on if the placements are disjoint."""
         state = progress.state
+        if state is None and secret.seat == RED:
+            state = self._before_overlap(progress, secret)
         if not isinstance(state, State):
             return None
         if self._everyone(progress):
             return self._with_frogs(progress, state, progress.revealed)
         return self._with_frogs(progress, state, {secret.seat: secret})
+
+    def _before_overlap(self, progress: Progress, secret: SeatSecret) -> State | None:
+        """The dealt state red's overlap step will make, when both setups are in and the
+        placements are disjoint (``None`` otherwise: nothing to show yet)."""
+        ff = protocol(progress)
+        if BLUE not in ff.commitments or ff.mask is None or ff.selection is None:
+            return None
+        ctx = ff.ctx(progress, RED)
+        if find_overlap(ctx, secret, ff.frogs, ff.mask, ff.selection).count > 0:
+            return None
+        header, rules = progress.header, progress.ruleset
+        started = rules.start(header.options, progress.seats, None,
+                              dict.fromkeys(progress.seats))
+        return started if isinstance(started, State) else None
 
     def public_state(self, progress: Progress) -> Any:
         """No seat's frogs, but every frog once the game is over and both revealed."""

@@ -531,3 +531,55 @@ def test_referee_free_frogfinder_view_and_hint_are_the_refereed_ones(
             assert hinted == RULES.hints.hint(expected, seat.name)
         public = json.loads(as_seat(red, "view", red.game, "--public", "--json").stdout)
         assert public["state"] == RULES.view(answered, frozenset()).to_json()
+
+
+def test_referee_free_frogfinder_red_sees_its_board_before_its_overlap_step(
+        as_seat: Run, keys: Keys, seats: tuple[Seat, Seat]) -> None:
+    """Once blue's setup is in, red's tool (which finds the overlap itself) shows red the
+    board its first move goes on, its own frogs on it, so red need not shoot blind: the
+    view is the refereed rules' view of the dealt start, and red's first move deals it."""
+    import json
+
+    red, blue = seats
+    made = as_seat(red, "new", red.game, "--rules", "frogfinder", "--no-referee",
+                   "--seat", f"red={keys.pub('alice')}", "--seat", f"blue={keys.pub('bob')}",
+                   "--option", "size=6", "--option", "frogs=2")
+    assert made.exit_code == 0, made.output
+    mail(red, blue)
+    for seat, other in [(blue, red), (red, blue)] * 20:
+        if seat is red:
+            shown = json.loads(as_seat(red, "view", red.game, "--json").stdout)
+            if shown.get("state") is not None:
+                break
+        done = as_seat(seat, "move", seat.game)
+        assert done.exit_code == 0, done.output
+        mail(seat, other)
+    else:
+        raise AssertionError("red never saw a board before its overlap step")
+    assert read(red).messages[-1].seat == "blue"  # red has not sent its overlap step
+    text = as_seat(red, "view", red.game).stdout
+    assert "only you see it now" in text
+    view = RULES.read_view(shown["state"])
+    open_square = next(q for q in open_squares_of(view) if q not in own_frogs(view))
+    first = as_seat(red, "move", red.game, f"shoot {open_square}")
+    assert first.exit_code == 0, first.output
+    assert "the board is dealt" in first.stdout
+    placed = placements(keys, red)
+    start = RULES.start(RULES.options({"size": 6, "frogs": 2}), ("red", "blue"), None,
+                        {s: {"frogs": names(placed[s])} for s in ("red", "blue")})
+    assert shown["state"] == RULES.view(start, frozenset({"red"})).to_json()
+
+
+
+def open_squares_of(view: object) -> list[str]:
+    from frogpbem.games.frogs_notation import FrogsView
+
+    assert isinstance(view, FrogsView)
+    return [f"{chr(65 + c)}{r + 1}" for r in range(view.size) for c in range(view.size)]
+
+
+def own_frogs(view: object) -> set[str]:
+    from frogpbem.games.frogs_notation import FrogsView
+
+    assert isinstance(view, FrogsView)
+    return set(view.own_frogs.get("red", ()))
