@@ -492,3 +492,25 @@ def test_memory_files_are_private(new_game: Callable[..., Path], cli: Cli, keys:
             assert stat.S_IMODE(path.stat().st_mode) == 0o600, path
     assert json.loads((tmp_path / "home" / "seen" / f"{read_game(game).game}.json")
                       .read_text())["header"] == read_game(game).header.hash
+
+
+# --- the outside review of games without a referee ----------------------------------------
+
+
+def test_referee_free_verify_refuses_a_duel_file_over_4_mib_in_a_sentence(
+        cli: Cli, keys: Keys, tmp_path: Path) -> None:
+    """A game without a referee padded past 4 MiB fell into the referee's report (exit 1,
+    FAIL); ``verify`` refuses it in one sentence, exit 7 (a file in another shape), as
+    ``view`` does."""
+    game = tmp_path / "duel.yaml"
+    made = cli("new", game, "--rules", "froglet", "--no-referee", "--key", keys.path("alice"),
+               "--seat", f"white={keys.pub('alice')}", "--seat", f"black={keys.pub('bob')}")
+    assert made.exit_code == 0, made.output
+    with game.open("a", encoding="utf-8") as padding:
+        padding.write(("# " + "x" * 70 + "\n") * 60000)
+    assert game.stat().st_size > 4 * 1024 * 1024
+    for command in ("verify", "view"):
+        said = cli(command, game)
+        assert said.exit_code == 7, said.output
+        assert "file is larger than 4 MiB" in said.stderr and "FAIL" not in said.output
+        assert said.stderr.count("\n") == 1 and "Traceback" not in said.output

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from frogpbem.cli.keys import load_key
 from frogpbem.cli.output import echo, emit
-from frogpbem.errors import FrogPbemError, UsageError
+from frogpbem.errors import FileAccessError, FrogPbemError, GameFileError, UsageError
 from frogpbem.frozen import frozen
 
 
@@ -25,12 +25,22 @@ class NotaryOptions:
 
 def is_duel_file(path: Path) -> bool:
     """Whether ``path`` is a game file without a referee (``False`` if it cannot be read:
-    the referee's command then says why)."""
+    the referee's command then says why). A regular file too large to read is told by its
+    first 4 MiB, so that the duel's command refuses it in its own sentence."""
     from frogpbem.gamefile.document import read_bytes
     from frogpbem.gamefile.duelfile import is_duel
+    from frogpbem.gamefile.strictyaml import MAX_BYTES
 
     try:
         return is_duel(read_bytes(path))
+    except FileAccessError:  # not a regular file, or not readable: never opened here
+        return False
+    except GameFileError:  # larger than a game file may be: its start tells
+        try:
+            with path.open("rb") as handle:
+                return is_duel(handle.read(MAX_BYTES))
+        except (OSError, FrogPbemError, ValueError):
+            return False
     except (FrogPbemError, ValueError):
         return False
 

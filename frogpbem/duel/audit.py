@@ -21,7 +21,18 @@ from pathlib import Path
 
 from frogpbem import crypto
 from frogpbem.audit import Report
-from frogpbem.duel.engine import advance, read_duel, replay, start
+from frogpbem.duel import stamps
+from frogpbem.duel.engine import (
+    advance,
+    due_seat,
+    ending_words,
+    read_duel,
+    replay,
+    reveals_due,
+    start,
+    waiting,
+    withheld_words,
+)
 from frogpbem.duel.registry import duel_rules
 from frogpbem.duel.rules import Progress
 from frogpbem.errors import (
@@ -89,10 +100,12 @@ def audit_duel(path: Path, *, clock: Clock) -> Report:
     report.passed(f"header: two seats ({', '.join(header.seat_names)}), the ruleset's seat "
                   f"names and complete options, signed by {progress.first}")
     last_at = header.created
+    dues: list[tuple[str, ...]] = []
     for message in file.messages:
         try:
             if message.at < last_at:
                 raise ChainError("dated before the message before it")
+            dues.append(waiting(progress, rules))
             after = advance(progress, message, rules)
         except FrogPbemError as exc:
             report.failed(f"{message.label}: {exc.message}")
@@ -104,9 +117,16 @@ def audit_duel(path: Path, *, clock: Clock) -> Report:
         report.passed(f"{counted(len(file.messages), 'message')}: numbered without a gap, "
                       "each signed by its seat, chained, each its seat's step")
     _check_times(report, header.created, last_at, clock)
+    try:
+        stamps.check(file, dues, waiting(progress, rules))
+    except FrogPbemError as exc:
+        report.failed(str(exc))
+        return report
+    for line in stamps.lines(file)[1:]:
+        report.passed(line.removeprefix("OK "))
     for line in rules.audit_lines(progress):
         report.passed(line)
-    _end(report, progress)
+    _end(report, file, progress)
     return report
 
 
@@ -120,16 +140,21 @@ def _check_times(report: Report, created: str, latest: str, clock: Clock) -> Non
                       "this computer's clock")
 
 
-def _end(report: Report, progress: Progress) -> None:
+def _end(report: Report, file: DuelFile, progress: Progress) -> None:
     rules = duel_rules(progress.header.rules)
     state = progress.state
     outcome = progress.ruleset.outcome(state) if state is not None else None
+    ending = ending_words(file, progress, rules)
+    if ending is not None and (file.timeout is not None or rules.forfeit(progress)):
+        report.passed(f"end: {ending}")  # a forfeit: no reveal awaited any more
+        report.finished = True
+        return
     if outcome is None:
-        from frogpbem.duel.engine import due_seat
-
+        due = due_seat(progress, rules)
         report.unfinished = True
-        report.passed(f"the game has not ended: waiting for {due_seat(progress, rules)}; "
-                      "'frogpbem verify' checks a running game")
+        report.passed((f"the game has not ended: waiting for {due}" if due else
+                       f"the outcome is pending: {withheld_words(reveals_due(progress, rules))}")
+                      + "; 'frogpbem verify' checks a running game")
         return
     report.passed(f"end: {outcome.termination}; standing {outcome.standing_text()}")
     awaited = rules.awaited_reveals(progress)

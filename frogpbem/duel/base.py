@@ -188,6 +188,12 @@ class DuelRules(ABC):
         the rules' moves are over; by default none: the outcome is the rules'."""
         return ()
 
+    def forfeit(self, progress: Progress) -> str | None:
+        """A seat's forfeit that the protocol proved, in words (Secret Move: ``blue forfeits:
+        its automatic pass (message 7) was false ...``), which ends the game; ``None``:
+        none. The rules' state then holds the other seat's win."""
+        return None
+
     # --- what the public and an audit see (frogpbem.duel.looks, .audit) -----------------
 
     def public_state(self, progress: Progress) -> Any:

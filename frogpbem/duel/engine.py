@@ -49,6 +49,7 @@ from frogpbem.gamefile.duelfile import parse_duel as parse_duel_bytes
 from frogpbem.gamefile.model import JSON, Deadline, Party
 from frogpbem.games import find_game
 from frogpbem.protocol.session import Session
+from frogpbem.protocol.times import SKEW, seconds_of
 
 SECRET_LENGTH = 256
 """A seat's sealed secret is the JSON ``{game, seat, secret}`` padded to this many bytes."""
@@ -123,6 +124,43 @@ def due_seat(progress: Progress, rules: DuelRules) -> str | None:
     if progress.state is None:
         return rules.due(progress)
     return rules.awaited(progress) or progress.ruleset.to_move(progress.state)
+
+
+def reveals_due(progress: Progress, rules: DuelRules) -> tuple[str, ...]:
+    """Once the rules' moves are over, the seats whose reveal the game still waits for
+    (Secret Move's outcome, Frog Finder's placement check); none after a resignation or a
+    forfeit the protocol proved, which decide the game at once. With a notary each runs a
+    clock, and a seat that lets it pass forfeits (docs/format.md, "A notary")."""
+    if not progress.over or rules.forfeit(progress) is not None or \
+            any(played.move == "resign" for played in progress.played):
+        return ()
+    return tuple(seat for seat in rules.awaited_reveals(progress)
+                 if seat not in progress.revealed)
+
+
+def waiting(progress: Progress, rules: DuelRules) -> tuple[str, ...]:
+    """The seats whose message is awaited: the due seat (:func:`due_seat`), else each
+    seat whose reveal is due (:func:`reveals_due`); the notary's clock runs for each."""
+    due = due_seat(progress, rules)
+    return (due,) if due is not None else reveals_due(progress, rules)
+
+
+def withheld_words(seats: tuple[str, ...]) -> str:
+    """``red has not revealed``, ``red and blue have not revealed``."""
+    return f"{' and '.join(seats)} {'has' if len(seats) == 1 else 'have'} not revealed"
+
+
+def ending_words(file: DuelFile, progress: Progress, rules: DuelRules) -> str | None:
+    """How the game ended, in words (``None``: it has not): the notary's timeout, a
+    forfeit the protocol proved (a false automatic pass), or the rules' outcome."""
+    if file.timeout is not None:
+        return f"{file.timeout.seat} forfeits on time"
+    forfeit = rules.forfeit(progress)
+    if forfeit is not None:
+        return forfeit
+    outcome = progress.ruleset.outcome(progress.state) if progress.state is not None \
+        else None
+    return outcome.termination if outcome is not None else None
 
 
 def advance(progress: Progress, message: Message, rules: DuelRules,
@@ -204,13 +242,13 @@ def replay(file: DuelFile, where: Path | str | None = None) -> Progress:
     except FrogPbemError as exc:
         raise exc.within(path=where, element="header") from None
     last_at = file.header.created
-    dues: list[str | None] = []  # the seat due before each message (the notary's clock)
+    dues: list[tuple[str, ...]] = []  # the seats awaited before each message (the clock)
     for position, message in enumerate(file.messages, 1):
         label = f"message {position} ({message.seat})"  # as it stands, whatever it says
         try:
             if message.at < last_at:
                 raise ChainError("dated before the message before it")
-            dues.append(due_seat(progress, rules))
+            dues.append(waiting(progress, rules))
             progress = advance(progress, message, rules)
         except (IllegalMoveError, NotationError) as exc:
             raise InconsistentResultError(exc.message, path=where, element=label) from None
@@ -218,7 +256,7 @@ def replay(file: DuelFile, where: Path | str | None = None) -> Progress:
             raise exc.within(path=where, element=label) from None
         last_at = message.at
     try:
-        stamps.check(file, dues, due_seat(progress, rules))
+        stamps.check(file, dues, waiting(progress, rules))
     except FrogPbemError as exc:
         raise exc.within(path=where) from None
     return progress
@@ -231,6 +269,8 @@ class Loaded:
     path: Path
     file: DuelFile
     progress: Progress
+    note: str | None = None
+    """What the memory said of it: a crossing it won (the message seen before void)."""
 
 
 def read_duel(path: Path) -> DuelFile:
@@ -247,7 +287,8 @@ def load(path: Path, session: Session | None) -> Loaded:
             stamps.not_ahead(file, session.clock.now())
         except FrogPbemError as exc:
             raise exc.within(path=path) from None
-        DuelMemory(session.home).see(file, path)
+        note = DuelMemory(session.home).see(file, path)
+        return Loaded(path, file, progress, note)
     return Loaded(path, file, progress)
 
 
@@ -324,6 +365,20 @@ def own_secret(progress: Progress, file: DuelFile, seat: str,
     return open_secret(join.sealed, header.game, seat, join.commitment, key)
 
 
+def _signing_time(file: DuelFile, session: Session, path: Path) -> str:
+    """The time a seat's new message is dated: its clock's, but never before the last
+    message's (times never go back: a clock behind by less than the skew signs the last
+    message's time); a clock behind it by more than the skew (10 minutes) is refused."""
+    now = session.clock.text()
+    last = file.messages[-1].at if file.messages else file.header.created
+    if now >= last:
+        return now
+    if seconds_of(last) - seconds_of(now) > SKEW:
+        raise UsageError(f"your clock ({now}) is more than 10 minutes behind the last "
+                         f"message's time ({last}): set it right first", path=path)
+    return last
+
+
 def _with(message: Message, parts: Parts) -> Message:
     """``message`` with ruleset ``parts`` added."""
     steps: dict[str, JSON] = dict(message.steps or {})
@@ -378,10 +433,7 @@ def add(path: Path, key: crypto.PrivateKey, text: str | None, session: Session,
             steps: Parts = {**rules.steps(progress, secret), "reveal": secret.secret}
         else:
             steps = {}
-        now = session.clock.text()
-        if file.messages and now < file.messages[-1].at:
-            raise UsageError(f"your clock ({now}) is behind the last message's time "
-                             f"({file.messages[-1].at}): set it right first", path=path)
+        now = _signing_time(file, session, path)
         base = Message(progress.n + 1, progress.head, seat, now)
         message = _with(base, steps)
         if not progress.joined:
@@ -435,11 +487,13 @@ def add(path: Path, key: crypto.PrivateKey, text: str | None, session: Session,
         signed = message.signed(key)
         new = file.added(signed)
         write_atomic(path, dump_duel(new))
-        DuelMemory(session.home).see(new, path)
+        DuelMemory(session.home).see(new, path, own=True)
     due = due_seat(trial, rules)
     if due is None:  # the rules' moves are over: a reveal the outcome waits for
         due = next((s for s in rules.pending(trial) if s != seat), None)
     lines = _words(progress, trial, signed)
+    if loaded.note is not None:
+        lines.insert(0, loaded.note)
     if unplayed is not None:
         lines.append(f"your move {unplayed} was not played: your answer ended the game")
     return Added(seat, signed.n, tuple(lines), due)
@@ -464,7 +518,10 @@ def _words(before: Progress, after: Progress, message: Message) -> list[str]:
             lines.append(rules.describe(played.seat, played.move,
                                         rules.parse_result(played.result)))
     outcome = rules.outcome(after.state) if after.state is not None else None
-    if outcome is not None:
+    forfeit = duel_rules(after.header.rules).forfeit(after)
+    if forfeit is not None:
+        lines.append(f"game over: {forfeit}")
+    elif outcome is not None:
         lines.append(f"game over: {outcome.termination}; {outcome.standing_text()}")
     return lines
 
@@ -515,6 +572,8 @@ def view_text(loaded: Loaded, key: crypto.PrivateKey | None) -> str:
             seat = None
     names = ", ".join(f"{p.seat} ({p.name})" for p in header.seats)
     lines = [f"{ruleset.title} - game {header.game}, no referee: {names}"]
+    if loaded.note is not None:
+        lines.append(loaded.note)
     state = progress.state
     if seat is not None and key is not None and progress.joined:
         secret = own_secret(progress, loaded.file, seat, key)
@@ -523,8 +582,10 @@ def view_text(loaded: Loaded, key: crypto.PrivateKey | None) -> str:
             if progress.state is None and state is not None:
                 lines.append(rules.preview)
     timeout = loaded.file.timeout
+    forfeit = rules.forfeit(progress)
     over = f"game over: {timeout.seat} forfeits on time (the notary's timeout at " \
-        f"{timeout.at})" if timeout is not None else None
+        f"{timeout.at})" if timeout is not None else \
+        f"game over: {forfeit}" if forfeit is not None else None
     if state is None and over is not None:
         lines.append(over)
         return "\n".join(lines)
@@ -539,7 +600,9 @@ def view_text(loaded: Loaded, key: crypto.PrivateKey | None) -> str:
     outcome = ruleset.outcome(state)
     if scores:
         lines.append(f"points: {scores}")
-    if outcome is not None:
+    if over is not None:
+        lines.append(over)
+    elif outcome is not None:
         lines.append(f"game over: {outcome.termination}; {outcome.standing_text()}")
     elif ruleset.to_move(state) is None:
         lines.append(_pending_words(progress, rules))
@@ -557,26 +620,28 @@ def verify_text(loaded: Loaded) -> str:
     """``verify``'s report of a copy that checked."""
     progress = loaded.progress
     header = loaded.file.header
-    lines = [f"OK header of game {header.game} ({header.rules}, no referee), signed by "
-             f"{progress.first}",
-             f"OK {progress.n} messages: each signed by its seat, chained, in turn"]
+    lines = [loaded.note] if loaded.note is not None else []
+    lines += [f"OK header of game {header.game} ({header.rules}, no referee), signed by "
+              f"{progress.first}",
+              f"OK {progress.n} messages: each signed by its seat, chained, in turn"]
     rules = duel_rules(header.rules)
     lines += rules.audit_lines(progress)
     for seat, _secret in progress.revealed.items():
         lines.append(f"OK {seat}'s revealed secret matches its seed commitment")
     lines += stamps.lines(loaded.file)
-    state = progress.state
-    outcome = progress.ruleset.outcome(state) if state is not None else None
-    timeout = loaded.file.timeout
+    ending = ending_words(loaded.file, progress, rules)
     due = due_seat(progress, rules)
-    lines.append(f"game over: {timeout.seat} forfeits on time" if timeout else
-                 f"game over: {outcome.termination}" if outcome else
+    withheld = reveals_due(progress, rules)
+    if ending is not None and withheld and loaded.file.timeout is None:
+        lines.append(f"reveal pending: {withheld_words(withheld)}: what rests on a reveal "
+                     "is not checked")
+    lines.append(f"game over: {ending}" if ending else
                  f"waiting for {due}" if due else _pending_words(progress, rules))
     return "\n".join(lines)
 
 
 def _pending_words(progress: Progress, rules: DuelRules) -> str:
     """The moves are over and the outcome waits: for whose reveal."""
-    pending = rules.pending(progress)
-    return "outcome pending: waiting for " + (
-        " and ".join(f"{seat}'s reveal" for seat in pending) if pending else "nothing")
+    pending = reveals_due(progress, rules) or rules.pending(progress)
+    return "outcome pending: " + (withheld_words(pending) if pending else
+                                  "waiting for nothing")

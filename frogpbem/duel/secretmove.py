@@ -17,7 +17,13 @@ from collections.abc import Iterable, Sequence
 from frogpbem.crypto.digest import canonical_json, sha256_tag
 from frogpbem.crypto.duelsecret import SeatSecret
 from frogpbem.crypto.group import G, H, Point, Scalar, commit, total
-from frogpbem.crypto.proofs import Proof, Statement, bit_statement, prove, verify
+from frogpbem.crypto.proofs import (
+    Proof,
+    Statement,
+    bit_statement,
+    prove,
+    verified_first_messages,
+)
 from frogpbem.errors import (
     CommitmentError,
     GameFileError,
@@ -134,9 +140,11 @@ class HeaderCommitments:
                    tuple(_sum(blind[h]) for h in range(6)),
                    tuple(_sum(blind[h][v] for h in range(6)) for v in VALUES))
 
-    def check(self, game: str, header: str, seat: str) -> None:
+    def check(self, game: str, header: str, seat: str) -> tuple[Point, ...]:
         """Raises :class:`ProofError` unless every cell commits to a bit and every row and
-        column to exactly one 1."""
+        column to exactly one 1; returns the first messages of the bit proofs (a game
+        refuses a nonce used twice)."""
+        firsts: list[Point] = []
         if len(self.cells) != 6 or len(self.bits) != 6 or len(self.rows) != 6 \
                 or len(self.columns) != 6 or any(len(row) != 6 for row in self.cells) \
                 or any(len(row) != 6 for row in self.bits):
@@ -145,14 +153,16 @@ class HeaderCommitments:
             for v in VALUES:
                 statement = bit_statement(_context(game, header, seat, attempt=ATTEMPT,
                                                    square=cell(name, v)), self.cells[h][v])
-                verify(statement, self.bits[h][v],
-                       f"{seat}'s proof that cell {cell(name, v)} commits to 0 or 1")
+                firsts += verified_first_messages(
+                    statement, self.bits[h][v],
+                    f"{seat}'s proof that cell {cell(name, v)} commits to 0 or 1")
         for h, name in enumerate(HEADERS):
             if total(self.cells[h]) != commit(1, self.rows[h]):
                 raise ProofError(f"{seat}'s header {name} does not take exactly one value")
         for v in VALUES:
             if total(row[v] for row in self.cells) != commit(1, self.columns[v]):
                 raise ProofError(f"{seat}'s value {v} is not on exactly one header")
+        return tuple(firsts)
 
     @cached
     def header_values(self) -> tuple[Point, ...]:
@@ -259,11 +269,13 @@ class LegalProof:
         return cls(proof)
 
     def check(self, commitments: HeaderCommitments, game: str, header: str, seat: str,
-              n: int, move: StoneMove) -> None:
+              n: int, move: StoneMove) -> tuple[Point, ...]:
         """Raises :class:`ProofError` unless this proves ``move`` legal for ``seat``'s
-        commitments, as its ``n``-th stone move of this game."""
-        verify(legal_statement(commitments, game, header, seat, n, move), self.proof,
-               f"{seat}'s proof that {move} is legal")
+        commitments, as its ``n``-th stone move of this game; returns the proof's first
+        messages."""
+        return verified_first_messages(
+            legal_statement(commitments, game, header, seat, n, move), self.proof,
+            f"{seat}'s proof that {move} is legal")
 
     def to_json(self) -> list[str]:
         return self.proof.to_json()

@@ -4,7 +4,8 @@ referee", as the engine's hooks (:class:`SecretMoveDuel`).
 Red creates the game; blue joins with its setup (its header commitments, checked on
 arrival); red's first message holds its setup and its first move. A stone move carries
 its ``legal`` proof; a pass of a seat with no legal move is added by its own tool,
-claimed ``auto`` and checked at the reveal; a guess is its commitment (and the seat's
+claimed ``auto`` and checked at the reveal (a false one, proven by the seat's revealed
+headers, forfeits the game for that seat); a guess is its commitment (and the seat's
 own copy, padded with its secret); once both are in, each seat's last message opens its
 guess, shows its headers and reveals its secret, and the rules replay the whole game
 with both seats' headers. The public state knows no header until the reveal: a seat's
@@ -26,6 +27,7 @@ from dataclasses import field, replace
 
 from frogpbem import crypto
 from frogpbem.crypto.duelsecret import SeatSecret
+from frogpbem.crypto.group import Point
 from frogpbem.duel.base import Choice, DuelRules, Parts, Progress
 from frogpbem.duel.secretmove import (
     GUESSES,
@@ -86,12 +88,15 @@ class Record:
     """Each seat's headers, once revealed and checked."""
     auto: bool = False
     """Whether the message taken last claims its pass automatic (read by ``play``)."""
+    forfeit: str | None = None
+    """Once a reveal proved a seat's automatic pass false: that seat's forfeit, in words."""
 
     def to_json(self) -> JSON:
         return {"commitments": dict(self.commitments), "guesses": dict(self.guesses),
                 "sealed": dict(self.sealed),
                 "opened": {s: list(g) for s, g in self.opened.items()},
-                "headers": {s: list(h) for s, h in self.headers.items()}, "auto": self.auto}
+                "headers": {s: list(h) for s, h in self.headers.items()}, "auto": self.auto,
+                "forfeit": self.forfeit}
 
     @classmethod
     def of(cls, progress: Progress) -> Record:
@@ -99,17 +104,38 @@ class Record:
         match progress.steps:
             case {"record": {"commitments": dict(commitments), "guesses": dict(guesses),
                              "sealed": dict(sealed), "opened": dict(opened),
-                             "headers": dict(headers), "auto": bool(auto)}}:
+                             "headers": dict(headers), "auto": bool(auto),
+                             "forfeit": str() | None as forfeit}}:
                 return cls(commitments, dict_of(as_str, guesses), dict_of(as_int, sealed),
                            {s: tuple(list_of(as_int, g)) for s, g in opened.items()},
                            {s: _headers(list_of(as_int, h)) for s, h in headers.items()},
-                           auto)
+                           auto, forfeit)
         return cls()
 
     def into(self, progress: Progress, state: State | None = None) -> Progress:
         """``progress`` holding this record (and ``state``, when given)."""
         steps = {**progress.steps, "record": self.to_json()}
         return replace(progress, steps=steps, state=progress.state if state is None else state)
+
+
+@frozen
+class Nonces:
+    """The first messages of every proof of the game so far (kept in
+    :attr:`Progress.protocol`): a nonce used twice gives the witness away, and is
+    refused, as in Frog Finder."""
+
+    firsts: frozenset[Point] = frozenset()
+
+    @classmethod
+    def of(cls, progress: Progress) -> Nonces:
+        kept = progress.protocol
+        return kept if isinstance(kept, Nonces) else cls()
+
+    def fresh(self, progress: Progress, firsts: tuple[Point, ...]) -> Progress:
+        """``progress`` with ``firsts`` kept, refused if one was met before."""
+        if len(set(firsts)) != len(firsts) or self.firsts.intersection(firsts):
+            raise ProofError("two proofs of the game share a first message (a reused nonce)")
+        return replace(progress, protocol=Nonces(self.firsts | frozenset(firsts)))
 
 
 def _headers(numbers: list[int]) -> Headers:
@@ -120,6 +146,14 @@ def _headers(numbers: list[int]) -> Headers:
 def _rules_secret(headers: Headers) -> dict[str, list[int]]:
     """The rules' secret of ``headers``, typed as :class:`State` keeps it."""
     return {"cols": list(headers[:3]), "rows": list(headers[3:])}
+
+
+class _FalsePass(Exception):
+    """A seat's automatic pass that its revealed headers prove false (internal)."""
+
+    def __init__(self, seat: str, words: str) -> None:
+        super().__init__(words)
+        self.seat, self.words = seat, words
 
 
 class SecretMoveDuel(DuelRules):
@@ -249,7 +283,8 @@ class SecretMoveDuel(DuelRules):
             if seat in record.commitments:
                 raise InconsistentResultError(f"{seat} has set up already")
             made = HeaderCommitments.from_json(setup, seat)
-            made.check(progress.header.game, progress.header.hash, seat)
+            progress = Nonces.of(progress).fresh(
+                progress, made.check(progress.header.game, progress.header.hash, seat))
             record = replace(record, commitments={**record.commitments, seat: setup})
             if all(s in record.commitments for s in progress.seats):
                 state = self.rules.start(progress.header.options, progress.seats, None,
@@ -270,10 +305,10 @@ class SecretMoveDuel(DuelRules):
         if isinstance(parsed, StoneMove):
             match answer:
                 case {"legal": proof, **rest} if not rest:
-                    LegalProof.from_json(proof, seat).check(
+                    firsts = LegalProof.from_json(proof, seat).check(
                         self.commitments(progress, seat), progress.header.game,
                         progress.header.hash, seat, len(state.history[seat]) + 1, parsed)
-                    return progress
+                    return Nonces.of(progress).fresh(progress, firsts)
             raise ProofError(f"{seat}'s move {parsed} comes without its legal proof")
         if isinstance(parsed, Pass):
             match answer:
@@ -335,11 +370,19 @@ class SecretMoveDuel(DuelRules):
                                           "(or before both guesses are committed)")
         record = replace(record, opened=opened_guesses,
                          headers={**record.headers, seat: headers})
-        return record.into(progress, self._replayed(progress, record))
+        if record.forfeit is not None:  # decided already: a reveal is only checked
+            return record.into(progress)
+        try:
+            return record.into(progress, self._replayed(progress, record))
+        except _FalsePass as false:
+            # the reveal proves the seat's automatic pass false: it forfeits, at once
+            return replace(record, forfeit=false.words).into(
+                progress, replace(state, resigned=false.seat))
 
     def _replayed(self, progress: Progress, record: Record) -> State:
         """The whole game replayed by the rules with every header revealed so far: each
-        move legal, each automatic pass without a legal move, the guesses opened."""
+        move legal, the guesses opened; an automatic pass with a legal move on the seat's
+        revealed headers raises :class:`_FalsePass`."""
         rules = self.rules
         state = rules.start(progress.header.options, progress.seats, None,
                             {s: headers_secret(h) for s, h in record.headers.items()})
@@ -350,9 +393,9 @@ class SecretMoveDuel(DuelRules):
                 found = legal_moves(state.stones[played.seat], values_of(values))
                 if found:
                     src, dst, count = found[0]
-                    raise InconsistentResultError(
-                        f"message {played.n}: {played.seat}'s automatic pass is false: its "
-                        f"revealed headers allow {src}-{dst} {count} there")
+                    raise _FalsePass(played.seat, f"{played.seat} forfeits: its automatic "
+                                     f"pass (message {played.n}) was false: its revealed "
+                                     f"headers allow {src}-{dst} {count} there")
             try:
                 state, _ = rules.play(state, played.seat, move, claimed)
             except (IllegalMoveError, InconsistentResultError) as exc:
@@ -372,6 +415,9 @@ class SecretMoveDuel(DuelRules):
 
     # --- the end ------------------------------------------------------------------------
 
+    def forfeit(self, progress: Progress) -> str | None:
+        return Record.of(progress).forfeit
+
     def pending(self, progress: Progress) -> tuple[str, ...]:
         state = self._state(progress)
         if state is None or self.rules.to_move(state) is not None \
@@ -390,7 +436,11 @@ class SecretMoveDuel(DuelRules):
         for seat in progress.seats:
             autos = sum(1 for p in progress.played if p.seat == seat
                         and isinstance(self.rules.parse_result(p.result), AutoPass))
-            if autos:
+            if autos and record.forfeit is not None and \
+                    record.forfeit.startswith(f"{seat} forfeits"):
+                lines.append(f"{seat}'s automatic pass: FALSE on its revealed headers: "
+                             f"{record.forfeit}")
+            elif autos:
                 lines.append(f"OK {seat}'s automatic pass: no legal move on its revealed "
                              "headers" if seat in record.headers else
                              f"{seat}'s automatic pass: checked at its reveal")

@@ -61,9 +61,18 @@ def clock(file: DuelFile, stamped: int, due: str | None) -> Due | None:
     return None
 
 
-def check(file: DuelFile, dues: Sequence[str | None], due: str | None) -> None:
-    """The stamps and the timeout of ``file``, replayed already: ``dues[i]`` is the seat
-    whose step message ``i + 1`` was, ``due`` the seat due after the last message."""
+def first_due(file: DuelFile, stamped: int, waiting: Sequence[str]) -> Due | None:
+    """The deadline that passes first among the seats ``waiting`` after the first
+    ``stamped`` messages (the due seat, or each seat whose reveal is due): each runs
+    its own clock (:func:`clock`)."""
+    running = [due for seat in waiting if (due := clock(file, stamped, seat)) is not None]
+    return min(running, key=lambda due: due.until, default=None)
+
+
+def check(file: DuelFile, dues: Sequence[Sequence[str]], waiting: Sequence[str]) -> None:
+    """The stamps and the timeout of ``file``, replayed already: ``dues[i]`` are the seats
+    awaited before message ``i + 1`` (its due seat, or the seats whose reveal is due),
+    ``waiting`` those awaited after the last message."""
     header, messages, stamps = file.header, file.messages, file.stamps
     if header.notary is None:
         return
@@ -91,8 +100,8 @@ def check(file: DuelFile, dues: Sequence[str | None], due: str | None) -> None:
         if seconds_of(stamp.at) < seconds_of(message.at) - SKEW:
             raise ChainError(f"dated {stamp.at}, more than 10 minutes before message "
                              f"{index + 1} says it was written ({message.at})", element=where)
-        running = clock(file, index, dues[index])
-        if running is not None and message.seat == running.seat and \
+        running = clock(file, index, message.seat) if message.seat in dues[index] else None
+        if running is not None and \
                 seconds_of(stamp.at) >= running.until:
             raise ChainError(f"message {index + 1} ({message.seat}) was stamped at "
                              f"{stamp.at}, when its deadline had passed "
@@ -104,10 +113,10 @@ def check(file: DuelFile, dues: Sequence[str | None], due: str | None) -> None:
         raise ChainError("not stamped, yet the other seat answered it: every message goes "
                          "through the notary, which stamps it (a stamp was removed)",
                          element=f"message {len(stamps) + 1}")
-    _check_timeout(file, due)
+    _check_timeout(file, waiting)
 
 
-def _check_timeout(file: DuelFile, due: str | None) -> None:
+def _check_timeout(file: DuelFile, waiting: Sequence[str]) -> None:
     timeout, header = file.timeout, file.header
     if timeout is None:
         return
@@ -131,10 +140,11 @@ def _check_timeout(file: DuelFile, due: str | None) -> None:
     if len(file.stamps) < count:
         raise ChainError(f"message {len(file.stamps) + 1} is not stamped, yet the notary "
                          "recorded a timeout after it (a stamp was removed)", element=where)
-    if timeout.seat != due:
+    if timeout.seat not in waiting:
         raise ChainError(f"names {timeout.seat}, but " +
-                         (f"it was {due}'s step" if due else "the game was over"),
-                         element=where)
+                         (f"it was {' and '.join(waiting)}'s step" if waiting else
+                          "the game was over"), element=where)
+    due = timeout.seat
     running = clock(file, count, due)
     if running is None:
         raise ChainError(f"no clock ran for {due} (its deadline starts with the other "
@@ -146,8 +156,11 @@ def _check_timeout(file: DuelFile, due: str | None) -> None:
 
 
 def not_ahead(file: DuelFile, now: int) -> None:
-    """No stamp and no timeout dated more than the skew (10 minutes) ahead of ``now``, this
-    computer's clock: a timeout signed before its deadline came is refused at once."""
+    """No time dated more than the skew (10 minutes) ahead of ``now``, this computer's
+    clock: no stamp and no timeout (a timeout signed before its deadline came is refused
+    at once), not the header's and no message's (a seat that dates its message in the
+    future would leave the other seat's tool unable to write after it). The refusal
+    names the element and who signed it."""
     times = [(f"stamp {stamp.n}", stamp.at) for stamp in file.stamps]
     if file.timeout is not None:
         times.append(("the timeout", file.timeout.at))
@@ -155,6 +168,14 @@ def not_ahead(file: DuelFile, now: int) -> None:
         if seconds_of(at) > now + SKEW:
             raise ChainError(f"dated {at}, more than 10 minutes ahead of this computer's "
                              f"clock ({text_of(now)})", element=where)
+    signed = [("the header", file.header.created, file.header.seat_names[0])]
+    signed += [(f"message {m.n}", m.at, m.seat) for m in file.messages]
+    for where, at, seat in signed:  # times never go back: the first ahead is named
+        if seconds_of(at) > now + SKEW:
+            raise ChainError(f"dated {at} by {seat}, more than 10 minutes ahead of this "
+                             f"computer's clock ({text_of(now)}): {seat} signed a time that "
+                             "has not come yet; refusing the copy (if your own clock is "
+                             "behind, set it right)", element=where)
 
 
 def lines(file: DuelFile) -> list[str]:

@@ -516,8 +516,8 @@ def reply(message: EmailMessage, key: crypto.PrivateKey, games: Path, move: str 
             signed = read_bytes(work)
         write_atomic(target, signed)  # kept before it is sent: the one answer to this message
         after = load(target, None)
-        turn = DuelTurn(copy.game, seat, target, len(after.file.messages), list(added.lines),
-                        warnings=warnings)
+        turn = DuelTurn(copy.game, seat, target, len(after.file.messages),
+                        list(added.lines) or [f"{seat}'s step"], warnings=warnings)
         said = f"{added.n}\n{' '.join((move or '').split())}\n"
         write_atomic(_answered(target), said.encode(), durable=False, private=True)
         _deliver(turn, message, after, me, given, deliver, session)

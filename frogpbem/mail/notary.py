@@ -4,10 +4,11 @@ A game without a referee whose header names a notary (docs/format.md, "A notary"
 played through it: each seat mails its copy to the notary, which checks the copy whole
 (every signature, proof and move, with the engine's replay: all of it is public), signs a
 stamp for each new message, keeps the stamped file ``GAMES/ID.yaml`` and forwards it to
-the other seat. Each round it records a timeout once the seat whose message is due let
-its deadline pass, and mails both seats. It holds no key that opens anything: what it
-signs is times. The judge (:mod:`frogpbem.mail.judge`) hands it every message that holds
-such a file, and every such file of its folder; a refusal goes back as the judge's
+the other seat. Each round it records a timeout once the seat whose message is due (a
+step, or a reveal once the moves are over) let its deadline pass, and mails both seats.
+It holds no key that opens anything: what it signs is times. The judge
+(:mod:`frogpbem.mail.judge`) hands it every message that holds such a file, and every
+such file of its folder; a refusal goes back as the judge's
 answers do (once, and never to automatic mail).
 """
 
@@ -20,7 +21,7 @@ from pathlib import Path
 
 from frogpbem import crypto
 from frogpbem.duel import stamps
-from frogpbem.duel.engine import due_seat, replay
+from frogpbem.duel.engine import due_seat, replay, waiting, withheld_words
 from frogpbem.duel.registry import duel_rules
 from frogpbem.duel.rules import Progress
 from frogpbem.errors import FileAccessError, FrogPbemError, UsageError
@@ -220,7 +221,7 @@ class Notary:
     def _clock_of(self, file: DuelFile) -> stamps.Due | None:
         if file.timeout is not None or file.header.deadline is None or not self._ours(file):
             return None
-        return stamps.clock(file, len(file.stamps), _due(replay(file)))
+        return stamps.first_due(file, len(file.stamps), _waiting(replay(file)))
 
     def _ours(self, file: DuelFile) -> bool:
         notary = file.header.notary
@@ -230,7 +231,7 @@ class Notary:
         """The deadline that has passed at ``now`` in the notary's own ``file``, if one has."""
         if not self._ours(file) or len(file.stamps) != len(file.messages):
             return None
-        running = stamps.clock(file, len(file.stamps), _due(progress))
+        running = stamps.first_due(file, len(file.stamps), _waiting(progress))
         return running if running is not None and now >= running.until else None
 
     def _record(self, path: Path, file: DuelFile, late: stamps.Due, now: int) -> Timeout:
@@ -322,7 +323,7 @@ class Notary:
                       "save it as GAME.yaml, run",
                       '    frogpbem move GAME.yaml "YOUR MOVE" --key YOUR_KEY',
                       f"and mail GAME.yaml, attached, to {self.address}."]
-            running = stamps.clock(file, len(file.stamps), _due(progress))
+            running = stamps.first_due(file, len(file.stamps), _waiting(progress))
             if deadline is not None:
                 lines.append(f"You have {deadline.per_move} for each message, by the "
                              "notary's stamps" + (
@@ -340,6 +341,11 @@ def _due(progress: Progress) -> str | None:
     return due_seat(progress, duel_rules(progress.header.rules))
 
 
+def _waiting(progress: Progress) -> tuple[str, ...]:
+    """The seats whose message (a step, or a reveal due) runs a clock."""
+    return waiting(progress, duel_rules(progress.header.rules))
+
+
 def _numbers(new: tuple[DuelMessage, ...]) -> str:
     if len(new) == 1:
         return f"message {new[0].n}"
@@ -351,7 +357,10 @@ def _subject(file: DuelFile, progress: Progress) -> str:
     rules = progress.ruleset
     if progress.played:
         last = progress.played[-1]
-        said = f"{last.n}. {rules.describe(last.seat, last.move, rules.parse_result(last.result))}"
+        said = f"{last.n}. " + (f"{last.seat} played {last.move}: awaiting the answer"
+                                if last.result is None else  # Frog Finder's pending move
+                                rules.describe(last.seat, last.move,
+                                               rules.parse_result(last.result)))
     elif file.messages:
         said = f"{file.messages[-1].n}. {file.messages[-1].seat}"
     else:
@@ -363,7 +372,8 @@ def _subject(file: DuelFile, progress: Progress) -> str:
         after = f"game over: {outcome.standing_text()}"
     else:
         due = _due(progress)
-        after = f"{due} to {'join' if not progress.joined else 'move'}"
+        after = f"{due} to {'join' if not progress.joined else 'move'}" if due else \
+            f"outcome pending: {withheld_words(_waiting(progress))}"
     return " ".join(f"[frogpbem {file.game}] {said} \u2014 {after}".split())
 
 

@@ -232,7 +232,9 @@ def test_referee_free_hand_built_non_permutations_are_refused() -> None:
     with pytest.raises(ProofError, match="proof for cell A=0"):
         HeaderCommitments.from_json(missing, "red")
     with pytest.raises(ValueError):  # nor can an honest prover make that proof
-        prove(bit_statement({}, forged.cells[0][0]), 0, (Scalar(0),), secret.nonce_key())
+        prove(bit_statement({"game": GAME, "header": HEADER, "seat": "red", "attempt": 0,
+                             "square": "A=0"}, forged.cells[0][0]),
+              0, (Scalar(0),), secret.nonce_key())
 
 
 # --- legal move proofs ------------------------------------------------------------------------

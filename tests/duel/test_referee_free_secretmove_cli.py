@@ -273,7 +273,7 @@ def guess_and_reveal(game: Game) -> State:
         assert f"{name} hands in a sealed guess" in done.stdout
         assert guess_words(guess)[6:] not in game.holder.game.read_text()
     pending = ok(game.act("red", "verify", "GAME"))
-    assert "outcome pending: waiting for red's reveal and blue's reveal" in pending.stdout
+    assert "outcome pending: red and blue have not revealed" in pending.stdout
     for name in ("red", "blue"):
         done = ok(game.act(name, "move", "GAME"))
         assert f"{name} revealed its secret" in done.stdout
@@ -461,7 +461,7 @@ def test_referee_free_secretmove_false_openings_and_reveals_refused(
     ok(game.act("red", "move", "GAME", "guess 111/222/333"))
     ok(game.act("blue", "move", "GAME", "guess 444/555/666"))
     waiting = ok(game.act("red", "verify", "GAME"))
-    assert "outcome pending: waiting for red's reveal and blue's reveal" in waiting.stdout
+    assert "outcome pending: red and blue have not revealed" in waiting.stdout
     ok(game.act("red", "move", "GAME"))  # red's true reveal, in red's copy
     file = read(red)
     last = len(file.messages) - 1
@@ -493,8 +493,8 @@ def test_referee_free_secretmove_false_openings_and_reveals_refused(
 def test_referee_free_secretmove_false_automatic_pass_caught_at_the_reveal(
         as_seat: Run, keys: Keys, seats: tuple[Seat, Seat]) -> None:
     """Blue claims an automatic pass with legal moves on its board: nobody can tell on
-    arrival; blue's own tool will not reveal over it; blue's reveal made by hand is
-    refused by verify, naming the message."""
+    arrival; blue's reveal proves it false, and blue forfeits (verify and audit say so,
+    naming the message), whoever's tool wrote the reveal."""
     red, blue = seats
     game = start(as_seat, keys, red, blue, 7, CHOSEN, first="pass")
     file = read(game.hold("blue"))
@@ -508,20 +508,26 @@ def test_referee_free_secretmove_false_automatic_pass_caught_at_the_reveal(
     checked = ok(game.act("blue", "verify", "GAME"))
     assert "blue's automatic pass: checked at its reveal" in checked.stdout
     ok(game.act("red", "move", "GAME"))  # red's reveal
-    before = game.hold("blue").game.read_bytes()
-    words = f"message {false_pass}: blue's automatic pass is false"
-    refused(game.act("blue", "move", "GAME"), 6, words, blue.game, before)
-    file = read(blue)
+    words = f"blue forfeits: its automatic pass (message {false_pass}) was false"
+    shutil.copyfile(game.hold("blue").game, blue.folder / "before-reveal.yaml")
+    done = ok(game.act("blue", "move", "GAME"))  # blue's own tool reveals: it forfeits
+    assert f"game over: {words}" in done.stdout, done.stdout
+    file = parse_duel((blue.folder / "before-reveal.yaml").read_bytes(), "copy")
     join = file.messages[0].join
     assert join is not None
     secret = open_secret(join.sealed, file.game, "blue", join.commitment, keys.key("bob"))
     opening = GuessOpening.make(secret, (4, 4, 4, 5, 5, 5, 6, 6, 6)).to_json()
     headers = secret_of(CHOSEN_BLUE)
-    blue.game.write_bytes(forged(file, keys, "bob", Message(
+    red.game.write_bytes(forged(file, keys, "bob", Message(
         0, "", "blue", "", steps={"answer": {"headers": headers, "opening": opening}},
-        reveal=secret.secret)))
-    before = blue.game.read_bytes()
-    refused(as_seat(blue, "verify", blue.game, key=False), 6, words, blue.game, before)
+        reveal=secret.secret)))  # the same reveal, made by hand, on red's side
+    for command in ("verify", "view"):
+        said = ok(as_seat(red, command, red.game, key=command == "view"))
+        assert f"game over: {words}" in said.stdout, said.stdout
+    audited = as_seat(red, "audit", red.game, key=False)
+    assert audited.exit_code == 0 and words in audited.stdout, audited.output
+    later = as_seat(red, "move", red.game, "A1-B1 1")
+    assert later.exit_code == 4 and "the game is over" in later.stderr, later.output
 
 
 def test_referee_free_secretmove_resignation_then_reveals(

@@ -1,16 +1,16 @@
 """A game without a referee by email: each seat's mail goes straight to the other seat.
 
 Each seat has a home of its own (its memory of the game) and a games folder of its own,
-and answers only with ``frogpbem reply`` on the message it got. One whole Froglet game
-goes through a real SMTP server (aiosmtpd) and Dovecot, each seat fetching from its own
-IMAP mailbox with imapclient; the rest works on .eml files: the wrappings of real mail
-programs (tests/mail/corpus), and every refusal.
+and answers only with ``frogpbem reply`` on the message it got. A whole game of each
+ruleset (Froglet, Frog Finder, Secret Move) goes through a real SMTP server (aiosmtpd)
+and Dovecot, one pair of servers for the module, each seat fetching from its own IMAP
+mailbox with imapclient (the driver: tests/mail/referee_free_play.py); the rest works on
+.eml files: the wrappings of real mail programs (tests/mail/corpus), and every refusal.
 """
 
 from __future__ import annotations
 
 import base64
-import hashlib
 import random
 import re
 from collections.abc import Iterator
@@ -82,14 +82,18 @@ class Table:
                                   catch_exceptions=False)
         return Result(done.exit_code, done.stdout, done.stderr)
 
-    def new(self, emails: bool = True) -> Path:
+    def new(self, emails: bool = True, rules: str = "froglet") -> Path:
+        first, second = ("white", "black") if rules == "froglet" else ("red", "blue")
+        options = {"froglet": ["--option", "size=4"],
+                   "frogfinder": ["--option", "size=6", "--option", "frogs=2"]}
         game = self.white.root / "game.yaml"
-        made = self.run(self.white, "new", game, "--rules", "froglet", "--no-referee",
-                        "--seat", f"white={self.keys.pub('alice')}",
-                        "--seat", f"black={self.keys.pub('bob')}",
-                        "--name", "white=Alice", "--name", "black=Bob", "--option", "size=4",
-                        *(["--email", f"white={self.white.address}",
-                           "--email", f"black={self.black.address}"] if emails else []))
+        made = self.run(self.white, "new", game, "--rules", rules, "--no-referee",
+                        "--seat", f"{first}={self.keys.pub('alice')}",
+                        "--seat", f"{second}={self.keys.pub('bob')}",
+                        "--name", f"{first}=Alice", "--name", f"{second}=Bob",
+                        *options.get(rules, []),
+                        *(["--email", f"{first}={self.white.address}",
+                           "--email", f"{second}={self.black.address}"] if emails else []))
         assert made.exit_code == 0, made.stderr
         return game
 
@@ -103,9 +107,9 @@ class Table:
         done = self.run(seat, "reply", message, *args, "--games", seat.games, "--out", answer)
         return done, answer
 
-    def invitation(self) -> tuple[Path, str]:
-        """A new game, mailed to black as an .eml file; its id."""
-        game = self.new()
+    def invitation(self, rules: str = "froglet") -> tuple[Path, str]:
+        """A new game, mailed to the second seat as an .eml file; its id."""
+        game = self.new(rules=rules)
         folder = self.tmp / "out"
         sent = self.run(self.white, "mail", game, "--out", folder)
         assert sent.exit_code == 0, sent.stderr
@@ -412,8 +416,9 @@ def test_referee_free_refereed_options_are_refused_on_a_duel_message(table: Tabl
 # --- one whole game through real servers --------------------------------------------------
 
 
-@pytest.fixture
+@pytest.fixture(scope="module")
 def servers() -> Iterator[Servers]:
+    """One Dovecot and one aiosmtpd for the module's games, one game after another."""
     with mail_servers() as running:
         yield running
 
@@ -434,59 +439,56 @@ def fetch(servers: Servers, user: str) -> list[bytes]:
     return messages
 
 
-def test_referee_free_a_whole_froglet_game_by_mail_through_smtp_and_imap(
-        table: Table, servers: Servers) -> None:
-    """Each seat only runs frogpbem reply on the newest message in its own mailbox."""
-    game_file = table.new()
-    invited = table.run(table.white, "mail", game_file, "--smtp", servers.smtp)
-    assert invited.exit_code == 0, invited.stderr
-    assert f"sent to black: {table.black.address}" in invited.stdout
-    seats = {"white": table.white, "black": table.black}
-    rng = random.Random(7)
-    seat, previous_id, steps = table.black, None, 0
-    while True:
-        (mail,) = fetch(servers, seat.player)
-        message = parsed(mail)
-        if previous_id is not None:
-            assert message["In-Reply-To"] == previous_id
-        assert message["From"].addresses[0].addr_spec != seat.address
-        saved = table.tmp / f"{seat.player}-{steps}.eml"
-        saved.write_bytes(mail)
-        copy = parse_duel(attached(message), "mail")
-        game = copy.game
-        if not copy.messages:
-            move: str | None = None  # black joins
-        elif not any(m.reveal for m in copy.messages):
-            move = choose(independent_state(seat, game, saved, table.keys), rng)
-        else:
-            state = independent_replay(copy)
-            if state.outcome is not None:
-                break
-            move = choose(state, rng)
-        done = table.run(seat, "reply", saved, *([move] if move else []), "--games",
-                         seat.games, "--smtp", servers.smtp)
-        assert done.exit_code == 0, done.stderr
-        assert f"sent to {seats[seat.name].address}" not in done.stdout  # to the other
-        previous_id = message["Message-ID"]
-        seat = table.white if seat is table.black else table.black
-        steps += 1
-        assert steps < 200
-    # the last mover's mail reached this seat: the game is over; it reveals its secret
-    shown = table.run(seat, "reply", saved, "--games", seat.games)
-    assert shown.exit_code == 0 and "The game is over" in shown.stdout, shown.stderr
-    final = independent_replay(copy)
-    assert final.outcome is not None
-    if seat is table.black:
-        revealed = table.run(seat, "reply", saved, "reveal", "--games", seat.games,
-                             "--smtp", servers.smtp)
-        assert revealed.exit_code == 0 and "black revealed its secret" in revealed.stdout
-        other = table.white
-        (last,) = fetch(servers, other.player)
-        kept = table.run(other, "receive", "-", "--games", other.games, data=last)
-        assert kept.exit_code == 0 and "kept the copy" in kept.stdout, kept.stdout
-    for each in (table.white, table.black):
-        checked = table.run(each, "verify", each.copy(game), key=False)
-        assert checked.exit_code == 0, checked.stderr
-        assert f"game over: {final.outcome.termination}" in checked.stdout
-    assert hashlib.sha256(table.white.copy(game).read_bytes()).digest() == \
-        hashlib.sha256(table.black.copy(game).read_bytes()).digest()
+AUDIT_BUG = pytest.mark.xfail(strict=True, reason="frogpbem audit fails on every Frog "
+                                                  "Finder game without a referee: 'not a "
+                                                  "frog-finding result: None' (reported)")
+
+
+@pytest.mark.parametrize(("rules", "seed"), [
+    ("froglet", 7), pytest.param("frogfinder", 3, marks=AUDIT_BUG), ("secretmove", 5)])
+def test_referee_free_a_whole_game_by_mail_through_smtp_and_imap(
+        table: Table, servers: Servers, rules: str, seed: int) -> None:
+    """Each seat only answers the newest mail in its own mailbox, straight from the other
+    seat, with frogpbem reply (Secret Move's headers by hand: see below); the moves are
+    the bots' from the seat's own view --json; both final copies are the same bytes, which
+    audit accepts."""
+    from tests.mail.referee_free_play import Player, check_finished, write_transcript
+
+    player = Player(table, servers, rules, seed)
+    finished = player.play()
+    write_transcript(finished, f"{rules}-mail")
+    assert finished.mails >= 4
+    # by hand: Secret Move's two setups (and a seat's moves alone), a seat's reveal when
+    # its own move ended the game (reported: reply cannot do these)
+    assert player.by_hand >= 2 if rules == "secretmove" else player.by_hand <= 1
+    check_finished(player, finished)
+
+
+def test_referee_free_frogfinder_step_by_reply_says_what_it_sent(table: Table) -> None:
+    """A Frog Finder setup step (the overlap, which has no words of its own) answered by
+    reply: the command says what it signed and where the answer went (it said nothing)."""
+    invite, game = table.invitation(rules="frogfinder")
+    joined, join_mail = table.reply(table.black, invite)
+    assert joined.exit_code == 0, joined.stderr
+    stepped, step_mail = table.reply(table.white, join_mail)
+    assert stepped.exit_code == 0, stepped.stderr
+    assert step_mail.exists()
+    assert stepped.stdout.splitlines() == ["red's step",
+                                           f"wrote {step_mail}, to Bob <{table.black.address}>"]
+    file = parse_duel(attached(parsed(step_mail.read_bytes())), "mail")
+    assert [m.seat for m in file.messages] == ["blue", "red"]
+
+
+@pytest.mark.xfail(strict=True, reason="frogpbem reply cannot give a seat's Secret Move "
+                                       "headers in a game without a referee (reported)")
+def test_referee_free_secretmove_join_by_reply_alone(table: Table) -> None:
+    """Blue joins a Secret Move game with the one command its invitation gives
+    (``frogpbem reply THIS_MESSAGE.eml --key YOUR_KEY``): refused today (exit 2, "blue
+    chooses its headers first: frogpbem move GAME --setup ..."), and reply refuses
+    ``--random`` in a game without a referee."""
+    invite, game = table.invitation(rules="secretmove")
+    text = parsed(invite.read_bytes()).get_body(("plain",)).get_content()  # type: ignore[union-attr]
+    assert "frogpbem reply THIS_MESSAGE.eml --key YOUR_KEY" in text
+    joined, answer = table.reply(table.black, invite)
+    assert joined.exit_code == 0, joined.stderr
+    assert "blue joined" in joined.stdout and answer.exists()

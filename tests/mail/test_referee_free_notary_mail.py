@@ -2,9 +2,11 @@
 
 The seats answer only with ``frogpbem reply`` on the message they got (the notary's
 forward); their answers go to the notary's address, which stamps them and forwards them
-(``frogpbem judge`` as notary). One whole Froglet game runs on Dovecot and aiosmtpd, each
-seat fetching with imapclient; a seat silent past its deadline runs through the judge in
-memory (a Maildir and an outbox that keeps its letters). The clock is ``$FROGPBEM_NOW``.
+(``frogpbem judge`` as notary). A whole game of each ruleset runs on one Dovecot and
+aiosmtpd for the module, each seat fetching with imapclient (Froglet here, Frog Finder
+and Secret Move by the driver of tests/mail/referee_free_play.py); a seat silent past its
+deadline runs through the judge in memory (a Maildir and an outbox that keeps its
+letters). The clock is ``$FROGPBEM_NOW``.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from frogpbem.protocol.times import seconds_of, text_of
 from tests.conftest import Keys, here
 from tests.duel.test_referee_free_cli import choose, independent_replay
 from tests.mail.test_referee_free_mail import (
+    AUDIT_BUG,
     Result,
     Seat,
     Table,
@@ -85,10 +88,66 @@ def other(table: Table, seat: Seat) -> Seat:
     return table.black if seat is table.white else table.white
 
 
-@pytest.fixture
+@pytest.fixture(scope="module")
 def servers() -> Iterator[Servers]:
+    """One Dovecot and one aiosmtpd for the module's games, one game after another."""
     with mail_servers() as running:
         yield running
+
+
+@pytest.mark.parametrize(("rules", "seed"), [
+    pytest.param("frogfinder", 4, marks=AUDIT_BUG), ("secretmove", 6)])
+def test_referee_free_a_whole_game_through_the_notary(
+        table: Table, servers: Servers, rules: str, seed: int) -> None:
+    """Frog Finder and Secret Move (Froglet: above) seat → notary → seat, each seat
+    answering the notary's forward with frogpbem reply (Secret Move's headers by hand),
+    the moves the bots' from the seat's own view --json; ``frogpbem judge --once`` after
+    each mail; every message stamped; audit accepts both seats' copies and the notary's."""
+    from tests.mail.referee_free_play import Player, check_finished, write_transcript
+
+    player = Player(table, servers, rules, seed, notary=True)
+    finished = player.play()
+    write_transcript(finished, f"{rules}-notary")
+    assert finished.mails >= 4
+    check_finished(player, finished)
+    taken = [parsed(data) for data in servers.inbox("judge", "frogpbem-done")]
+    mine = [m for m in taken if m["X-Frogpbem-Game"] == finished.game]
+    assert len(mine) == finished.mails + 1  # the invitation, then each seat's mail
+    for mail_to_notary in mine:
+        assert mail_to_notary["To"].addresses[0].addr_spec == NOTARY
+        assert mail_to_notary["Auto-Submitted"] is None
+
+
+def test_referee_free_notary_subject_of_a_shot_awaiting_its_answer(table: Table) -> None:
+    """The notary's subject for a Frog Finder file whose last shot awaits its answer (the
+    notary skipped such a file every round: 'not a frog-finding result: None')."""
+    from frogpbem.duel.engine import replay
+    from frogpbem.mail.notary import _subject
+
+    game = table.new(rules="frogfinder")
+
+    def hand(seat: Seat, *words: str) -> Path:
+        """``seat``'s move on the latest copy, which comes to it as a mail would."""
+        seat.games.mkdir(exist_ok=True)
+        copy = seat.games / "game.yaml"
+        if copy != game:
+            copy.write_bytes(game.read_bytes())
+        done = table.run(seat, "move", copy, *words)
+        assert done.exit_code == 0, done.stderr
+        return copy
+
+    for seat in (table.black, table.white, table.black):  # blue joins; each seat's step
+        game = hand(seat)
+    copy = table.white.games / "game.yaml"
+    copy.write_bytes(game.read_bytes())
+    for square in ("A1", "B1", "C1"):  # one of them is not red's own frog
+        if table.run(table.white, "move", copy, f"shoot {square}").exit_code == 0:
+            break
+    file = parse_duel(copy.read_bytes(), "red's copy")
+    assert file.messages[-1].move == f"shoot {square}"
+    said = _subject(file, replay(file))
+    assert said == f"[frogpbem {file.game}] {len(file.messages)}. red played shoot " \
+                  f"{square}: awaiting the answer \u2014 blue to move"
 
 
 def test_referee_free_a_whole_froglet_game_through_the_notary_by_reply_alone(
@@ -167,13 +226,15 @@ def test_referee_free_a_whole_froglet_game_through_the_notary_by_reply_alone(
     shown = table.run(seat, "reply", saved, "--games", seat.games)
     assert shown.exit_code == 0 and "The game is over" in shown.stdout, shown.stderr
     assert seat.copy(game).read_bytes() == notarised.read_bytes()
-    audited = table.run(seat, "audit", notarised, key=False)
-    assert audited.exit_code == 0, audited.stdout + audited.stderr
+    for copy in (notarised, seat.copy(game), other(table, seat).copy(game)):
+        audited = table.run(seat, "audit", copy, key=False)
+        assert audited.exit_code == 0, audited.stdout + audited.stderr
     checked = table.run(seat, "verify", notarised, key=False)
     assert checked.exit_code == 0 and f"game over: {final.outcome.termination}" in \
         checked.stdout, checked.stderr
     # every seat's mail reached the notary, said so, and answered the notary's forward
-    taken = [parsed(data) for data in servers.inbox("judge", "frogpbem-done")]
+    taken = [m for m in map(parsed, servers.inbox("judge", "frogpbem-done"))
+             if m["X-Frogpbem-Game"] == game]  # the module's servers serve other games
     assert len(taken) == steps + 1
     for number, mail_to_notary in enumerate(taken):
         assert mail_to_notary["To"].addresses[0].addr_spec == NOTARY
