@@ -270,10 +270,11 @@ class FrogFinderDuel(DuelRules):
             progress, ff = self._take_overlap(progress, ff, message, overlap)
         if setup is not None:
             ff = self._take_setup(progress, ff, message, setup)
-        if message.reveal is not None:
-            self._check_reveal(progress, ff, seat)
         part = AnswerPart.from_json(said) if said is not None else AnswerPart()
         if progress.state is None:
+            if message.reveal is not None:  # its commitments would then go unchecked
+                raise InconsistentResultError(f"{seat} reveals its secret before the game "
+                                              "is over")
             if said is not None:
                 raise InconsistentResultError("no move has been made to answer")
             return replace(progress, protocol=ff)
@@ -289,6 +290,11 @@ class FrogFinderDuel(DuelRules):
             # the mover resigns before its move is answered: the move is withdrawn
             progress = replace(progress, played=progress.played[:-1])
             ff = replace(ff, pending=None)
+        if message.reveal is not None:  # with the answer that ended the game, or after
+            if not (progress.over or message.resign):
+                raise InconsistentResultError(f"{seat} reveals its secret before the game "
+                                              "is over")
+            self._check_reveal(progress, ff, seat)
         if message.move is not None:
             move = _move_of(progress, message.move)
             if part.move is None:
@@ -371,8 +377,10 @@ class FrogFinderDuel(DuelRules):
         """The revealed secret gives the seat's placement, and that placement its
         commitments (of the accepted attempt), square by square."""
         secret = progress.revealed.get(seat)
-        if secret is None or seat not in ff.commitments or not self.checks_proofs:
+        if secret is None or not self.checks_proofs:
             return
+        if seat not in ff.commitments:
+            raise InconsistentResultError(f"{seat} reveals its secret before its setup")
         frogs = _placement(progress, ff, secret)
         points = ff.commitments[seat].points
         for square, point in zip(ff.board.squares(), points, strict=True):

@@ -583,3 +583,27 @@ def own_frogs(view: object) -> set[str]:
 
     assert isinstance(view, FrogsView)
     return set(view.own_frogs.get("red", ()))
+
+
+def test_referee_free_frogfinder_a_reveal_before_the_end_is_refused_on_arrival(
+        as_seat: Run, keys: Keys, seats: tuple[Seat, Seat]) -> None:
+    """A seat that shows its secret early (in its join, before its setup) would have its
+    later commitments never checked against its seeded placement, so it could place its
+    frogs where it liked: the other seat's tool refuses the message on arrival."""
+    from dataclasses import replace
+
+    from frogpbem.duel.engine import own_secret, replay
+
+    red, blue = seats
+    made = as_seat(red, "new", red.game, "--rules", "frogfinder", "--no-referee",
+                   "--seat", f"red={keys.pub('alice')}", "--seat", f"blue={keys.pub('bob')}",
+                   "--option", "size=5", "--option", "frogs=2")
+    assert made.exit_code == 0, made.output
+    mail(red, blue)
+    assert as_seat(blue, "move", blue.game).exit_code == 0  # blue joins
+    good = read(blue)
+    secret = own_secret(replay(good), good, "blue", keys.key("bob"))
+    assert secret is not None
+    early = replace(good.messages[-1], reveal=secret.secret)
+    arrives(as_seat, red, signed_again(good, keys, "bob", early),
+            "message 1 (blue): blue reveals its secret before the game is over", 6)
