@@ -124,9 +124,9 @@ def view(game: Path, key: Path | None, public: bool, as_json: bool, fmt: str) ->
     if as_json and fmt not in ("text", "json"):
         raise UsageError(f"--json and --format {fmt} ask for two formats: give one")
     with Session.from_environment() as session:
-        loaded = load(game, session)
         path, asked = key_path(key)
         private = load_key(path) if not public and path is not None else None
+        loaded = load(game, session, key=private)
         if fmt == "text" and not as_json:
             echo(view_text(loaded, private))
             return
@@ -155,8 +155,9 @@ def hint(game: Path, key: Path | None, as_json: bool, fmt: str) -> None:
     from frogpbem.protocol.session import Session
 
     with Session.from_environment() as session:
-        loaded = load(game, session)
-        shown = duel_view(loaded, load_key(key))
+        private = load_key(key)
+        loaded = load(game, session, key=private)
+        shown = duel_view(loaded, private)
         data = hint_of(shown)
         hints = loaded.progress.ruleset.hints
         assert hints is not None  # hint_of refused a ruleset without hints

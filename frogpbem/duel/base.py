@@ -162,6 +162,12 @@ class DuelRules(ABC):
         """The seats a ``part`` made by ``seat`` is sealed to (its secret: itself alone)."""
         return (seat,)
 
+    def arrival(self, progress: Progress, secret: SeatSecret) -> None:
+        """Check, on a copy's arrival, what only ``secret``'s seat can check (Frog Finder:
+        the mover's count box it must open to answer), before its tool remembers the copy:
+        a copy it could not answer is refused, not kept (VerificationError)."""
+        return None
+
     def awaited(self, progress: Progress) -> str | None:
         """Once dealt, the seat whose answer to a pending move is awaited before the rules'
         turn order goes on (``None``: none is; Froglet's moves need no answer)."""

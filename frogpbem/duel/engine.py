@@ -287,7 +287,8 @@ def read_duel(path: Path) -> DuelFile:
     return parse_duel_bytes(read_bytes(path), str(path))
 
 
-def load(path: Path, session: Session | None, whole: bool = False) -> Loaded:
+def load(path: Path, session: Session | None, whole: bool = False,
+         key: crypto.PrivateKey | None = None) -> Loaded:
     """Read ``path``, check and replay it, and (with a session) check it against what this
     tool saw of the game before, remembering it if it is newer. With a session the
     messages this tool verified before are not verified again, unless ``whole`` (``verify``
@@ -301,10 +302,28 @@ def load(path: Path, session: Session | None, whole: bool = False) -> Loaded:
             stamps.not_ahead(file, session.clock.now())
         except FrogPbemError as exc:
             raise exc.within(path=path) from None
+        if key is not None:
+            arriving(progress, file, key, path)
         note = DuelMemory(session.home).see(file, path)
         session.verified.remember_duel(file)
         return Loaded(path, file, progress, note)
     return Loaded(path, file, progress)
+
+
+def arriving(progress: Progress, file: DuelFile, key: crypto.PrivateKey, path: Path) -> None:
+    """What only the seat holding ``key`` can check of a copy, before its tool remembers
+    it (:meth:`DuelRules.arrival`); nothing for a key that is no seat's."""
+    header = file.header
+    seat = next((p.seat for p in header.seats if p.public_key.same_key(key.public)), None)
+    if seat is None or not progress.joined:
+        return
+    secret = own_secret(progress, file, seat, key)
+    if secret is None:
+        return
+    try:
+        duel_rules(header.rules).arrival(progress, secret)
+    except FrogPbemError as exc:
+        raise exc.within(path=path) from None
 
 
 # --- what a seat's tool writes ----------------------------------------------------------
@@ -428,7 +447,7 @@ def add(path: Path, key: crypto.PrivateKey, text: str | None, session: Session,
     the one its tool makes by itself). The file is written once, whole, atomically; on
     any refusal it is left as it was."""
     with locked(path):
-        loaded = load(path, session)
+        loaded = load(path, session, key=key)
         file, progress = loaded.file, loaded.progress
         header = file.header
         rules = duel_rules(header.rules)

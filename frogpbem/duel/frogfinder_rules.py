@@ -226,6 +226,17 @@ class FrogFinderDuel(DuelRules):
         return {"answer": AnswerPart(to=self._answer(progress, ff, secret,
                                                      pending)).to_json()}
 
+    def arrival(self, progress: Progress, secret: SeatSecret) -> None:
+        """The seat that must answer a shot at a square with none of its frogs opens the
+        mover's count box when the copy arrives: a box that does not open is refused then,
+        so the copy is never remembered and the mover may send a true one."""
+        ff = protocol(progress)
+        pending = ff.pending
+        if progress.state is None or pending is None or not self.checks_proofs or \
+                _awaited(progress, ff) != secret.seat:
+            return
+        self._answer(progress, ff, secret, pending)
+
     def _answer(self, progress: Progress, ff: FrogFinderProgress, secret: SeatSecret,
                 pending: Pending) -> Answer:
         """The answer of ``secret``'s seat to the pending move; its count box is opened and

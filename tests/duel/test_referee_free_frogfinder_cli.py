@@ -607,3 +607,33 @@ def test_referee_free_frogfinder_a_reveal_before_the_end_is_refused_on_arrival(
     early = replace(good.messages[-1], reveal=secret.secret)
     arrives(as_seat, red, signed_again(good, keys, "bob", early),
             "message 1 (blue): blue reveals its secret before the game is over", 6)
+
+
+def test_referee_free_frogfinder_a_false_count_box_is_refused_when_it_arrives(
+        as_seat: Run, keys: Keys, seats: tuple[Seat, Seat],
+        dealt: tuple[dict[str, frozenset[Square]], list[Square]]) -> None:
+    """Red's shot at an empty square with a count box that does not open: blue's tool
+    refuses the copy when it arrives (``view`` already), before remembering it, so blue is
+    not left holding a copy it can neither answer nor resign from; red's true copy is then
+    taken (no fork), and blue answers it."""
+    red, blue = seats
+    _placed, empty = dealt
+    assert as_seat(red, "move", red.game, f"shoot {empty[0].name}").exit_code == 0
+    good = read(red)
+    last = good.messages[-1]
+    part = answer_of(last)
+    moved = part["move"]
+    assert isinstance(moved, dict) and isinstance(moved["box"], dict)
+    box = str(moved["box"]["box"])
+    flipped = box[:-2] + f"{int(box[-2:], 16) ^ 1:02x}"
+    lie = with_answer(last, {**part, "move": {**moved, "box": {**moved["box"], "box": flipped}}})
+    forged = signed_again(good, keys, "alice", lie)
+    blue.game.write_bytes(forged)
+    seen = as_seat(blue, "view", blue.game)
+    assert seen.exit_code == 6, seen.output
+    assert f"red's count box for its shot at {empty[0].name} does not open" in seen.stderr
+    assert blue.game.read_bytes() == forged
+    mail(red, blue)  # the true copy: not a fork of one blue never kept
+    answered = as_seat(blue, "move", blue.game, f"shoot {empty[1].name}")
+    assert answered.exit_code == 0, answered.output
+    assert f"red shoots {empty[0].name}:" in answered.stdout
