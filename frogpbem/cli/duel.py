@@ -47,18 +47,26 @@ def is_duel_file(path: Path) -> bool:
 
 def new(game: Path, rules: str, key: Path | None, seat_keys: dict[str, str],
         names: dict[str, str], emails: dict[str, str], options: dict[str, str],
-        as_json: bool, notary: NotaryOptions | None = None) -> None:
-    """``frogpbem new --no-referee``: the header, signed by the first seat's ``key``."""
+        as_json: bool, notary: NotaryOptions | None = None,
+        placed: str | None = None) -> None:
+    """``frogpbem new --no-referee``: the header, signed by the first seat's ``key``; with
+    ``placed`` (``players``, Frog Finder alone) each seat places its own frogs."""
+    from dataclasses import replace
+
     from frogpbem import crypto
     from frogpbem.dealing import new_game_id
     from frogpbem.duel.engine import create, write_new
     from frogpbem.duel.registry import duel_rules
+    from frogpbem.gamefile.duelfile import PLACED, PLACED_RULES, DuelFile
     from frogpbem.gamefile.model import Deadline, Party
     from frogpbem.games import find_game
     from frogpbem.mail.contact import check_address
     from frogpbem.protocol.session import Session
 
     duel_rules(rules)
+    if placed is not None and (placed != PLACED or find_game(rules).name != PLACED_RULES):
+        raise UsageError(f"--placed takes {PLACED}, and only with --rules {PLACED_RULES}: "
+                         "each seat then places its own frogs")
     notary = notary or NotaryOptions()
     if notary.key is None and (notary.email is not None or notary.deadline is not None):
         raise UsageError("--deadline and --email notary=… need --notary NOTARY.pub: without "
@@ -78,6 +86,8 @@ def new(game: Path, rules: str, key: Path | None, seat_keys: dict[str, str],
         party = Party("Notary", public.line, None, notary.email) if public else None
         file = create(rules, private, seats, dict(options), session.clock.text(),
                       new_game_id(find_game(rules)), party, deadline)
+        if placed is not None:  # the header's own field, signed again with it
+            file = DuelFile(replace(file.header, placed=placed).signed(private))
         write_new(game, file, session)
         first, second = file.header.seat_names
         to = f"the notary ({party.email or 'its address'}), which forwards it to {second}" \

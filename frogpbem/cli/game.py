@@ -91,6 +91,11 @@ def new(
                                                     "time for each message (72h, 3d, "
                                                     "1h30m), by the notary's stamps.")
     ] = None,
+    placed: Annotated[
+        str | None, typer.Option("--placed", help="With --no-referee, frogfinder: 'players': "
+                                                  "each seat places its own frogs (move "
+                                                  "--setup); by default they are dealt.")
+    ] = None,
     as_json: JsonOption = False,
 ) -> None:
     """Create a game: deal and seal the setup, sign the header, write the views."""
@@ -110,8 +115,12 @@ def new(
             for extra in sorted((set(names) | set(emails)) - set(seat_keys)):
                 raise UsageError(f"--name/--email for {extra!r}, which has no --seat")
             duel.new(game, rules, own_key, seat_keys, names, emails, pairs(option, "--option"),
-                     as_json, duel.NotaryOptions(notary, notary_email, per_message))
+                     as_json, duel.NotaryOptions(notary, notary_email, per_message), placed)
         return
+    if placed is not None:
+        with reported(as_json):
+            raise UsageError("--placed is for --no-referee; a referee's game takes --setup "
+                             "FILE")
     if notary is not None or per_message is not None:
         raise UsageError("--notary and --deadline are for --no-referee; a referee's game "
                          "takes --option deadline=72h")

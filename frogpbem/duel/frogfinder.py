@@ -37,9 +37,9 @@ from frogpbem.crypto.proofs import (
     select_statement,
     verified_first_messages,
 )
-from frogpbem.errors import GameFileError, IllegalMoveError, ProofError
+from frogpbem.errors import GameFileError, IllegalMoveError, NotationError, ProofError
 from frogpbem.frozen import frozen
-from frogpbem.games import JSON, sample
+from frogpbem.games import JSON, Chance, sample
 from frogpbem.games.frogs_notation import Count, Found, FrogResult, Guess, Miss, Shoot, Shot
 
 Proven = tuple[Statement, Proof]
@@ -105,6 +105,36 @@ def placement(secret: SeatSecret, board: Board, frogs: int, other_public: str,
     seat's public seed draws them over the squares in the board's order."""
     chance = DerivedChance(secret.deal_key(other_public, attempt))
     return frozenset(sample(chance, list(board.squares()), frogs))
+
+
+def chosen_placement(text: str, board: Board, frogs: int) -> frozenset[Square]:
+    """The frogs a seat places itself, from ``"A1 B2 C3"`` (spaces or commas between): exactly
+    ``frogs`` distinct squares of the board, else a NotationError in one sentence."""
+    names = text.replace(",", " ").split()
+    last = Square(board.size - 1, board.size - 1).name
+    words = f'give {frogs} distinct squares of the board A1..{last}, e.g. --setup "A1 B2"'
+    if len(names) != frogs:
+        raise NotationError(f"{words}: got {len(names)} square{'' if len(names) == 1 else 's'}")
+    squares = [board.parse(name) for name in names]  # off the board: its own sentence
+    twice = next((q for i, q in enumerate(squares) if q in squares[:i]), None)
+    if twice is not None:
+        raise NotationError(f"{words}: {twice.name} is given twice")
+    return frozenset(squares)
+
+
+def drawn_placement(board: Board, frogs: int, chance: Chance) -> frozenset[Square]:
+    """The frogs a seat's tool places for it (``--random``): ``frogs`` squares drawn by
+    ``chance`` (the operating system's, not derived: nothing else need find them again)."""
+    return frozenset(sample(chance, list(board.squares()), frogs))
+
+
+def own_placement(secret: SeatSecret, board: Board, attempt: int,
+                  commitments: Commitments) -> frozenset[Square]:
+    """The frogs a seat placed itself in ``attempt``, found again from its own commitments
+    with its secret: ``C_q − r_q·H`` is ``G`` where it placed a frog (the identity
+    elsewhere), so nothing but the secret is kept."""
+    return frozenset(q for q, point in zip(_squares(board), commitments.points, strict=True)
+                     if commit(1, secret.blinding(attempt, q.name)) == point)
 
 
 # --- reading JSON --------------------------------------------------------------------------

@@ -24,6 +24,7 @@ from typing import Any
 
 from frogpbem import crypto
 from frogpbem.board import Board, Square
+from frogpbem.crypto import secure_random
 from frogpbem.crypto.duelsecret import SeatSecret
 from frogpbem.crypto.group import Point, commit
 from frogpbem.duel.frogfinder import (
@@ -46,19 +47,22 @@ from frogpbem.duel.frogfinder import (
     check_mover_part,
     check_overlap,
     check_selection,
+    chosen_placement,
     commit_placement,
+    drawn_placement,
     find_overlap,
     make_mask,
     make_selection,
     mover_part,
     open_box,
+    own_placement,
     placement,
     seal_box,
 )
-from frogpbem.duel.rules import DuelRules, Parts, Played, Progress
-from frogpbem.errors import CommitmentError, InconsistentResultError, ProofError
+from frogpbem.duel.rules import Choice, DuelRules, Parts, Played, Progress
+from frogpbem.errors import CommitmentError, InconsistentResultError, ProofError, UsageError
 from frogpbem.frozen import frozen
-from frogpbem.gamefile.duelfile import Message
+from frogpbem.gamefile.duelfile import PLACED, Message
 from frogpbem.gamefile.model import JSON
 from frogpbem.games.frogs import State
 from frogpbem.games.frogs_notation import (
@@ -73,6 +77,9 @@ from frogpbem.games.frogs_notation import (
 )
 
 RED, BLUE = "red", "blue"
+
+SETUP_WORDS = 'frogpbem move GAME --setup "A1 B2 C3" (or --random)'
+"""How a seat places its own frogs (a game created with ``--placed players``)."""
 
 
 @frozen
@@ -126,10 +133,33 @@ def protocol(progress: Progress) -> FrogFinderProgress:
     return FrogFinderProgress(start.board, start.frogs)
 
 
+def chosen(progress: Progress) -> bool:
+    """Whether each seat places its own frogs (the header's ``placed: players``)."""
+    return progress.header.placed == PLACED
+
+
 def _placement(progress: Progress, ff: FrogFinderProgress, secret: SeatSecret,
                publics: Mapping[str, str] | None = None) -> frozenset[Square]:
+    """The seat's frogs in the current attempt: dealt from both seeds, or (placed by the
+    seat) found again from its own commitments, which must be in."""
+    if chosen(progress):
+        return own_placement(secret, ff.board, ff.attempt, ff.commitments[secret.seat])
     other = (publics or progress.publics)[progress.other(secret.seat)]
     return placement(secret, ff.board, ff.frogs, other, ff.attempt)
+
+
+def _again(ff: FrogFinderProgress) -> bool:
+    """Whether the last overlap test sent both seats to place their frogs again."""
+    return bool(ff.overlaps) and ff.overlaps[-1] > 0
+
+
+def _choose_first(progress: Progress, ff: FrogFinderProgress, seat: str) -> UsageError:
+    """The refusal to go on before ``seat`` placed its frogs (again, after an overlap: it
+    says only that the placements overlapped)."""
+    if _again(ff):
+        return UsageError(f"your placement overlapped {progress.other(seat)}'s: place your "
+                          f"{ff.frogs} frogs again: {SETUP_WORDS}")
+    return UsageError(f"{seat} places its {ff.frogs} frogs first: {SETUP_WORDS}")
 
 
 def _move_of(progress: Progress, text: str) -> Shoot | Guess:
@@ -203,14 +233,14 @@ class FrogFinderDuel(DuelRules):
         if progress.state is None:
             ctx = ff.ctx(progress, seat)
             if seat == RED and RED not in made:
-                parts: Parts = {} if RED in progress.publics else \
-                    {"public": secret.public_seed()}
+                if chosen(progress):
+                    raise _choose_first(progress, ff, seat)
                 publics = {**progress.publics, RED: secret.public_seed()}
-                frogs = _placement(progress, ff, secret, publics)
-                own = commit_placement(ctx, secret, board, frogs)
-                mask = make_mask(ctx, secret, board, frogs, own)
-                return parts | {"setup": Setup(own, mask=mask).to_json()}
+                return self._setup(progress, ff, secret,
+                                   _placement(progress, ff, secret, publics))
             if seat == BLUE and RED in made and BLUE not in made and ff.mask is not None:
+                if chosen(progress):
+                    raise _choose_first(progress, ff, seat)
                 frogs = _placement(progress, ff, secret)
                 own = commit_placement(ctx, secret, board, frogs)
                 selection = make_selection(ctx, secret, board, frogs, made[RED], ff.mask)
@@ -236,6 +266,48 @@ class FrogFinderDuel(DuelRules):
                 _awaited(progress, ff) != secret.seat:
             return
         self._answer(progress, ff, secret, pending)
+
+    def _setup(self, progress: Progress, ff: FrogFinderProgress, secret: SeatSecret,
+               frogs: frozenset[Square]) -> Parts:
+        """Red's setup of ``ff.attempt`` for ``frogs`` (with its public seed the first
+        time): its commitments and its mask."""
+        ctx, board = ff.ctx(progress, RED), ff.board
+        parts: Parts = {} if RED in progress.publics else {"public": secret.public_seed()}
+        own = commit_placement(ctx, secret, board, frogs)
+        mask = make_mask(ctx, secret, board, frogs, own)
+        return parts | {"setup": Setup(own, mask=mask).to_json()}
+
+    def choose(self, progress: Progress, secret: SeatSecret, choice: Choice) -> Parts:
+        """The setup of the frogs the seat places itself (``choice``'s squares, or drawn by
+        its tool), in a game created with ``--placed players``; red, when its overlap step
+        is due, makes it first (its placement goes only with a non-zero overlap)."""
+        if not chosen(progress):
+            raise UsageError("this game's frogs are dealt from both seeds: it was not "
+                             "created with --placed players")
+        seat, ff = secret.seat, protocol(progress)
+        parts: Parts = {}
+        if seat == RED and self.due(progress) == RED and RED in ff.commitments and \
+                ff.mask is not None and ff.selection is not None:
+            overlap = find_overlap(ff.ctx(progress, RED), secret, ff.frogs, ff.mask,
+                                   ff.selection)
+            if overlap.count == 0:
+                raise UsageError(f"{seat} has placed its frogs already")
+            parts = {"overlap": overlap.to_json()}
+            ff = replace(ff, attempt=ff.attempt + 1, commitments={}, mask=None,
+                         selection=None, overlaps=(*ff.overlaps, overlap.count))
+        elif progress.state is not None or seat in ff.commitments:
+            raise UsageError(f"{seat} has placed its frogs already")
+        elif not progress.joined or self.due(progress) != seat:
+            raise UsageError(f"{seat} places its frogs after {progress.other(seat)}'s setup")
+        frogs = drawn_placement(ff.board, ff.frogs, secure_random()) if choice.text is None \
+            else chosen_placement(choice.text, ff.board, ff.frogs)
+        if seat == RED:
+            return parts | self._setup(progress, ff, secret, frogs)
+        assert ff.mask is not None
+        ctx = ff.ctx(progress, seat)
+        own = commit_placement(ctx, secret, ff.board, frogs)
+        selection = make_selection(ctx, secret, ff.board, frogs, ff.commitments[RED], ff.mask)
+        return {"setup": Setup(own, selection=selection).to_json()}
 
     def _answer(self, progress: Progress, ff: FrogFinderProgress, secret: SeatSecret,
                 pending: Pending) -> Answer:
@@ -507,6 +579,9 @@ class FrogFinderDuel(DuelRules):
         lines = [f"each answer proven when given against both seats' commitments of "
                  f"attempt {ff.attempt} ({len(ff.overlaps)} overlap test"
                  f"{'' if len(ff.overlaps) == 1 else 's'})"]
+        if chosen(progress):
+            return [*lines, "each placement was its seat's own choice (placed by the "
+                    "players): no reveal is needed"]
         for seat in progress.seats:
             if seat in progress.revealed:
                 lines.append(f"{seat}'s revealed secret gives its placement and every "
@@ -514,3 +589,10 @@ class FrogFinderDuel(DuelRules):
             else:
                 lines.append(f"the placement of {seat} rests on its reveal, not made")
         return lines
+
+    def awaited_reveals(self, progress: Progress) -> tuple[str, ...]:
+        """None when each seat placed its own frogs (nothing rests on a reveal); else every
+        seat that has not revealed (its placement rests on it)."""
+        if chosen(progress):
+            return ()
+        return super().awaited_reveals(progress)

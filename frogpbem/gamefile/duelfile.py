@@ -29,6 +29,12 @@ MODE = "no-referee"
 STEPS = ("setup", "overlap", "answer")
 """The ruleset steps a message may carry, opaque to the file (the rules read them)."""
 
+PLACED = "players"
+"""The header's ``placed`` when each seat places its own frogs (Frog Finder alone); a header
+without ``placed`` has its pieces dealt from both seeds, the default."""
+PLACED_RULES = "frogfinder"
+"""The one ruleset whose seats may place their own pieces."""
+
 _MESSAGES_LINE = re.compile(rb"^messages:", re.MULTILINE)
 
 
@@ -97,6 +103,9 @@ class DuelHeader(Element):
     deadline: Deadline | None = None
     """How long a seat has for each message, by the notary's stamps (only with a notary;
     ``on_timeout`` is ``forfeit``)."""
+    placed: str | None = None
+    """``players`` (:data:`PLACED`) when each seat places its own frogs; ``None``: dealt from
+    both seeds (written only when set, so a dealt game's header is as it always was)."""
     signature: str = ""
 
     @property
@@ -111,10 +120,12 @@ class DuelHeader(Element):
         return next(p for p in self.seats if p.seat == seat)
 
     def to_json(self) -> dict[str, Any]:
-        data = {"game": self.game, "rules": self.rules, "options": dict(self.options),
-                "created": self.created, "mode": self.mode,
-                "seats": [party.to_json() for party in self.seats],
-                "notary": self.notary.to_json() if self.notary is not None else None}
+        data: dict[str, Any] = {"game": self.game, "rules": self.rules,
+                                "options": dict(self.options)}
+        _put(data, "placed", self.placed)
+        data |= {"created": self.created, "mode": self.mode,
+                 "seats": [party.to_json() for party in self.seats],
+                 "notary": self.notary.to_json() if self.notary is not None else None}
         _put(data, "deadline", self.deadline.to_json() if self.deadline is not None else None)
         data["secret"] = self.secret.to_json()
         data["signature"] = self.signature
@@ -123,11 +134,14 @@ class DuelHeader(Element):
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> DuelHeader:
         seats = tuple(Party.from_json(entry) for entry in data["seats"])
-        notary = data["notary"]
+        notary, placed = data["notary"], data.get("placed")
+        if placed is not None and (placed != PLACED or data["rules"] != PLACED_RULES):
+            raise GameFileError(f"placed: {PLACED} is for {PLACED_RULES} alone",
+                                element="header")
         return _checked(cls(data["game"], data["rules"], dict(data["options"]), data["created"],
                             seats, OwnSecret.from_json(data["secret"]), data["mode"],
                             Party.from_json(notary) if notary is not None else None,
-                            Deadline.read(data.get("deadline")), data["signature"]),
+                            Deadline.read(data.get("deadline")), placed, data["signature"]),
                         data, "header")
 
 
