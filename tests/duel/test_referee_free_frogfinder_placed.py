@@ -11,6 +11,7 @@ command leaves the file as it was.
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -22,19 +23,31 @@ from frogpbem.duel.frogfinder_rules import SETUP_WORDS
 from frogpbem.errors import GameFileError, NotationError
 from frogpbem.gamefile.duelfile import parse_duel
 from frogpbem.games.frogs import State
-from tests.conftest import Keys
-from tests.duel.test_referee_free_frogfinder_cli import (
-    RULES,
-    Run,
-    Seat,
-    as_seat,  # noqa: F401 - a fixture
-    mail,
-    public_state,
-    read,
-    seats,  # noqa: F401 - a fixture
-)
+from tests.conftest import Cli, Keys, Result
+from tests.duel.test_referee_free_frogfinder_cli import RULES, Run, Seat, mail, public_state, read
 
 SIZE, FROGS = 5, 2
+
+
+@pytest.fixture
+def seats(tmp_path: Path) -> tuple[Seat, Seat]:
+    """Red (alice) and blue (bob), each with a folder of its own (as in the CLI tests)."""
+    red, blue = Seat("red", "alice", tmp_path / "alice"), Seat("blue", "bob", tmp_path / "bob")
+    for seat in (red, blue):
+        seat.folder.mkdir()
+    return red, blue
+
+
+@pytest.fixture
+def as_seat(cli: Cli, keys: Keys, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Run:
+    """A command as the seat's player: its own home, and its key unless ``key=False``."""
+    def run(seat: Seat, *args: str | Path, key: bool = True) -> Result:
+        monkeypatch.setenv("FROGPBEM_HOME", str(tmp_path / f"home-{seat.player}"))
+        monkeypatch.setenv("FROGPBEM_STATE", str(tmp_path / f"state-{seat.player}"))
+        extra: tuple[str | Path, ...] = ("--key", keys.path(seat.player)) if key else ()
+        return cli(*args, *extra)
+
+    return run
 
 
 def create(run: Run, keys: Keys, red: Seat, blue: Seat, *extra: str) -> None:
@@ -210,8 +223,8 @@ def test_referee_free_placed_random_and_header(
     done = as_seat(blue, "move", blue.game, "--random")
     assert done.exit_code == 0, done.output
     mail(blue, red)
-    for _ in range(4):  # red's overlap, perhaps red's and blue's places again
-        done = as_seat(red, "move", red.game, "shoot C3")
+    for _ in range(6):  # red's overlap, perhaps both seats place again
+        done = first_shot(as_seat, red)
         if done.exit_code == 0:
             break
         assert "your placement overlapped" in done.stderr, done.output
@@ -228,6 +241,17 @@ def test_referee_free_placed_random_and_header(
     red.game.write_bytes(changed)
     verified = as_seat(red, "verify", red.game, key=False)
     assert verified.exit_code != 0 and "signed" in verified.output, verified.output
+
+
+def first_shot(run: Run, red: Seat) -> Result:
+    """Red's overlap step with its first shot, at a square without its own frog (which
+    its tool refuses, exit 4: the next is tried)."""
+    for square in ("C3", "A1", "E5"):  # 2 frogs: one of these is free
+        done = run(red, "move", red.game, f"shoot {square}")
+        if done.exit_code != 4:
+            return done
+        assert "your own frog" in done.stderr, done.output
+    raise AssertionError("no free square among three for two frogs")
 
 
 def place_random(run: Run, seat: Seat, other: Seat) -> None:
