@@ -18,12 +18,18 @@ from frogpbem.duel.registry import duel_rules
 from frogpbem.duel.rules import DuelRules, Played, Progress
 from frogpbem.errors import IllegalMoveError, KeyError_, UsageError
 from frogpbem.frozen import frozen
-from frogpbem.gamefile.duelfile import DuelFile
+from frogpbem.gamefile.duelfile import DuelFile, DuelHeader
 from frogpbem.gamefile.model import JSON
 from frogpbem.games import GameView, Outcome, SomeRuleset
 from frogpbem.safetext import safe
 
 SETUP_WORDS = "dealt by the two seats from their own seeds, without a referee"
+PLACED_WORDS = "placed by each seat itself, without a referee"
+
+
+def setup_words(header: DuelHeader) -> str:
+    """How the game's hidden pieces came to be, in the words of a view or record."""
+    return PLACED_WORDS if header.placed is not None else SETUP_WORDS
 
 
 def walk(file: DuelFile, signed: bool = False) -> list[Progress]:
@@ -72,7 +78,7 @@ class DuelView:
         progress, header = self.progress, self.loaded.file.header
         return {"frogpbem": 1, "kind": "view", "game": header.game, "rules": header.rules,
                 "referee": None, "seat": self.seat, "n": progress.n, "head": progress.head,
-                "names": dict(header.names), "setup": SETUP_WORDS,
+                "names": dict(header.names), "setup": setup_words(header),
                 "state": self.board.to_json(),
                 "moves": [{"n": p.n, "seat": p.seat, "move": p.move, "result": p.result}
                           for p in progress.played]}
@@ -184,7 +190,7 @@ def render_html(view: DuelView, hint: JSON | None = None) -> str:
 
     n = view.progress.n
     facts = [f"View of: {view.who}", f"After {n} message{'' if n == 1 else 's'}",
-             f"Setup: {SETUP_WORDS}"]
+             f"Setup: {setup_words(view.loaded.file.header)}"]
     return view_page(view.board, _scene(view, hint), f"{_title(view.loaded)} - view of "
                      f"{view.who}", facts, moves_in_words(view.progress))
 
@@ -231,7 +237,7 @@ def record_text(loaded: Loaded) -> str:
     tags += [_tag(seat.capitalize(), name) for seat, name in header.names.items()]
     tags += [_tag("Referee", "none (the two seats sign their own messages)"),
              _tag("Options", ", ".join(f"{k}={v}" for k, v in header.options.items())),
-             _tag("Setup", SETUP_WORDS), _tag("Result", token),
+             _tag("Setup", setup_words(header)), _tag("Result", token),
              _tag("Termination", termination)]
     outcome = _outcome(progress)
     if outcome is not None:
@@ -299,7 +305,7 @@ def record_html(loaded: Loaded) -> str:
     token, termination = result_token(final)
     players = ", ".join(f"{seat}: {name}" for seat, name in header.names.items())
     facts = [f"Players: {players}; no referee",
-             f"Started {header.created[:10]}; setup {SETUP_WORDS}",
+             f"Started {header.created[:10]}; setup {setup_words(header)}",
              f"Result: {token} ({termination})"]
     return record_page(_title(loaded), facts, header.names, frames)
 

@@ -138,6 +138,8 @@ def test_referee_free_placed_whole_game_through_the_cli(
                  ("view", red.game, "--public", "--format", "svg")):
         shown = as_seat(red, *args, key=False)
         assert shown.exit_code == 0, shown.output
+    record = as_seat(red, "record", red.game, key=False).stdout
+    assert '[Setup "placed by each seat itself, without a referee"]' in record
 
 
 def test_referee_free_placed_overlap_both_choose_again(
