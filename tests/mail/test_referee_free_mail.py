@@ -439,13 +439,8 @@ def fetch(servers: Servers, user: str) -> list[bytes]:
     return messages
 
 
-AUDIT_BUG = pytest.mark.xfail(strict=True, reason="frogpbem audit fails on every Frog "
-                                                  "Finder game without a referee: 'not a "
-                                                  "frog-finding result: None' (reported)")
-
-
 @pytest.mark.parametrize(("rules", "seed"), [
-    ("froglet", 7), pytest.param("frogfinder", 3, marks=AUDIT_BUG), ("secretmove", 5)])
+    ("froglet", 7), ("frogfinder", 3), ("secretmove", 5)])
 def test_referee_free_a_whole_game_by_mail_through_smtp_and_imap(
         table: Table, servers: Servers, rules: str, seed: int) -> None:
     """Each seat only answers the newest mail in its own mailbox, straight from the other
