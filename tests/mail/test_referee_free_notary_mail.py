@@ -99,7 +99,7 @@ def servers() -> Iterator[Servers]:
 def test_referee_free_a_whole_game_through_the_notary(
         table: Table, servers: Servers, rules: str, seed: int) -> None:
     """Frog Finder and Secret Move (Froglet: above) seat → notary → seat, each seat
-    answering the notary's forward with frogpbem reply (Secret Move's headers by hand),
+    answering the notary's forward with frogpbem reply alone (Secret Move's headers --random),
     the moves the bots' from the seat's own view --json; ``frogpbem judge --once`` after
     each mail; every message stamped; audit accepts both seats' copies and the notary's."""
     from tests.mail.referee_free_play import Player, check_finished, write_transcript
