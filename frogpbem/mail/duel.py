@@ -591,8 +591,8 @@ def reply(message: EmailMessage, key: crypto.PrivateKey, games: Path, move: str 
                 raise UsageError(f"{seat} gives its setup first: {command} --random (drawn "
                                  f"at random), or {command} "
                                  f"{setup_option(copy.header.rules)}")
-            acts = must_join or choice is not None or steps_alone(loaded, seat, key) or \
-                reveal_due(progress, rules, seat)
+            acts = must_join or choice is not None or reveal_due(progress, rules, seat) or \
+                (not chooses(progress, rules, seat) and steps_alone(loaded, seat, key))
             if move is None and (loaded.file.timeout is not None or not acts):
                 return DuelTurn(copy.game, seat, target, len(loaded.file.messages),
                                 shown=_shown(loaded, seat, key, target, command, said),

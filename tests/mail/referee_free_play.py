@@ -74,6 +74,8 @@ class Player:
         """The seat that sent the last mail."""
         self.alone = 0
         """How many moves a seat made alone (answering the same mail again)."""
+        self.reveals = 0
+        """How many reveals went by ``reply`` with no move, as the mail asked."""
 
     # --- commands -------------------------------------------------------------------------
 
@@ -189,6 +191,9 @@ class Player:
         assert shown.exit_code == 0, shown.stderr
         if "sent to " in shown.stdout:  # its join, a step of its own, or its reveal
             assert "It is your move again" not in shown.stdout
+            if "the outcome waits for your reveal" in text:  # as the mail said
+                assert f"{self.name(seat)} revealed its secret" in shown.stdout
+                self.reveals += 1
             return "sent"
         if "The game is over" in shown.stdout or "the outcome waits for" in shown.stdout:
             return "over"
