@@ -95,7 +95,16 @@ def new(game: Path, rules: str, key: Path | None, seat_keys: dict[str, str],
         emit({"game": file.game, "file": str(game), "referee": None,
               "notary": party.email if party is not None else None}, as_json,
              f"created {file.game} in {game} (no referee)\nnow mail it to {to}, who "
-             f"joins with: frogpbem move {game.name} --key THEIR_KEY")
+             f"joins with: frogpbem move {game.name}{_setup_words(rules)} --key THEIR_KEY")
+
+
+def _setup_words(rules: str) -> str:
+    """`` --random`` (or their own ``--setup``) for a ruleset whose seats choose a setup."""
+    from frogpbem.duel.registry import duel_rules
+    from frogpbem.duel.rules import DuelRules
+
+    return " --random (or --setup YOURS)" \
+        if type(duel_rules(rules)).choose is not DuelRules.choose else ""
 
 
 def move(game: Path, words: list[str] | None, key: Path | None, as_json: bool,

@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from email.message import EmailMessage
 
     from frogpbem import crypto
+    from frogpbem.mail import reply as replies
     from frogpbem.protocol.session import Session
 
 
@@ -230,8 +231,6 @@ def reply(
             raise UsageError("give one of --out FILE, --smtp URL and --sendmail")
         if secret is not None and random_setup:
             raise UsageError("give your setup, or --random (not both)")
-        if (secret is not None or random_setup) and words:
-            raise UsageError("give a move, or your setup before the deal (not both)")
         chosen = replies.Setup(secret) if secret is not None or random_setup else None
         if str(message) == "-":
             if output.interactive():
@@ -256,6 +255,8 @@ def reply(
                         chosen, out, smtp, sendmail_path if sendmail else None, session,
                         as_json)
             return
+        if chosen is not None and words:  # a game without a referee takes both, above
+            raise UsageError("give a move, or your setup before the deal (not both)")
         try:
             turn = replies.reply(data, private, games or replies.default_games(session.home),
                                  " ".join(words) if words else None, note,
@@ -286,19 +287,22 @@ def reply(
 
 def _reply_duel(parsed: EmailMessage, message: Path, words: list[str] | None,
                 private: crypto.PrivateKey, key: Path | None, games: Path | None,
-                note: str | None, sender: str | None, to: str | None, chosen: object,
+                note: str | None, sender: str | None, to: str | None,
+                chosen: replies.Setup | None,
                 out: Path | None, smtp: str | None, sendmail: str | None,
                 session: Session, as_json: bool) -> None:
     """``frogpbem reply`` on the other seat's message in a game without a referee."""
     import shlex
 
+    from frogpbem.duel.rules import Choice
     from frogpbem.mail import duel
     from frogpbem.mail.compose import default_config
     from frogpbem.mail.reply import OptionError, default_games
 
-    if note is not None or chosen is not None:
-        raise UsageError("a game without a referee takes no --note, --setup or --random: "
-                         "its steps are your tool's own")
+    if note is not None:
+        raise UsageError("a game without a referee takes no --note: its messages are "
+                         "signed, not sealed to a team")
+    choice = Choice(chosen.text) if chosen is not None else None
     deliver = duel.write_eml(out)
     if smtp is not None:
         deliver = duel.send_smtp(smtp, default_config())
@@ -311,7 +315,7 @@ def _reply_duel(parsed: EmailMessage, message: Path, words: list[str] | None,
         turn = duel.reply(parsed, private, games or default_games(session.home),
                           " ".join(words) if words else None,
                           sender or os.environ.get("FROGPBEM_FROM") or None, deliver, to,
-                          session, command)
+                          session, command, choice)
     except OptionError:
         raise
     except FrogPbemError as exc:
@@ -324,7 +328,8 @@ def _reply_duel(parsed: EmailMessage, message: Path, words: list[str] | None,
     emit({"game": turn.game, "seat": turn.seat, "copy": str(turn.copy),
           "messages": turn.messages, "signed": turn.lines, "sent": turn.sent, "to": turn.to,
           "warnings": turn.warnings}, as_json,
-         "\n".join([*turn.warnings, *turn.lines, *([turn.sent] if turn.sent else [])]))
+         "\n".join([*turn.warnings, *turn.lines, *([turn.sent] if turn.sent else []),
+                    *([turn.then] if turn.then else [])]))
 
 
 def judge(

@@ -69,10 +69,14 @@ def message_words(before: Progress, message: Message, after: Progress) -> list[s
         words.append("the board is dealt")
     words += duel_rules(before.header.rules).proof_words(before, message, after)
     rules = after.ruleset
-    for played in after.played[len(before.played):]:
-        words.append(f"{played.seat} played {played.move}: awaiting the answer"
-                     if played.result is None else  # Frog Finder's answer comes next
-                     rules.describe(played.seat, played.move, rules.parse_result(played.result)))
+    for index, played in enumerate(after.played):
+        if index < len(before.played) and before.played[index] == played:
+            continue  # told before (a move answered now was awaiting its answer then)
+        if played.result is None:  # Frog Finder: its result comes with the answer
+            words.append(f"{played.seat} played {played.move}: awaiting the answer")
+        else:
+            words.append(rules.describe(played.seat, played.move,
+                                        rules.parse_result(played.result)))
     return words
 
 

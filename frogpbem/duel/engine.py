@@ -512,6 +512,7 @@ def add(path: Path, key: crypto.PrivateKey, text: str | None, session: Session,
                                     rules.move_parts(trial, secret,
                                                      ruleset.format_move(parsed)))
                 trial = advance(progress, message, rules, signed=False)
+                message, trial = _with_reveal(progress, message, trial, rules, secret)
         except FrogPbemError as exc:
             raise exc.within(path=path) from None
         if message == base:
@@ -532,6 +533,21 @@ def add(path: Path, key: crypto.PrivateKey, text: str | None, session: Session,
     if unplayed is not None:
         lines.append(f"your move {unplayed} was not played: your answer ended the game")
     return Added(seat, signed.n, tuple(lines), due)
+
+
+def _with_reveal(progress: Progress, message: Message, trial: Progress, rules: DuelRules,
+                 secret: SeatSecret) -> tuple[Message, Progress]:
+    """A move that ended the game with the seat's reveal added, when the outcome (or the
+    audit) waits for it and the rules take it in that message (Secret Move's does not:
+    a guess is opened only in a later message than its commitment; the seat then
+    reveals with its next message)."""
+    if message.seat not in reveals_due(trial, rules):
+        return message, trial
+    try:
+        closing = _with(message, {**rules.steps(trial, secret), "reveal": secret.secret})
+        return closing, advance(progress, closing, rules, signed=False)
+    except FrogPbemError:
+        return message, trial
 
 
 def _words(before: Progress, after: Progress, message: Message) -> list[str]:

@@ -46,12 +46,15 @@ from frogpbem.duel.engine import (
     load,
     message_words,
     replay,
+    reveals_due,
     seat_of,
     send_to,
     steps_alone,
     view_text,
+    withheld_words,
 )
 from frogpbem.duel.registry import duel_rules
+from frogpbem.duel.rules import Choice, DuelRules, Progress
 from frogpbem.errors import (
     FileAccessError,
     FrogPbemError,
@@ -71,6 +74,9 @@ from frogpbem.protocol.session import Session
 from frogpbem.protocol.times import text_of
 from frogpbem.safetext import safe
 
+SETUP_EXAMPLES = {"secretmove": "cols=0,3,5 rows=1,2,4"}
+"""The rulesets whose seats choose their own setup (:meth:`DuelRules.choose`), and an
+example of one for the mail (``--setup "…"``); ``--random`` draws it."""
 SHOWN = frozenset({"froglet"})
 """The rulesets whose board, once dealt, hides nothing: the mail shows it. Any other
 seat's board needs its own key (the mail says what to run)."""
@@ -97,6 +103,9 @@ class DuelTurn:
     sent: str = ""
     to: str = ""
     warnings: list[str] = field(default_factory=list)
+    then: str = ""
+    """What comes next when it is this seat's step again (it moves alone, or holds its
+    setup until its first move), in words."""
 
 
 Deliver = Callable[[DuelTurn, EmailMessage], str]
@@ -196,10 +205,13 @@ def subject(loaded: Loaded) -> str:
         said = f"{last.n}. " + "; ".join(words)
     else:
         said = f"{progress.first} created the game"
-    due = due_seat(progress, duel_rules(file.header.rules))
+    rules = duel_rules(file.header.rules)
+    due = due_seat(progress, rules)
     if due is None:
         outcome = progress.ruleset.outcome(progress.state)
-        after = f"game over: {outcome.standing_text()}" if outcome is not None else "game over"
+        pending = reveals_due(progress, rules)
+        after = f"game over: {outcome.standing_text()}" if outcome is not None else \
+            f"outcome pending: {withheld_words(pending)}" if pending else "game over"
     else:
         after = f"{due} to {'join' if not progress.joined else 'move'}"
     if file.header.notary is not None:
@@ -212,43 +224,96 @@ def board_shown(loaded: Loaded) -> bool:
     return loaded.progress.state is not None and loaded.file.header.rules in SHOWN
 
 
+def chooses(progress: Progress, rules: DuelRules, seat: str) -> bool:
+    """Whether ``seat`` gives its own setup now (Secret Move: its headers, with its join,
+    or with the first seat's first move): the ruleset has one to choose, and it is due."""
+    return type(rules).choose is not DuelRules.choose and progress.state is None and \
+        due_seat(progress, rules) == seat
+
+
+def setup_option(rules: str) -> str:
+    """``--setup "cols=0,3,5 rows=1,2,4"``: how a seat gives its setup to ``reply``."""
+    return f'--setup "{SETUP_EXAMPLES.get(rules, "YOUR SETUP")}"'
+
+
+def reveal_due(progress: Progress, rules: DuelRules, seat: str) -> bool:
+    """Whether the outcome (or the audit) waits for ``seat``'s reveal: the rules' moves
+    are over and it has not revealed (:func:`frogpbem.duel.engine.reveals_due`)."""
+    return seat in reveals_due(progress, rules)
+
+
+def answer_lines(progress: Progress, rules_name: str, recipient: str, answer: str,
+                 key: str = " --key YOUR_KEY") -> list[str]:
+    """What ``recipient`` runs to answer (``answer``: ``frogpbem reply THIS_MESSAGE.eml``),
+    in words: its join (with its setup, when it chooses one), its setup and first move,
+    its move, its reveal once the outcome waits for it; empty when nothing is due from
+    it."""
+    rules = duel_rules(rules_name)
+    due = due_seat(progress, rules)
+    setup = setup_option(rules_name)
+    if not progress.joined and due == recipient:
+        if chooses(progress, rules, recipient):
+            return ["Join with one command, your setup drawn at random:",
+                    f"    {answer} --random{key}",
+                    f"or chosen by you: {answer} {setup}{key}"]
+        return ["Join with one command:", f"    {answer}{key}"]
+    if due == recipient and chooses(progress, rules, recipient):
+        return [f"It is your move ({recipient}), with your setup first. Give it (or "
+                "--random: drawn at random); your tool keeps it and shows your board:",
+                f"    {answer} {setup}{key}",
+                "then answer the same message with your move, which goes with it:",
+                f'    {answer} "YOUR MOVE"{key}']
+    if due == recipient:
+        return [f"It is your move ({recipient}). Answer with one command:",
+                f'    {answer} "YOUR MOVE"{key}']
+    if due is None and reveal_due(progress, rules, recipient):
+        return ["The moves are over; the outcome waits for your reveal (your secret, and "
+                "what rests on it). Send it with one command:", f"    {answer}{key}"]
+    return []
+
+
 def body(loaded: Loaded, recipient: str, name: str) -> str:
     """The mail's text for ``recipient``: what the last message did, its board when that
     needs no secret, and the exact command to answer with."""
     file, progress = loaded.file, loaded.progress
     header = file.header
     sender = progress.other(recipient)
-    due = due_seat(progress, duel_rules(header.rules))
+    rules = duel_rules(header.rules)
+    due = due_seat(progress, rules)
     answer = "frogpbem reply THIS_MESSAGE.eml"
     lines = []
     if file.messages:
         lines += [*message_words(file, file.messages[-1].n), ""]
     if board_shown(loaded):
         lines += [view_text(loaded, None), ""]
+    todo = answer_lines(progress, header.rules, recipient, answer)
     if not progress.joined and due == recipient:
         names = ", ".join(f"{p.seat} ({safe(p.name)})" for p in header.seats)
         lines += [f"{safe(header.party(sender).name)} ({sender}) invites you to a game of "
                   f"{progress.ruleset.title} with no referee: {names}; you play {recipient}.",
-                  "Join with one command:", f"    {answer} --key YOUR_KEY"]
+                  *todo]
     elif due == recipient:
-        if not board_shown(loaded):
+        if not board_shown(loaded) and not chooses(progress, rules, recipient):
             lines += ["Your board needs your own key to show: run",
                       f"    {answer} --key YOUR_KEY", ""]
-        lines += [f"It is your move ({recipient}). Answer with one command:",
-                  f'    {answer} "YOUR MOVE" --key YOUR_KEY']
+        lines += todo
     elif due is None:
-        lines += [f"The game is over; check it: frogpbem verify {name}"]
+        pending = reveals_due(progress, rules)
+        lines += todo or ([f"The moves are over; the outcome waits for "
+                           f"{withheld_words(pending)}."] if pending else [])
+        lines += [f"The game is over; check it: frogpbem verify {name}"] if not pending \
+            else [f"Then check it: frogpbem verify {name}"]
     else:
         lines += [f"{due} is to move. You may still resign:",
                   f"    {answer} resign --key YOUR_KEY"]
-    if due is not None:
+    if todo:
         lines += ["(save this message, or pipe it from your mail program: frogpbem reply -",
                   f"...). It checks the attached {name}, signs your message, and writes",
                   f"the answer to {sender} as an .eml file to send, or sends it (--smtp URL,",
                   "--sendmail).", "",
                   f"Or by hand: save the attached {name}, run",
-                  f"    frogpbem move {name} " + ("" if not progress.joined else
-                                                   '"YOUR MOVE" ') + "--key YOUR_KEY",
+                  f"    frogpbem move {name} " + ("" if not progress.joined or due is None
+                                                   else '"YOUR MOVE" ') + "--key YOUR_KEY",
                   f"and mail {name} back to {sender}."]
     return "\n".join(lines) + "\n"
 
@@ -274,8 +339,12 @@ def notary_body(loaded: Loaded, recipient: str, name: str) -> str:
     if deadline is not None and own is not None:
         lines.append(f"{sender}'s deadline for it: {own.until_text} ({deadline.per_move} "
                      f"after the notary's stamp at {own.since}), by the notary's clock.")
-    due = due_seat(progress, duel_rules(header.rules))
-    if file.timeout is not None or due is None:
+    rules = duel_rules(header.rules)
+    due = due_seat(progress, rules)
+    pending = reveals_due(progress, rules) if file.timeout is None else ()
+    if due is None and pending:
+        lines.append(f"The moves are over; the outcome waits for {withheld_words(pending)}.")
+    elif file.timeout is not None or due is None:
         lines.append(f"The game is over; check it: frogpbem verify {name}")
     elif deadline is not None and due == recipient and progress.joined:
         lines.append(f"{recipient} then has {deadline.per_move} from the notary's stamp.")
@@ -466,14 +535,22 @@ def _whom(mailed: Mailed) -> str:
 
 def reply(message: EmailMessage, key: crypto.PrivateKey, games: Path, move: str | None,
           sender: str | None, deliver: Deliver | None, to: str | None, session: Session,
-          command: str) -> DuelTurn:
+          command: str, choice: Choice | None = None) -> DuelTurn:
     """Answer ``message`` (the other seat's) in a game without a referee: check its copy
     (whole, and against this seat's memory), keep it in ``games``, add this seat's message
     (its join, the steps due from it, its move), keep the signed copy, and have the answer
     delivered to the other seat (through the notary, when the header names one; a warning
     when this seat's deadline passed by this computer's clock). Without a move: join if
-    this seat must, take the steps due from it that stand alone, else show the board and
-    what to run (``command``), and the seat's deadline by the notary's stamps."""
+    this seat must, take the steps due from it that stand alone, or its reveal the outcome
+    waits for, else show the board and what to run (``command``), and the seat's deadline
+    by the notary's stamps. With ``choice`` (its setup, Secret Move's headers) the seat's
+    join or first message holds it; a setup after which the seat is still to move is kept
+    and not sent: its move goes with it.
+
+    A seat whose copy holds its own messages after this one (the other seat is done and it
+    moves alone, or it kept its setup) and whose step it still is answers the same message
+    again: its next message builds on its own copy. Only a second, different message of
+    one number is refused (it would fork the game)."""
     me = address(sender, "--from") if sender else None
     given = address(to, "--to") if to else None
     copy, count = copy_in(contents(message))
@@ -483,13 +560,17 @@ def reply(message: EmailMessage, key: crypto.PrivateKey, games: Path, move: str 
     with locked(target):
         kept = _kept(target, copy.game)
         relation = _relation(kept, copy, target, seat)
+        base = copy
         if relation == "answered":
             assert kept is not None
-            return _again(message, kept, count, copy, key, target, move, me, given, deliver,
-                          session, command)
+            resend = _resend(kept, count, seat, target, move)
+            if resend is not None:
+                return _again(message, kept, count, copy, key, target, move, me, given,
+                              deliver, session, command, resend)
+            base, relation = kept, "same"  # it moves on from its own last message
         with tempfile.TemporaryDirectory() as folder:
             work = Path(folder) / target.name
-            work.write_bytes(dump_duel(copy))
+            work.write_bytes(dump_duel(base))
             try:
                 loaded = load(work, session)  # a rollback (8) or a fork (11) is refused here
             except FrogPbemError as exc:
@@ -498,19 +579,27 @@ def reply(message: EmailMessage, key: crypto.PrivateKey, games: Path, move: str 
                 write_atomic(target, dump_duel(copy))  # the checked copy is kept
             remember_thread(session, copy.game, *_message_thread(message))
             progress = loaded.progress
+            rules = duel_rules(copy.header.rules)
             must_join = not progress.joined and seat == progress.second
             text = move
             if move is not None and move.strip().lower() == "reveal" and progress.over:
                 text = None  # the game is over: the seat shows its secret
             said, late = deadline_words(loaded, seat, session.clock.now())
             warnings = [late] if late else []
-            if move is None and (loaded.file.timeout is not None or
-                                 not (must_join or steps_alone(loaded, seat, key))):
-                return DuelTurn(copy.game, seat, target, count,
+            if choice is None and chooses(progress, rules, seat) and \
+                    (must_join or move is not None):
+                raise UsageError(f"{seat} gives its setup first: {command} --random (drawn "
+                                 f"at random), or {command} "
+                                 f"{setup_option(copy.header.rules)}")
+            acts = must_join or choice is not None or reveal_due(progress, rules, seat) or \
+                (not chooses(progress, rules, seat) and steps_alone(loaded, seat, key))
+            if move is None and (loaded.file.timeout is not None or not acts):
+                return DuelTurn(copy.game, seat, target, len(loaded.file.messages),
                                 shown=_shown(loaded, seat, key, target, command, said),
                                 warnings=warnings)
             try:
-                added = add(work, key, text, session, join_only=must_join and move is None)
+                added = add(work, key, text, session, join_only=must_join and move is None,
+                            choice=choice)
             except FrogPbemError as exc:
                 raise _named(exc, folder, None) from None
             signed = read_bytes(work)
@@ -518,9 +607,19 @@ def reply(message: EmailMessage, key: crypto.PrivateKey, games: Path, move: str 
         after = load(target, None)
         turn = DuelTurn(copy.game, seat, target, len(after.file.messages),
                         list(added.lines) or [f"{seat}'s step"], warnings=warnings)
+        last = after.file.messages[-1]
         said = f"{added.n}\n{' '.join((move or '').split())}\n"
         write_atomic(_answered(target), said.encode(), durable=False, private=True)
+        if added.due == seat and choice is not None and last.move is None and \
+                not last.resign:  # its setup, kept: its first move goes with it
+            turn.then = (f"{_shown(after, seat, key, target, command)}\n"
+                         "(your setup is signed and kept, not sent yet: it goes with your "
+                         "move)")
+            return turn
         _deliver(turn, message, after, me, given, deliver, session)
+        if added.due == seat:
+            turn.then = (f"It is your move again ({seat}): answer the same message again "
+                         f'with your next move:\n    {command} "YOUR MOVE"')
         write_atomic(_answered(target), f"{said}{' '.join(turn.sent.split())}\n".encode(),
                      durable=False, private=True)
     return turn
@@ -534,16 +633,48 @@ def _named(exc: FrogPbemError, folder: str, name: str | None) -> FrogPbemError:
     return exc
 
 
+def _resend(kept: DuelFile, count: int, seat: str, target: Path,
+            move: str | None) -> int | None:
+    """The index in ``kept`` of this seat's message to send again (its answer to message
+    ``count``, or its last one), or ``None`` when the
+    seat moves on from its own last message instead: it is still its step (the other
+    seat is done, or it kept its setup), and that message was sent (or holds no move:
+    its setup) unless ``move`` is another one."""
+    progress = replay(kept)
+    if due_seat(progress, duel_rules(kept.header.rules)) != seat:
+        return count
+    last = kept.messages[-1]
+    done = "resign" if last.resign else (last.move or "")
+    try:
+        lines = _answered(target).read_text("utf-8").split("\n")
+        unsent = lines[0] == str(last.n) and not lines[2].strip()
+    except (OSError, IndexError, ValueError):
+        unsent = False
+    if unsent and done and (move is None or _normal_of(progress, move) == done):
+        return len(kept.messages) - 1  # its last answer, signed but not sent: again
+    return None
+
+
+def _normal_of(progress: Progress, move: str) -> str | None:
+    if move.strip().lower() == "resign":
+        return "resign"
+    try:
+        rules = progress.ruleset
+        return str(rules.format_move(rules.parse_move(move)))
+    except FrogPbemError:
+        return None
+
+
 def _again(message: EmailMessage, kept: DuelFile, count: int, copy: DuelFile,
            key: crypto.PrivateKey, target: Path, move: str | None, me: Address | None,
            given: Address | None, deliver: Deliver | None, session: Session,
-           command: str) -> DuelTurn:
+           command: str, index: int | None = None) -> DuelTurn:
     """This seat answered the message already (its message ``count + 1`` is in its copy):
     the same answer is sent again, with a warning; a different move is refused (a second
     message of that number, signed by this seat, would fork the game)."""
     seat = seat_of(kept.header, key.public)
     loaded = load(target, session)
-    mine = kept.messages[count]
+    mine = kept.messages[count if index is None else index]
     given_move = _normal(loaded, move)
     before = "resign" if mine.resign else (mine.move or "")
     if move is None and before:
@@ -644,16 +775,29 @@ def _shown(loaded: Loaded, seat: str, key: crypto.PrivateKey, target: Path,
     """The board as this seat's tool shows it, what to run, and the seat's ``deadline`` in
     words (if one runs)."""
     progress = loaded.progress
-    due = due_seat(progress, duel_rules(loaded.file.header.rules))
+    rules = duel_rules(loaded.file.header.rules)
+    due = due_seat(progress, rules)
     timeout = loaded.file.timeout
+    pending = reveals_due(progress, rules)
     if timeout is not None:
         after = (f"The game is over: the notary recorded {timeout.seat}'s timeout at "
                  f"{timeout.at} ({timeout.seat} sent nothing before its deadline), and "
                  f"{timeout.seat} forfeits; check it: frogpbem verify {target}")
+    elif due is None and seat in pending:
+        after = ("The moves are over; the outcome waits for your reveal (your secret, and "
+                 f"what rests on it). Send it with:\n    {command}")
+    elif due is None and pending:
+        after = (f"The moves are over; the outcome waits for {withheld_words(pending)}; "
+                 f"then check it: frogpbem verify {target}")
     elif due is None:
         after = f"The game is over; check it: frogpbem verify {target}"
         if seat not in progress.revealed:
             after += f"\nYou may show your secret: {command} reveal"
+    elif due == seat and chooses(progress, rules, seat):
+        after = (f"It is your move ({seat}), with your setup first: give it (or --random), "
+                 f"which your tool keeps and shows:\n    {command} "
+                 f"{setup_option(loaded.file.header.rules)}\nthen your move: "
+                 f'{command} "YOUR MOVE"')
     elif due == seat:
         after = f'It is your move ({seat}). Answer with:\n    {command} "YOUR MOVE"'
     else:

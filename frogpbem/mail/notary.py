@@ -21,7 +21,7 @@ from pathlib import Path
 
 from frogpbem import crypto
 from frogpbem.duel import stamps
-from frogpbem.duel.engine import due_seat, replay, waiting, withheld_words
+from frogpbem.duel.engine import due_seat, replay, reveals_due, waiting, withheld_words
 from frogpbem.duel.registry import duel_rules
 from frogpbem.duel.rules import Progress
 from frogpbem.errors import FileAccessError, FrogPbemError, UsageError
@@ -38,6 +38,7 @@ from frogpbem.gamefile.duelfile import (
     Message as DuelMessage,
 )
 from frogpbem.mail.answers import Unused
+from frogpbem.mail.duel import answer_lines
 from frogpbem.mail.headers import address as mail_address
 from frogpbem.mail.headers import domain_of
 from frogpbem.mail.headers import stamp as stamp_headers
@@ -317,12 +318,25 @@ class Notary:
                       f"{file.timeout.seat} forfeits.", ""]
         else:
             deadline = file.header.deadline
-            lines += ["Your copy of the game is attached. Answer with one command:",
-                      '    frogpbem reply THIS_MESSAGE.eml "YOUR MOVE" --key YOUR_KEY',
-                      f"(it writes your answer to {self.address}; --smtp URL sends it). Or",
-                      "save it as GAME.yaml, run",
-                      '    frogpbem move GAME.yaml "YOUR MOVE" --key YOUR_KEY',
-                      f"and mail GAME.yaml, attached, to {self.address}."]
+            todo = answer_lines(progress, file.header.rules, role,
+                                "frogpbem reply THIS_MESSAGE.eml")
+            pending = reveals_due(progress, duel_rules(file.header.rules))
+            if todo:
+                lines += ["Your copy of the game is attached.", *todo,
+                          f"(it writes your answer to {self.address}; --smtp URL sends "
+                          "it). Or save it as GAME.yaml, run",
+                          "    frogpbem move GAME.yaml " + ('"YOUR MOVE" ' if progress.joined
+                                                           and _due(progress) else "")
+                          + "--key YOUR_KEY",
+                          f"and mail GAME.yaml, attached, to {self.address}."]
+            elif _due(progress) is None:
+                lines += ["Your copy of the game is attached. " + (
+                    f"The moves are over; the outcome waits for {withheld_words(pending)}."
+                    if pending else "The game is over; check it: frogpbem verify GAME.yaml")]
+            else:
+                lines += [f"Your copy of the game is attached. {_due(progress)} is to move; "
+                          "you may still resign:",
+                          "    frogpbem reply THIS_MESSAGE.eml resign --key YOUR_KEY"]
             running = stamps.first_due(file, len(file.stamps), _waiting(progress))
             if deadline is not None:
                 lines.append(f"You have {deadline.per_move} for each message, by the "

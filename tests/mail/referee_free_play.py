@@ -1,17 +1,15 @@
 """Whole games without a referee by mail, for every ruleset: the driver the mail tests share.
 
 Each seat fetches its one new mail from its own IMAP mailbox (Dovecot, imapclient), saves
-it, and answers it with ``frogpbem reply`` alone: without a move first (its tool joins,
-takes a step that stands alone, or shows the board), then with a move chosen from the
-seat's own ``frogpbem view --json`` of its kept copy by the ruleset's bot
-(:func:`frogpbem.games.bot_move`), or ``reveal`` once the game is over. The mail goes
-through aiosmtpd, straight to the other seat or through the judge as notary
-(``frogpbem judge --once``, run in this process).
-
-Secret Move's setup is the exception, by hand as each mail says ("Or by hand: save the
-attached file, run frogpbem move"): ``frogpbem reply`` cannot give a seat's headers in a
-game without a referee (it refuses ``--random``, and without it the tool asks for them);
-see ``test_referee_free_secretmove_join_by_reply_alone`` in test_referee_free_mail.py.
+it (the newest, when the other seat moved alone), and answers it with ``frogpbem reply``
+alone, as the mail says: with ``--random`` where the mail asks for the seat's setup
+(Secret Move's headers), else without a move first (its tool joins, takes a step that
+stands alone, sends its reveal once the outcome waits for it, or shows the board), then
+with a move chosen from the seat's own ``frogpbem view --json`` of its kept copy by the
+ruleset's bot (:func:`frogpbem.games.bot_move`); a seat whose tool says it is its move
+again (the other seat is done) answers the same mail again with its next move. The mail
+goes through aiosmtpd, straight to the other seat or through the judge as notary
+(``frogpbem judge --once``, run in this process). Nothing is done by hand.
 
 Every command and its output go into a transcript (``FROGPBEM_TRANSCRIPT=FILE`` writes it).
 """
@@ -44,6 +42,9 @@ OPTIONS = {"froglet": ("size=4",), "frogfinder": ("size=6", "frogs=2"), "secretm
 """Small boards: each game stays short."""
 SEATS = {"froglet": ("white", "black"), "frogfinder": ("red", "blue"),
          "secretmove": ("red", "blue")}
+REVEALS = {"froglet": {"white"}, "frogfinder": {"red", "blue"},
+           "secretmove": {"red", "blue"}}
+"""The seats whose reveal the game needs: every one of them is in the final file."""
 
 
 @dataclass
@@ -71,8 +72,10 @@ class Player:
         """The Message-IDs of the mails the seats got, in order."""
         self.last_writer = table.white
         """The seat that sent the last mail."""
-        self.by_hand = 0
-        """How many turns went by hand (Secret Move's setup)."""
+        self.alone = 0
+        """How many moves a seat made alone (answering the same mail again)."""
+        self.reveals = 0
+        """How many reveals went by ``reply`` with no move, as the mail asked."""
 
     # --- commands -------------------------------------------------------------------------
 
@@ -138,30 +141,28 @@ class Player:
             if self.notary:
                 log = self.judge()
                 assert any("forwarded to" in line for line in log), log
-            (mail,) = fetch(self.servers, seat.player)
+            got = fetch(self.servers, seat.player)
+            assert got, f"no mail for {seat.player}"
+            for mail in got:  # more than one: the other seat moved alone
+                message = parsed(mail)
+                sender = message["From"].addresses[0].addr_spec
+                assert sender == (NOTARY if self.notary else self.other(seat).address)
+                if answered is not None:  # the answer to the mail the other seat got last
+                    assert message["In-Reply-To"] == answered or self.notary, message
+                self.forwarded.append(message["Message-ID"])
+            # the newest: the longest copy (mails sent in a row may arrive in any order)
+            mail = max(got, key=lambda data: len(parse_duel(attached(parsed(data)),
+                                                            "mail").messages))
             message = parsed(mail)
-            sender = message["From"].addresses[0].addr_spec
-            assert sender == (NOTARY if self.notary else self.other(seat).address)
-            if answered is not None:  # the answer to the mail the other seat got last
-                assert message["In-Reply-To"] == answered or self.notary, message
-            self.forwarded.append(message["Message-ID"])
             saved = t.tmp / f"{seat.player}-{mails}.eml"
             saved.write_bytes(mail)
-            game = parsed(mail)["X-Frogpbem-Game"]
+            game = message["X-Frogpbem-Game"]
             done = self.turn(seat, saved, game)
-            mails += 1
+            mails += len(got)
             assert mails < limit
             if done == "over":
                 mails -= 1
-                writer = self.last_writer
-                if writer is not seat and not self.revealed(writer, game):
-                    self.by_hand_send(writer, game)  # its own move ended the game
-                    answered, mails = None, mails + 1
-                    continue
                 break
-            if done == "alone":  # the other seat moved alone: nothing here to answer
-                answered = None
-                continue
             self.last_writer = seat
             answered = message["Message-ID"]
             seat = self.other(seat)
@@ -175,54 +176,51 @@ class Player:
         return self.run(seat, "reply", saved, *words, "--games", seat.games, "--smtp",
                         self.servers.smtp)
 
-    def revealed(self, seat: Seat, game: str) -> bool:
-        file = parse_duel(seat.copy(game).read_bytes(), "copy")
-        return any(m.reveal for m in file.messages if m.seat == self.name(seat))
-
-    def by_hand_send(self, seat: Seat, game: str, *move: str) -> None:
-        """By hand on the seat's kept copy: ``frogpbem move`` (its reveal when the game is
-        over), then ``frogpbem mail``."""
-        self.by_hand += 1
-        self.last_writer = seat
-        done = self.run(seat, "move", seat.copy(game), *move)
-        assert done.exit_code == 0, done.stderr
-        sent = self.run(seat, "mail", seat.copy(game), "--smtp", self.servers.smtp)
-        assert sent.exit_code == 0, sent.stderr
-
     def turn(self, seat: Seat, saved: Path, game: str) -> str:
-        """``seat``'s answer to the mail ``saved``: ``sent``; ``over`` (the game is over and
-        the seat has nothing more to send); ``alone`` (the other seat is to move again:
-        Secret Move, once this seat is done, and it moved by hand)."""
-        shown = self.reply(seat, saved)
-        if shown.exit_code == 2 and "chooses its headers first" in shown.stderr:
-            self.set_up_by_hand(seat, saved, game)
-            return "sent"
-        assert shown.exit_code == 0, shown.stderr
-        if "sent to " in shown.stdout:  # its join, or a step of its own
-            return "sent"
-        if "The game is over" in shown.stdout:
-            if "You may show your secret" not in shown.stdout:
-                return "over"
-            revealed = self.reply(seat, saved, "reveal")
-            assert revealed.exit_code == 0, revealed.stderr
-            assert f"{self.name(seat)} revealed its secret" in revealed.stdout
-            return "sent"
-        other = self.other(seat)
-        if f"{self.name(other)} is to move" in shown.stdout:
-            # reply cannot answer twice in a row (a second answer to one mail is refused
-            # as a fork): the seat still moving does so by hand
-            self.by_hand_send(other, game, self.choose(other, game))
-            return "alone"
-        assert "It is your move" in shown.stdout, shown.stdout
-        for _ in range(40):
-            move = self.choose(seat, game)
-            done = self.reply(seat, saved, move)
-            if done.exit_code == 0:
-                assert "sent to " in done.stdout, done.stdout
+        """``seat``'s answer to the mail ``saved``, as the mail says: ``sent``, or ``over``
+        (the game is over and nothing more is due from the seat)."""
+        text = parsed(saved.read_bytes()).get_body(("plain",)).get_content()  # type: ignore[union-attr]
+        if "--random" in text:  # the mail asks for the seat's setup (Secret Move)
+            chosen = self.reply(seat, saved, "--random")
+            assert chosen.exit_code == 0, chosen.stderr
+            if "sent to " in chosen.stdout:  # its join
                 return "sent"
-            # Frog Finder before the deal: the seat cannot see its frogs yet
-            assert done.exit_code == 4 and "your own frog" in done.stderr, done.stderr
-        raise AssertionError("no move taken")
+            assert "not sent yet: it goes with your move" in chosen.stdout, chosen.stdout
+            return self.move(seat, saved, game)
+        shown = self.reply(seat, saved)
+        assert shown.exit_code == 0, shown.stderr
+        if "sent to " in shown.stdout:  # its join, a step of its own, or its reveal
+            assert "It is your move again" not in shown.stdout
+            if "the outcome waits for your reveal" in text:  # as the mail said
+                assert f"{self.name(seat)} revealed its secret" in shown.stdout
+                self.reveals += 1
+            return "sent"
+        if "The game is over" in shown.stdout or "the outcome waits for" in shown.stdout:
+            return "over"
+        assert "It is your move" in shown.stdout, "\n\n".join(self.transcript[-4:])
+        return self.move(seat, saved, game)
+
+    def move(self, seat: Seat, saved: Path, game: str) -> str:
+        """The seat's move in answer to ``saved``, and its next ones while its tool says it
+        is its move again (the other seat is done: it moves alone)."""
+        for _ in range(40):
+            for _ in range(40):
+                move = self.choose(seat, game)
+                done = self.reply(seat, saved, move)
+                if done.exit_code == 0:
+                    break
+                # Frog Finder before the deal: the seat cannot see its frogs yet
+                assert done.exit_code == 4 and "your own frog" in done.stderr, done.stderr
+            else:
+                raise AssertionError("no move taken")
+            assert "sent to " in done.stdout, done.stdout
+            if "It is your move again" not in done.stdout:
+                return "sent"
+            self.alone += 1
+            if self.notary:  # the notary stamps and forwards each message as it comes
+                log = self.judge()
+                assert any("forwarded to" in line for line in log), log
+        raise AssertionError("moving alone without end")
 
     def name(self, seat: Seat) -> str:
         return SEATS[self.rules][0 if seat is self.table.white else 1]
@@ -256,25 +254,6 @@ class Player:
                  *[sq for frogs in state["own_frogs"].values() for sq in frogs]}
         open_ = [f"{c}{r}" for c in "ABCDEF" for r in range(1, 7) if f"{c}{r}" not in taken]
         return f"shoot {self.rng.choice(open_)}"
-
-    def set_up_by_hand(self, seat: Seat, saved: Path, game: str) -> None:
-        """Secret Move's headers, as the mail says to do by hand: the attached file saved,
-        ``frogpbem move --random`` (the first seat then its first move), and
-        ``frogpbem mail``."""
-        self.by_hand += 1
-        copy = seat.copy(game)
-        seat.games.mkdir(parents=True, exist_ok=True)
-        copy.write_bytes(attached(parsed(saved.read_bytes())))
-        done = self.run(seat, "move", copy, "--random")
-        assert done.exit_code == 0, done.stderr
-        if "It is your move" in done.stdout or "to move: " + self.name(seat) in done.stdout \
-                or seat is self.table.white:
-            move = self.choose(seat, game)
-            moved = self.run(seat, "move", copy, move)
-            assert moved.exit_code == 0, moved.stderr
-        sent = self.run(seat, "mail", copy, "--smtp", self.servers.smtp)
-        assert sent.exit_code == 0, sent.stderr
-
 
 def write_transcript(finished: Finished, name: str) -> None:
     """The transcript into ``$FROGPBEM_TRANSCRIPT``-NAME.txt, when that is set."""
@@ -340,9 +319,13 @@ def check_finished(player: Player, finished: Finished) -> None:
         assert reader.copy(finished.game).read_bytes() == data
         mine, notarised = files[last.copy(finished.game)], parse_duel(data, "notary")
         assert mine.messages == notarised.messages
-        assert mine.stamps == notarised.stamps[:-1] and mine.header == notarised.header
+        assert mine.stamps == notarised.stamps[:len(mine.stamps)]
+        assert mine.header == notarised.header
+        assert all(m.seat == player.name(last) for m in
+                   notarised.messages[len(mine.stamps):])  # its own, stamped since
     file = parse_duel(data, "final")
-    assert {m.seat for m in file.messages if m.reveal} == set(SEATS[player.rules])
+    # the reveals each ruleset needs (docs/format.md): Froglet's white's alone, at the deal
+    assert {m.seat for m in file.messages if m.reveal} == REVEALS[player.rules]
     if finished.notarised is not None:
         assert len(file.stamps) == len(file.messages)  # every message through the notary
     outcome = independent_outcome(file)

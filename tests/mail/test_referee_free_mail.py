@@ -439,28 +439,23 @@ def fetch(servers: Servers, user: str) -> list[bytes]:
     return messages
 
 
-AUDIT_BUG = pytest.mark.xfail(strict=True, reason="frogpbem audit fails on every Frog "
-                                                  "Finder game without a referee: 'not a "
-                                                  "frog-finding result: None' (reported)")
-
-
 @pytest.mark.parametrize(("rules", "seed"), [
-    ("froglet", 7), pytest.param("frogfinder", 3, marks=AUDIT_BUG), ("secretmove", 5)])
+    ("froglet", 7), ("frogfinder", 3), ("secretmove", 5)])
 def test_referee_free_a_whole_game_by_mail_through_smtp_and_imap(
         table: Table, servers: Servers, rules: str, seed: int) -> None:
     """Each seat only answers the newest mail in its own mailbox, straight from the other
-    seat, with frogpbem reply (Secret Move's headers by hand: see below); the moves are
-    the bots' from the seat's own view --json; both final copies are the same bytes, which
-    audit accepts."""
+    seat, with frogpbem reply alone, as the mail says (Secret Move's headers --random, a
+    seat's moves alone, each reveal due); the moves are the bots' from the seat's own view
+    --json; both final copies are the same bytes, which audit accepts."""
     from tests.mail.referee_free_play import Player, check_finished, write_transcript
 
     player = Player(table, servers, rules, seed)
     finished = player.play()
     write_transcript(finished, f"{rules}-mail")
     assert finished.mails >= 4
-    # by hand: Secret Move's two setups (and a seat's moves alone), a seat's reveal when
-    # its own move ended the game (reported: reply cannot do these)
-    assert player.by_hand >= 2 if rules == "secretmove" else player.by_hand <= 1
+    # Froglet's white reveals at the deal; in the others a reveal goes by reply alone when
+    # its mail asks for it (Frog Finder's answerer reveals with its answer that ends it)
+    assert player.reveals == {"froglet": 0, "frogfinder": 1, "secretmove": 2}[rules]
     check_finished(player, finished)
 
 
@@ -479,16 +474,92 @@ def test_referee_free_frogfinder_step_by_reply_says_what_it_sent(table: Table) -
     assert [m.seat for m in file.messages] == ["blue", "red"]
 
 
-@pytest.mark.xfail(strict=True, reason="frogpbem reply cannot give a seat's Secret Move "
-                                       "headers in a game without a referee (reported)")
-def test_referee_free_secretmove_join_by_reply_alone(table: Table) -> None:
-    """Blue joins a Secret Move game with the one command its invitation gives
-    (``frogpbem reply THIS_MESSAGE.eml --key YOUR_KEY``): refused today (exit 2, "blue
-    chooses its headers first: frogpbem move GAME --setup ..."), and reply refuses
-    ``--random`` in a game without a referee."""
+def _body(path: Path) -> str:
+    return parsed(path.read_bytes()).get_body(("plain",)).get_content()  # type: ignore[union-attr, no-any-return]
+
+
+def _seats_of(path: Path) -> list[str]:
+    return [m.seat for m in parse_duel(attached(parsed(path.read_bytes())), "mail").messages]
+
+
+def test_referee_free_secretmove_set_up_by_reply_alone(table: Table) -> None:
+    """Blue joins a Secret Move game with the command its invitation gives (its headers
+    --random, or --setup); red gives its headers to reply, which keeps them and shows its
+    board, then answers the same mail with its first move: both go in one mail."""
     invite, game = table.invitation(rules="secretmove")
-    text = parsed(invite.read_bytes()).get_body(("plain",)).get_content()  # type: ignore[union-attr]
-    assert "frogpbem reply THIS_MESSAGE.eml --key YOUR_KEY" in text
-    joined, answer = table.reply(table.black, invite)
+    text = _body(invite)
+    assert "frogpbem reply THIS_MESSAGE.eml --random --key YOUR_KEY" in text
+    assert 'frogpbem reply THIS_MESSAGE.eml --setup "cols=0,3,5 rows=1,2,4" --key YOUR_KEY' \
+        in text
+    bare, nothing = table.reply(table.black, invite)
+    assert bare.exit_code == 2 and not nothing.exists()
+    assert "blue gives its setup first: frogpbem reply" in bare.stderr
+    assert "--random" in bare.stderr and "Traceback" not in bare.stderr
+    both, nothing = table.reply(table.black, invite, "--random", "pass")
+    assert both.exit_code == 4 and not nothing.exists()  # red moves first
+    assert "it is red's turn, not blue's" in both.stderr
+    joined, join_mail = table.reply(table.black, invite, "--setup", "cols=0,1,2 rows=3,4,5")
     assert joined.exit_code == 0, joined.stderr
-    assert "blue joined" in joined.stdout and answer.exists()
+    assert f"blue joined game {game}" in joined.stdout and join_mail.exists()
+    file = parse_duel(attached(parsed(join_mail.read_bytes())), "mail")
+    assert [m.seat for m in file.messages] == ["blue"] and file.messages[0].step("setup")
+    said = _body(join_mail)
+    assert 'frogpbem reply THIS_MESSAGE.eml --setup "cols=0,3,5 rows=1,2,4" --key YOUR_KEY' \
+        in said and 'frogpbem reply THIS_MESSAGE.eml "YOUR MOVE" --key YOUR_KEY' in said
+    shown, nothing = table.reply(table.white, join_mail)
+    assert shown.exit_code == 0 and not nothing.exists()
+    assert "with your setup first" in shown.stdout
+    moved, nothing = table.reply(table.white, join_mail, "pass")
+    assert moved.exit_code == 2 and "red gives its setup first" in moved.stderr
+    kept, nothing = table.reply(table.white, join_mail, "--random")
+    assert kept.exit_code == 0, kept.stderr
+    assert not nothing.exists()  # kept, not sent: its move goes with it
+    assert "not sent yet: it goes with your move" in kept.stdout
+    assert "It is your move (red)" in kept.stdout
+    assert [m.seat for m in parse_duel(table.white.copy(game).read_bytes(),
+                                       "copy").messages] == ["blue", "red"]
+    first, move_mail = table.reply(table.white, join_mail, "pass")
+    assert first.exit_code == 0, first.stderr
+    assert "red passes" in first.stdout and "It is your move again" not in first.stdout
+    after = parse_duel(attached(parsed(move_mail.read_bytes())), "mail")
+    assert [(m.seat, m.move) for m in after.messages] == [("blue", None), ("red", None),
+                                                          ("red", "pass")]
+    assert after.messages[1].step("setup") and parsed(move_mail.read_bytes())[
+        "In-Reply-To"] == parsed(join_mail.read_bytes())["Message-ID"]
+
+
+def test_referee_free_secretmove_a_seat_moves_alone_answering_one_mail_again(
+        table: Table) -> None:
+    """Red passes at once (it is done); blue then moves alone: each of its messages answers
+    red's one mail again, built on its own copy (messages n+1, n+2), each mailed; red
+    keeps the last; a second, different message of one number is still refused."""
+    invite, game = table.invitation(rules="secretmove")
+    joined, join_mail = table.reply(table.black, invite, "--setup", "cols=0,1,2 rows=3,4,5")
+    assert joined.exit_code == 0, joined.stderr
+    kept, _ = table.reply(table.white, join_mail, "--random")
+    assert kept.exit_code == 0, kept.stderr
+    passed, pass_mail = table.reply(table.white, join_mail, "pass")
+    assert passed.exit_code == 0, passed.stderr
+    # blue's board: each square's value is its column's header plus its row's (docs/rules.md)
+    shown, _ = table.reply(table.black, pass_mail)
+    assert "It is your move (blue)" in shown.stdout
+    answers = []
+    for move in ("A1-B1 1", "A2-B2 1"):  # from 0+3 to 1+3, from 0+4 to 1+4: a gap of 1
+        done, answer = table.reply(table.black, pass_mail, move)
+        assert done.exit_code == 0, done.stderr
+        assert "It is your move again (blue)" in done.stdout and answer.exists()
+        answers.append(answer)
+    assert _seats_of(answers[0]) == ["blue", "red", "red", "blue"]
+    assert _seats_of(answers[1]) == ["blue", "red", "red", "blue", "blue"]
+    for answer in answers:
+        message = parsed(answer.read_bytes())
+        assert message["In-Reply-To"] == parsed(pass_mail.read_bytes())["Message-ID"]
+        assert "blue is to move" in _body(answer)
+    took = table.run(table.white, "receive", answers[1], "--games", table.white.games)
+    assert took.exit_code == 0 and "kept the copy after message 5" in took.stdout
+    older = table.run(table.white, "receive", answers[0], "--games", table.white.games)
+    assert older.exit_code == 1 and "old one" in older.stdout
+    # red answers nothing: blue is to move; its resignation would be its only message
+    red_view, nothing = table.reply(table.white, answers[1])
+    assert red_view.exit_code == 0 and "blue is to move" in red_view.stdout
+    assert not nothing.exists()

@@ -29,7 +29,6 @@ from frogpbem.protocol.times import seconds_of, text_of
 from tests.conftest import Keys, here
 from tests.duel.test_referee_free_cli import choose, independent_replay
 from tests.mail.test_referee_free_mail import (
-    AUDIT_BUG,
     Result,
     Seat,
     Table,
@@ -96,11 +95,11 @@ def servers() -> Iterator[Servers]:
 
 
 @pytest.mark.parametrize(("rules", "seed"), [
-    pytest.param("frogfinder", 4, marks=AUDIT_BUG), ("secretmove", 6)])
+    ("frogfinder", 4), ("secretmove", 6)])
 def test_referee_free_a_whole_game_through_the_notary(
         table: Table, servers: Servers, rules: str, seed: int) -> None:
     """Frog Finder and Secret Move (Froglet: above) seat → notary → seat, each seat
-    answering the notary's forward with frogpbem reply (Secret Move's headers by hand),
+    answering the notary's forward with frogpbem reply alone (Secret Move's headers --random),
     the moves the bots' from the seat's own view --json; ``frogpbem judge --once`` after
     each mail; every message stamped; audit accepts both seats' copies and the notary's."""
     from tests.mail.referee_free_play import Player, check_finished, write_transcript
