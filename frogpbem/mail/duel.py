@@ -572,7 +572,9 @@ def reply(message: EmailMessage, key: crypto.PrivateKey, games: Path, move: str 
             work = Path(folder) / target.name
             work.write_bytes(dump_duel(base))
             try:
-                loaded = load(work, session)  # a rollback (8) or a fork (11) is refused here
+                # a rollback (8), a fork (11), or what only this seat can check of it
+                # (Frog Finder: the count box it must open) is refused here
+                loaded = load(work, session, key=key)
             except FrogPbemError as exc:
                 raise _named(exc, folder, "the game file in the message") from None
             if relation == "new":
@@ -896,7 +898,7 @@ def keep(found: Found, games: Path, key: crypto.PrivateKey, session: Session) ->
             work = Path(folder) / target.name
             work.write_bytes(dump_duel(copy))
             try:
-                load(work, session)
+                load(work, session, key=key)
             except FrogPbemError as exc:
                 raise _named(exc, folder, "the game file in the message") from None
         if relation == "same":
