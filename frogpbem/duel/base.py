@@ -181,6 +181,11 @@ class DuelRules(ABC):
         raise UsageError(f"{progress.ruleset.title} without a referee has no setup to "
                          "choose")
 
+    def wants_choice(self, progress: Progress, seat: str) -> bool:
+        """Whether ``seat`` gives a setup of its own choosing (:meth:`choose`: ``--setup``
+        or ``--random``) when its next setup step comes; by default never."""
+        return False
+
     def automatic(self, progress: Progress, secret: SeatSecret) -> str | None:
         """The move the seat's tool makes by itself when the seat gives none (Secret Move:
         the pass of a seat with no legal move); ``None``: none."""

@@ -277,6 +277,12 @@ class FrogFinderDuel(DuelRules):
         mask = make_mask(ctx, secret, board, frogs, own)
         return parts | {"setup": Setup(own, mask=mask).to_json()}
 
+    def wants_choice(self, progress: Progress, seat: str) -> bool:
+        """Only a game placed by the players, and only while the seat has no placement of
+        the current attempt (after an overlap, both place again)."""
+        return chosen(progress) and progress.joined and self.due(progress) == seat and \
+            seat not in protocol(progress).commitments
+
     def choose(self, progress: Progress, secret: SeatSecret, choice: Choice) -> Parts:
         """The setup of the frogs the seat places itself (``choice``'s squares, or drawn by
         its tool), in a game created with ``--placed players``; red, when its overlap step

@@ -159,6 +159,9 @@ class _FalsePass(Exception):
 class SecretMoveDuel(DuelRules):
     """Secret Move without a referee (see the module)."""
 
+
+    def wants_choice(self, progress: Progress, seat: str) -> bool:
+        return True  # each seat chooses its headers (or has them drawn)
     def __init__(self) -> None:
         self.rules = SecretMove()
         self._parsed: dict[str, tuple[JSON, HeaderCommitments]] = {}

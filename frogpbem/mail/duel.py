@@ -227,7 +227,7 @@ def board_shown(loaded: Loaded) -> bool:
 def chooses(progress: Progress, rules: DuelRules, seat: str) -> bool:
     """Whether ``seat`` gives its own setup now (Secret Move: its headers, with its join,
     or with the first seat's first move): the ruleset has one to choose, and it is due."""
-    return type(rules).choose is not DuelRules.choose and progress.state is None and \
+    return rules.wants_choice(progress, seat) and progress.state is None and \
         due_seat(progress, rules) == seat
 
 
