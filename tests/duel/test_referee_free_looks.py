@@ -642,8 +642,9 @@ def test_referee_free_audit_waits_for_an_awaited_reveal(run: Run, keys: Keys, tm
     def both(self: FrogletDuel, progress: Progress) -> tuple[str, ...]:
         return tuple(s for s in progress.seats if s not in progress.revealed)
 
-    monkeypatch.setattr(FrogletDuel, "awaited_reveals", both)
     game = played(KINDS["froglet"], run, keys, tmp_path, seed=16, stop_after=None)
+    # awaited from here on: played with it, black's tool would reveal with its last move
+    monkeypatch.setattr(FrogletDuel, "awaited_reveals", both)
     black = game.second
     waiting = run(black, "audit", black.game, key=False)
     assert waiting.exit_code == 10, waiting.output
