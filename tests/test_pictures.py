@@ -360,3 +360,25 @@ def test_text_is_in_colour_on_a_terminal_only(
     # the same words, with or without colour
     strip = re.compile(rb"\x1b\[[0-9;]*m")
     assert strip.sub(b"", coloured).replace(b"\r\n", b"\n") == piped
+
+
+@pytest.mark.parametrize("last", ["pass x", "shoot", "shoot Z99", "guess  c3 ", "resign"])
+def test_a_last_move_in_other_words_outlines_no_square_and_draws(last: str) -> None:
+    """The picture outlines the last move's square only when the move names a square of the
+    board; other words (a view file changed on the way) draw the board without it, never a
+    traceback (found by test_views' deep-change property)."""
+    from frogpbem.games.frogfinder import FrogFinder
+    from frogpbem.pictures.frogs import draw
+    from frogpbem.pictures.scene import Scene
+
+    rules = FrogFinder()
+    options = rules.options({"size": 5, "frogs": 1})
+    state = rules.start(options, ("red", "blue"), None,
+                        {"red": {"frogs": ["A1"]}, "blue": {"frogs": ["E5"]}})
+    picture = draw(rules.view(state, frozenset({"red"})),
+                   Scene("red", {"red": "Red", "blue": "Blue"}, ("red", last)))
+    plain = draw(rules.view(state, frozenset({"red"})),
+                 Scene("red", {"red": "Red", "blue": "Blue"}, None)).svg(standalone=True)
+    drawn = picture.svg(standalone=True)
+    names_a_square = last.strip().startswith("guess")  # C3, the one square named
+    assert (drawn != plain) == names_a_square

@@ -36,9 +36,9 @@ def draw(view: FrogsView, scene: Scene) -> Picture:
     for name, probability in sorted(scene.heat.items()):
         if name not in shown:
             picture.add(*grid.heat(name, probability))
-    if scene.last is not None:
-        square = scene.last[1].partition(" ")[2]
-        if square:
+    if scene.last is not None:  # a shot's or guess's square; nothing for other words
+        square = scene.last[1].partition(" ")[2].strip().upper()
+        if square in set(grid.names()):
             picture.add(grid.outline(square))
     picture.add(*grid.coordinates())
     picture.height = round(_legend(picture, view, scene, grid.side + 2 * MARGIN + 6) + 4)
