@@ -11,15 +11,17 @@ allowed-signers line naming the seat.
 
 from __future__ import annotations
 
-import base64
-from typing import Any
-
 from frogpbem import crypto
-from frogpbem.errors import ForkError, GameFileError, SignatureError
+from frogpbem.errors import ForkError, GameFileError
 from frogpbem.frozen import frozen
-from frogpbem.gamefile import jsontext
 from frogpbem.gamefile.duelfile import Message
-from frogpbem.gamefile.forkproof import _dearmor
+from frogpbem.gamefile.forkproof import (
+    checked_bodies,
+    pair_lines,
+    read_fields,
+    read_key,
+    read_pair,
+)
 from frogpbem.gamefile.model import Element
 
 MAGIC = "frogpbem-duel-fork-proof 1"
@@ -63,34 +65,16 @@ class DuelForkProof:
             f"key {kind}", *(f"key {blob[i:i + 60]}" for i in range(0, len(blob), 60)),
             f'allowed_signers {self.seat} namespaces="frogpbem" {kind} {blob}',
         ]
-        for name, message, signature in zip(("first", "second"), self.messages,
-                                            self.signatures, strict=True):
-            encoded = base64.b64encode(message).decode()
-            lines += [f"{name}_message {encoded[i:i + 60]}" for i in range(0, len(encoded), 60)]
-            armored = crypto.armor(crypto.b64decode_strict(signature)).splitlines()
-            lines += [f"{name}_signature {line}" for line in armored]
-        return "\n".join(lines) + "\n"
+        return "\n".join(lines + pair_lines(self.messages, self.signatures)) + "\n"
 
     @classmethod
     def parse(cls, text: str) -> DuelForkProof:
         """Read a proof and check it (:meth:`check`); raises a :class:`FrogPbemError`."""
-        fields: dict[str, list[str]] = {}
-        lines = text.replace("\r\n", "\n").split("\n")
-        if lines[0].strip() != MAGIC:
-            raise GameFileError(f"not a fork proof of a game without a referee (its first "
-                                f"line is not {MAGIC!r})")
-        for line in lines[1:]:
-            if line.strip() and not line.startswith("#"):
-                name, _, value = line.partition(" ")
-                fields.setdefault(name, []).append(value.strip())
+        fields = read_fields(text, MAGIC, "a fork proof of a game without a referee")
         try:
-            kind, *parts = fields["key"]
-            key = crypto.PublicKey.parse(f"{kind} {''.join(parts)}")
-            messages = [base64.b64decode("".join(fields[f"{n}_message"]), validate=True)
-                        for n in ("first", "second")]
-            signatures = [_dearmor(fields[f"{n}_signature"]) for n in ("first", "second")]
-            proof = cls(fields["game"][0], fields["position"][0], fields["seat"][0], key,
-                        (messages[0], messages[1]), (signatures[0], signatures[1]))
+            messages, signatures = read_pair(fields)
+            proof = cls(fields["game"][0], fields["position"][0], fields["seat"][0],
+                        read_key(fields["key"]), messages, signatures)
         except (KeyError, IndexError, ValueError):
             raise GameFileError("a fork proof needs game, position, seat, key, and two "
                                 "messages with their signatures") from None
@@ -99,15 +83,8 @@ class DuelForkProof:
 
     def check(self) -> None:
         """Both signatures by the key; two different elements of one place of the game."""
-        bodies = []
-        for name, message, signature in zip(("first", "second"), self.messages,
-                                            self.signatures, strict=True):
-            try:
-                crypto.verify_message(self.key, message, signature)
-            except SignatureError as exc:
-                raise SignatureError(f"the {name} signature does not verify under the "
-                                     f"seat's key: {exc.message}") from None
-            bodies.append(_body(message))
+        bodies = checked_bodies(self.key, "seat's", self.messages, self.signatures,
+                                ("duel", "message"))
         (kind_a, a), (kind_b, b) = bodies
         if a == b and kind_a == kind_b:
             raise ForkError("the two messages are the same element: no fork")
@@ -123,22 +100,6 @@ class DuelForkProof:
         if place != self.position:
             raise ForkError(f"the proof says {self.position!r}, but its messages are the "
                             f"{place}")
-
-
-def _body(message: bytes) -> tuple[str, dict[str, Any]]:
-    head, _, body = message.partition(b"\n")
-    prefix = crypto.PREFIX.encode()
-    kind = head[len(prefix):].decode("ascii", "replace") if head.startswith(prefix) else ""
-    if kind not in ("duel", "message"):
-        raise GameFileError("a signed message of the proof is no header or message of a "
-                            "game without a referee")
-    try:
-        value = jsontext.loads(body)
-    except ValueError:
-        raise GameFileError("a signed message of the proof is not JSON") from None
-    if not isinstance(value, dict) or crypto.canonical_json(value) != body:
-        raise GameFileError("a signed message of the proof is not canonical JSON")
-    return kind, value
 
 
 def is_duel_proof(text: str) -> bool:

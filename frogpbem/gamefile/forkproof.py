@@ -89,13 +89,7 @@ class ForkProof:
         ]
         allowed = f'referee namespaces="frogpbem" {blob[0]} {blob[1]}'
         lines.append(f"allowed_signers {allowed}")
-        for name, message, signature in zip(("first", "second"), self.messages,
-                                            self.signatures, strict=True):
-            encoded = base64.b64encode(message).decode()
-            lines += [f"{name}_message {encoded[i:i + 60]}" for i in range(0, len(encoded), 60)]
-            armored = crypto.armor(crypto.b64decode_strict(signature)).splitlines()
-            lines += [f"{name}_signature {line}" for line in armored]
-        return "\n".join(lines) + "\n"
+        return "\n".join(lines + pair_lines(self.messages, self.signatures)) + "\n"
 
     @classmethod
     def parse(cls, text: str) -> ForkProof:
@@ -104,42 +98,23 @@ class ForkProof:
         Returns the proof only when both signatures verify under its referee key
         and the two messages really conflict.
         """
-        fields: dict[str, list[str]] = {}
-        lines = text.replace("\r\n", "\n").split("\n")
-        if not lines or lines[0].strip() != MAGIC:
-            raise GameFileError(f"not a fork proof (its first line is not {MAGIC!r})")
-        for line in lines[1:]:
-            if not line.strip() or line.startswith("#"):
-                continue
-            name, _, value = line.partition(" ")
-            fields.setdefault(name, []).append(value.strip())
+        fields = read_fields(text, MAGIC, "a fork proof")
         try:
             game = fields["game"][0]
             position = fields["position"][0]
-            kind, *parts = fields["referee"]
-            referee = crypto.PublicKey.parse(f"{kind} {''.join(parts)}")
-            messages = tuple(base64.b64decode("".join(fields[f"{n}_message"]), validate=True)
-                             for n in ("first", "second"))
-            signatures = tuple(_dearmor(fields[f"{n}_signature"]) for n in ("first", "second"))
+            referee = read_key(fields["referee"])
+            messages, signatures = read_pair(fields)
         except (KeyError, IndexError, ValueError):
             raise GameFileError("a fork proof needs game, position, referee, and two "
                                 "messages with their signatures") from None
-        proof = cls(game, position, referee, (messages[0], messages[1]),
-                    (signatures[0], signatures[1]))
+        proof = cls(game, position, referee, messages, signatures)
         proof.check()
         return proof
 
     def check(self) -> None:
         """Both signatures by the referee key; two different messages for one place."""
-        bodies = []
-        for name, message, signature in zip(("first", "second"), self.messages,
-                                            self.signatures, strict=True):
-            try:
-                crypto.verify_message(self.referee, message, signature)
-            except SignatureError as exc:
-                raise SignatureError(f"the {name} signature does not verify under the "
-                                     f"referee key: {exc.message}") from None
-            bodies.append(_body(message))
+        bodies = checked_bodies(self.referee, "referee", self.messages, self.signatures,
+                                crypto.KINDS)
         (kind_a, a), (kind_b, b) = bodies
         if a == b and kind_a == kind_b:
             raise ForkError("the two messages are the same element: no fork")
@@ -158,6 +133,69 @@ class ForkProof:
             raise ForkError(f"a {kind_a} and a {kind_b} prove nothing together")
 
 
+Pair = tuple[tuple[bytes, bytes], tuple[str, str]]
+"""Two signed messages and their signatures (base64 SSHSIG), first then second."""
+
+
+def pair_lines(messages: tuple[bytes, bytes], signatures: tuple[str, str]) -> list[str]:
+    """The ``first_message``/``first_signature``/``second_…`` lines of a proof file: the
+    messages in base64 and the signatures armoured, 60 characters a line at most."""
+    lines: list[str] = []
+    for name, message, signature in zip(("first", "second"), messages, signatures,
+                                        strict=True):
+        encoded = base64.b64encode(message).decode()
+        lines += [f"{name}_message {encoded[i:i + 60]}" for i in range(0, len(encoded), 60)]
+        armored = crypto.armor(crypto.b64decode_strict(signature)).splitlines()
+        lines += [f"{name}_signature {line}" for line in armored]
+    return lines
+
+
+def read_fields(text: str, magic: str, what: str) -> dict[str, list[str]]:
+    """A proof file's ``FIELD VALUE`` lines, each field's values in order; GameFileError
+    unless its first line is ``magic``."""
+    lines = text.replace("\r\n", "\n").split("\n")
+    if not lines or lines[0].strip() != magic:
+        raise GameFileError(f"not {what} (its first line is not {magic!r})")
+    fields: dict[str, list[str]] = {}
+    for line in lines[1:]:
+        if line.strip() and not line.startswith("#"):
+            name, _, value = line.partition(" ")
+            fields.setdefault(name, []).append(value.strip())
+    return fields
+
+
+def read_key(values: list[str]) -> crypto.PublicKey:
+    """A key written as its kind, then its base64 blob over one or more lines."""
+    kind, *parts = values
+    return crypto.PublicKey.parse(f"{kind} {''.join(parts)}")
+
+
+def read_pair(fields: dict[str, list[str]]) -> Pair:
+    """The two messages and signatures of :func:`pair_lines`, read back (KeyError,
+    ValueError where one is missing or malformed)."""
+    first, second = (base64.b64decode("".join(fields[f"{n}_message"]), validate=True)
+                     for n in ("first", "second"))
+    one, two = (_dearmor(fields[f"{n}_signature"]) for n in ("first", "second"))
+    return (first, second), (one, two)
+
+
+def checked_bodies(key: crypto.PublicKey, signer: str, messages: tuple[bytes, bytes],
+                   signatures: tuple[str, str], kinds: tuple[str, ...]
+                   ) -> list[tuple[str, dict[str, Any]]]:
+    """Each message's kind and JSON body, once its signature verifies under ``key`` (the
+    ``signer``'s, named in the error) and its kind is one of ``kinds``."""
+    bodies = []
+    for name, message, signature in zip(("first", "second"), messages, signatures,
+                                        strict=True):
+        try:
+            crypto.verify_message(key, message, signature)
+        except SignatureError as exc:
+            raise SignatureError(f"the {name} signature does not verify under the "
+                                 f"{signer} key: {exc.message}") from None
+        bodies.append(_body(message, kinds))
+    return bodies
+
+
 def _dearmor(lines: list[str]) -> str:
     if not lines or lines[0] != "-----BEGIN SSH SIGNATURE-----" or \
             lines[-1] != "-----END SSH SIGNATURE-----":
@@ -165,13 +203,16 @@ def _dearmor(lines: list[str]) -> str:
     return "".join(lines[1:-1])
 
 
-def _body(message: bytes) -> tuple[str, dict[str, Any]]:
-    """A signed message's kind and JSON body."""
+def _body(message: bytes, kinds: tuple[str, ...] = crypto.KINDS) -> tuple[str, dict[str, Any]]:
+    """A signed message's kind (one of ``kinds``) and JSON body."""
     head, _, body = message.partition(b"\n")
     prefix = crypto.PREFIX.encode()
     kind = head[len(prefix):].decode("ascii", "replace") if head.startswith(prefix) else ""
-    if kind not in crypto.KINDS:
-        raise GameFileError("a signed message of the proof has no frogpbem kind")
+    if kind not in kinds:
+        raise GameFileError("a signed message of the proof has no frogpbem kind"
+                            if kinds == crypto.KINDS else
+                            "a signed message of the proof is no header or message of a "
+                            "game without a referee")
     try:
         value = jsontext.loads(body)
     except ValueError:
