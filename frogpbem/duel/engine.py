@@ -657,8 +657,11 @@ def view_text(loaded: Loaded, key: crypto.PrivateKey | None) -> str:
         lines.append(f"game over: {outcome.termination}; {outcome.standing_text()}")
     elif ruleset.to_move(state) is None:
         lines.append(_pending_words(progress, rules))
+    elif (answering := rules.awaited(progress)) is not None:
+        mover = next(p.seat for p in reversed(progress.played) if p.result is None)
+        lines.append(f"to answer: {answering} ({mover}'s last move awaits the answer)")
     else:
-        lines.append(over or f"to move: {ruleset.to_move(state)}")
+        lines.append(f"to move: {ruleset.to_move(state)}")
     for played in progress.played:
         lines.append(f"{played.n}. " + (f"{played.seat} played {played.move}: awaiting the "
                                         "answer" if played.result is None else

@@ -339,6 +339,19 @@ def test_referee_free_view_json_is_the_refereed_view(rules: str, run: Run, keys:
     assert end["state"]["outcome"] is not None
 
 
+def test_referee_free_view_names_the_seat_whose_answer_is_awaited(run: Run, keys: Keys,
+                                                                  tmp_path: Path) -> None:
+    """After a Frog Finder move, until its answer comes, each seat's view says the other
+    seat answers next (not that the mover is to move again)."""
+    game = played(KINDS["frogfinder"], run, keys, tmp_path, seed=5, stop_after=1)
+    mover = next(m.seat for m in reversed(game.file.messages) if m.move is not None)
+    answering = next(s for s in game.kind.seats if s != mover)
+    for seat in game.seats:
+        shown = ok(run(seat, "view", seat.game))
+        assert f"to answer: {answering} ({mover}'s last move awaits the answer)" in shown
+        assert "to move:" not in shown
+
+
 @pytest.mark.parametrize("rules", RULES)
 def test_referee_free_view_before_the_deal_says_so(rules: str, run: Run, keys: Keys,
                                                    tmp_path: Path) -> None:
