@@ -61,7 +61,8 @@ class VerifyError(ValueError):
 @dataclass(frozen=True)
 class Verdict:
     """What the verifier found: the winner (None for a draw), the final scores, how many
-    moves it checked, and each seat's frogs found or shot by the other seat."""
+    moves it checked (a withdrawn move and a resignation not counted), and each seat's
+    frogs found or shot by the other seat."""
 
     winner: str | None
     scores: dict[str, int]
@@ -73,8 +74,11 @@ class Verdict:
 
 
 class _StrictLoader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # type: ignore[misc]
-    """Mappings, sequences, strings, integers, booleans and null only (YAML 1.2 core
-    plain scalars); anchors, aliases, tags and duplicate keys refused."""
+    """Mappings, sequences, strings, integers, booleans and null only: a plain scalar is
+    null (``null``, ``~``, empty), a boolean (``true``, ``false``), an integer (a sign, then
+    digits without a leading zero), else a string, as frogpbem reads them (found by trial:
+    ``010``, ``NO``, ``Null`` and ``True`` are strings, ``+2`` is 2); anchors, aliases, tags
+    and duplicate keys refused."""
 
 
 _StrictLoader.yaml_implicit_resolvers = {}
@@ -83,7 +87,7 @@ _StrictLoader.add_implicit_resolver("tag:yaml.org,2002:null", re.compile(r"^(?:n
 _StrictLoader.add_implicit_resolver("tag:yaml.org,2002:bool", re.compile(r"^(?:true|false)$"),
                                     list("tf"))
 _StrictLoader.add_implicit_resolver("tag:yaml.org,2002:int",
-                                    re.compile(r"^-?(?:0|[1-9][0-9]*)$"), list("-0123456789"))
+                                    re.compile(r"^[-+]?(?:0|[1-9][0-9]*)$"), list("-+0123456789"))
 
 
 def _construct_int(loader: Any, node: yaml.ScalarNode) -> int:
@@ -457,7 +461,8 @@ class _Game:
         self.overlaps = 0
         self.accepted: int | None = None
         self.firsts: set[bytes] = set()
-        self.moves = 0
+        self.moves = 0  # moves and resignations: the number ``n`` of the next is one more
+        self.played = 0
         self.pending: tuple[str, str, str, int] | None = None  # seat, verb, square, n
         self.to_move = "red"
         self.scores = {"red": 0, "blue": 0}
@@ -587,6 +592,7 @@ class _Game:
                                                                     box["box"]):
                 raise VerifyError(f"{what}: the count box is not 66 hex digits")
         self.moves += 1
+        self.played += 1
         self.pending = (seat, verb, q, self.moves)
         self.to_move = "blue" if seat == "red" else "red"
 
@@ -647,6 +653,7 @@ class _Game:
         if self.pending is not None and self.pending[0] == seat:
             self.pending = None  # its own move, withdrawn
             self.moves -= 1
+            self.played -= 1
         self.moves += 1  # a resignation counts as a move (numbering)
         self.over, self.resigned = "resigned", seat
 
@@ -797,5 +804,5 @@ def _outcome(game: _Game) -> Verdict:
     else:
         red, blue = game.scores["red"], game.scores["blue"]
         winner = None if red == blue else ("red" if red > blue else "blue")
-    return Verdict(winner, dict(game.scores), game.moves,
+    return Verdict(winner, dict(game.scores), game.played,
                    {s: sorted(game.revealed[s]) for s in SEATS})

@@ -284,3 +284,49 @@ def test_referee_free_independent_verifier_refuses_any_changed_hex_digit(
     changed = format((int(text[at], 16) + digit) % 16, "x")
     with pytest.raises(VerifyError):
         verify_game((text[:at] + changed + text[at + 1:]).encode())
+
+
+def _bit_proof_with_nonce(game: str, header: str, square: str, c: bytes, r: int,
+                          u: int, rng: random.Random) -> list[str]:
+    """A true ``bit`` proof that ``c = r·H`` commits to 0, made with the nonce ``u``."""
+    e1, z1 = rng.randrange(1, ffverify.L), rng.randrange(1, ffverify.L)
+    first = [ffverify.mul(u, ffverify.H),
+             ffverify.sub(ffverify.mul(z1, ffverify.H),
+                          ffverify.mul(e1, ffverify.sub(c, ffverify.G)))]
+    statement = [[[0, ffverify.H.hex(), c.hex()]],
+                 [[0, ffverify.H.hex(), ffverify.sub(c, ffverify.G).hex()]]]
+    context = {"game": game, "header": header, "seat": "red", "attempt": 0,
+               "square": square}
+    e = ffverify.reduce64(hashlib.sha512(b"frogpbem/1 proof\n" + ffverify.canonical_json(
+        {"tag": "bit", "context": context, "statement": statement,
+         "first": [[first[0].hex()], [first[1].hex()]]})).digest())
+    e0 = (e - e1) % ffverify.L
+    return [(v % ffverify.L).to_bytes(32, "little").hex()
+            for v in (e0, u + e0 * r, e1, z1)]
+
+
+def test_referee_free_independent_verifier_refuses_a_reused_nonce(played: Played,
+                                                                  keys: Keys) -> None:
+    """Two of red's bit proofs made again, true, with one nonce (from red's revealed
+    secret), every message signed again: only the reused first message shows."""
+    doc = _load(played.data)
+    game = doc["header"]["game"]
+    header = ffverify.sha256_tag(ffverify.signed_bytes("duel", doc["header"]))
+    secret = next(m["reveal"]["secret"] for m in doc["messages"]
+                  if m["seat"] == "red" and "reveal" in m)
+    index = _first(doc, lambda m: "setup" in m)
+    commitments = doc["messages"][index]["setup"]["commitments"]
+    rng = random.Random(1)
+    nonce = rng.randrange(1, ffverify.L)
+    remade = 0
+    for i, square in enumerate(ffverify.board_squares(SIZE)):
+        c = bytes.fromhex(commitments["points"][i])
+        r = ffverify.blinding(game, "red", secret, 0, square)
+        if c == ffverify.mul(r, ffverify.H) and remade < 2:  # no red frog there
+            commitments["proofs"][i] = _bit_proof_with_nonce(game, header, square, c, r,
+                                                             nonce, rng)
+            remade += 1
+    assert remade == 2
+    with pytest.raises(VerifyError, match=rf"message {index + 1}: red's bit proof at "
+                                          r"[A-E]\d: the bit proof shares a first message"):
+        verify_game(_signed_again(keys, doc, index + 1))
