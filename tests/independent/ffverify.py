@@ -633,7 +633,8 @@ class _Game:
 
     def result(self, mover: str, owner: str, verb: str, q: str, hit: bool) -> None:
         if verb == "shoot":
-            self.shots.add(q) if not hit else None
+            if not hit:
+                self.shots.add(q)
             if hit:
                 self.scores[mover] -= 5
                 self.scores[owner] += 5
@@ -754,6 +755,8 @@ def verify_game(data: bytes, now: datetime | None = None) -> Verdict:
 def _message(game: _Game, what: str, index: int, seat: str, message: dict[str, Any]) -> None:
     """One message's parts: join, public, the ruleset's steps (setup, overlap, answer and
     move), then the reveal (which the answer that ends the game carries)."""
+    if not set(message) - {"n", "prev", "seat", "at", "signature"}:
+        raise VerifyError(f"{what}: a message that adds nothing")
     if ("join" in message) != (index == 1):
         raise VerifyError(f"{what}: the join is message 1's, and only its")
     if index == 1:
@@ -777,8 +780,7 @@ def _message(game: _Game, what: str, index: int, seat: str, message: dict[str, A
     elif "move" in message:
         raise VerifyError(f"{what}: a move without its opening")
     elif game.pending is not None and game.pending[0] != seat and not message.get("resign"):
-        if not game.over and len(set(message) - {"n", "prev", "seat", "at", "signature"}):
-            raise VerifyError(f"{what}: {seat}'s message lacks its answer")
+        raise VerifyError(f"{what}: {seat}'s message lacks its answer")
     if message.get("resign") is not None:
         if message["resign"] is not True:
             raise VerifyError(f"{what}: resign is not true")
