@@ -79,11 +79,11 @@ def verify(key: PublicKey, message: bytes, blob: bytes, namespace: str = NAMESPA
 
     Only the one form :func:`sign` writes is accepted (SSHSIG v1, this key and namespace,
     an empty ``reserved`` field, SHA-512 inside, an Ed25519 signature): ``ssh-keygen -Y
-    sign`` writes the same. The ``reserved`` field and the choice of hash are not covered
-    by the Ed25519 signature, so a blob allowing others could be re-written by anyone
-    into another text that still verifies: a signature must have one text, as requests
-    and notes are recognised by it. Any other blob is read field by field only to say
-    what is wrong with it.
+    sign`` writes the same. The blob's ``reserved`` field is not covered by the Ed25519
+    signature (OpenSSH signs an empty one whatever the blob holds), so a blob allowing
+    others could be re-written by anyone into another text that still verifies: a
+    signature must have one text, as requests and notes are recognised by it. Any other
+    blob is read field by field only to say what is wrong with it.
     """
     lead = _lead(key.blob, namespace)
     if len(blob) != len(lead) + RAW_SIZE or not blob.startswith(lead):
