@@ -128,9 +128,19 @@ class Point:
         return self.encoded.hex()
 
     def __add__(self, other: Point) -> Point:
+        # Adding the identity gives the other point back, as libsodium would: each call
+        # costs as much as a signature (two decodings and an encoding), so none is made
+        # for it (``commit(0, r)`` is then ``r·H`` alone, and a sum starts at its first
+        # point).
+        if other.encoded == _IDENTITY:
+            return self
+        if self.encoded == _IDENTITY:
+            return other
         return Point(bindings.crypto_core_ed25519_add(self.encoded, other.encoded))
 
     def __sub__(self, other: Point) -> Point:
+        if other.encoded == _IDENTITY:
+            return self
         return Point(bindings.crypto_core_ed25519_sub(self.encoded, other.encoded))
 
     def __neg__(self) -> Point:
