@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from functools import lru_cache
 
 from nacl import bindings
 from nacl.exceptions import RuntimeError as NaclRuntimeError
@@ -101,6 +102,16 @@ def hash_to_scalar(data: bytes) -> Scalar:
     return Scalar.from_wide(sha512(data))
 
 
+@lru_cache(maxsize=4096)
+def _valid_encoding(encoded: bytes) -> bool:
+    """libsodium's check that ``encoded`` is a canonical point of the prime-order subgroup
+    and not of small order, remembered for the last few thousand encodings: a game's
+    commitments are read again by every check that replays the file, and the check costs
+    a multiplication by ``L``. Only public points are ever looked at, and an answer is
+    kept for exactly those 32 bytes."""
+    return bool(bindings.crypto_core_ed25519_is_valid_point(encoded))
+
+
 @frozen(slots=True)
 class Point:
     """A point of the prime-order subgroup, or the identity, as its canonical encoding."""
@@ -112,7 +123,7 @@ class Point:
         """A point read from a file: canonical, on the curve, in the prime-order subgroup,
         not of small order (so never the identity)."""
         encoded = _hex32(text, what, "point")
-        if not bindings.crypto_core_ed25519_is_valid_point(encoded):
+        if not _valid_encoding(encoded):
             raise ProofError(f"{what} is not a valid point of the prime-order group")
         return cls(encoded)
 
@@ -128,9 +139,19 @@ class Point:
         return self.encoded.hex()
 
     def __add__(self, other: Point) -> Point:
+        # Adding the identity gives the other point back, as libsodium would: each call
+        # costs as much as a signature (two decodings and an encoding), so none is made
+        # for it (``commit(0, r)`` is then ``r·H`` alone, and a sum starts at its first
+        # point).
+        if other.encoded == _IDENTITY:
+            return self
+        if self.encoded == _IDENTITY:
+            return other
         return Point(bindings.crypto_core_ed25519_add(self.encoded, other.encoded))
 
     def __sub__(self, other: Point) -> Point:
+        if other.encoded == _IDENTITY:
+            return self
         return Point(bindings.crypto_core_ed25519_sub(self.encoded, other.encoded))
 
     def __neg__(self) -> Point:

@@ -616,12 +616,13 @@ def check_answer(ctx: Context, board: Board, n: int, move: Shoot | Guess,
     firsts = verified_first_messages(
         empty_statement(ctx.move(n, square), answering.at(board, square)), given.proof,
         f"{answerer}'s empty proof at {square.name}")
-    both = answering.around(board, square) + mover.around(board, square)
-    if not opens_to(both, given.count, given.count_blinding):
+    answerers = answering.around(board, square)
+    if not opens_to(answerers + mover.around(board, square), given.count,
+                    given.count_blinding):
         raise ProofError(f"{answerer}'s count {given.count} around {square.name} does not "
                          "open both seats' commitments")
     if mover_count is not None and not opens_to(
-            answering.around(board, square), given.count - mover_count.count,
+            answerers, given.count - mover_count.count,
             given.count_blinding - mover_count.blinding):
         raise ProofError(f"{answerer}'s part of the count around {square.name} does not "
                          "open its commitments")
