@@ -387,9 +387,18 @@ def test_referee_free_frogfinder_moved_proof_and_unmade_move_refused_on_arrival(
             6)
 
 
-def forfeit_words(square: Square) -> str:
-    return (f"red forfeits: its count box for its shoot {square.name} (message 5) was proven "
-            "false by blue")
+def forfeit_words(square: Square, n: int) -> str:
+    return (f"red forfeits: its count box for its shoot {square.name} (message {n}) was "
+            "proven false by blue")
+
+
+def blue_setup_of(file: DuelFile) -> tuple[int, dict[str, JSON]]:
+    """The accepted attempt and blue's setup of it (the last)."""
+    overlaps = [m.step("overlap") for m in file.messages if m.step("overlap")]
+    attempt = sum(1 for o in overlaps if isinstance(o, dict) and o["count"] != 0)
+    setup = [m.step("setup") for m in file.messages if m.seat == "blue" and m.step("setup")]
+    assert isinstance(setup[-1], dict)
+    return attempt, setup[-1]
 
 
 def test_referee_free_frogfinder_false_count_box_is_proven_false_and_red_forfeits(
@@ -410,17 +419,15 @@ def test_referee_free_frogfinder_false_count_box_is_proven_false_and_red_forfeit
     assert as_seat(red, "move", red.game, f"shoot {near.name}").exit_code == 0
     made = read(red)
     last = made.messages[-1]
-    assert last.n == 5
     progress = replay(DuelFile(made.header, made.messages[:-1]))
     secret = own_secret(progress, made, "red", keys.key("alice"))
     assert secret is not None
-    blue_setup = next(m.step("setup") for m in made.messages
-                      if m.seat == "blue" and m.step("setup"))
-    assert isinstance(blue_setup, dict)
+    attempt, blue_setup = blue_setup_of(made)
     board = Board(6)
-    ctx = Context(made.game, made.header.hash, "red", 0)
+    ctx = Context(made.game, made.header.hash, "red", attempt)
     around = [q for q in board.neighbours(near) if q in placed["red"]]
-    blinding = sum((secret.blinding(0, q.name) for q in board.neighbours(near)), Scalar(0))
+    blinding = sum((secret.blinding(attempt, q.name) for q in board.neighbours(near)),
+                   Scalar(0))
     box = seal_box(ctx, secret, board, Commitments.from_json(blue_setup["commitments"], board),
                    Point.from_hex(blue_setup["box_key"], "blue's box key"), last.n, near,
                    CountPart(len(around) + 1, blinding))
@@ -443,23 +450,23 @@ def test_referee_free_frogfinder_false_count_box_is_proven_false_and_red_forfeit
     answered = as_seat(blue, "move", blue.game, f"shoot {other.name}")
     assert answered.exit_code == 0, answered.output
     assert f"your move shoot {other.name} was not played" in answered.stdout
-    assert f"game over: {forfeit_words(near)}" in answered.stdout
+    assert f"game over: {forfeit_words(near, last.n)}" in answered.stdout
     complaint = answer_of(read(blue).messages[-1])["to"]
     assert isinstance(complaint, dict) and set(complaint) == {"complaint"}
+    spectator = Seat("public", "nobody", red.folder)  # red's own tool saw its true message 5
     mail(blue, red)
-    for seat in (red, blue):
-        for command in ("view", "verify"):
-            said = as_seat(seat, command, seat.game)
-            assert said.exit_code == 0, said.output
-            assert forfeit_words(near) in said.stdout, said.stdout
-    public = as_seat(red, "verify", red.game, key=False)
-    assert public.exit_code == 0 and forfeit_words(near) in public.stdout, public.output
-    assert "pending" not in public.stdout
-    again = as_seat(red, "move", red.game, f"shoot {other.name}")
+    for command in ("view", "verify", "audit"):
+        said = as_seat(blue, command, blue.game)
+        assert said.exit_code == 0, said.output
+        assert forfeit_words(near, last.n) in said.stdout, said.stdout
+        public = as_seat(spectator, command, red.game, key=False)
+        assert public.exit_code == 0, public.output
+        assert forfeit_words(near, last.n) in public.stdout and "pending" not in public.stdout
+    again = as_seat(blue, "move", blue.game, f"shoot {other.name}")
     assert again.exit_code != 0 and "the game is over" in again.stderr, again.output
     # what a notary's clock waits for (frogpbem.mail.notary): nobody, not even a reveal
     from frogpbem.duel.engine import waiting
-    from frogpbem.duel.rules import duel_rules
+    from frogpbem.duel.registry import duel_rules
 
     ended = replay(read(red))
     assert ended.over and waiting(ended, duel_rules("frogfinder")) == ()
@@ -472,12 +479,19 @@ def test_referee_free_frogfinder_complaint_against_a_true_box_refused(
     tool opens the box with them, finds it true, and refuses the message; a complaint where
     no move waits is refused too."""
     from frogpbem.board import Board
+    from frogpbem.crypto.group import G, H
     from frogpbem.duel.engine import own_secret, replay
     from frogpbem.duel.frogfinder import Commitments, Context, CountBox, complain
 
     red, blue = seats
     _placed, empty = dealt
     assert as_seat(red, "move", red.game, f"shoot {empty[0].name}").exit_code == 0
+    first = read(red)
+    mine = first.messages[-1]
+    odd = {"complaint": {"key": G.hex(), "shared": H.hex(), "proof": ["01" + "00" * 31] * 3}}
+    arrives(as_seat, blue, signed_again(first, keys, "alice",
+                                        with_answer(mine, {**answer_of(mine), "to": odd})),
+            "red answers a move that was not made", 6)
     mail(red, blue)
     assert as_seat(blue, "move", blue.game, f"guess {empty[1].name}").exit_code == 0
     good = read(blue)
@@ -485,27 +499,25 @@ def test_referee_free_frogfinder_complaint_against_a_true_box_refused(
     secret = own_secret(replay(good), good, "blue", keys.key("bob"))
     assert secret is not None
     board = Board(6)
-    blue_setup = next(m.step("setup") for m in good.messages
-                      if m.seat == "blue" and m.step("setup"))
-    assert isinstance(blue_setup, dict)
+    attempt, blue_setup = blue_setup_of(good)
     moved = answer_of(good.messages[-2])["move"]
     assert isinstance(moved, dict)
-    made = complain(Context(good.game, good.header.hash, "blue", 0), secret, board,
+    made = complain(Context(good.game, good.header.hash, "blue", attempt), secret, board,
                     Commitments.from_json(blue_setup["commitments"], board),
-                    good.messages[-2].n, empty[0], CountBox.from_json(moved["box"]))
+                    1, empty[0], CountBox.from_json(moved["box"]))  # move 1 of the game
     part = answer_of(last)
     lie = with_answer(last, {**part, "to": {"complaint": made.to_json()}})
     arrives(as_seat, red, signed_again(good, keys, "bob", lie),
             f"blue's complaint is false: the count box for the shot at {empty[0].name} "
             "opens the mover's commitments", 6)
-    # the same complaint where no move of red waits: red's own next message
+    # a complaint against blue's guess, which has no box
     mail(blue, red)
     assert as_seat(red, "move", red.game, f"guess {empty[2].name}").exit_code == 0
     after = read(red)
     mine = after.messages[-1]
     lie = with_answer(mine, {**answer_of(mine), "to": {"complaint": made.to_json()}})
     arrives(as_seat, blue, signed_again(after, keys, "alice", lie),
-            "red answers a move that was not made", 6)
+            f"red complains about guess {empty[1].name}, which has no count box", 6)
 
 
 def test_referee_free_frogfinder_rolled_back_and_forked_copies_refused(
