@@ -186,6 +186,8 @@ def hint(game: Path, key: Path | None, as_json: bool, fmt: str) -> None:
                                  "has no heat map; use text or json")
             echo((render_svg if fmt == "svg" else render_html)(shown, data), nl=False)
             return
+        if loaded.note is not None and not (as_json or fmt == "json"):
+            echo(loaded.note)
         emit(data, as_json or fmt == "json", hints.text(shown.board, data))
 
 

@@ -76,6 +76,12 @@ class SeatSecret:
         """``y``: the key of the count box of the seat's shot, move ``n`` at a square."""
         return Scalar.from_wide(self._derive("duel-count", n=n, square=square_name))
 
+    def box_key(self, attempt: int) -> Scalar:
+        """``a``: the key of the seat's box key ``A = a·H`` in ``attempt``, which the count
+        boxes sealed to the seat use besides its commitment (a spectator who learns a
+        blinding still cannot open them)."""
+        return Scalar.from_wide(self._derive("duel-box", attempt=attempt))
+
     def nonce_key(self) -> bytes:
         """The key from which the seat's proof nonces are derived (32 bytes)."""
         return self._derive("duel-nonce")[:32]

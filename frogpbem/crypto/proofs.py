@@ -21,7 +21,7 @@ from frogpbem.frozen import frozen
 
 PROOF_PREFIX = b"frogpbem/1 proof\n"
 NONCE_PREFIX = b"frogpbem/1 nonce\n"
-TAGS = ("bit", "mask", "select", "overlap", "legal", "empty")
+TAGS = ("bit", "mask", "select", "overlap", "legal", "empty", "box")
 """Every statement's tag (docs/format.md, "Proofs")."""
 CONTEXT_KEYS: Mapping[str, tuple[str, ...]] = {
     "bit": ("game", "header", "seat", "attempt", "square"),
@@ -30,6 +30,7 @@ CONTEXT_KEYS: Mapping[str, tuple[str, ...]] = {
     "overlap": ("game", "header", "seat", "attempt", "count"),
     "legal": ("game", "header", "seat", "n", "move"),
     "empty": ("game", "header", "seat", "n", "square"),
+    "box": ("game", "header", "seat", "n", "square"),
 }
 """The keys each tag's context must hold (the spec's table of statements)."""
 
@@ -231,3 +232,13 @@ def empty_statement(context: Context, c: Point) -> Statement:
     """``C = r·H``: the answering seat has no frog at the shot square (one branch; the
     witness is its blinding, which stays unshown)."""
     return Statement("empty", _context("empty", context), (((0, H, c),),))
+
+
+def box_statement(context: Context, c: Point, a: Point, y: Point, z1: Point, z2: Point
+                  ) -> Statement:
+    """``C = r·H``, ``Z1 = r·Y``, ``A = a·H`` and ``Z2 = a·Y``: one branch, witnesses ``r``
+    (the seat's blinding at the square: it has no frog there) and ``a`` (its box key).
+    ``(Z1, Z2)`` are then the two keys of the count box sealed under ``Y`` to ``(C, A)``,
+    and anyone can open it with them (a complaint against a false box)."""
+    return Statement("box", _context("box", context),
+                     (((0, H, c), (0, y, z1), (1, H, a), (1, y, z2)),))

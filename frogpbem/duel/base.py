@@ -162,10 +162,11 @@ class DuelRules(ABC):
         """The seats a ``part`` made by ``seat`` is sealed to (its secret: itself alone)."""
         return (seat,)
 
-    def arrival(self, progress: Progress, secret: SeatSecret) -> None:
+    def arrival(self, progress: Progress, secret: SeatSecret) -> str | None:
         """Check, on a copy's arrival, what only ``secret``'s seat can check (Frog Finder:
-        the mover's count box it must open to answer), before its tool remembers the copy:
-        a copy it could not answer is refused, not kept (VerificationError)."""
+        the mover's count box it must open to answer), before its tool remembers the copy;
+        a line for the seat's view (Frog Finder: a false count box its next message
+        proves), or ``None``. A copy refused here (VerificationError) is not kept."""
         return None
 
     def awaited(self, progress: Progress) -> str | None:

@@ -302,26 +302,29 @@ def load(path: Path, session: Session | None, whole: bool = False,
             stamps.not_ahead(file, session.clock.now())
         except FrogPbemError as exc:
             raise exc.within(path=path) from None
-        if key is not None:
-            arriving(progress, file, key, path)
+        notice = arriving(progress, file, key, path) if key is not None else None
         note = DuelMemory(session.home).see(file, path)
+        if notice is not None:
+            note = notice if note is None else f"{note}\n{notice}"
         session.verified.remember_duel(file)
         return Loaded(path, file, progress, note)
     return Loaded(path, file, progress)
 
 
-def arriving(progress: Progress, file: DuelFile, key: crypto.PrivateKey, path: Path) -> None:
+def arriving(progress: Progress, file: DuelFile, key: crypto.PrivateKey, path: Path
+             ) -> str | None:
     """What only the seat holding ``key`` can check of a copy, before its tool remembers
-    it (:meth:`DuelRules.arrival`); nothing for a key that is no seat's."""
+    it (:meth:`DuelRules.arrival`), and the line it has for the seat's view; nothing for a
+    key that is no seat's."""
     header = file.header
     seat = next((p.seat for p in header.seats if p.public_key.same_key(key.public)), None)
     if seat is None or not progress.joined:
-        return
+        return None
     secret = own_secret(progress, file, seat, key)
     if secret is None:
-        return
+        return None
     try:
-        duel_rules(header.rules).arrival(progress, secret)
+        return duel_rules(header.rules).arrival(progress, secret)
     except FrogPbemError as exc:
         raise exc.within(path=path) from None
 

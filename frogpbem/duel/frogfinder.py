@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from frogpbem.board import Board, Square
-from frogpbem.crypto.countbox import BOX_LENGTH, open_count, seal_count
+from frogpbem.crypto.countbox import BOX_LENGTH, box_keys, open_count, seal_count
 from frogpbem.crypto.duelsecret import SeatSecret
 from frogpbem.crypto.fairness import DerivedChance
 from frogpbem.crypto.group import G, H, Point, Scalar, commit, opens_to, total
@@ -30,6 +30,7 @@ from frogpbem.crypto.proofs import (
     Proof,
     Statement,
     bit_statement,
+    box_statement,
     empty_statement,
     mask_statement,
     overlap_statement,
@@ -58,6 +59,8 @@ OVERLAP_SCALARS = 2
 """Scalars of an ``overlap`` proof (one branch, one witness)."""
 EMPTY_SCALARS = 2
 """Scalars of an ``empty`` proof (one branch, one witness)."""
+BOX_SCALARS = 3
+"""Scalars of a ``box`` proof (one branch, two witnesses)."""
 
 
 # --- the proofs' context -------------------------------------------------------------------
@@ -491,28 +494,96 @@ def mover_part(secret: SeatSecret, attempt: int, board: Board, frogs: frozenset[
 
 
 def seal_box(ctx: Context, secret: SeatSecret, board: Board, answering: Commitments,
-             n: int, square: Square, count: CountPart) -> CountBox:
+             box_key: Point, n: int, square: Square, count: CountPart) -> CountBox:
     """The mover's (``ctx``: the mover's) count box for its shot ``n`` at ``square``,
-    openable only with the answerer's blinding there, and only if ``answering`` commits
-    to no frog there."""
+    sealed to the answerer's commitment there and its box key ``box_key``: openable only
+    by the answerer, and only if ``answering`` commits to no frog there."""
     y = secret.count_key(n, square.name)
-    key, box = seal_count(ctx.move(n, square), y, answering.at(board, square), count.count,
-                          count.blinding)
+    key, box = seal_count(ctx.move(n, square), y, answering.at(board, square), box_key,
+                          count.count, count.blinding)
     return CountBox(key, box)
 
 
-def open_box(ctx: Context, secret: SeatSecret, board: Board, mover: Commitments, n: int,
-             square: Square, box: CountBox) -> CountPart:
-    """The mover's count part, opened by the answerer (``secret``, without a frog on
-    ``square``; ``ctx``: the mover's) and checked against the mover's commitments around
-    ``square``; ProofError (in one sentence) if it does not open them."""
-    opened = open_count(ctx.move(n, square), box.key, box.box,
-                        secret.blinding(ctx.attempt, square.name))
+def _opened(ctx: Context, board: Board, mover: Commitments, n: int, square: Square,
+            box: CountBox, key: Point, shared: Point) -> CountPart | None:
+    """The mover's count part in ``box`` opened with its two keys and checked against the
+    mover's commitments around ``square``; ``None`` where it does not open them."""
+    opened = open_count(ctx.move(n, square), box.key, box.box, key, shared)
     if opened is None or opened[0] > MAX_COUNT or not opens_to(
             mover.around(board, square), opened[0], opened[1]):
-        raise ProofError(f"{ctx.seat}'s count box for its shot at {square.name} does not "
-                         "open its commitments around it")
+        return None
     return CountPart(*opened)
+
+
+def open_box(ctx: Context, secret: SeatSecret, board: Board, mover: Commitments, n: int,
+             square: Square, box: CountBox) -> CountPart | None:
+    """The mover's count part, opened by the answerer (``secret``, without a frog on
+    ``square``; ``ctx``: the mover's) and checked against the mover's commitments around
+    ``square``; ``None`` for a false box (the answerer then complains: :func:`complain`)."""
+    key, shared = box_keys(box.key, secret.blinding(ctx.attempt, square.name),
+                           secret.box_key(ctx.attempt))
+    return _opened(ctx, board, mover, n, square, box, key, shared)
+
+
+@frozen
+class Complaint:
+    """The answerer's proof that the mover's count box is false: the box's two keys
+    ``Z1 = r·Y`` (``key``) and ``Z2 = a·Y`` (``shared``) with the ``box`` proof, so that
+    anyone opens the box and sees it does not open the mover's commitments."""
+
+    key: Point
+    shared: Point
+    proof: Proof
+
+    def to_json(self) -> JSON:
+        return {"key": self.key.hex(), "shared": self.shared.hex(),
+                "proof": list(self.proof.to_json())}
+
+    @classmethod
+    def from_json(cls, data: JSON) -> Complaint:
+        key, shared, proof = _fields(data, ("key", "shared", "proof"), "the complaint")
+        return cls(Point.from_hex(key, "the complaint's key"),
+                   Point.from_hex(shared, "the complaint's shared key"),
+                   _proof(proof, BOX_SCALARS, "the complaint's box proof"))
+
+    def statement(self, ctx: Context, board: Board, n: int, square: Square,
+                  answering: Commitments, box_key: Point, box: CountBox) -> Statement:
+        """The ``box`` statement of the complaint (``ctx``: the answerer's)."""
+        return box_statement(ctx.move(n, square), answering.at(board, square), box_key,
+                             box.key, self.key, self.shared)
+
+
+def complain(ctx: Context, secret: SeatSecret, board: Board, answering: Commitments,
+             n: int, square: Square, box: CountBox) -> Complaint:
+    """The answerer's (``ctx``: its own) complaint against the false ``box`` of move ``n``
+    at ``square``; ValueError from :func:`prove` if the seat has a frog there (no false
+    proof is made)."""
+    r, a = secret.blinding(ctx.attempt, square.name), secret.box_key(ctx.attempt)
+    key, shared = box_keys(box.key, r, a)
+    made = Complaint(key, shared, Proof(()))
+    statement = made.statement(ctx, board, n, square, answering, a * H, box)
+    return Complaint(key, shared, prove(statement, 0, [r, a], secret.nonce_key()))
+
+
+def check_complaint(ctx: Context, mover_seat: str, board: Board, n: int,
+                    move: Shoot | Guess, answering: Commitments, box_key: Point,
+                    mover: Commitments, box: CountBox | None, complaint: Complaint
+                    ) -> Firsts:
+    """The first messages of ``complaint``'s proof, or ProofError: the proof must hold
+    (``ctx``: the answerer's; ``box_key`` its box key) and the box, opened with the keys
+    it shows, must not open the mover's commitments around the square (a complaint
+    against a true box is a false answer)."""
+    square = move.square
+    if isinstance(move, Guess) or box is None:
+        raise ProofError(f"{ctx.seat} complains about {move}, which has no count box")
+    firsts = verified_first_messages(
+        complaint.statement(ctx, board, n, square, answering, box_key, box),
+        complaint.proof, f"{ctx.seat}'s box proof at {square.name}")
+    if _opened(ctx.of(mover_seat), board, mover, n, square, box,
+               complaint.key, complaint.shared) is not None:
+        raise ProofError(f"{ctx.seat}'s complaint is false: the count box for the shot at "
+                         f"{square.name} opens the mover's commitments")
+    return firsts
 
 
 def check_mover_part(board: Board, mover: Commitments, move: Shoot | Guess, part: MoverPart,
@@ -538,15 +609,19 @@ class Answer:
     opening ``(bit, blinding)`` there; for a shot on a square without its frog, the
     ``empty`` proof of its commitment there (``proof``; the blinding stays unshown, or
     anyone could open the count box) with the total around it and the total's blinding
-    (both seats' frogs, summed: the split stays unshown)."""
+    (both seats' frogs, summed: the split stays unshown); for a shot whose count box is
+    false, the ``complaint`` that proves it (the mover forfeits)."""
 
     bit: int
     blinding: Scalar | None = None
     count: int | None = None
     count_blinding: Scalar | None = None
     proof: Proof | None = None
+    complaint: Complaint | None = None
 
     def to_json(self) -> JSON:
+        if self.complaint is not None:
+            return {"complaint": self.complaint.to_json()}
         if self.count is not None and self.count_blinding is not None and \
                 self.proof is not None:
             return {"count": self.count, "count_blinding": self.count_blinding.hex(),
@@ -556,6 +631,9 @@ class Answer:
 
     @classmethod
     def from_json(cls, data: JSON) -> Answer:
+        if isinstance(data, dict) and "complaint" in data:
+            (complaint,) = _fields(data, ("complaint",), "the answer")
+            return cls(0, complaint=Complaint.from_json(complaint))
         if isinstance(data, dict) and "empty" in data:
             count, count_blinding, proof = _fields(
                 data, ("count", "count_blinding", "empty"), "the answer")
@@ -596,6 +674,8 @@ def check_answer(ctx: Context, board: Board, n: int, move: Shoot | Guess,
     spectator's checks the total alone."""
     square = move.square
     answerer = ctx.seat
+    if given.complaint is not None:
+        raise ProofError(f"{answerer}'s complaint is checked against the count box")
     empty_shot = given.proof is not None
     if empty_shot != (given.count is not None) or empty_shot == (given.blinding is not None):
         raise ProofError(f"{answerer}'s answer to {move} is neither an opening nor a count")
@@ -666,27 +746,31 @@ def _some(data: JSON, allowed: Sequence[str], what: str) -> list[JSON | None]:
 
 @frozen
 class Setup:
-    """A seat's ``setup`` part: its commitments and, for red, its mask, for blue, its
-    selection (exactly one of the two)."""
+    """A seat's ``setup`` part: its commitments, its box key ``A = a·H`` (the count boxes
+    sealed to it use it) and, for red, its mask, for blue, its selection (exactly one of
+    the two)."""
 
     commitments: Commitments
+    box_key: Point
     mask: Mask | None = None
     selection: Selection | None = None
 
     def to_json(self) -> JSON:
         second: tuple[str, JSON] = ("mask", self.mask.to_json()) if self.mask is not None \
             else ("selection", self.selection.to_json() if self.selection else None)
-        return {"commitments": self.commitments.to_json(), second[0]: second[1]}
+        return {"commitments": self.commitments.to_json(), second[0]: second[1],
+                "box_key": self.box_key.hex()}
 
     @classmethod
     def from_json(cls, data: JSON, board: Board, red: bool) -> Setup:
         second = "mask" if red else "selection"
-        commitments, other = _fields(data, ("commitments", second),
-                                     f"{'red' if red else 'blue'}'s setup")
+        commitments, other, box_key = _fields(data, ("commitments", second, "box_key"),
+                                              f"{'red' if red else 'blue'}'s setup")
         made = Commitments.from_json(commitments, board)
+        key = Point.from_hex(box_key, "the setup's box key")  # never the identity
         if red:
-            return cls(made, mask=Mask.from_json(other, board))
-        return cls(made, selection=Selection.from_json(other, board))
+            return cls(made, key, mask=Mask.from_json(other, board))
+        return cls(made, key, selection=Selection.from_json(other, board))
 
 
 @frozen

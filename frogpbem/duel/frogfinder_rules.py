@@ -26,13 +26,14 @@ from frogpbem import crypto
 from frogpbem.board import Board, Square
 from frogpbem.crypto import secure_random
 from frogpbem.crypto.duelsecret import SeatSecret
-from frogpbem.crypto.group import Point, commit
+from frogpbem.crypto.group import H, Point, commit
 from frogpbem.duel.frogfinder import (
     Answer,
     AnswerPart,
     Commitments,
     Context,
     CountBox,
+    CountPart,
     Firsts,
     Mask,
     MoveOpening,
@@ -43,12 +44,14 @@ from frogpbem.duel.frogfinder import (
     answer_result,
     check_answer,
     check_commitments,
+    check_complaint,
     check_mask,
     check_mover_part,
     check_overlap,
     check_selection,
     chosen_placement,
     commit_placement,
+    complain,
     drawn_placement,
     find_overlap,
     make_mask,
@@ -103,6 +106,8 @@ class FrogFinderProgress:
     attempt: int = 0
     commitments: Mapping[str, Commitments] = field(default_factory=dict)
     """Each seat's commitments of the current attempt, once its setup is in."""
+    box_keys: Mapping[str, Point] = field(default_factory=dict)
+    """Each seat's box key ``A`` of the current attempt, with its commitments."""
     mask: Mask | None = None
     selection: Selection | None = None
     overlaps: tuple[int, ...] = ()
@@ -110,6 +115,8 @@ class FrogFinderProgress:
     firsts: frozenset[Point] = frozenset()
     """The first messages of every proof of the game (a nonce used twice is refused)."""
     pending: Pending | None = None
+    forfeit: str | None = None
+    """Once an answerer proved the mover's count box false: the mover's forfeit, in words."""
 
     def ctx(self, progress: Progress, seat: str) -> Context:
         header = progress.header
@@ -146,6 +153,11 @@ def _placement(progress: Progress, ff: FrogFinderProgress, secret: SeatSecret,
         return own_placement(secret, ff.board, ff.attempt, ff.commitments[secret.seat])
     other = (publics or progress.publics)[progress.other(secret.seat)]
     return placement(secret, ff.board, ff.frogs, other, ff.attempt)
+
+
+def _box_key(secret: SeatSecret, ff: FrogFinderProgress) -> Point:
+    """``A = a·H``: the seat's box key of the current attempt, shown in its setup."""
+    return secret.box_key(ff.attempt) * H
 
 
 def _again(ff: FrogFinderProgress) -> bool:
@@ -244,7 +256,8 @@ class FrogFinderDuel(DuelRules):
                 frogs = _placement(progress, ff, secret)
                 own = commit_placement(ctx, secret, board, frogs)
                 selection = make_selection(ctx, secret, board, frogs, made[RED], ff.mask)
-                return {"setup": Setup(own, selection=selection).to_json()}
+                return {"setup": Setup(own, _box_key(secret, ff),
+                                       selection=selection).to_json()}
             if seat == RED and BLUE in made and ff.mask is not None and \
                     ff.selection is not None:
                 overlap = find_overlap(ctx, secret, ff.frogs, ff.mask, ff.selection)
@@ -256,16 +269,31 @@ class FrogFinderDuel(DuelRules):
         return {"answer": AnswerPart(to=self._answer(progress, ff, secret,
                                                      pending)).to_json()}
 
-    def arrival(self, progress: Progress, secret: SeatSecret) -> None:
+    def arrival(self, progress: Progress, secret: SeatSecret) -> str | None:
         """The seat that must answer a shot at a square with none of its frogs opens the
-        mover's count box when the copy arrives: a box that does not open is refused then,
-        so the copy is never remembered and the mover may send a true one."""
+        mover's count box: a false one is kept (the seat's next message proves it false),
+        and this says so in one line."""
         ff = protocol(progress)
         pending = ff.pending
-        if progress.state is None or pending is None or not self.checks_proofs or \
-                _awaited(progress, ff) != secret.seat:
-            return
-        self._answer(progress, ff, secret, pending)
+        if progress.state is None or pending is None or not isinstance(pending.move, Shoot) \
+                or _awaited(progress, ff) != secret.seat or \
+                self._count(progress, ff, secret, pending) is not None:
+            return None
+        square = pending.move.square
+        if square in _placement(progress, ff, secret):
+            return None
+        return (f"{pending.seat}'s count box for its shot at {square.name} is false: your "
+                f"next message proves it ({pending.seat} forfeits)")
+
+    def _count(self, progress: Progress, ff: FrogFinderProgress, secret: SeatSecret,
+               pending: Pending) -> CountPart | None:
+        """The mover's count part, opened from its box by ``secret``'s seat and checked;
+        ``None`` for a false box (or none, or a square with the seat's own frog)."""
+        move = pending.move
+        if not isinstance(move, Shoot) or pending.box is None:
+            return None
+        return open_box(ff.ctx(progress, pending.seat), secret, ff.board,
+                        ff.commitments[pending.seat], pending.n, move.square, pending.box)
 
     def _setup(self, progress: Progress, ff: FrogFinderProgress, secret: SeatSecret,
                frogs: frozenset[Square]) -> Parts:
@@ -275,7 +303,7 @@ class FrogFinderDuel(DuelRules):
         parts: Parts = {} if RED in progress.publics else {"public": secret.public_seed()}
         own = commit_placement(ctx, secret, board, frogs)
         mask = make_mask(ctx, secret, board, frogs, own)
-        return parts | {"setup": Setup(own, mask=mask).to_json()}
+        return parts | {"setup": Setup(own, _box_key(secret, ff), mask=mask).to_json()}
 
     def wants_choice(self, progress: Progress, seat: str) -> bool:
         """Only a game placed by the players, and only while the seat has no placement of
@@ -299,7 +327,7 @@ class FrogFinderDuel(DuelRules):
             if overlap.count == 0:
                 raise UsageError(f"{seat} has placed its frogs already")
             parts = {"overlap": overlap.to_json()}
-            ff = replace(ff, attempt=ff.attempt + 1, commitments={}, mask=None,
+            ff = replace(ff, attempt=ff.attempt + 1, commitments={}, box_keys={}, mask=None,
                          selection=None, overlaps=(*ff.overlaps, overlap.count))
         elif progress.state is not None or seat in ff.commitments:
             raise UsageError(f"{seat} has placed its frogs already")
@@ -313,24 +341,27 @@ class FrogFinderDuel(DuelRules):
         ctx = ff.ctx(progress, seat)
         own = commit_placement(ctx, secret, ff.board, frogs)
         selection = make_selection(ctx, secret, ff.board, frogs, ff.commitments[RED], ff.mask)
-        return {"setup": Setup(own, selection=selection).to_json()}
+        return {"setup": Setup(own, _box_key(secret, ff), selection=selection).to_json()}
 
     def _answer(self, progress: Progress, ff: FrogFinderProgress, secret: SeatSecret,
                 pending: Pending) -> Answer:
-        """The answer of ``secret``'s seat to the pending move; its count box is opened and
-        checked first (a false one refuses the copy: ProofError)."""
+        """The answer of ``secret``'s seat to the pending move; for a shot at a square
+        without its frog, the mover's count box is opened and checked first, and a false
+        one is answered with the complaint that proves it."""
         board, move = ff.board, pending.move
         frogs = _placement(progress, ff, secret)
         count = None
+        ctx = ff.ctx(progress, secret.seat)
         if isinstance(move, Shoot) and move.square not in frogs:
-            if pending.box is None:
-                raise ProofError(f"{pending.seat}'s shot at {move.square.name} has no count "
-                                 "box")
-            count = open_box(ff.ctx(progress, pending.seat), secret, board,
-                             ff.commitments[pending.seat], pending.n, move.square,
-                             pending.box)
-        return answer(ff.ctx(progress, secret.seat), secret, board, frogs, pending.n, move,
-                      count)
+            count = self._count(progress, ff, secret, pending)
+            if count is None:
+                if pending.box is None:
+                    raise ProofError(f"{pending.seat}'s shot at {move.square.name} has no "
+                                     "count box")
+                return Answer(0, complaint=complain(ctx, secret, board,
+                                                    ff.commitments[secret.seat], pending.n,
+                                                    move.square, pending.box))
+        return answer(ctx, secret, board, frogs, pending.n, move, count)
 
     def move_parts(self, progress: Progress, secret: SeatSecret, move: str) -> Parts:
         parsed = progress.ruleset.parse_move(move)
@@ -341,9 +372,10 @@ class FrogFinderDuel(DuelRules):
         opening, count = mover_part(secret, ff.attempt, ff.board, frogs, parsed)
         box = None
         if count is not None:
-            box = seal_box(ff.ctx(progress, seat), secret, ff.board,
-                           ff.commitments[progress.other(seat)], len(progress.played) + 1,
-                           parsed.square, count)
+            other = progress.other(seat)
+            box = seal_box(ff.ctx(progress, seat), secret, ff.board, ff.commitments[other],
+                           ff.box_keys[other], len(progress.played) + 1, parsed.square,
+                           count)
         return {"answer": AnswerPart(move=MoveOpening(opening, box)).to_json()}
 
     # --- checking a message ----------------------------------------------------------------
@@ -372,6 +404,9 @@ class FrogFinderDuel(DuelRules):
             if ff.pending is None or awaited != seat:
                 raise InconsistentResultError(f"{seat} answers a move that was not made")
             progress, ff = self._take_answer(progress, ff, seat, ff.pending, part)
+            if ff.forfeit is not None and (message.move is not None or message.resign):
+                raise InconsistentResultError(f"{seat}'s complaint ends the game: no move "
+                                              "or resignation goes with it")
         elif awaited == seat:
             raise InconsistentResultError(f"{seat}'s message lacks its answer to "
                                           f"{progress.other(seat)}'s move")
@@ -405,8 +440,8 @@ class FrogFinderDuel(DuelRules):
             ctx, mask, selection, overlap, ff.frogs)))
         ff = replace(ff, overlaps=(*ff.overlaps, overlap.count))
         if overlap.count > 0:  # discard both placements: the next attempt
-            return progress, replace(ff, attempt=ff.attempt + 1, commitments={}, mask=None,
-                                     selection=None)
+            return progress, replace(ff, attempt=ff.attempt + 1, commitments={}, box_keys={},
+                                     mask=None, selection=None)
         header, rules = progress.header, progress.ruleset
         state = rules.start(header.options, progress.seats, None,
                             dict.fromkeys(progress.seats))
@@ -425,19 +460,23 @@ class FrogFinderDuel(DuelRules):
             firsts = self._once(message, "setup", ff.attempt, data, lambda: (
                 check_commitments(ctx, board, ff.frogs, own)
                 + check_mask(ctx, board, own, mask)))
-            return replace(ff.fresh(firsts), commitments={RED: own}, mask=mask)
+            return replace(ff.fresh(firsts), commitments={RED: own},
+                           box_keys={RED: setup.box_key}, mask=mask)
         assert setup.selection is not None and ff.mask is not None
         selection: Selection = setup.selection
         red_mask: Mask = ff.mask
         firsts = self._once(message, "setup", ff.attempt, data, lambda: (
             check_commitments(ctx, board, ff.frogs, own)
             + check_selection(ctx, board, own, made[RED], red_mask, selection)))
-        return replace(ff.fresh(firsts), commitments={**made, BLUE: own}, selection=selection)
+        return replace(ff.fresh(firsts), commitments={**made, BLUE: own},
+                       box_keys={**ff.box_keys, BLUE: setup.box_key}, selection=selection)
 
     def _take_answer(self, progress: Progress, ff: FrogFinderProgress, seat: str,
                      pending: Pending, part: AnswerPart
                      ) -> tuple[Progress, FrogFinderProgress]:
         assert part.to is not None
+        if part.to.complaint is not None:
+            return self._take_complaint(progress, ff, seat, pending, part)
         if self.checks_proofs:
             result, firsts = check_answer(ff.ctx(progress, seat), ff.board, pending.n,
                                           pending.move, ff.commitments[seat],
@@ -450,6 +489,25 @@ class FrogFinderDuel(DuelRules):
         fixed = Played(last.n, last.seat, last.move, checked.to_json())
         progress = replace(progress, state=state, played=(*progress.played[:-1], fixed))
         return progress, replace(ff.fresh(firsts), pending=None)
+
+    def _take_complaint(self, progress: Progress, ff: FrogFinderProgress, seat: str,
+                        pending: Pending, part: AnswerPart
+                        ) -> tuple[Progress, FrogFinderProgress]:
+        """``seat``'s complaint against the mover's count box, checked: the move is void and
+        the mover forfeits (the game is over; no reveal is due)."""
+        assert part.to is not None and part.to.complaint is not None
+        firsts: Firsts = ()
+        if self.checks_proofs:
+            firsts = check_complaint(ff.ctx(progress, seat), pending.seat, ff.board, pending.n,
+                                     pending.move, ff.commitments[seat], ff.box_keys[seat],
+                                     ff.commitments[pending.seat], pending.box,
+                                     part.to.complaint)
+        rules = progress.ruleset
+        state, _ = rules.play(progress.state, pending.seat, rules.parse_move("resign"))
+        words = (f"{pending.seat} forfeits: its count box for its {pending.text} (message "
+                 f"{progress.played[-1].n}) was proven false by {seat}")
+        progress = replace(progress, state=state, played=progress.played[:-1])
+        return progress, replace(ff.fresh(firsts), pending=None, forfeit=words)
 
     def _take_move(self, progress: Progress, ff: FrogFinderProgress, seat: str,
                    move: Shoot | Guess, text: str, part: MoveOpening) -> FrogFinderProgress:
@@ -477,6 +535,8 @@ class FrogFinderDuel(DuelRules):
             if commit(bit, secret.blinding(ff.attempt, square.name)) != point:
                 raise CommitmentError(f"{seat}'s revealed secret does not give its "
                                       f"commitment at {square.name}")
+        if _box_key(secret, ff) != ff.box_keys[seat]:
+            raise CommitmentError(f"{seat}'s revealed secret does not give its box key")
 
     # --- the move ------------------------------------------------------------------------
 
@@ -595,6 +655,10 @@ class FrogFinderDuel(DuelRules):
             else:
                 lines.append(f"the placement of {seat} rests on its reveal, not made")
         return lines
+
+    def forfeit(self, progress: Progress) -> str | None:
+        """The mover's forfeit once the answerer proved its count box false."""
+        return protocol(progress).forfeit
 
     def awaited_reveals(self, progress: Progress) -> tuple[str, ...]:
         """None when each seat placed its own frogs (nothing rests on a reveal); else every

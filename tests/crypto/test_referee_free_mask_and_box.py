@@ -13,12 +13,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from frogpbem.crypto.countbox import open_count, seal_count
+from frogpbem.crypto.countbox import box_keys, open_count, seal_count
 from frogpbem.crypto.duelsecret import SeatSecret
 from frogpbem.crypto.group import G, H, L, Point, Scalar, commit, total
 from frogpbem.crypto.proofs import (
     Proof,
     bit_statement,
+    box_statement,
     empty_statement,
     mask_statement,
     overlap_statement,
@@ -205,15 +206,29 @@ def test_referee_free_empty_vector_and_refusals() -> None:
 # --- the count box ------------------------------------------------------------------------
 
 
-def reference_box(context: dict[str, str | int], y: int, answering: ref.Pt, count: int,
-                  blinding: int) -> tuple[str, bytes]:
+def reference_box(context: dict[str, str | int], y: int, answering: ref.Pt, box_key: ref.Pt,
+                  count: int, blinding: int) -> tuple[str, bytes]:
     """The spec's box, from hashlib and the reference group alone."""
     y_point = ref.mul(y, ref.H)
-    key = ref.mul(y, answering)
-    body = dict(context) | {"Y": ref.phex(y_point), "key": ref.phex(key)}
+    body = dict(context) | {"Y": ref.phex(y_point), "key": ref.phex(ref.mul(y, answering)),
+                            "shared": ref.phex(ref.mul(y, box_key))}
     pad = hashlib.sha512(b"frogpbem/1 count-box\n" + ref.cjson(body)).digest()[:33]
     plain = bytes([count]) + (blinding % L).to_bytes(32, "little")
     return ref.phex(y_point), bytes(a ^ b for a, b in zip(plain, pad, strict=True))
+
+
+def reference_box_branches(c: ref.Pt, a: ref.Pt, y: ref.Pt, z1: ref.Pt, z2: ref.Pt
+                           ) -> list[list[ref.Eq]]:
+    """The spec's ``box`` statement: one branch, witnesses r (0) and a (1)."""
+    return [[(0, ref.H, c), (0, y, z1), (1, ref.H, a), (1, y, z2)]]
+
+
+def test_referee_free_box_key_is_the_specs() -> None:
+    secret = SeatSecret("g-1", "blue", "22" * 32)
+    fields = {"game": "g-1", "seat": "blue", "secret": "22" * 32, "attempt": 2}
+    assert secret.box_key(2).value == int.from_bytes(hashlib.sha512(
+        b"frogpbem/1 duel-box\n" + ref.cjson(fields)).digest(), "little") % L
+    assert secret.box_key(2) != secret.box_key(3)
 
 
 def test_referee_free_count_box_vector() -> None:
@@ -223,37 +238,99 @@ def test_referee_free_count_box_vector() -> None:
     fields = {"game": "g-1", "seat": "red", "secret": "11" * 32, "n": 3, "square": "D4"}
     assert y.value == int.from_bytes(hashlib.sha512(
         b"frogpbem/1 duel-count\n" + ref.cjson(fields)).digest(), "little") % L
-    r_q, r_m = fixed("box r_q"), fixed("box R_M")
-    answering = ref.commit(0, r_q)
-    y_point, box = seal_count(MOVE, y, mine(answering), 2, Scalar(r_m))
-    expected_y, expected_box = reference_box(MOVE, y.value, answering, 2, r_m)
+    r_q, r_m, a = fixed("box r_q"), fixed("box R_M"), fixed("box a")
+    answering, box_key = ref.commit(0, r_q), ref.mul(a, ref.H)
+    y_point, box = seal_count(MOVE, y, mine(answering), mine(box_key), 2, Scalar(r_m))
+    expected_y, expected_box = reference_box(MOVE, y.value, answering, box_key, 2, r_m)
     assert y_point.hex() == expected_y and box == expected_box
-    assert open_count(MOVE, y_point, box, Scalar(r_q)) == (2, Scalar(r_m))
+    keys = box_keys(y_point, Scalar(r_q), Scalar(a))
+    assert [k.hex() for k in keys] == [ref.phex(ref.mul(y.value * r_q, ref.H)),
+                                       ref.phex(ref.mul(y.value * a, ref.H))]
+    assert open_count(MOVE, y_point, box, *keys) == (2, Scalar(r_m))
+
+
+def test_referee_free_box_proof_vector() -> None:
+    """The complaint's ``box`` proof: our prover and the reference's make the same bytes,
+    and each verifies the other's."""
+    r, a, y = fixed("complaint r"), fixed("complaint a"), fixed("complaint y")
+    c, big_a, big_y = ref.commit(0, r), ref.mul(a, ref.H), ref.mul(y, ref.H)
+    z1, z2 = ref.mul(r, big_y), ref.mul(a, big_y)
+    theirs = reference_box_branches(c, big_a, big_y, z1, z2)
+    statement = box_statement(MOVE, mine(c), mine(big_a), mine(big_y), mine(z1), mine(z2))
+    assert statement.to_json() == ref.statement_json(theirs)
+    proof = prove(statement, 0, [Scalar(r), Scalar(a)], KEY)
+    expected = ref.prove("box", dict(MOVE), theirs, 0, [r, a], KEY)
+    assert proof.to_json() == [ref.shex(s) for s in expected]
+    assert ref.verify("box", dict(MOVE), theirs, [s.value for s in proof.scalars])
+    verify(statement, ours(expected), "the box proof")
+
+
+def test_referee_free_box_proof_with_a_wrong_key_or_moved_is_refused() -> None:
+    r, a, y = Scalar(fixed("complaint r")), Scalar(fixed("complaint a")), \
+        Scalar(fixed("complaint y"))
+    c, big_a, big_y = commit(0, r), a * H, y * H
+    z1, z2 = r * big_y, a * big_y
+    proof = prove(box_statement(MOVE, c, big_a, big_y, z1, z2), 0, [r, a], KEY)
+    verify(box_statement(MOVE, c, big_a, big_y, z1, z2), proof, "the box proof")
+    for context, keys in (
+            (MOVE, (z1 + H, z2)), (MOVE, (z1, z2 + H)), (MOVE, (z2, z1)),
+            ({**MOVE, "n": 4}, (z1, z2)), ({**MOVE, "square": "E4"}, (z1, z2)),
+            ({**MOVE, "seat": "blue"}, (z1, z2)), ({**MOVE, "game": "g-2"}, (z1, z2))):
+        with pytest.raises(ProofError, match="does not hold"):
+            verify(box_statement(context, c, big_a, big_y, *keys), proof, "the box proof")
+    # keys for a frog square cannot be proven: no r gives C = G + r·H as r·H
+    with pytest.raises(ValueError, match="do not satisfy"):
+        prove(box_statement(MOVE, commit(1, r), big_a, big_y, z1, z2), 0, [r, a], KEY)
+    with pytest.raises(ProofError, match="lacks n"):
+        box_statement({k: v for k, v in MOVE.items() if k != "n"}, c, big_a, big_y, z1, z2)
 
 
 @settings(max_examples=20, deadline=None)
 @given(count=st.integers(0, 8), r_q=st.integers(1, L - 1), r_m=st.integers(0, L - 1),
-       y=st.integers(1, L - 1))
+       y=st.integers(1, L - 1), a=st.integers(1, L - 1))
 def test_referee_free_count_box_opens_only_without_a_frog(count: int, r_q: int, r_m: int,
-                                                         y: int) -> None:
-    empty, frog = commit(0, Scalar(r_q)), commit(1, Scalar(r_q))
-    y_point, box = seal_count(MOVE, Scalar(y), empty, count, Scalar(r_m))
-    assert open_count(MOVE, y_point, box, Scalar(r_q)) == (count, Scalar(r_m))
+                                                         y: int, a: int) -> None:
+    empty, frog, box_key = commit(0, Scalar(r_q)), commit(1, Scalar(r_q)), Scalar(a) * H
+    y_point, box = seal_count(MOVE, Scalar(y), empty, box_key, count, Scalar(r_m))
+    keys = box_keys(y_point, Scalar(r_q), Scalar(a))
+    assert open_count(MOVE, y_point, box, *keys) == (count, Scalar(r_m))
     # the same box for another move, square or seat does not open
     for field, value in (("n", 4), ("square", "E4"), ("seat", "blue")):
-        assert open_count({**MOVE, field: value}, y_point, box, Scalar(r_q)) != \
+        assert open_count({**MOVE, field: value}, y_point, box, *keys) != \
             (count, Scalar(r_m))
     # on a frog square the answerer's r_q·Y is not the key y·C = y·G + r_q·Y: what comes out
     # is noise (and a spectator, who knows neither y nor r_q, has no better key)
-    y_point, box = seal_count(MOVE, Scalar(y), frog, count, Scalar(r_m))
-    assert open_count(MOVE, y_point, box, Scalar(r_q)) != (count, Scalar(r_m))
+    y_point, box = seal_count(MOVE, Scalar(y), frog, box_key, count, Scalar(r_m))
+    keys = box_keys(y_point, Scalar(r_q), Scalar(a))
+    assert open_count(MOVE, y_point, box, *keys) != (count, Scalar(r_m))
+
+
+@settings(max_examples=30, deadline=None)
+@given(count=st.integers(0, 8), r_q=st.integers(1, L - 1), r_m=st.integers(0, L - 1),
+       y=st.integers(1, L - 1), a=st.integers(1, L - 1), guess=st.integers(1, L - 1))
+def test_referee_free_spectator_with_the_blinding_cannot_open_the_box(
+        count: int, r_q: int, r_m: int, y: int, a: int, guess: int) -> None:
+    """A spectator given the answerer's blinding r_q (as public sums may isolate it late in a
+    game) and everything public (Y, A, C, the box) has the first key r_q·Y but not a·Y:
+    the keys it can form from them (A, Y, C, r_q·A, a guessed scalar's multiple of Y) do not
+    give the pad, so the box does not open to the count."""
+    empty, box_key = commit(0, Scalar(r_q)), Scalar(a) * H
+    y_point, box = seal_count(MOVE, Scalar(y), empty, box_key, count, Scalar(r_m))
+    key = Scalar(r_q) * y_point
+    shared = Scalar(a) * y_point
+    for second in (box_key, y_point, empty, Scalar(r_q) * box_key, Scalar(guess) * y_point,
+                   key, box_key + y_point):
+        if second == shared:
+            continue  # a guess of a itself (probability 2^-252)
+        assert open_count(MOVE, y_point, box, key, second) != (count, Scalar(r_m))
 
 
 def test_referee_free_count_box_key_is_not_public() -> None:
     """Everything public about a hit (Y, the box, C = G + r·H, and the opening r itself, which
     a hit's answer shows) does not give the key y·C: r·Y misses it by y·G."""
-    y, r = Scalar(fixed("hit y")), Scalar(fixed("hit r"))
+    y, r, a = Scalar(fixed("hit y")), Scalar(fixed("hit r")), Scalar(fixed("hit a"))
     frog = commit(1, r)
-    y_point, box = seal_count(MOVE, y, frog, 3, Scalar(fixed("hit R")))
+    y_point, box = seal_count(MOVE, y, frog, a * H, 3, Scalar(fixed("hit R")))
     assert y * frog == r * y_point + y * G != r * y_point
-    assert open_count(MOVE, y_point, box, r) != (3, Scalar(fixed("hit R")))
+    assert open_count(MOVE, y_point, box, *box_keys(y_point, r, a)) != \
+        (3, Scalar(fixed("hit R")))

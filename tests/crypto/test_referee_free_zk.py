@@ -418,4 +418,4 @@ def test_referee_free_commitments_add(pairs: list[tuple[int, Scalar]]) -> None:
 
 
 def test_referee_free_proofs_module_names_its_tags() -> None:
-    assert proofs.TAGS == ("bit", "mask", "select", "overlap", "legal", "empty")
+    assert proofs.TAGS == ("bit", "mask", "select", "overlap", "legal", "empty", "box")

@@ -30,6 +30,7 @@ from frogpbem.crypto.proofs import (
 from frogpbem.duel.frogfinder import (
     Answer,
     Commitments,
+    Complaint,
     Context,
     CountBox,
     CountPart,
@@ -40,12 +41,14 @@ from frogpbem.duel.frogfinder import (
     answer,
     check_answer,
     check_commitments,
+    check_complaint,
     check_fresh_nonces,
     check_mask,
     check_mover_part,
     check_overlap,
     check_selection,
     commit_placement,
+    complain,
     find_overlap,
     make_mask,
     make_selection,
@@ -153,6 +156,10 @@ class Duel:
     def ctx(self, seat: str) -> Context:
         return Context(self.game, HEADER, seat, self.attempt)
 
+    def box_key(self, seat: str) -> Point:
+        """``A = a·H``: the seat's box key of the accepted attempt (its setup shows it)."""
+        return self.seats[seat].secret.box_key(self.attempt) * H
+
     def play(self, mover: str, move: Shoot | Guess) -> FrogResult:
         """The move by the protocol: the mover's part, checked by the other seat and by a
         spectator; the other's answer, checked by the mover (with its count part) and by a
@@ -166,8 +173,8 @@ class Duel:
         opened = None
         if count is not None:
             box = CountBox.from_json(seal_box(self.ctx(mover), me.secret, self.board,
-                                              them.commitments, n, move.square,
-                                              count).to_json())
+                                              them.commitments, self.box_key(OTHER[mover]),
+                                              n, move.square, count).to_json())
             if move.square not in them.frogs:  # only then can the answerer open it
                 opened = open_box(self.ctx(mover), them.secret, self.board, me.commitments,
                                   n, move.square, box)
@@ -409,25 +416,73 @@ def test_referee_free_answer_against_the_other_seats_commitments_refused(duel: D
                 judge(duel, move, given, n=2)
 
 
-def test_referee_free_false_count_box_refused(duel: Duel) -> None:
-    """The answerer opens the mover's box and refuses a count that does not open the mover's
-    commitments (off by one, another blinding), or a box for another square or move."""
+def test_referee_free_false_count_box_is_proven_false_by_a_complaint(duel: Duel) -> None:
+    """The answerer opens the mover's box: a count that does not open the mover's
+    commitments (off by one, another blinding), or a box for another square or move, opens
+    to nothing; the answerer's complaint proves it to anyone, and a complaint against the
+    true box is refused."""
     red, blue = duel.seats["red"], duel.seats["blue"]
     square = empty_square(duel, near_frogs=True)
     _, count = mover_part(red.secret, duel.attempt, duel.board, red.frogs, Shoot(square))
     assert count is not None
-    ctx = duel.ctx("red")
-    good = seal_box(ctx, red.secret, duel.board, blue.commitments, 5, square, count)
+    ctx, actx, a_blue = duel.ctx("red"), duel.ctx("blue"), duel.box_key("blue")
+    good = seal_box(ctx, red.secret, duel.board, blue.commitments, a_blue, 5, square, count)
     assert open_box(ctx, blue.secret, duel.board, red.commitments, 5, square, good) == count
+
+    def judged(n: int, at: Square, box: CountBox) -> Complaint:
+        made = complain(actx, blue.secret, duel.board, blue.commitments, n, at, box)
+        check_complaint(actx, "red", duel.board, n, Shoot(at), blue.commitments, a_blue,
+                        red.commitments, box, Complaint.from_json(made.to_json()))
+        return made
+
     other = next(q for q in duel.board.squares() if q != square and q not in blue.frogs)
     for lie in (CountPart(count.count + 1, count.blinding),
                 CountPart(count.count, count.blinding + Scalar(1))):
-        box = seal_box(ctx, red.secret, duel.board, blue.commitments, 5, square, lie)
-        with pytest.raises(ProofError, match="count box .* does not open"):
-            open_box(ctx, blue.secret, duel.board, red.commitments, 5, square, box)
+        box = seal_box(ctx, red.secret, duel.board, blue.commitments, a_blue, 5, square, lie)
+        assert open_box(ctx, blue.secret, duel.board, red.commitments, 5, square, box) is None
+        judged(5, square, box)
     for n, at in ((6, square), (5, other)):
-        with pytest.raises(ProofError, match="count box"):
-            open_box(ctx, blue.secret, duel.board, red.commitments, n, at, good)
+        assert open_box(ctx, blue.secret, duel.board, red.commitments, n, at, good) is None
+        judged(n, at, good)
+    # a complaint against the true box is a false answer
+    with pytest.raises(ProofError, match="complaint is false"):
+        judged(5, square, good)
+
+
+def test_referee_free_complaint_moved_or_with_a_wrong_key_refused(duel: Duel) -> None:
+    """A true complaint against a false box does not hold with either key changed, nor for
+    another move, square, seat or game; a seat with a frog at the square cannot make one."""
+    red, blue = duel.seats["red"], duel.seats["blue"]
+    square = empty_square(duel, near_frogs=True)
+    _, count = mover_part(red.secret, duel.attempt, duel.board, red.frogs, Shoot(square))
+    assert count is not None
+    ctx, actx, a_blue = duel.ctx("red"), duel.ctx("blue"), duel.box_key("blue")
+    lie = CountPart(count.count + 1, count.blinding)
+    box = seal_box(ctx, red.secret, duel.board, blue.commitments, a_blue, 5, square, lie)
+    made = complain(actx, blue.secret, duel.board, blue.commitments, 5, square, box)
+
+    def check(given: Complaint, n: int = 5, at: Square = square, c: Context = actx) -> None:
+        check_complaint(c, "red", duel.board, n, Shoot(at), blue.commitments, a_blue,
+                        red.commitments, box, given)
+
+    check(made)
+    other = next(q for q in duel.board.squares() if q != square and q not in blue.frogs)
+    for complaint, n, at, c in (
+            (replace(made, key=made.key + H), 5, square, actx),
+            (replace(made, shared=made.shared + H), 5, square, actx),
+            (replace(made, key=made.shared, shared=made.key), 5, square, actx),
+            (made, 6, square, actx),
+            (made, 5, other, actx),
+            (made, 5, square, actx.of("red")),
+            (made, 5, square, Context("another-game", HEADER, "blue", duel.attempt))):
+        with pytest.raises(ProofError, match="box proof .* does not hold"):
+            check(complaint, n, at, c)
+    with pytest.raises(ProofError, match="no count box"):
+        check_complaint(actx, "red", duel.board, 5, Guess(square), blue.commitments, a_blue,
+                        red.commitments, None, made)
+    frog = next(iter(blue.frogs))
+    with pytest.raises(ValueError, match="do not satisfy"):
+        complain(actx, blue.secret, duel.board, blue.commitments, 5, frog, box)
 
 
 def test_referee_free_mover_part_on_its_own_frog_refused(duel: Duel) -> None:
@@ -671,8 +726,8 @@ def test_referee_free_values_round_trip_through_json(duel: Duel) -> None:
     part, count = mover_part(red.secret, duel.attempt, board, red.frogs, move)
     assert count is not None
     assert MoverPart.from_json(part.to_json()) == part
-    box = seal_box(duel.ctx("red"), red.secret, board, duel.seats["blue"].commitments, 1,
-                   move.square, count)
+    box = seal_box(duel.ctx("red"), red.secret, board, duel.seats["blue"].commitments,
+                   duel.box_key("blue"), 1, move.square, count)
     assert CountBox.from_json(box.to_json()) == box
     _, given = respond(duel, move)
     assert Answer.from_json(given.to_json()) == given
@@ -721,8 +776,8 @@ def test_referee_free_malformed_values_refused_in_a_sentence(duel: Duel) -> None
     move = Shoot(empty_square(duel, near_frogs=True))
     part, count = mover_part(red.secret, duel.attempt, board, red.frogs, move)
     assert count is not None
-    box = seal_box(duel.ctx("red"), red.secret, board, duel.seats["blue"].commitments, 1,
-                   move.square, count)
+    box = seal_box(duel.ctx("red"), red.secret, board, duel.seats["blue"].commitments,
+                   duel.box_key("blue"), 1, move.square, count)
     _, given = respond(duel, move)
     readers: list[tuple[JSON, Callable[[JSON], object]]] = [
         (red.commitments.to_json(), lambda d: Commitments.from_json(d, board)),

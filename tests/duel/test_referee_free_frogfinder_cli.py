@@ -387,11 +387,28 @@ def test_referee_free_frogfinder_moved_proof_and_unmade_move_refused_on_arrival(
             6)
 
 
-def test_referee_free_frogfinder_false_count_box_refused_by_the_answerer(
+def forfeit_words(square: Square, n: int) -> str:
+    return (f"red forfeits: its count box for its shoot {square.name} (message {n}) was "
+            "proven false by blue")
+
+
+def blue_setup_of(file: DuelFile) -> tuple[int, dict[str, JSON]]:
+    """The accepted attempt and blue's setup of it (the last)."""
+    overlaps = [m.step("overlap") for m in file.messages if m.step("overlap")]
+    attempt = sum(1 for o in overlaps if isinstance(o, dict) and o["count"] != 0)
+    setup = [m.step("setup") for m in file.messages if m.seat == "blue" and m.step("setup")]
+    assert isinstance(setup[-1], dict)
+    return attempt, setup[-1]
+
+
+def test_referee_free_frogfinder_false_count_box_is_proven_false_and_red_forfeits(
         as_seat: Run, keys: Keys, seats: tuple[Seat, Seat],
         dealt: tuple[dict[str, frozenset[Square]], list[Square]]) -> None:
+    """Red seals a count off by one: blue's tool keeps the copy and says the box is false;
+    blue's next command answers with the complaint (its move is not played), red forfeits,
+    no reveal is due, and every view and verify says why."""
     from frogpbem.board import Board
-    from frogpbem.crypto.group import Scalar
+    from frogpbem.crypto.group import Point, Scalar
     from frogpbem.duel.engine import own_secret, replay
     from frogpbem.duel.frogfinder import Commitments, Context, CountPart, seal_box
 
@@ -405,22 +422,102 @@ def test_referee_free_frogfinder_false_count_box_refused_by_the_answerer(
     progress = replay(DuelFile(made.header, made.messages[:-1]))
     secret = own_secret(progress, made, "red", keys.key("alice"))
     assert secret is not None
-    blue_setup = next(m.step("setup") for m in made.messages
-                      if m.seat == "blue" and m.step("setup"))
-    assert isinstance(blue_setup, dict)
+    attempt, blue_setup = blue_setup_of(made)
     board = Board(6)
-    ctx = Context(made.game, made.header.hash, "red", 0)
+    ctx = Context(made.game, made.header.hash, "red", attempt)
     around = [q for q in board.neighbours(near) if q in placed["red"]]
-    blinding = sum((secret.blinding(0, q.name) for q in board.neighbours(near)), Scalar(0))
+    blinding = sum((secret.blinding(attempt, q.name) for q in board.neighbours(near)),
+                   Scalar(0))
     box = seal_box(ctx, secret, board, Commitments.from_json(blue_setup["commitments"], board),
-                   last.n, near, CountPart(len(around) + 1, blinding))
+                   Point.from_hex(blue_setup["box_key"], "blue's box key"), last.n, near,
+                   CountPart(len(around) + 1, blinding))
     part = answer_of(last)
     move = part["move"]
     assert isinstance(move, dict)
     lie = with_answer(last, {**part, "move": {**move, "box": box.to_json()}})
-    arrives(as_seat, blue, signed_again(made, keys, "alice", lie),
-            f"red's count box for its shot at {near.name} does not open its commitments "
-            "around it", 6)
+    forged = signed_again(made, keys, "alice", lie)
+    blue.game.write_bytes(forged)
+    seen = as_seat(blue, "view", blue.game)
+    assert seen.exit_code == 0, seen.output
+    notice = (f"red's count box for its shot at {near.name} is false: your next message "
+              "proves it (red forfeits)")
+    assert notice in seen.stdout
+    hinted = as_seat(blue, "hint", blue.game)
+    assert hinted.exit_code == 0, hinted.output
+    assert notice in hinted.stdout
+    assert blue.game.read_bytes() == forged  # kept as it came
+    other = next(q for q in empty if q != near)
+    answered = as_seat(blue, "move", blue.game, f"shoot {other.name}")
+    assert answered.exit_code == 0, answered.output
+    assert f"your move shoot {other.name} was not played" in answered.stdout
+    assert f"game over: {forfeit_words(near, last.n)}" in answered.stdout
+    complaint = answer_of(read(blue).messages[-1])["to"]
+    assert isinstance(complaint, dict) and set(complaint) == {"complaint"}
+    spectator = Seat("public", "nobody", red.folder)  # red's own tool saw its true message 5
+    mail(blue, red)
+    for command in ("view", "verify", "audit"):
+        said = as_seat(blue, command, blue.game)
+        assert said.exit_code == 0, said.output
+        assert forfeit_words(near, last.n) in said.stdout, said.stdout
+        public = as_seat(spectator, command, red.game, key=False)
+        assert public.exit_code == 0, public.output
+        assert forfeit_words(near, last.n) in public.stdout and "pending" not in public.stdout
+    again = as_seat(blue, "move", blue.game, f"shoot {other.name}")
+    assert again.exit_code != 0 and "the game is over" in again.stderr, again.output
+    # what a notary's clock waits for (frogpbem.mail.notary): nobody, not even a reveal
+    from frogpbem.duel.engine import waiting
+    from frogpbem.duel.registry import duel_rules
+
+    ended = replay(read(red))
+    assert ended.over and waiting(ended, duel_rules("frogfinder")) == ()
+
+
+def test_referee_free_frogfinder_complaint_against_a_true_box_refused(
+        as_seat: Run, keys: Keys, seats: tuple[Seat, Seat],
+        dealt: tuple[dict[str, frozenset[Square]], list[Square]]) -> None:
+    """Blue answers red's true box with a complaint (its true keys and a true proof): red's
+    tool opens the box with them, finds it true, and refuses the message; a complaint where
+    no move waits is refused too."""
+    from frogpbem.board import Board
+    from frogpbem.crypto.group import G, H
+    from frogpbem.duel.engine import own_secret, replay
+    from frogpbem.duel.frogfinder import Commitments, Context, CountBox, complain
+
+    red, blue = seats
+    _placed, empty = dealt
+    assert as_seat(red, "move", red.game, f"shoot {empty[0].name}").exit_code == 0
+    first = read(red)
+    mine = first.messages[-1]
+    odd = {"complaint": {"key": G.hex(), "shared": H.hex(), "proof": ["01" + "00" * 31] * 3}}
+    arrives(as_seat, blue, signed_again(first, keys, "alice",
+                                        with_answer(mine, {**answer_of(mine), "to": odd})),
+            "red answers a move that was not made", 6)
+    mail(red, blue)
+    assert as_seat(blue, "move", blue.game, f"guess {empty[1].name}").exit_code == 0
+    good = read(blue)
+    last = good.messages[-1]
+    secret = own_secret(replay(good), good, "blue", keys.key("bob"))
+    assert secret is not None
+    board = Board(6)
+    attempt, blue_setup = blue_setup_of(good)
+    moved = answer_of(good.messages[-2])["move"]
+    assert isinstance(moved, dict)
+    made = complain(Context(good.game, good.header.hash, "blue", attempt), secret, board,
+                    Commitments.from_json(blue_setup["commitments"], board),
+                    1, empty[0], CountBox.from_json(moved["box"]))  # move 1 of the game
+    part = answer_of(last)
+    lie = with_answer(last, {**part, "to": {"complaint": made.to_json()}})
+    arrives(as_seat, red, signed_again(good, keys, "bob", lie),
+            f"blue's complaint is false: the count box for the shot at {empty[0].name} "
+            "opens the mover's commitments", 6)
+    # a complaint against blue's guess, which has no box
+    mail(blue, red)
+    assert as_seat(red, "move", red.game, f"guess {empty[2].name}").exit_code == 0
+    after = read(red)
+    mine = after.messages[-1]
+    lie = with_answer(mine, {**answer_of(mine), "to": {"complaint": made.to_json()}})
+    arrives(as_seat, blue, signed_again(after, keys, "alice", lie),
+            f"red complains about guess {empty[1].name}, which has no count box", 6)
 
 
 def test_referee_free_frogfinder_rolled_back_and_forked_copies_refused(
@@ -607,33 +704,3 @@ def test_referee_free_frogfinder_a_reveal_before_the_end_is_refused_on_arrival(
     early = replace(good.messages[-1], reveal=secret.secret)
     arrives(as_seat, red, signed_again(good, keys, "bob", early),
             "message 1 (blue): blue reveals its secret before the game is over", 6)
-
-
-def test_referee_free_frogfinder_a_false_count_box_is_refused_when_it_arrives(
-        as_seat: Run, keys: Keys, seats: tuple[Seat, Seat],
-        dealt: tuple[dict[str, frozenset[Square]], list[Square]]) -> None:
-    """Red's shot at an empty square with a count box that does not open: blue's tool
-    refuses the copy when it arrives (``view`` already), before remembering it, so blue is
-    not left holding a copy it can neither answer nor resign from; red's true copy is then
-    taken (no fork), and blue answers it."""
-    red, blue = seats
-    _placed, empty = dealt
-    assert as_seat(red, "move", red.game, f"shoot {empty[0].name}").exit_code == 0
-    good = read(red)
-    last = good.messages[-1]
-    part = answer_of(last)
-    moved = part["move"]
-    assert isinstance(moved, dict) and isinstance(moved["box"], dict)
-    box = str(moved["box"]["box"])
-    flipped = box[:-2] + f"{int(box[-2:], 16) ^ 1:02x}"
-    lie = with_answer(last, {**part, "move": {**moved, "box": {**moved["box"], "box": flipped}}})
-    forged = signed_again(good, keys, "alice", lie)
-    blue.game.write_bytes(forged)
-    seen = as_seat(blue, "view", blue.game)
-    assert seen.exit_code == 6, seen.output
-    assert f"red's count box for its shot at {empty[0].name} does not open" in seen.stderr
-    assert blue.game.read_bytes() == forged
-    mail(red, blue)  # the true copy: not a fork of one blue never kept
-    answered = as_seat(blue, "move", blue.game, f"shoot {empty[1].name}")
-    assert answered.exit_code == 0, answered.output
-    assert f"red shoots {empty[0].name}:" in answered.stdout
