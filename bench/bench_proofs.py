@@ -211,17 +211,19 @@ def main() -> None:
     square = next(q for q in board.squares() if q not in red_frogs | blue_frogs
                   and 0 < q.row < SIZE - 1 and 0 < q.col < SIZE - 1)
     shot = Shoot(square)
+    blue_box_key = BLUE.box_key(0) * H
 
     def mover() -> tuple[MoverPart, CountBox]:
         opening, count = mover_part(RED, 0, board, red_frogs, shot)
         assert count is not None
-        return opening, seal_box(red_ctx, RED, board, blue_c, 7, square, count)
+        return opening, seal_box(red_ctx, RED, board, blue_c, blue_box_key, 7, square, count)
 
     opening, box = mover()
 
     def answerer() -> Answer:
         check_mover_part(board, red_c, shot, opening)
         count = open_box(red_ctx, BLUE, board, red_c, 7, square, box)
+        assert count is not None, "the bench's box is true"
         return answer(blue_ctx, BLUE, board, blue_frogs, 7, shot, count)
 
     given = answerer()

@@ -95,10 +95,10 @@ B_Y = 4 * pow(5, P - 2, P) % P
 BASE: Pt = (recover_x(B_Y, 0) or 0, B_Y, 1, (recover_x(B_Y, 0) or 0) * B_Y % P)
 
 
-def generator_h() -> tuple[int, Pt]:
+def generator_g() -> tuple[int, Pt]:
     c = 0
     while True:
-        data = hashlib.sha256(b"frogpbem/1 generator H\n" + c.to_bytes(4, "big")).digest()
+        data = hashlib.sha256(b"frogpbem/1 generator G\n" + c.to_bytes(4, "big")).digest()
         if valid(data):
             point = decode(data)
             assert point is not None
@@ -106,11 +106,12 @@ def generator_h() -> tuple[int, Pt]:
         c += 1
 
 
-H_COUNTER, H = generator_h()
+G_COUNTER, G = generator_g()
+H = BASE
 
 
 def commit(b: int, r: int) -> Pt:
-    return add(mul(b % L, BASE), mul(r % L, H))
+    return add(mul(b % L, G), mul(r % L, H))
 
 
 # --- the proof, from the spec's text --------------------------------------------------------
@@ -200,12 +201,12 @@ def verify(tag: str, context: Mapping[str, object], branches: Sequence[Sequence[
 
 
 def bit(c: Pt) -> list[list[Eq]]:
-    return [[(0, H, c)], [(0, H, sub(c, BASE))]]
+    return [[(0, H, c)], [(0, H, sub(c, G))]]
 
 
 def mask(p: Pt, c: Pt, d: Pt) -> list[list[Eq]]:
     """Branch b: C − b·G = r·H, P = x·H, D = r·P (witnesses r, x)."""
-    return [[(0, H, sub(c, mul(b, BASE)) if b else c), (1, H, p), (0, p, d)] for b in (0, 1)]
+    return [[(0, H, sub(c, mul(b, G)) if b else c), (1, H, p), (0, p, d)] for b in (0, 1)]
 
 
 def empty(c: Pt) -> list[list[Eq]]:
@@ -214,8 +215,8 @@ def empty(c: Pt) -> list[list[Eq]]:
 
 def select(k: Pt, c: Pt, d: Pt, p: Pt, e: Pt, f: Pt) -> list[list[Eq]]:
     return [[(0, H, k), (1, H, e), (1, p, f)],
-            [(0, H, sub(k, BASE)), (1, H, sub(e, c)), (1, p, sub(f, d))]]
+            [(0, H, sub(k, G)), (1, H, sub(e, c)), (1, p, sub(f, d))]]
 
 
 def overlap(p: Pt, s_e: Pt, s_f: Pt, m: int) -> list[list[Eq]]:
-    return [[(0, H, p), (0, sub(s_e, mul(m, BASE)), s_f)]]
+    return [[(0, H, p), (0, sub(s_e, mul(m, G)), s_f)]]

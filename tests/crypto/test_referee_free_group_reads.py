@@ -1,6 +1,6 @@
-"""Points read again and sums with the identity: the remembered validity check gives
-the verdict of the independent reference (tests/crypto/ed25519_ref.py) every time, and
-skipping libsodium for the identity changes no point."""
+"""Points read again, sums with the identity, and the multiples made without a general
+multiplication: the remembered validity check gives the verdict of the independent
+reference (tests/crypto/ed25519_ref.py) every time, and no shortcut changes a point."""
 
 from __future__ import annotations
 
@@ -65,4 +65,13 @@ def test_referee_free_the_identity_adds_and_subtracts_as_nothing(r: int, b: int)
     assert commit(0, Scalar(r)) == Scalar(r) * H
     assert commit(b, Scalar(r)).hex() == ref.phex(ref.commit(b, r))
     assert total([point]) == point and total([zero, point, zero]) == point
-    assert total([point, G]).hex() == ref.phex(ref.add(ref.commit(b, r), ref.BASE))
+    assert total([point, G]).hex() == ref.phex(ref.add(ref.commit(b, r), ref.G))
+
+
+@pytest.mark.parametrize("k", [2, 3, 8, 16, 63, 64, 65, 1000, L - 1])
+def test_referee_free_multiples_of_g_and_h_are_the_references(k: int) -> None:
+    """Small multiples of G are made by additions, multiples of H (the base point) from
+    libsodium's table: both as the reference multiplies, on either side of the limit."""
+    assert (Scalar(k) * G).hex() == ref.phex(ref.mul(k, ref.G))
+    assert (k * G).hex() == ref.phex(ref.mul(k, ref.G))
+    assert (Scalar(k) * H).hex() == ref.phex(ref.mul(k, ref.BASE))

@@ -26,7 +26,7 @@ from frogpbem.crypto.proofs import (
 from frogpbem.errors import ProofError
 from tests.crypto import ed25519_ref as ref
 
-SPEC_H = "73c6002f5828889364bddd5b0716518bfc685e4aafdc5d464c7a77f747b0790a"
+SPEC_G = "2aff6f458e03573870c3516eb2a0fa5f5c8415e57eeb9da408eb917bad5d4226"
 CONTEXT: dict[str, str | int] = {"game": "g-1", "header": "sha256:" + "ab" * 32, "seat": "red",
                                  "attempt": 0, "square": "D4"}
 KEY = bytes(31) + b"\x01"
@@ -61,11 +61,11 @@ def check_vector(ours: Statement, theirs: list[list[ref.Eq]], tau: int, witness:
 # --- the group ------------------------------------------------------------------------------
 
 
-def test_referee_free_h_is_the_specs_recomputed_independently() -> None:
-    assert ref.H_COUNTER == 7
-    assert ref.phex(ref.H) == SPEC_H == H.hex()
-    assert group.generator_h() == (7, H)
-    assert G.hex() == ref.phex(ref.BASE)
+def test_referee_free_g_is_the_specs_recomputed_independently() -> None:
+    assert ref.G_COUNTER == 4
+    assert ref.phex(ref.G) == SPEC_G == G.hex()
+    assert group.generator_g() == (4, G)
+    assert H.hex() == ref.phex(ref.BASE)
 
 
 @pytest.mark.parametrize("b", [0, 1, 2, 5, -1])
@@ -153,8 +153,8 @@ def test_referee_free_off_curve_encodings_are_refused() -> None:
         Point.from_hex(y.to_bytes(32, "little").hex(), "P")
 
 
-@pytest.mark.parametrize("text", ["zz" * 32, SPEC_H.upper(), SPEC_H[:62], SPEC_H + "00", "",
-                                  " " + SPEC_H[1:], 5, None, b"\x00" * 32])
+@pytest.mark.parametrize("text", ["zz" * 32, SPEC_G.upper(), SPEC_G[:62], SPEC_G + "00", "",
+                                  " " + SPEC_G[1:], 5, None, b"\x00" * 32])
 def test_referee_free_malformed_points_and_scalars_are_refused(text: object) -> None:
     with pytest.raises(ProofError, match="is not a point"):
         Point.from_hex(text, "P")
@@ -197,7 +197,7 @@ def test_referee_free_bit_vector(b: int) -> None:
 def test_referee_free_mask_vector(b: int) -> None:
     r, x = fixed_scalar("mask r"), fixed_scalar("mask x")
     c, p = ref.commit(b, r), ref.mul(x, ref.H)
-    d = ref.mul(x, ref.sub(c, ref.mul(b, ref.BASE)))
+    d = ref.mul(x, ref.sub(c, ref.mul(b, ref.G)))
     assert ref.equal(d, ref.mul(r, p))  # D = r·P = x·(C − b·G)
     check_vector(mask_statement(CONTEXT, mine(p), mine(c), mine(d)), ref.mask(p, c, d), b,
                  [r, x])
@@ -207,7 +207,7 @@ def test_referee_free_mask_vector(b: int) -> None:
 def test_referee_free_select_vector(k: int, b: int) -> None:
     r, x, s, t = (fixed_scalar(f"select {n}") for n in "rxst")
     c, p = ref.commit(b, r), ref.mul(x, ref.H)
-    d = ref.mul(x, ref.sub(c, ref.mul(b, ref.BASE)))
+    d = ref.mul(x, ref.sub(c, ref.mul(b, ref.G)))
     kk = ref.commit(k, s)
     e = ref.add(ref.mul(k, c), ref.mul(t, ref.H))
     f = ref.add(ref.mul(k, d), ref.mul(t, p))
@@ -222,7 +222,7 @@ def placement_run(red: list[int], blue: list[int]) -> tuple[int, ref.Pt, ref.Pt,
     s_e, s_f = ref.IDENTITY, ref.IDENTITY
     for q, (b, k) in enumerate(zip(red, blue, strict=True)):
         c = ref.commit(b, fixed_scalar(f"r{q}"))
-        d = ref.mul(x, ref.sub(c, ref.mul(b, ref.BASE)))
+        d = ref.mul(x, ref.sub(c, ref.mul(b, ref.G)))
         t = fixed_scalar(f"t{q}")
         s_e = ref.add(s_e, ref.add(ref.mul(k, c), ref.mul(t, ref.H)))
         s_f = ref.add(s_f, ref.add(ref.mul(k, d), ref.mul(t, p)))

@@ -89,12 +89,13 @@ def _spec_blinding(secret: SeatSecret, square: str) -> int:
 
 
 def _spec_commit(bit: int, r: int) -> bytes:
-    """``bit·G + r·H`` with libsodium directly (H from the spec's published encoding)."""
-    h = bytes.fromhex("73c6002f5828889364bddd5b0716518bfc685e4aafdc5d464c7a77f747b0790a")
-    rh = bindings.crypto_scalarmult_ed25519_noclamp(r.to_bytes(32, "little"), h)
+    """``bit·G + r·H`` with libsodium directly (G from the spec's published encoding, H
+    the base point)."""
+    g1 = bytes.fromhex("2aff6f458e03573870c3516eb2a0fa5f5c8415e57eeb9da408eb917bad5d4226")
+    rh = bindings.crypto_scalarmult_ed25519_base_noclamp(r.to_bytes(32, "little"))
     if bit == 0:
         return rh
-    g = bindings.crypto_scalarmult_ed25519_base_noclamp((bit % L).to_bytes(32, "little"))
+    g = bindings.crypto_scalarmult_ed25519_noclamp((bit % L).to_bytes(32, "little"), g1)
     return bindings.crypto_core_ed25519_add(g, rh)
 
 
