@@ -11,8 +11,7 @@ import hashlib
 import json
 import random
 import shutil
-from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -23,49 +22,13 @@ from frogpbem.crypto.fairness import DerivedChance
 from frogpbem.gamefile.duelfile import DuelFile, DuelHeader, dump_duel, parse_duel
 from frogpbem.gamefile.model import JSON, Party
 from frogpbem.games.froglet import Froglet, State, legal_paths
-from tests.conftest import Cli, Keys, Result
-
-Run = Callable[..., Result]
-"""A command run as a seat (see :func:`as_seat`)."""
-
-
-@dataclass
-class Seat:
-    name: str
-    player: str
-    folder: Path
-
-    @property
-    def game(self) -> Path:
-        return self.folder / "game.yaml"
+from tests.conftest import Keys, Result
+from tests.duel.conftest import Run, Seat, mail, two_seats
 
 
 @pytest.fixture
 def seats(tmp_path: Path) -> tuple[Seat, Seat]:
-    white = Seat("white", "alice", tmp_path / "alice")
-    black = Seat("black", "bob", tmp_path / "bob")
-    for seat in (white, black):
-        seat.folder.mkdir()
-    return white, black
-
-
-@pytest.fixture
-def as_seat(cli: Cli, keys: Keys, tmp_path: Path,
-            monkeypatch: pytest.MonkeyPatch) -> Run:
-    """Run a command as a seat: its own home and state, its key."""
-
-    def run(seat: Seat, *args: str | Path, key: bool = True) -> Result:
-        monkeypatch.setenv("FROGPBEM_HOME", str(tmp_path / f"home-{seat.player}"))
-        monkeypatch.setenv("FROGPBEM_STATE", str(tmp_path / f"state-{seat.player}"))
-        extra: tuple[str | Path, ...] = ("--key", keys.path(seat.player)) if key else ()
-        return cli(*args, *extra)
-
-    return run
-
-
-def mail(sender: Seat, receiver: Seat) -> None:
-    """The sender's copy becomes the receiver's, as a mail would carry it."""
-    shutil.copyfile(sender.game, receiver.game)
+    return two_seats(tmp_path, "white", "black")
 
 
 def independent_board(file: DuelFile) -> JSON:

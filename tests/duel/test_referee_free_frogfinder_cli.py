@@ -9,9 +9,7 @@ through the rules with both placements, derived here from the revealed secrets.
 from __future__ import annotations
 
 import random
-import shutil
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -22,45 +20,16 @@ from frogpbem.gamefile.duelfile import DuelFile, Message, dump_duel, parse_duel
 from frogpbem.gamefile.model import JSON
 from frogpbem.games.frogfinder import FrogFinder
 from frogpbem.games.frogs import State
-from tests.conftest import Cli, Keys, Result
+from tests.conftest import Keys
+from tests.duel.conftest import Run, Seat, mail, two_seats
 from tests.duel.test_referee_free_frogfinder import independent_placement, names
 
-Run = Callable[..., Result]
 RULES = FrogFinder()
-
-
-@dataclass
-class Seat:
-    name: str
-    player: str
-    folder: Path
-
-    @property
-    def game(self) -> Path:
-        return self.folder / "game.yaml"
 
 
 @pytest.fixture
 def seats(tmp_path: Path) -> tuple[Seat, Seat]:
-    red, blue = Seat("red", "alice", tmp_path / "alice"), Seat("blue", "bob", tmp_path / "bob")
-    for seat in (red, blue):
-        seat.folder.mkdir()
-    return red, blue
-
-
-@pytest.fixture
-def as_seat(cli: Cli, keys: Keys, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Run:
-    def run(seat: Seat, *args: str | Path, key: bool = True) -> Result:
-        monkeypatch.setenv("FROGPBEM_HOME", str(tmp_path / f"home-{seat.player}"))
-        monkeypatch.setenv("FROGPBEM_STATE", str(tmp_path / f"state-{seat.player}"))
-        extra: tuple[str | Path, ...] = ("--key", keys.path(seat.player)) if key else ()
-        return cli(*args, *extra)
-
-    return run
-
-
-def mail(sender: Seat, receiver: Seat) -> None:
-    shutil.copyfile(sender.game, receiver.game)
+    return two_seats(tmp_path, "red", "blue")
 
 
 def read(seat: Seat) -> DuelFile:

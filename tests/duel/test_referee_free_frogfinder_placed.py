@@ -23,31 +23,16 @@ from frogpbem.duel.frogfinder_rules import SETUP_WORDS
 from frogpbem.errors import GameFileError, NotationError
 from frogpbem.gamefile.duelfile import parse_duel
 from frogpbem.games.frogs import State
-from tests.conftest import Cli, Keys, Result
-from tests.duel.test_referee_free_frogfinder_cli import RULES, Run, Seat, mail, public_state, read
+from tests.conftest import Keys, Result
+from tests.duel.conftest import Run, Seat, mail, two_seats
+from tests.duel.test_referee_free_frogfinder_cli import RULES, public_state, read
 
 SIZE, FROGS = 5, 2
 
 
 @pytest.fixture
 def seats(tmp_path: Path) -> tuple[Seat, Seat]:
-    """Red (alice) and blue (bob), each with a folder of its own (as in the CLI tests)."""
-    red, blue = Seat("red", "alice", tmp_path / "alice"), Seat("blue", "bob", tmp_path / "bob")
-    for seat in (red, blue):
-        seat.folder.mkdir()
-    return red, blue
-
-
-@pytest.fixture
-def as_seat(cli: Cli, keys: Keys, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Run:
-    """A command as the seat's player: its own home, and its key unless ``key=False``."""
-    def run(seat: Seat, *args: str | Path, key: bool = True) -> Result:
-        monkeypatch.setenv("FROGPBEM_HOME", str(tmp_path / f"home-{seat.player}"))
-        monkeypatch.setenv("FROGPBEM_STATE", str(tmp_path / f"state-{seat.player}"))
-        extra: tuple[str | Path, ...] = ("--key", keys.path(seat.player)) if key else ()
-        return cli(*args, *extra)
-
-    return run
+    return two_seats(tmp_path, "red", "blue")
 
 
 def create(run: Run, keys: Keys, red: Seat, blue: Seat, *extra: str) -> None:

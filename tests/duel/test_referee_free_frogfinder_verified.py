@@ -23,9 +23,10 @@ from frogpbem.duel.frogfinder_rules import protocol
 from frogpbem.gamefile.duelfile import DuelFile, Message, dump_duel
 from tests.conftest import Keys
 from tests.duel import test_referee_free_frogfinder_cli as played
-from tests.duel.test_referee_free_frogfinder_cli import Run, Seat, mail, read, set_up
+from tests.duel.conftest import Run, Seat, mail
+from tests.duel.test_referee_free_frogfinder_cli import read, set_up
 
-as_seat, seats = played.as_seat, played.seats  # the fixtures of a game through the CLI
+seats = played.seats  # red and blue, as in the game through the CLI
 
 PLAYER = {"red": "alice", "blue": "bob"}
 

@@ -28,13 +28,11 @@ import pytest
 from frogpbem.gamefile.duelfile import DuelFile, dump_duel, parse_duel
 from frogpbem.games import find_game
 from tests.conftest import Cli, Keys
+from tests.duel.conftest import Run, Seat, mail
 from tests.duel.test_referee_free_cli import (
     Result,
-    Run,
-    Seat,
     choose,
     independent_replay,
-    mail,
     play_to_end,
     start_game,
 )
@@ -94,7 +92,7 @@ def _froglet_play(run: Run, first: Seat, second: Seat, seed: int,
 def _ff_start(run: Run, keys: Keys, first: Seat, second: Seat) -> None:
     from tests.duel.test_referee_free_frogfinder_cli import set_up
 
-    set_up(run, keys, first, second, 6, 2)  # type: ignore[arg-type]  # the same seat
+    set_up(run, keys, first, second, 6, 2)
 
 
 def _ff_progress(seat: Seat) -> Any:
@@ -295,15 +293,9 @@ def played(kind: Kind, run: Run, keys: Keys, tmp_path: Path, seed: int,
 
 
 @pytest.fixture
-def run(cli: Cli, keys: Keys, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Run:
-    """Run a command as a seat: its own home and state, its key (as the CLI tests do)."""
-    def go(seat: Seat, *args: str | Path, key: bool = True) -> Result:
-        monkeypatch.setenv("FROGPBEM_HOME", str(tmp_path / f"home-{seat.player}"))
-        monkeypatch.setenv("FROGPBEM_STATE", str(tmp_path / f"state-{seat.player}"))
-        extra: tuple[str | Path, ...] = ("--key", keys.path(seat.player)) if key else ()
-        return cli(*args, *extra)
-
-    return go
+def run(as_seat: Run) -> Run:
+    """Run a command as a seat: its own home and state, its key (tests/duel/conftest.py)."""
+    return as_seat
 
 
 def ok(result: Result) -> str:

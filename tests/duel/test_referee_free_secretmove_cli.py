@@ -16,7 +16,6 @@ import itertools
 import random
 import re
 import shutil
-from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -36,47 +35,15 @@ from frogpbem.games.secretmove import (
     adjacent,
     legal_moves,
 )
-from tests.conftest import Cli, Keys, Result
+from tests.conftest import Keys, Result
+from tests.duel.conftest import Run, Seat, mail, two_seats
 
-Run = Callable[..., Result]
 RULES = SecretMove()
-
-
-@dataclass
-class Seat:
-    name: str
-    player: str
-    folder: Path
-
-    @property
-    def game(self) -> Path:
-        return self.folder / "game.yaml"
 
 
 @pytest.fixture
 def seats(tmp_path: Path) -> tuple[Seat, Seat]:
-    red = Seat("red", "alice", tmp_path / "alice")
-    blue = Seat("blue", "bob", tmp_path / "bob")
-    for seat in (red, blue):
-        seat.folder.mkdir()
-    return red, blue
-
-
-@pytest.fixture
-def as_seat(cli: Cli, keys: Keys, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Run:
-    """Run a command as a seat: its own home and state, its key."""
-
-    def run(seat: Seat, *args: str | Path, key: bool = True) -> Result:
-        monkeypatch.setenv("FROGPBEM_HOME", str(tmp_path / f"home-{seat.player}"))
-        monkeypatch.setenv("FROGPBEM_STATE", str(tmp_path / f"state-{seat.player}"))
-        extra: tuple[str | Path, ...] = ("--key", keys.path(seat.player)) if key else ()
-        return cli(*args, *extra)
-
-    return run
-
-
-def mail(sender: Seat, receiver: Seat) -> None:
-    shutil.copyfile(sender.game, receiver.game)
+    return two_seats(tmp_path, "red", "blue")
 
 
 def ok(result: Result) -> Result:

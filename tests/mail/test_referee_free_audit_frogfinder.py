@@ -10,12 +10,9 @@ import pytest
 
 from frogpbem.board import Square
 from tests.conftest import Keys
+from tests.duel.conftest import Run, Seat, as_seat, mail  # noqa: F401 - as_seat: a fixture
 from tests.duel.test_referee_free_frogfinder_cli import (
-    Run,
-    Seat,
-    as_seat,  # noqa: F401 - a fixture
     empty_squares,
-    mail,
     placements,
     play_out,
     public_state,
