@@ -6,10 +6,11 @@ importing frogpbem: it shows that the page is enough for an outsider to check su
 cryptography's Ed25519. Scope: a dealt game (no ``placed``), no notary.
 
 ``verify_game(data)`` checks the header's and every message's signature and chain, each
-setup's commitments with their bit, mask and select proofs, every overlap proof and the
-accepted attempt, every move's opening, every answer (an opening, or the total with its
-empty proof), both reveals against the seed commitments and every commitment, and the
-outcome replayed by the rules; it returns a :class:`Verdict` or raises
+setup's commitments with their bit, mask and select proofs and its box key, every overlap
+proof and the accepted attempt, every move's opening, every answer (an opening, the total
+with its empty proof, or a complaint: its box proof, then the count box opened with its two
+keys, the mover forfeiting), the reveals against the seed commitments, every commitment and
+the box keys, and the outcome replayed by the rules; it returns a :class:`Verdict` or raises
 :class:`VerifyError` naming the first thing that fails.
 """
 
@@ -37,7 +38,8 @@ HEADER_KEYS = {"game", "rules", "options", "created", "mode", "seats", "notary",
 """docs/format.md, "The file without a referee" (``placed`` and a notary: not handled)."""
 MESSAGE_KEYS = {"n", "prev", "seat", "at", "join", "public", "setup", "overlap", "answer",
                 "move", "resign", "reveal", "signature"}
-SETUP_KEYS = {"red": {"commitments", "mask"}, "blue": {"commitments", "selection"}}
+SETUP_KEYS = {"red": {"commitments", "mask", "box_key"},
+              "blue": {"commitments", "selection", "box_key"}}
 """The keys of a seat's ``setup`` step ("In the file", Frog Finder)."""
 COMMITMENTS_KEYS = {"points", "frogs_blinding", "proofs"}
 MASK_KEYS = {"key", "shares", "proofs"}
@@ -45,6 +47,7 @@ SELECTION_KEYS = {"points", "shares", "proofs"}
 ANSWER_KEYS = {"to", "move"}
 OPENING_KEYS = {"bit", "blinding"}
 COUNT_KEYS = {"count", "count_blinding", "empty"}
+COMPLAINT_KEYS = {"key", "shared", "proof"}
 MOVE_PART_KEYS = {"guess": {"opening"}, "shoot": {"opening", "box"}}
 BOX_KEYS = {"key", "box"}
 SEATS = ("red", "blue")
@@ -61,13 +64,15 @@ class VerifyError(ValueError):
 @dataclass(frozen=True)
 class Verdict:
     """What the verifier found: the winner (None for a draw), the final scores, how many
-    moves it checked (a withdrawn move and a resignation not counted), and each seat's
-    frogs found or shot by the other seat."""
+    moves it checked (a withdrawn or void move and a resignation not counted), each seat's
+    frogs found or shot by the other seat, and how the game ended: ``frogs`` (a seat's
+    frogs all revealed), ``resigned``, or ``forfeit`` (a count box proven false)."""
 
     winner: str | None
     scores: dict[str, int]
     moves: int
     revealed: dict[str, list[str]]
+    end: str
 
 
 # --- strict YAML ---------------------------------------------------------------------------
@@ -225,19 +230,20 @@ def check_signature(what: str, message: bytes, signature: str, key_line: str) ->
 # --- the group ------------------------------------------------------------------------------
 
 IDENTITY = bytes([1]) + bytes(31)
-G = nb.crypto_scalarmult_ed25519_base_noclamp((1).to_bytes(32, "little"))
-"""The Ed25519 base point."""
+H = nb.crypto_scalarmult_ed25519_base_noclamp((1).to_bytes(32, "little"))
+"""The Ed25519 base point: blindings, responses and keys multiply it."""
 
 
-def _find_h() -> bytes:
+def _find_g() -> bytes:
     for c in range(1000):
-        candidate = hashlib.sha256(b"frogpbem/1 generator H\n" + c.to_bytes(4, "big")).digest()
+        candidate = hashlib.sha256(b"frogpbem/1 generator G\n" + c.to_bytes(4, "big")).digest()
         if nb.crypto_core_ed25519_is_valid_point(candidate):
             return candidate
-    raise AssertionError("no H")
+    raise AssertionError("no G")
 
 
-H = _find_h()
+G = _find_g()
+"""The derived generator, whose log to the base H nobody knows."""
 
 
 def point(what: str, text: Any) -> bytes:
@@ -265,7 +271,7 @@ def mul(k: int, p: bytes) -> bytes:
     k %= L
     if k == 0 or p == IDENTITY:
         return IDENTITY
-    if p == G:
+    if p == H:
         return nb.crypto_scalarmult_ed25519_base_noclamp(k.to_bytes(32, "little"))
     return nb.crypto_scalarmult_ed25519_noclamp(k.to_bytes(32, "little"), p)
 
@@ -398,6 +404,19 @@ def blinding(game: str, seat: str, secret: str, attempt: int, square: str) -> in
                                           "attempt": attempt, "square": square}))
 
 
+def box_scalar(game: str, seat: str, secret: str, attempt: int) -> int:
+    """The seat's box key ``a`` of the attempt (its setup shows ``a·H``)."""
+    return reduce64(derive("duel-box", {"game": game, "seat": seat, "secret": secret,
+                                        "attempt": attempt}))
+
+
+def box_pad(context: dict[str, Any], y: bytes, key: bytes, shared: bytes) -> bytes:
+    """The 33 bytes a count box is XORed with: the mover's context, its ``Y`` and the two
+    keys ``y·C^O_q`` and ``y·A_O``."""
+    return hashlib.sha512(b"frogpbem/1 count-box\n" + canonical_json(
+        {**context, "Y": y.hex(), "key": key.hex(), "shared": shared.hex()})).digest()[:33]
+
+
 # --- the board ------------------------------------------------------------------------------
 
 
@@ -440,6 +459,7 @@ class _Attempt:
     """One attempt's setups: each seat's commitments, red's mask, blue's selection."""
 
     commitments: dict[str, list[bytes]]
+    box_keys: dict[str, bytes]
     mask_key: bytes | None = None
     shares: list[bytes] | None = None
     selection: tuple[list[bytes], list[bytes]] | None = None
@@ -468,8 +488,9 @@ class _Game:
         self.scores = {"red": 0, "blue": 0}
         self.revealed: dict[str, list[str]] = {"red": [], "blue": []}
         self.shots: set[str] = set()
-        self.over: str | None = None  # "frogs" or "resigned"
-        self.resigned: str | None = None
+        self.box: tuple[bytes, bytes] | None = None  # the pending shot's Y and box
+        self.over: str | None = None  # "frogs", "resigned" or "forfeit"
+        self.resigned: str | None = None  # the seat that resigned or forfeited
         self.secrets: dict[str, str] = {}
 
     def context(self, seat: str, **more: Any) -> dict[str, Any]:
@@ -487,7 +508,7 @@ class _Game:
         k = self.setups[seat]
         self.setups[seat] += 1
         if k == len(self.attempts):
-            self.attempts.append(_Attempt({}))
+            self.attempts.append(_Attempt({}, {}))
         attempt = self.attempts[k]
         own = _keys(f"{what} commitments", part["commitments"], COMMITMENTS_KEYS)
         points = self._points(f"{what} commitments", own["points"])
@@ -500,6 +521,7 @@ class _Game:
         if add(*points) != commit(self.frogs, rho):
             raise VerifyError(f"{what}: {seat}'s commitments do not sum to {self.frogs} frogs")
         attempt.commitments[seat] = points
+        attempt.box_keys[seat] = point(f"{what} box key", part["box_key"])
         if seat == "red":
             mask = _keys(f"{what} mask", part["mask"], MASK_KEYS)
             key = point(f"{what} mask key", mask["key"])
@@ -585,12 +607,14 @@ class _Game:
         if attempt.commitments[seat][i] != mul(r, H):
             raise VerifyError(f"{what}: {seat}'s opening at {q} does not open its commitment "
                               "to no frog")
+        self.box = None
         if verb == "shoot":
             box = _keys(f"{what} box", part["box"], BOX_KEYS)
-            point(f"{what} box key", box["key"])
+            y = point(f"{what} box key", box["key"])
             if not isinstance(box["box"], str) or not re.fullmatch(r"[0-9a-f]{66}",
                                                                     box["box"]):
                 raise VerifyError(f"{what}: the count box is not 66 hex digits")
+            self.box = (y, bytes.fromhex(box["box"]))
         self.moves += 1
         self.played += 1
         self.pending = (seat, verb, q, self.moves)
@@ -612,6 +636,8 @@ class _Game:
             if verb == "shoot" and bit == 0:
                 raise VerifyError(f"{what}: a shot at an empty square answered by an opening")
             self.result(mover, seat, verb, q, bit == 1)
+        elif isinstance(part, dict) and set(part) == {"complaint"}:
+            self.complaint(what, seat, part["complaint"])
         else:
             _keys(what, part, COUNT_KEYS)
             if verb != "shoot":
@@ -630,6 +656,41 @@ class _Game:
                                   "seats' commitments")
             self.result(mover, seat, verb, q, False)
         self.pending = None
+
+    def complaint(self, what: str, seat: str, part: Any) -> None:
+        """The answerer's complaint against the pending shot's count box: the ``box`` proof
+        that ``Z1 = r·Y`` and ``Z2 = a·Y`` for its commitment ``C = r·H`` at the square and
+        its box key ``A = a·H``, then the box opened with ``(Z1, Z2)``; a box that opens
+        the mover's commitments around the square makes the complaint false, any other
+        makes the mover forfeit (its move void)."""
+        assert self.pending is not None
+        mover, verb, q, n = self.pending
+        if verb != "shoot" or self.box is None:
+            raise VerifyError(f"{what}: {seat} complains about {verb} {q}, which has no "
+                              "count box")
+        _keys(f"{what} complaint", part, COMPLAINT_KEYS)
+        attempt = self.attempt_of_play(what)
+        i = self.squares.index(q)
+        y, box = self.box
+        z1 = point(f"{what} complaint key", part["key"])
+        z2 = point(f"{what} complaint shared", part["shared"])
+        check_proof(f"{what}: {seat}'s box proof at {q}", "box",
+                    self.context(seat, n=n, square=q),
+                    [[(0, H, attempt.commitments[seat][i]), (0, y, z1),
+                      (1, H, attempt.box_keys[seat]), (1, y, z2)]],
+                    part["proof"], self.firsts)
+        opened = bytes(a ^ b for a, b in
+                       zip(box, box_pad(self.context(mover, n=n, square=q), y, z1, z2),
+                           strict=True))
+        k, big_r = opened[0], int.from_bytes(opened[1:], "little")
+        around = [self.squares.index(j) for j in neighbours(q, self.size)]
+        if big_r < L and add(*(attempt.commitments[mover][j] for j in around)) == commit(
+                k, big_r):
+            raise VerifyError(f"{what}: {seat}'s complaint is false: the count box for the "
+                              f"shot at {q} opens the mover's commitments")
+        self.moves -= 1  # the mover's move is void
+        self.played -= 1
+        self.over, self.resigned = "forfeit", mover
 
     def result(self, mover: str, owner: str, verb: str, q: str, hit: bool) -> None:
         if verb == "shoot":
@@ -672,8 +733,8 @@ class _Game:
         self.secrets[seat] = s
 
     def check_reveals(self) -> None:
-        """Each revealed secret re-derives its placement of the accepted attempt and every
-        commitment of that attempt."""
+        """Each revealed secret re-derives its placement of the accepted attempt, every
+        commitment of that attempt and its box key."""
         if self.accepted is None:
             raise VerifyError("the game: no attempt was accepted")
         k = self.accepted
@@ -686,6 +747,9 @@ class _Game:
                 if expected != self.attempts[k].commitments[seat][i]:
                     raise VerifyError(f"the reveal: {seat}'s secret does not give its "
                                       f"commitment at {q} (attempt {k})")
+            if mul(box_scalar(self.game, seat, s, k), H) != self.attempts[k].box_keys[seat]:
+                raise VerifyError(f"the reveal: {seat}'s secret does not give its box key "
+                                  f"(attempt {k})")
 
     @staticmethod
     def _points(what: str, values: Any) -> list[bytes]:
@@ -807,4 +871,4 @@ def _outcome(game: _Game) -> Verdict:
         red, blue = game.scores["red"], game.scores["blue"]
         winner = None if red == blue else ("red" if red > blue else "blue")
     return Verdict(winner, dict(game.scores), game.played,
-                   {s: sorted(game.revealed[s]) for s in SEATS})
+                   {s: sorted(game.revealed[s]) for s in SEATS}, game.over)

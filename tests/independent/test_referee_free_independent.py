@@ -3,7 +3,9 @@
 game played through the real command line, agrees with ``frogpbem audit`` on the outcome,
 and refuses the file changed by hand: as it is (a broken signature, a broken chain), and
 signed again by the seats' own keys (here in the test, with ``cryptography``), where only
-the docs' proofs and openings catch the lie."""
+the docs' proofs and openings catch the lie. A second game ends in a complaint against a
+count box made false by hand (the mover forfeits), which the verifier checks as the docs
+say and refuses once the box is true again."""
 
 from __future__ import annotations
 
@@ -34,6 +36,7 @@ from tests.independent.ffverify import VerifyError, verify_game
 
 SIZE, FROGS = 5, 2
 PLAYERS = {"red": "alice", "blue": "bob"}
+OTHER = {"red": "blue", "blue": "red"}
 
 
 @dataclass(frozen=True)
@@ -45,44 +48,64 @@ class Played:
     verify_exit: int
 
 
-def _run(root: Path, keys: Keys, player: str | None, *args: str | Path) -> Any:
-    env = {"HOME": str(root / "home"), "FROGPBEM_HOME": str(root / f"home-{player}"),
-           "FROGPBEM_STATE": str(root / f"state-{player}")}
-    extra = ["--key", str(keys.path(player))] if player else []
-    return CliRunner().invoke(app, [*(str(a) for a in args), *extra], env=env,
-                              catch_exceptions=False)
+class _Table:
+    """Two seats' tools, each with its home and folder, and the file carried between them
+    as a mail would."""
+
+    def __init__(self, root: Path, keys: Keys) -> None:
+        self.root, self.keys = root, keys
+        self.games = {seat: root / seat / "game.yaml" for seat in PLAYERS}
+        for path in self.games.values():
+            path.parent.mkdir()
+
+    def run(self, seat: str | None, *args: str | Path) -> Any:
+        """``frogpbem ARGS`` as ``seat``'s tool (None: a spectator, without a key)."""
+        player = PLAYERS[seat] if seat else None
+        env = {"HOME": str(self.root / "home"),
+               "FROGPBEM_HOME": str(self.root / f"home-{player}"),
+               "FROGPBEM_STATE": str(self.root / f"state-{player}")}
+        extra = ["--key", str(self.keys.path(player))] if player else []
+        return CliRunner().invoke(app, [*(str(a) for a in args), *extra], env=env,
+                                  catch_exceptions=False)
+
+    def send(self, seat: str) -> None:
+        shutil.copyfile(self.games[seat], self.games[OTHER[seat]])
+
+    def deal(self) -> None:
+        """Create, join, set up and overlap until red's overlap deals the board."""
+        made = self.run("red", "new", self.games["red"], "--rules", "frogfinder",
+                        "--no-referee", "--seat", f"red={self.keys.pub('alice')}",
+                        "--seat", f"blue={self.keys.pub('bob')}",
+                        "--option", f"size={SIZE}", "--option", f"frogs={FROGS}")
+        assert made.exit_code == 0, made.output
+        self.send("red")
+        seat = "blue"
+        for _ in range(20):
+            done = self.run(seat, "move", self.games[seat])
+            assert done.exit_code == 0, done.output
+            self.send(seat)
+            if "the board is dealt" in done.stdout:
+                break
+            seat = OTHER[seat]
+        assert seat == "red" and "the board is dealt" in done.stdout, done.stdout
+
+    def audited(self) -> Played:
+        """Red's copy (the same as blue's), with what ``verify`` and ``audit`` say of it."""
+        data = self.games["red"].read_bytes()
+        assert data == self.games["blue"].read_bytes()
+        checked = self.run(None, "verify", self.games["red"])
+        audited = self.run(None, "audit", self.games["red"], "--json")
+        assert audited.exit_code == 0, audited.output
+        return Played(data, json.loads(audited.stdout), checked.exit_code)
 
 
 @pytest.fixture(scope="module")
 def played(keys: Keys, tmp_path_factory: pytest.TempPathFactory) -> Played:
     """One dealt 5×5 game with 2 frogs a seat, each seat's tool in its own folder, the file
     carried between them as a mail would; random open squares, shots and guesses in turn."""
-    root = tmp_path_factory.mktemp("independent")
-    games = {seat: root / seat / "game.yaml" for seat in PLAYERS}
-    for path in games.values():
-        path.parent.mkdir()
-    other = {"red": "blue", "blue": "red"}
-
-    def run(seat: str, *args: str | Path) -> Any:
-        return _run(root, keys, PLAYERS[seat], *args)
-
-    def send(seat: str) -> None:
-        shutil.copyfile(games[seat], games[other[seat]])
-
-    made = run("red", "new", games["red"], "--rules", "frogfinder", "--no-referee",
-               "--seat", f"red={keys.pub('alice')}", "--seat", f"blue={keys.pub('bob')}",
-               "--option", f"size={SIZE}", "--option", f"frogs={FROGS}")
-    assert made.exit_code == 0, made.output
-    send("red")
-    seat = "blue"
-    for _ in range(20):  # join, setups, overlaps until red's overlap deals the board
-        done = run(seat, "move", games[seat])
-        assert done.exit_code == 0, done.output
-        send(seat)
-        if "the board is dealt" in done.stdout:
-            break
-        seat = other[seat]
-    assert seat == "red" and "the board is dealt" in done.stdout, done.stdout
+    table = _Table(tmp_path_factory.mktemp("independent"), keys)
+    table.deal()
+    games, run, send, seat = table.games, table.run, table.send, "red"
     rng = random.Random(7)
     squares = ffverify.board_squares(SIZE)
     tried: dict[str, set[str]] = {"red": set(), "blue": set()}
@@ -103,14 +126,9 @@ def played(keys: Keys, tmp_path_factory: pytest.TempPathFactory) -> Played:
             send(seat)
             break
         send(seat)
-        seat = other[seat]
+        seat = OTHER[seat]
     assert turns < 199, "the game never ended"
-    data = games["red"].read_bytes()
-    assert data == games["blue"].read_bytes()
-    checked = _run(root, keys, None, "verify", games["red"])
-    audited = _run(root, keys, None, "audit", games["red"], "--json")
-    assert audited.exit_code == 0, audited.output
-    return Played(data, json.loads(audited.stdout), checked.exit_code)
+    return table.audited()
 
 
 def standing(audit: list[dict[str, Any]]) -> list[tuple[str, int]]:
@@ -123,7 +141,7 @@ def standing(audit: list[dict[str, Any]]) -> list[tuple[str, int]]:
 
 def test_referee_free_independent_verifier_agrees_with_audit(played: Played) -> None:
     verdict = verify_game(played.data)
-    assert played.verify_exit == 0
+    assert played.verify_exit == 0 and verdict.end == "frogs"
     ranked = standing(played.audit)
     assert verdict.winner == ranked[0][0]
     assert verdict.scores == dict(ranked)
@@ -330,3 +348,134 @@ def test_referee_free_independent_verifier_refuses_a_reused_nonce(played: Played
     with pytest.raises(VerifyError, match=rf"message {index + 1}: red's bit proof at "
                                           r"[A-E]\d: the bit proof shares a first message"):
         verify_game(_signed_again(keys, doc, index + 1))
+
+
+# --- a false count box and the complaint that proves it -------------------------------------
+
+
+@dataclass(frozen=True)
+class Complained:
+    """A game that red's false count box ended: the file, what ``verify`` and ``audit``
+    said, and the shot (its square and number ``n``)."""
+
+    played: Played
+    square: str
+    n: int
+
+
+def _own_frogs(table: _Table, seat: str) -> list[str]:
+    """The seat's own frogs, as its tool's ``view --json`` shows them to it."""
+    seen = table.run(seat, "view", table.games[seat], "--json")
+    assert seen.exit_code == 0, seen.output
+    frogs: list[str] = json.loads(seen.stdout)["state"]["own_frogs"][seat]
+    return frogs
+
+
+@pytest.fixture(scope="module")
+def complained(keys: Keys, tmp_path_factory: pytest.TempPathFactory) -> Complained:
+    """Red shoots a square without a frog, and its count box is then made false by hand
+    (the count's lowest bit flipped, the message signed again with red's key: a seat lying
+    with its own key); blue's tool, given its next move, answers with the complaint and
+    plays no move, and red forfeits."""
+    table = _Table(tmp_path_factory.mktemp("complaint"), keys)
+    table.deal()
+    taken = set(_own_frogs(table, "red")) | set(_own_frogs(table, "blue"))
+    empty = [q for q in ffverify.board_squares(SIZE) if q not in taken]
+    shot = table.run("red", "move", table.games["red"], f"shoot {empty[0]}")
+    assert shot.exit_code == 0, shot.output
+    doc = _load(table.games["red"].read_bytes())
+    box = doc["messages"][-1]["answer"]["move"]["box"]
+    box["box"] = format(int(box["box"][:2], 16) ^ 1, "02x") + box["box"][2:]
+    table.games["red"].write_bytes(_signed_again(keys, doc, len(doc["messages"])))
+    table.send("red")
+    answered = table.run("blue", "move", table.games["blue"], f"shoot {empty[1]}")
+    assert answered.exit_code == 0, answered.output
+    assert f"your move shoot {empty[1]} was not played" in answered.stdout, answered.stdout
+    table.send("blue")
+    return Complained(table.audited(), empty[0], len(doc["messages"]))
+
+
+def test_referee_free_independent_verifier_agrees_with_audit_on_a_complaint(
+        complained: Complained) -> None:
+    """Red forfeits, its shot void, as ``frogpbem audit`` says; no standing is given and no
+    score moved."""
+    played = complained.played
+    verdict = verify_game(played.data)
+    assert played.verify_exit == 0
+    ends = [c["what"] for report in played.audit for c in report["checks"]
+            if c["what"].startswith("end: ")]
+    assert ends == [f"end: red forfeits: its count box for its shoot {complained.square} "
+                    f"(message {complained.n}) was proven false by blue"]
+    assert (verdict.end, verdict.winner) == ("forfeit", "blue")
+    assert verdict.moves == 0 and verdict.scores == {"red": 0, "blue": 0}
+    assert verdict.revealed == {"red": [], "blue": []}
+
+
+def _true_box(doc: dict[str, Any], n: int) -> None:
+    """Red's box made true again: blue's complaint now accuses a true box."""
+    box = doc["messages"][n - 1]["answer"]["move"]["box"]
+    box["box"] = format(int(box["box"][:2], 16) ^ 1, "02x") + box["box"][2:]
+
+
+def _other_shared(doc: dict[str, Any], n: int) -> None:
+    doc["messages"][n]["answer"]["to"]["complaint"]["shared"] = ffverify.G.hex()
+
+
+def _guess(doc: dict[str, Any], n: int) -> None:
+    """Red's shot made a guess (its box dropped): blue complains about a guess."""
+    message = doc["messages"][n - 1]
+    message["move"] = message["move"].replace("shoot", "guess")
+    del message["answer"]["move"]["box"]
+
+
+def _short_proof(doc: dict[str, Any], n: int) -> None:
+    doc["messages"][n]["answer"]["to"]["complaint"]["proof"].pop()
+
+
+COMPLAINT_CHANGES = {
+    "true box": (_true_box, r"blue's complaint is false: the count box for the shot at "
+                            r"[A-E]\d opens the mover's commitments"),
+    "other shared key": (_other_shared, r"blue's box proof at [A-E]\d: the box proof does "
+                                        r"not hold"),
+    "complaint about a guess": (_guess, r"blue complains about guess [A-E]\d, which has no "
+                                        r"count box"),
+    "proof of 2 scalars": (_short_proof, r"blue's box proof at [A-E]\d: a proof of the "
+                                         r"wrong length"),
+}
+
+
+@pytest.mark.parametrize("change", list(COMPLAINT_CHANGES))
+def test_referee_free_independent_verifier_refuses_a_false_complaint(
+        complained: Complained, keys: Keys, change: str) -> None:
+    """The complaint game changed by hand and signed again by the seats' keys from red's
+    shot on: only the box proof and the box opened with its keys catch the lie."""
+    edit, refusal = COMPLAINT_CHANGES[change]
+    doc = _load(complained.played.data)
+    edit(doc, complained.n)
+    with pytest.raises(VerifyError, match=rf"message {complained.n + 1}: {refusal}"):
+        verify_game(_signed_again(keys, doc, complained.n))
+
+
+def _setup_of(doc: dict[str, Any], seat: str) -> dict[str, Any]:
+    index = _first(doc, lambda m: "setup" in m and m["seat"] == seat)
+    setup: dict[str, Any] = doc["messages"][index]["setup"]
+    return setup
+
+
+@pytest.mark.parametrize(("box_key", "refusal"), [
+    ("01" + "00" * 31, r"message 2 box key: not a valid point"),
+    (ffverify.G.hex(), r"the reveal: red's secret does not give its box key \(attempt 0\)"),
+    (None, r"message 2: lacks 'box_key'"),
+])
+def test_referee_free_independent_verifier_checks_the_box_key(
+        played: Played, keys: Keys, box_key: str | None, refusal: str) -> None:
+    """Red's box key made the identity (never a valid point), another valid point (caught
+    by red's reveal, which derives it), or dropped; signed again by the seats' keys."""
+    doc = _load(played.data)
+    setup = _setup_of(doc, "red")
+    if box_key is None:
+        del setup["box_key"]
+    else:
+        setup["box_key"] = box_key
+    with pytest.raises(VerifyError, match=refusal):
+        verify_game(_signed_again(keys, doc, 2))
