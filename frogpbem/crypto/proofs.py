@@ -156,10 +156,13 @@ def prove(statement: Statement, true_branch: int, witnesses: Sequence[Scalar],
 
 
 def first_messages(statement: Statement, proof: Proof) -> tuple[Point, ...]:
-    """Every ``A_{i,k}`` of ``proof``, in order: two proofs sharing one reused a nonce."""
-    return tuple(a for branch, (e, z) in zip(statement.branches, proof.challenges(statement),
-                                             strict=True)
-                 for a in _simulated(branch, e, z))
+    """Every distinct ``A_{i,k}`` of ``proof``, in order: two proofs sharing one reused a
+    nonce. A point repeated within one proof counts once: a statement may name one base
+    twice for one witness (a complaint against a box whose key ``Y`` is ``H``), which
+    reuses nothing."""
+    return tuple(dict.fromkeys(a for branch, (e, z) in zip(
+        statement.branches, proof.challenges(statement), strict=True)
+        for a in _simulated(branch, e, z)))
 
 
 def verify(statement: Statement, proof: Proof, what: str) -> None:
@@ -170,7 +173,8 @@ def verify(statement: Statement, proof: Proof, what: str) -> None:
 def verified_first_messages(statement: Statement, proof: Proof, what: str
                             ) -> tuple[Point, ...]:
     """:func:`verify`, returning :func:`first_messages` made on the way (a game's check
-    for a reused nonce needs them, and they cost as much as the proof)."""
+    for a reused nonce needs them, and they cost as much as the proof): each distinct
+    point once."""
     if len(proof.scalars) != statement.size:
         raise ProofError(f"{what} has {len(proof.scalars)} scalars, not {statement.size}")
     if any(s.is_zero() for s in proof.scalars):
@@ -183,7 +187,7 @@ def verified_first_messages(statement: Statement, proof: Proof, what: str
         total = total + e
     if total != _challenge(statement, first):
         raise ProofError(f"{what} does not hold")
-    return tuple(a for row in first for a in row)
+    return tuple(dict.fromkeys(a for row in first for a in row))
 
 
 def _context(tag: str, context: Context) -> dict[str, str | int]:

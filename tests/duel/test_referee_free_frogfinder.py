@@ -18,6 +18,7 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from frogpbem.board import Board, Square
+from frogpbem.crypto.countbox import seal_count
 from frogpbem.crypto.duelsecret import SeatSecret
 from frogpbem.crypto.group import H, L, Point, Scalar, commit
 from frogpbem.crypto.proofs import (
@@ -57,6 +58,7 @@ from frogpbem.duel.frogfinder import (
     placement,
     seal_box,
 )
+from frogpbem.duel.frogfinder_rules import FrogFinderProgress
 from frogpbem.errors import GameFileError, IllegalMoveError, ProofError
 from frogpbem.games.frogfinder import FrogFinder
 from frogpbem.games.frogs import State
@@ -447,6 +449,32 @@ def test_referee_free_false_count_box_is_proven_false_by_a_complaint(duel: Duel)
     # a complaint against the true box is a false answer
     with pytest.raises(ProofError, match="complaint is false"):
         judged(5, square, good)
+
+
+def test_referee_free_complaint_against_a_box_keyed_with_h_is_taken(duel: Duel) -> None:
+    """A mover that seals a false count with ``y = 1`` (``Y = H``) makes the complaint's
+    statement name ``H`` twice for one witness, so its proof repeats a first message: the
+    complaint is still taken (a repeat within one proof is no reused nonce), and the game
+    keeps every other first message fresh."""
+    red, blue = duel.seats["red"], duel.seats["blue"]
+    square = empty_square(duel, near_frogs=True)
+    _, count = mover_part(red.secret, duel.attempt, duel.board, red.frogs, Shoot(square))
+    assert count is not None
+    ctx, actx, a_blue = duel.ctx("red"), duel.ctx("blue"), duel.box_key("blue")
+    answering = blue.commitments.at(duel.board, square)
+    y_point, raw = seal_count(ctx.move(5, square), Scalar(1), answering, a_blue,
+                              count.count + 1, count.blinding)
+    assert y_point == H
+    box = CountBox(y_point, raw)
+    assert open_box(ctx, blue.secret, duel.board, red.commitments, 5, square, box) is None
+    made = complain(actx, blue.secret, duel.board, blue.commitments, 5, square, box)
+    firsts = check_complaint(actx, "red", duel.board, 5, Shoot(square), blue.commitments,
+                             a_blue, red.commitments, box, Complaint.from_json(made.to_json()))
+    assert len(firsts) == 2  # u_0·H and u_1·H, each named twice by the proof
+    ff = FrogFinderProgress(duel.board, duel.frogs).fresh(firsts)
+    with pytest.raises(ProofError, match="reused nonce"):
+        ff.fresh(firsts[:1])  # the same point in another proof is still refused
+    check_fresh_nonces(firsts)
 
 
 def test_referee_free_complaint_moved_or_with_a_wrong_key_refused(duel: Duel) -> None:
