@@ -625,6 +625,9 @@ class FrogFinderDuel(DuelRules):
                 result = parse_result(new.result)
                 words.append(f"{new.n}. {seat} answered {new.seat}'s {new.move}: "
                              f"{_result_words(result)}, proven when given")
+        if ff.forfeit is not None and was.forfeit is None:
+            words.append(f"{seat}'s complaint, proven (a box proof; with its keys anyone "
+                         f"opens the box): {ff.forfeit}")
         if message.move is not None and ff.pending is not None:
             move = ff.pending.move
             words.append(f"{seat}'s opening shows {move.square.name} empty of its own frogs"

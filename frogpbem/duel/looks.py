@@ -13,7 +13,15 @@ from __future__ import annotations
 from typing import Any
 
 from frogpbem import crypto
-from frogpbem.duel.engine import Loaded, advance, due_seat, own_secret, seat_of, start
+from frogpbem.duel.engine import (
+    Loaded,
+    advance,
+    due_seat,
+    ending_words,
+    own_secret,
+    seat_of,
+    start,
+)
 from frogpbem.duel.registry import duel_rules
 from frogpbem.duel.rules import DuelRules, Played, Progress
 from frogpbem.errors import IllegalMoveError, KeyError_, UsageError
@@ -81,7 +89,9 @@ class DuelView:
                 "names": dict(header.names), "setup": setup_words(header),
                 "state": self.board.to_json(),
                 "moves": [{"n": p.n, "seat": p.seat, "move": p.move, "result": p.result}
-                          for p in progress.played]}
+                          for p in progress.played],
+                "ending": ending_words(self.loaded.file, progress,
+                                       duel_rules(header.rules))}
 
 
 def viewer(loaded: Loaded, key: crypto.PrivateKey | None,
@@ -214,15 +224,20 @@ def _outcome(progress: Progress) -> Outcome | None:
     return progress.ruleset.outcome(progress.state) if progress.state is not None else None
 
 
-def result_token(progress: Progress) -> tuple[str, str]:
-    """``1-0``, ``0-1``, ``1/2-1/2`` or ``*``, and the termination in words."""
+def result_token(loaded: Loaded) -> tuple[str, str]:
+    """``1-0``, ``0-1``, ``1/2-1/2`` or ``*``, and the termination in words: a forfeit the
+    protocol proved or the notary's timeout, where the rules' state records it as the
+    losing seat's resignation, says so."""
+    progress = loaded.progress
     outcome = _outcome(progress)
     if outcome is None:
         return "*", "unterminated"
+    termination = ending_words(loaded.file, progress, duel_rules(progress.header.rules)) \
+        or outcome.termination
     if outcome.is_draw:
-        return "1/2-1/2", outcome.termination
+        return "1/2-1/2", termination
     ranks = {p.seat: p.rank for p in outcome.standing}
-    return ("1-0" if ranks.get(progress.first) == 1 else "0-1"), outcome.termination
+    return ("1-0" if ranks.get(progress.first) == 1 else "0-1"), termination
 
 
 def record_text(loaded: Loaded) -> str:
@@ -231,7 +246,7 @@ def record_text(loaded: Loaded) -> str:
 
     progress, header = loaded.progress, loaded.file.header
     rules = progress.ruleset
-    token, termination = result_token(progress)
+    token, termination = result_token(loaded)
     tags = [_tag("Event", f"{rules.title} by email"), _tag("Game", header.game),
             _tag("Rules", rules.name), _tag("Date", header.created[:10].replace("-", "."))]
     tags += [_tag(seat.capitalize(), name) for seat, name in header.names.items()]
@@ -260,7 +275,7 @@ def record_json(loaded: Loaded) -> dict[str, JSON]:
     """The record as data: tags, then every move with its result and comment."""
     progress = loaded.progress
     rules = progress.ruleset
-    token, termination = result_token(progress)
+    token, termination = result_token(loaded)
     outcome = _outcome(progress)
     return {"game": loaded.file.game, "rules": rules.name, "referee": None, "result": token,
             "termination": termination,
@@ -302,7 +317,7 @@ def record_html(loaded: Loaded) -> str:
             frames.append(Frame(everything, "the reveal: every hidden piece shown",
                                 frames[-1].last))
     header = loaded.file.header
-    token, termination = result_token(final)
+    token, termination = result_token(loaded)
     players = ", ".join(f"{seat}: {name}" for seat, name in header.names.items())
     facts = [f"Players: {players}; no referee",
              f"Started {header.created[:10]}; setup {setup_words(header)}",

@@ -8,6 +8,7 @@ through the rules with both placements, derived here from the revealed secrets.
 
 from __future__ import annotations
 
+import json
 import random
 from collections.abc import Callable
 from pathlib import Path
@@ -431,6 +432,13 @@ def test_referee_free_frogfinder_false_count_box_is_proven_false_and_red_forfeit
         public = as_seat(spectator, command, red.game, key=False)
         assert public.exit_code == 0, public.output
         assert forfeit_words(near, last.n) in public.stdout and "pending" not in public.stdout
+    audited = as_seat(blue, "audit", blue.game).stdout
+    assert f"blue's complaint, proven (a box proof; with its keys anyone opens the box): " \
+        f"{forfeit_words(near, last.n)}" in audited
+    shown = json.loads(as_seat(blue, "view", blue.game, "--json").stdout)
+    assert shown["ending"] == forfeit_words(near, last.n)
+    recorded = json.loads(as_seat(blue, "record", blue.game, "--json", key=False).stdout)
+    assert recorded["termination"] == forfeit_words(near, last.n)
     again = as_seat(blue, "move", blue.game, f"shoot {other.name}")
     assert again.exit_code != 0 and "the game is over" in again.stderr, again.output
     # what a notary's clock waits for (frogpbem.mail.notary): nobody, not even a reveal
