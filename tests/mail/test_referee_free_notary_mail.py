@@ -280,9 +280,9 @@ def test_referee_free_a_seat_silent_past_its_deadline_takes_the_notarys_timeout(
     assert parsed(invitation.read_bytes())["To"].addresses[0].addr_spec == NOTARY
     post(invitation)
     notary.round()
-    joined, answer = table.reply(table.black, forward(table.black, "invited"))
+    joined, joined_answer = table.reply(table.black, forward(table.black, "invited"))
     assert joined.exit_code == 0, joined.stderr
-    post(answer)
+    post(joined_answer)
     clock(table, at(600))
     assert any("stamped message 1 (black)" in line for line in notary.round())
     join_mail = forward(table.white, "joined")
@@ -294,6 +294,12 @@ def test_referee_free_a_seat_silent_past_its_deadline_takes_the_notarys_timeout(
     post(answer)
     assert any("stamped message 2 (white)" in line for line in notary.round())
     to_black = forward(table.black, "to-black")
+    # each forward answers the seat's mail that brought its message (RFC 5322 threading)
+    for brought, relayed in ((answer, to_black), (joined_answer, join_mail)):
+        sent, got = parsed(brought.read_bytes()), parsed(relayed.read_bytes())
+        assert got["In-Reply-To"] == sent["Message-ID"]
+        assert str(got["References"]).split() == \
+            [*str(sent["References"] or "").split(), sent["Message-ID"]]
     file = parse_duel(attached(parsed(to_black.read_bytes())), "forwarded")
     game, stamp = file.game, file.stamps[-1].at
     assert stamp == at(1200)
