@@ -73,6 +73,7 @@ from frogpbem.mail.reply import (
     MESSAGE_ID,
     address,
     addresses_of,
+    answered_path,
     one_message,
     ready_folder,
     run_sendmail,
@@ -341,12 +342,7 @@ def body(loaded: Loaded, recipient: str, name: str,
     rules = duel_rules(header.rules)
     due = due_seat(progress, rules)
     answer = "frogpbem reply THIS_MESSAGE.eml"
-    lines = []
-    if file.messages:
-        lines += [*(said_last if said_last is not None
-                    else words_of(file, file.messages[-1].n)), ""]
-    if board_shown(loaded):
-        lines += [view_text(loaded, None), ""]
+    lines = _opening(loaded, said_last)
     todo = answer_lines(progress, header.rules, recipient, answer)
     if not progress.joined and due == recipient:
         names = ", ".join(f"{p.seat} ({safe(p.name)})" for p in header.seats)
@@ -379,6 +375,19 @@ def body(loaded: Loaded, recipient: str, name: str,
     return "\n".join(lines) + "\n"
 
 
+def _opening(loaded: Loaded, said_last: tuple[str, ...] | None) -> list[str]:
+    """The first lines of a mail: what the last message did, and the board when that
+    needs no secret."""
+    file = loaded.file
+    lines = []
+    if file.messages:
+        lines += [*(said_last if said_last is not None
+                    else words_of(file, file.messages[-1].n)), ""]
+    if board_shown(loaded):
+        lines += [view_text(loaded, None), ""]
+    return lines
+
+
 def notary_body(loaded: Loaded, recipient: str, name: str,
                 said_last: tuple[str, ...] | None = None) -> str:
     """The text of a seat's mail to the notary, which stamps the file and forwards it to
@@ -388,12 +397,7 @@ def notary_body(loaded: Loaded, recipient: str, name: str,
     file, progress = loaded.file, loaded.progress
     header = file.header
     sender = progress.other(recipient)
-    lines = []
-    if file.messages:
-        lines += [*(said_last if said_last is not None
-                    else words_of(file, file.messages[-1].n)), ""]
-    if board_shown(loaded):
-        lines += [view_text(loaded, None), ""]
+    lines = _opening(loaded, said_last)
     notary = safe(header.notary.name) if header.notary is not None else "the notary"
     lines.append(f"{sender}'s copy of game {file.game} ({name}, attached), to the notary "
                  f"({notary}), who stamps it and forwards it to {recipient}.")
@@ -677,7 +681,7 @@ def reply(message: EmailMessage, key: crypto.PrivateKey, games: Path, move: str 
                         list(added.lines) or [f"{seat}'s step"], warnings=warnings)
         last = after.file.messages[-1]
         said = f"{added.n}\n{' '.join((move or '').split())}\n"
-        write_atomic(_answered(target), said.encode(), durable=False, private=True)
+        write_atomic(answered_path(target), said.encode(), durable=False, private=True)
         if added.due == seat and choice is not None and last.move is None and \
                 not last.resign:  # its setup, kept: its first move goes with it
             turn.then = (f"{_shown(after, seat, key, target, command)}\n"
@@ -688,7 +692,7 @@ def reply(message: EmailMessage, key: crypto.PrivateKey, games: Path, move: str 
         if added.due == seat:
             turn.then = (f"It is your move again ({seat}): answer the same message again "
                          f'with your next move:\n    {command} "YOUR MOVE"')
-        write_atomic(_answered(target), f"{said}{' '.join(turn.sent.split())}\n".encode(),
+        write_atomic(answered_path(target), f"{said}{' '.join(turn.sent.split())}\n".encode(),
                      durable=False, private=True)
     return turn
 
@@ -722,7 +726,7 @@ def _resend(kept: DuelFile, count: int, seat: str, target: Path,
     last = kept.messages[-1]
     done = "resign" if last.resign else (last.move or "")
     try:
-        lines = _answered(target).read_text("utf-8").split("\n")
+        lines = answered_path(target).read_text("utf-8").split("\n")
         unsent = lines[0] == str(last.n) and not lines[2].strip()
     except (OSError, IndexError, ValueError):
         unsent = False
@@ -764,7 +768,7 @@ def _again(message: EmailMessage, kept: DuelFile, count: int, copy: DuelFile,
                                f"game (two messages {mine.n} signed by you); send that one "
                                "again, or answer the other seat's next message")
     try:
-        sent = _answered(target).read_text("utf-8").split("\n")[2]
+        sent = answered_path(target).read_text("utf-8").split("\n")[2]
     except (OSError, IndexError, ValueError):
         sent = ""
     where = f" ({safe(sent)})" if sent else ""
@@ -869,12 +873,6 @@ def _shown(loaded: Loaded, seat: str, key: crypto.PrivateKey, target: Path,
     if deadline:
         after += f"\n{deadline}"
     return f"{view_text(loaded, key)}\n\n{after}\n(your copy: {target})"
-
-
-def _answered(target: Path) -> Path:
-    """Where the last answer in a game is kept (its message number, the move, where it
-    went): beside the seat's copy."""
-    return target.with_name(f"{target.stem}.answered")
 
 
 # --- frogpbem receive ------------------------------------------------------------------

@@ -298,7 +298,7 @@ def _reply(message: EmailMessage, game: Game, work: Path, key: crypto.PrivateKey
         write_atomic(target, read_bytes(work))
         if requested is not None:
             said = [str(requested.n), requested.move, turn.sent]  # one line each
-            write_atomic(_answered(target), "".join(f"{' '.join(line.split())}\n"
+            write_atomic(answered_path(target), "".join(f"{' '.join(line.split())}\n"
                                                     for line in said).encode(),
                          durable=False, private=True)
         if recipient is not None and (given is not None or _remembered(target) is None) and \
@@ -594,10 +594,10 @@ def _past_deadline(game: Game, view: View | None, seat: str) -> list[str]:
             "has probably recorded the timeout, and may not take this move"]
 
 
-def _answered(target: Path) -> Path:
-    """Where the last move answered in a game is kept (its record, the move, where it went,
-    a line each): beside the player's copy, so that a second answer for one record is
-    warned of."""
+def answered_path(target: Path) -> Path:
+    """Where the last move answered in a game is kept (its record, or its message in a
+    game without a referee; the move; where it went; a line each): beside the player's
+    copy, so that a second answer for one record is warned of."""
     return target.with_name(f"{target.stem}.answered")
 
 
@@ -605,7 +605,7 @@ def _answered_before(target: Path, record: int) -> list[str]:
     """The warning that ``record`` was answered already (the judge takes the first answer
     that arrives, and not a later one); none if it was not (or the memory does not read)."""
     try:
-        number, move, sent = _answered(target).read_text("utf-8").split("\n")[:3]
+        number, move, sent = answered_path(target).read_text("utf-8").split("\n")[:3]
         if int(number) != record:
             return []
     except (OSError, ValueError):  # none, or damaged: as none
@@ -710,6 +710,6 @@ def _sendable(turn: Answering, message: EmailMessage, how: str) -> None:
 
 
 __all__ = ["MESSAGE_ID", "SENDMAIL", "Answering", "Deliver", "NotKeptError", "OptionError",
-           "Setup", "Turn", "address", "addresses_of", "answer", "attached_copies",
-           "default_games", "next_step", "one_message", "ready_folder", "reply",
-           "run_sendmail", "send_sendmail", "send_smtp", "write_eml"]
+           "Setup", "Turn", "address", "addresses_of", "answer", "answered_path",
+           "attached_copies", "default_games", "next_step", "one_message", "ready_folder",
+           "reply", "run_sendmail", "send_sendmail", "send_smtp", "write_eml"]
