@@ -152,17 +152,16 @@ def carried(data: bytes) -> EmailMessage | None:
         return None
 
 
-def copy_in(found: Found, session: Session | None = None) -> tuple[DuelFile, int]:
-    """The message's copy, checked whole, and how many messages it holds: the longest of
-    its copies, which must all be of one history (a file quoted again, or in two
-    alternatives; one that does not read, such as the HTML version of a pasted file, is
-    passed over when another does). A copy changed in transit is refused (7), a bad
-    signature, chain or move (6).
+def copy_in(found: Found) -> tuple[DuelFile, int, str]:
+    """The message's copy, how many messages it holds, and what to call it in a refusal:
+    the longest of its copies, which must all be of one history (a file quoted again, or
+    in two alternatives; one that does not read, such as the HTML version of a pasted
+    file, is passed over when another does).
 
-    With a ``session``, the messages this tool verified before are replayed without
-    checking their proofs again, and the copy, once checked, is remembered as verified:
-    the command's :func:`~frogpbem.duel.engine.load` of it then checks nothing twice. A
-    copy that is a part of the longest, element for element, is checked with it."""
+    Only its header is checked here (a changed one is refused, 7, or a bad signature, 6,
+    before it is compared with the seat's copy): the caller checks the rest with its one
+    :func:`~frogpbem.duel.engine.load` of it, or :func:`_checked_against` the seat's own
+    copy. A shorter copy is checked whole here unless it is a part of the longest."""
     copies: list[tuple[DuelFile, str]] = []
     unread = []
     for index, data in enumerate(found.duels, 1):
@@ -174,20 +173,27 @@ def copy_in(found: Found, session: Session | None = None) -> tuple[DuelFile, int
             unread.append(exc)
     if not copies:
         raise unread[0]
-    longest = max((file for file, _ in copies), key=lambda file: len(file.messages))
+    longest, named = max(copies, key=lambda copy: len(copy[0].messages))
     for file, where in copies:
-        if file is longest or not _part_of(file, longest):
-            trusted = session.verified.duel_trusted(file) if session is not None else 0
-            replay(file, where, trusted)
+        if file is longest:
+            replay(DuelFile(file.header, (), ()), where)  # its header, before all else
+        elif not _part_of(file, longest):
+            replay(file, where)
     hashes = [message.hash for message in longest.messages]
     for file, _ in copies:
         if file.header.hash != longest.header.hash or \
                 [m.hash for m in file.messages] != hashes[:len(file.messages)]:
             raise StaleCopyError(f"the message carries copies of game {longest.game} that "
                                  "differ: ask the other seat for its file anew")
-    if session is not None:
-        session.verified.remember_duel(longest)
-    return longest, len(longest.messages)
+    return longest, len(longest.messages), named
+
+
+def _checked_against(copy: DuelFile, kept: DuelFile, named: str) -> None:
+    """Check the message's ``copy`` that the seat's own ``kept`` copy holds already
+    (it answered it): nothing to do when it is that part of it element for element (the
+    seat's tool checked it), else it is checked whole."""
+    if not _part_of(copy, kept):
+        replay(copy, named)
 
 
 def _part_of(file: DuelFile, longest: DuelFile) -> bool:
@@ -623,7 +629,7 @@ def reply(message: EmailMessage, key: crypto.PrivateKey, games: Path, move: str 
     one number is refused (it would fork the game)."""
     me = address(sender, "--from") if sender else None
     given = address(to, "--to") if to else None
-    copy, count = copy_in(contents(message), session)
+    copy, count, named = copy_in(contents(message))
     seat = seat_of(copy.header, key.public)
     target = games / f"{copy.game}.yaml"
     ready_folder(games)
@@ -633,6 +639,7 @@ def reply(message: EmailMessage, key: crypto.PrivateKey, games: Path, move: str 
         base = copy
         if relation == "answered":
             assert kept is not None
+            _checked_against(copy, kept, named)
             resend = _resend(kept, count, seat, target, move, session)
             if resend is not None:
                 return _again(message, kept, count, copy, key, target, move, me, given,
@@ -646,7 +653,7 @@ def reply(message: EmailMessage, key: crypto.PrivateKey, games: Path, move: str 
                 # (Frog Finder: the count box it must open) is refused here
                 loaded = load(work, session, key=key)
             except FrogPbemError as exc:
-                raise _named(exc, folder, "the game file in the message") from None
+                raise _named(exc, folder, named) from None
             if relation == "new":
                 write_atomic(target, dump_duel(copy))  # the checked copy is kept
             remember_thread(session, copy.game, *_message_thread(message))
@@ -881,13 +888,16 @@ def _shown(loaded: Loaded, seat: str, key: crypto.PrivateKey, target: Path,
 def keep(found: Found, games: Path, key: crypto.PrivateKey, session: Session) -> str:
     """Keep the message's copy of a game without a referee in ``games`` when it is newer
     (checked whole and against this seat's memory); what was done, in words."""
-    copy, count = copy_in(found, session)
+    copy, count, named = copy_in(found)
     seat = seat_of(copy.header, key.public)
     target = games / f"{copy.game}.yaml"
     ready_folder(games)
     with locked(target):
-        relation = _relation(_kept(target, copy.game), copy, target, seat)
+        kept = _kept(target, copy.game)
+        relation = _relation(kept, copy, target, seat)
         if relation == "answered":
+            assert kept is not None
+            _checked_against(copy, kept, named)
             return (f"game {copy.game}: you hold this copy already, with your answer after "
                     f"message {count}")
         with tempfile.TemporaryDirectory() as folder:
@@ -896,7 +906,7 @@ def keep(found: Found, games: Path, key: crypto.PrivateKey, session: Session) ->
             try:
                 load(work, session, key=key)
             except FrogPbemError as exc:
-                raise _named(exc, folder, "the game file in the message") from None
+                raise _named(exc, folder, named) from None
         if relation == "same":
             return f"game {copy.game}: you hold this copy already (after message {count})"
         write_atomic(target, dump_duel(copy))
