@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import shlex
 import tempfile
 from collections.abc import Callable
@@ -44,7 +43,7 @@ from frogpbem.duel.engine import (
     add,
     due_seat,
     load,
-    message_words,
+    read_duel,
     replay,
     reveals_due,
     seat_of,
@@ -53,6 +52,7 @@ from frogpbem.duel.engine import (
     view_text,
     withheld_words,
 )
+from frogpbem.duel.engine import _words as message_said
 from frogpbem.duel.registry import duel_rules
 from frogpbem.duel.rules import Choice, DuelRules, Progress
 from frogpbem.errors import (
@@ -69,7 +69,18 @@ from frogpbem.mail.compose import send_messages
 from frogpbem.mail.contact import one_address
 from frogpbem.mail.headers import domain_of, stamp
 from frogpbem.mail.receive import Found, contents, header_text
-from frogpbem.mail.reply import OptionError, address, one_message, run_sendmail
+from frogpbem.mail.reply import (
+    MESSAGE_ID,
+    address,
+    addresses_of,
+    answered_path,
+    one_message,
+    ready_folder,
+    run_sendmail,
+    send_sendmail,
+    send_smtp,
+    write_eml,
+)
 from frogpbem.protocol.session import Session
 from frogpbem.protocol.times import text_of
 from frogpbem.safetext import safe
@@ -82,7 +93,6 @@ SHOWN = frozenset({"froglet"})
 seat's board needs its own key (the mail says what to run)."""
 THREAD = 20
 """How many Message-IDs of a game's thread its next mail names in ``References``."""
-_MESSAGE_ID = re.compile(r"<[!#-;=?-~]{1,250}@[!#-;=?-Z^-~]{1,250}>")
 
 
 @dataclass
@@ -107,6 +117,22 @@ class DuelTurn:
     """What comes next when it is this seat's step again (it moves alone, or holds its
     setup until its first move), in words."""
 
+    @property
+    def eml_stem(self) -> str:
+        return f"{self.game}-{self.seat}-{self.messages}"
+
+    @property
+    def nobody(self) -> str:
+        return "no address for the other seat"
+
+    @property
+    def nobody_hint(self) -> str:
+        return "add it before you send it"
+
+    @property
+    def unaddressed(self) -> str:
+        return "no address for the other seat"
+
 
 Deliver = Callable[[DuelTurn, EmailMessage], str]
 """Writes or sends the answer; returns where it went, in words."""
@@ -126,33 +152,70 @@ def carried(data: bytes) -> EmailMessage | None:
         return None
 
 
-def copy_in(found: Found) -> tuple[DuelFile, int]:
-    """The message's copy, checked whole, and how many messages it holds: the longest of
-    its copies, which must all be of one history (a file quoted again, or in two
-    alternatives; one that does not read, such as the HTML version of a pasted file, is
-    passed over when another does). A copy changed in transit is refused (7), a bad
-    signature, chain or move (6)."""
-    copies, unread = [], []
+def copy_in(found: Found) -> tuple[DuelFile, int, str]:
+    """The message's copy, how many messages it holds, and what to call it in a refusal:
+    the longest of its copies, which must all be of one history (a file quoted again, or
+    in two alternatives; one that does not read, such as the HTML version of a pasted
+    file, is passed over when another does).
+
+    Only its header is checked here (a changed one is refused, 7, or a bad signature, 6,
+    before it is compared with the seat's copy): the caller checks the rest with its one
+    :func:`~frogpbem.duel.engine.load` of it, or :func:`_checked_against` the seat's own
+    copy. A shorter copy is checked whole here unless it is a part of the longest."""
+    copies: list[tuple[DuelFile, str]] = []
+    unread = []
     for index, data in enumerate(found.duels, 1):
         where = "the game file in the message" if len(found.duels) == 1 else \
             f"game file {index} in the message"
         try:
-            file = parse_duel(data, where)
+            copies.append((parse_duel(data, where), where))
         except GameFileError as exc:  # an HTML version of it, say: another copy may read
             unread.append(exc)
-            continue
-        replay(file, where)
-        copies.append(file)
     if not copies:
         raise unread[0]
-    longest = max(copies, key=lambda file: len(file.messages))
+    longest, named = max(copies, key=lambda copy: len(copy[0].messages))
+    for file, where in copies:
+        if file is longest:
+            replay(DuelFile(file.header, (), ()), where)  # its header, before all else
+        elif not _part_of(file, longest):
+            replay(file, where)
     hashes = [message.hash for message in longest.messages]
-    for file in copies:
+    for file, _ in copies:
         if file.header.hash != longest.header.hash or \
                 [m.hash for m in file.messages] != hashes[:len(file.messages)]:
             raise StaleCopyError(f"the message carries copies of game {longest.game} that "
                                  "differ: ask the other seat for its file anew")
-    return longest, len(longest.messages)
+    return longest, len(longest.messages), named
+
+
+def _checked_against(copy: DuelFile, kept: DuelFile, named: str) -> None:
+    """Check the message's ``copy`` that the seat's own ``kept`` copy holds already
+    (it answered it): nothing to do when it is that part of it element for element (the
+    seat's tool checked it), else it is checked whole."""
+    if not _part_of(copy, kept):
+        replay(copy, named)
+
+
+def _part_of(file: DuelFile, longest: DuelFile) -> bool:
+    """Whether ``file`` is ``longest`` cut short, element for element (signatures and
+    stamps included): checking ``longest`` checks it."""
+    n, stamped = len(file.messages), len(file.stamps)
+    return file.header == longest.header and \
+        tuple(file.messages) == tuple(longest.messages[:n]) and \
+        tuple(file.stamps) == tuple(longest.stamps[:stamped]) and \
+        (file.timeout is None or (file.timeout == longest.timeout and
+                                  n == len(longest.messages)))
+
+
+def words_of(file: DuelFile, n: int) -> tuple[str, ...]:
+    """What message ``n`` of ``file`` did, in words, as
+    :func:`frogpbem.duel.engine.message_words` says it, for a file this tool checked
+    whole (a :class:`Loaded` one): its messages are replayed without checking their
+    proofs again."""
+    before = replay(DuelFile(file.header, file.messages[:n - 1], file.stamps[:n - 1]),
+                    trusted=n - 1)
+    after = replay(DuelFile(file.header, file.messages[:n], file.stamps[:n]), trusted=n)
+    return tuple(message_said(before, after, file.messages[n - 1]))
 
 
 def _kept(target: Path, game: str) -> DuelFile | None:
@@ -196,12 +259,14 @@ def _relation(kept: DuelFile | None, copy: DuelFile, target: Path, seat: str) ->
 # --- the mail --------------------------------------------------------------------------
 
 
-def subject(loaded: Loaded) -> str:
-    """``[frogpbem fl-7q3k] 3. white jumps C1-C3: red (+3) — black to move``."""
+def subject(loaded: Loaded, said_last: tuple[str, ...] | None = None) -> str:
+    """``[frogpbem fl-7q3k] 3. white jumps C1-C3: red (+3) — black to move``
+    (``said_last``: what the last message did, in words, when the caller has it)."""
     file, progress = loaded.file, loaded.progress
     if file.messages:
         last = file.messages[-1]
-        words = message_words(file, last.n) or (f"{last.seat}'s step",)
+        words = (said_last if said_last is not None else words_of(file, last.n)) or \
+            (f"{last.seat}'s step",)
         said = f"{last.n}. " + "; ".join(words)
     else:
         said = f"{progress.first} created the game"
@@ -272,20 +337,18 @@ def answer_lines(progress: Progress, rules_name: str, recipient: str, answer: st
     return []
 
 
-def body(loaded: Loaded, recipient: str, name: str) -> str:
-    """The mail's text for ``recipient``: what the last message did, its board when that
-    needs no secret, and the exact command to answer with."""
+def body(loaded: Loaded, recipient: str, name: str,
+         said_last: tuple[str, ...] | None = None) -> str:
+    """The mail's text for ``recipient``: what the last message did (``said_last``, when
+    the caller has it in words), its board when that needs no secret, and the exact
+    command to answer with."""
     file, progress = loaded.file, loaded.progress
     header = file.header
     sender = progress.other(recipient)
     rules = duel_rules(header.rules)
     due = due_seat(progress, rules)
     answer = "frogpbem reply THIS_MESSAGE.eml"
-    lines = []
-    if file.messages:
-        lines += [*message_words(file, file.messages[-1].n), ""]
-    if board_shown(loaded):
-        lines += [view_text(loaded, None), ""]
+    lines = _opening(loaded, said_last)
     todo = answer_lines(progress, header.rules, recipient, answer)
     if not progress.joined and due == recipient:
         names = ", ".join(f"{p.seat} ({safe(p.name)})" for p in header.seats)
@@ -318,18 +381,29 @@ def body(loaded: Loaded, recipient: str, name: str) -> str:
     return "\n".join(lines) + "\n"
 
 
-def notary_body(loaded: Loaded, recipient: str, name: str) -> str:
+def _opening(loaded: Loaded, said_last: tuple[str, ...] | None) -> list[str]:
+    """The first lines of a mail: what the last message did, and the board when that
+    needs no secret."""
+    file = loaded.file
+    lines = []
+    if file.messages:
+        lines += [*(said_last if said_last is not None
+                    else words_of(file, file.messages[-1].n)), ""]
+    if board_shown(loaded):
+        lines += [view_text(loaded, None), ""]
+    return lines
+
+
+def notary_body(loaded: Loaded, recipient: str, name: str,
+                said_last: tuple[str, ...] | None = None) -> str:
     """The text of a seat's mail to the notary, which stamps the file and forwards it to
-    ``recipient``: what the last message did, the board when that needs no secret, and
-    the deadlines by the notary's stamps (the notary's clock decides)."""
+    ``recipient``: what the last message did (``said_last``, when the caller has it in
+    words), the board when that needs no secret, and the deadlines by the notary's
+    stamps (the notary's clock decides)."""
     file, progress = loaded.file, loaded.progress
     header = file.header
     sender = progress.other(recipient)
-    lines = []
-    if file.messages:
-        lines += [*message_words(file, file.messages[-1].n), ""]
-    if board_shown(loaded):
-        lines += [view_text(loaded, None), ""]
+    lines = _opening(loaded, said_last)
     notary = safe(header.notary.name) if header.notary is not None else "the notary"
     lines.append(f"{sender}'s copy of game {file.game} ({name}, attached), to the notary "
                  f"({notary}), who stamps it and forwards it to {recipient}.")
@@ -386,8 +460,10 @@ def letter(loaded: Loaded, recipient: str, to: Address | None, sender: Address |
     attached in base64. ``auto``: an automatic mail's ``Auto-Submitted`` (a seat's own
     has none)."""
     name = f"{loaded.file.game}.yaml"
+    file = loaded.file
+    said = words_of(file, file.messages[-1].n) if file.messages else None
     message = EmailMessage()
-    message["Subject"] = subject(loaded)
+    message["Subject"] = subject(loaded, said)
     if sender is not None:
         message["From"] = sender
     if to is not None:
@@ -397,9 +473,9 @@ def letter(loaded: Loaded, recipient: str, to: Address | None, sender: Address |
         message["References"] = " ".join(thread[-THREAD:])
     message["X-Frogpbem-Game"] = loaded.file.game
     message["X-Frogpbem-Head"] = loaded.file.head
-    message.set_content(notary_body(loaded, recipient, name)
+    message.set_content(notary_body(loaded, recipient, name, said)
                         if loaded.file.header.notary is not None
-                        else body(loaded, recipient, name))
+                        else body(loaded, recipient, name, said))
     message.add_attachment(dump_duel(loaded.file), maintype="application", subtype="yaml",
                            filename=name)
     stamp(message, domain_of(sender.addr_spec if sender is not None else None), auto)
@@ -439,7 +515,7 @@ def thread_of(session: Session, game: str) -> list[str]:
         return []
     if not isinstance(value, list):
         return []
-    return [ident for ident in value if isinstance(ident, str) and _MESSAGE_ID.fullmatch(ident)]
+    return [ident for ident in value if isinstance(ident, str) and MESSAGE_ID.fullmatch(ident)]
 
 
 def remember_thread(session: Session, game: str, *idents: str) -> None:
@@ -447,7 +523,7 @@ def remember_thread(session: Session, game: str, *idents: str) -> None:
     known = thread_of(session, game)
     for ident in idents:
         ident = ident.strip()
-        if _MESSAGE_ID.fullmatch(ident) and ident not in known:
+        if MESSAGE_ID.fullmatch(ident) and ident not in known:
             known.append(ident)
     path = _thread_path(session, game)
     path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
@@ -462,8 +538,8 @@ def _message_thread(message: MailMessage) -> list[str]:
     """The thread a message belongs to: its References, then its own Message-ID."""
     ident = header_text(message, "message-id").strip()
     before = [token for token in header_text(message, "references").split()
-              if _MESSAGE_ID.fullmatch(token)]
-    return [*before, *([ident] if _MESSAGE_ID.fullmatch(ident) else [])][-THREAD:]
+              if MESSAGE_ID.fullmatch(token)]
+    return [*before, *([ident] if MESSAGE_ID.fullmatch(ident) else [])][-THREAD:]
 
 
 # --- frogpbem mail ---------------------------------------------------------------------
@@ -553,17 +629,18 @@ def reply(message: EmailMessage, key: crypto.PrivateKey, games: Path, move: str 
     one number is refused (it would fork the game)."""
     me = address(sender, "--from") if sender else None
     given = address(to, "--to") if to else None
-    copy, count = copy_in(contents(message))
+    copy, count, named = copy_in(contents(message))
     seat = seat_of(copy.header, key.public)
     target = games / f"{copy.game}.yaml"
-    _folder(games)
+    ready_folder(games)
     with locked(target):
         kept = _kept(target, copy.game)
         relation = _relation(kept, copy, target, seat)
         base = copy
         if relation == "answered":
             assert kept is not None
-            resend = _resend(kept, count, seat, target, move)
+            _checked_against(copy, kept, named)
+            resend = _resend(kept, count, seat, target, move, session)
             if resend is not None:
                 return _again(message, kept, count, copy, key, target, move, me, given,
                               deliver, session, command, resend)
@@ -576,7 +653,7 @@ def reply(message: EmailMessage, key: crypto.PrivateKey, games: Path, move: str 
                 # (Frog Finder: the count box it must open) is refused here
                 loaded = load(work, session, key=key)
             except FrogPbemError as exc:
-                raise _named(exc, folder, "the game file in the message") from None
+                raise _named(exc, folder, named) from None
             if relation == "new":
                 write_atomic(target, dump_duel(copy))  # the checked copy is kept
             remember_thread(session, copy.game, *_message_thread(message))
@@ -606,12 +683,12 @@ def reply(message: EmailMessage, key: crypto.PrivateKey, games: Path, move: str 
                 raise _named(exc, folder, None) from None
             signed = read_bytes(work)
         write_atomic(target, signed)  # kept before it is sent: the one answer to this message
-        after = load(target, None)
+        after = _signed(target, session)
         turn = DuelTurn(copy.game, seat, target, len(after.file.messages),
                         list(added.lines) or [f"{seat}'s step"], warnings=warnings)
         last = after.file.messages[-1]
         said = f"{added.n}\n{' '.join((move or '').split())}\n"
-        write_atomic(_answered(target), said.encode(), durable=False, private=True)
+        write_atomic(answered_path(target), said.encode(), durable=False, private=True)
         if added.due == seat and choice is not None and last.move is None and \
                 not last.resign:  # its setup, kept: its first move goes with it
             turn.then = (f"{_shown(after, seat, key, target, command)}\n"
@@ -622,9 +699,17 @@ def reply(message: EmailMessage, key: crypto.PrivateKey, games: Path, move: str 
         if added.due == seat:
             turn.then = (f"It is your move again ({seat}): answer the same message again "
                          f'with your next move:\n    {command} "YOUR MOVE"')
-        write_atomic(_answered(target), f"{said}{' '.join(turn.sent.split())}\n".encode(),
+        write_atomic(answered_path(target), f"{said}{' '.join(turn.sent.split())}\n".encode(),
                      durable=False, private=True)
     return turn
+
+
+def _signed(target: Path, session: Session) -> Loaded:
+    """The seat's copy as its tool has just signed and kept it: every message verified
+    (:func:`~frogpbem.duel.engine.add` remembered them), so replayed without checking
+    them again."""
+    file = read_duel(target)
+    return Loaded(target, file, replay(file, target, session.verified.duel_trusted(file)))
 
 
 def _named(exc: FrogPbemError, folder: str, name: str | None) -> FrogPbemError:
@@ -636,19 +721,19 @@ def _named(exc: FrogPbemError, folder: str, name: str | None) -> FrogPbemError:
 
 
 def _resend(kept: DuelFile, count: int, seat: str, target: Path,
-            move: str | None) -> int | None:
+            move: str | None, session: Session) -> int | None:
     """The index in ``kept`` of this seat's message to send again (its answer to message
     ``count``, or its last one), or ``None`` when the
     seat moves on from its own last message instead: it is still its step (the other
     seat is done, or it kept its setup), and that message was sent (or holds no move:
     its setup) unless ``move`` is another one."""
-    progress = replay(kept)
+    progress = replay(kept, target, session.verified.duel_trusted(kept))
     if due_seat(progress, duel_rules(kept.header.rules)) != seat:
         return count
     last = kept.messages[-1]
     done = "resign" if last.resign else (last.move or "")
     try:
-        lines = _answered(target).read_text("utf-8").split("\n")
+        lines = answered_path(target).read_text("utf-8").split("\n")
         unsent = lines[0] == str(last.n) and not lines[2].strip()
     except (OSError, IndexError, ValueError):
         unsent = False
@@ -690,12 +775,12 @@ def _again(message: EmailMessage, kept: DuelFile, count: int, copy: DuelFile,
                                f"game (two messages {mine.n} signed by you); send that one "
                                "again, or answer the other seat's next message")
     try:
-        sent = _answered(target).read_text("utf-8").split("\n")[2]
+        sent = answered_path(target).read_text("utf-8").split("\n")[2]
     except (OSError, IndexError, ValueError):
         sent = ""
     where = f" ({safe(sent)})" if sent else ""
     turn = DuelTurn(copy.game, seat, target, len(kept.messages),
-                    [f"message {m.n}: " + "; ".join(message_words(kept, m.n))
+                    [f"message {m.n}: " + "; ".join(words_of(loaded.file, m.n))
                      for m in kept.messages[count:]])
     turn.warnings = [f"warning: you already answered message {count} with "
                      f"{before or 'your join'!r}{where}; sending that same answer again "
@@ -731,7 +816,7 @@ def _deliver(turn: DuelTurn, message: EmailMessage, after: Loaded, me: Address |
         if ident not in thread:
             thread.append(ident)
     here = header_text(message, "message-id").strip()
-    if _MESSAGE_ID.fullmatch(here):  # in reply to this very message
+    if MESSAGE_ID.fullmatch(here):  # in reply to this very message
         thread = [ident for ident in thread if ident != here] + [here]
     turn.to = str(recipient) if recipient is not None else ""
     turn.answer = letter(after, other, recipient, sender, thread)
@@ -746,30 +831,18 @@ def _deliver(turn: DuelTurn, message: EmailMessage, after: Loaded, me: Address |
 
 
 def _single(message: MailMessage, name: str) -> Address | None:
-    found = _addresses(message, name)
+    found = addresses_of(message, name)
     return found[0] if len(found) == 1 else None
 
 
 def _asked(message: MailMessage, sender: Address | None) -> Address | None:
     """The message's Reply-To (or From), when the header names no address for the other
     seat; never this seat's own."""
-    found = _addresses(message, "reply-to") or _addresses(message, "from")
+    found = addresses_of(message, "reply-to") or addresses_of(message, "from")
     if not found or (sender is not None and
                      found[0].addr_spec.lower() == sender.addr_spec.lower()):
         return None
     return found[0]
-
-
-def _addresses(message: MailMessage, name: str) -> list[Address]:
-    found = []
-    try:
-        for header in message.get_all(name) or []:
-            for one in getattr(header, "addresses", ()):
-                if one.username and one.domain:
-                    found.append(Address(one.display_name, one.username, one.domain))
-    except Exception:  # noqa: BLE001 - the email package's parser raises what it likes
-        return []
-    return found
 
 
 def _shown(loaded: Loaded, seat: str, key: crypto.PrivateKey, target: Path,
@@ -809,89 +882,22 @@ def _shown(loaded: Loaded, seat: str, key: crypto.PrivateKey, target: Path,
     return f"{view_text(loaded, key)}\n\n{after}\n(your copy: {target})"
 
 
-def _answered(target: Path) -> Path:
-    """Where the last answer in a game is kept (its message number, the move, where it
-    went): beside the seat's copy."""
-    return target.with_name(f"{target.stem}.answered")
-
-
-def _folder(games: Path) -> None:
-    try:
-        games.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise FileAccessError(f"cannot make the games folder: {exc.strerror}",
-                              path=games) from None
-    if not os.access(games, os.W_OK | os.X_OK):
-        raise FileAccessError("the games folder cannot be written to", path=games)
-
-
-# --- where the answer goes -------------------------------------------------------------
-
-
-def write_eml(path: Path | None = None) -> Deliver:
-    """Write the answer to ``path``, or to ``GAME-SEAT-N.eml`` here; never over a file."""
-
-    def deliver(turn: DuelTurn, message: EmailMessage) -> str:
-        target = path
-        if target is None:
-            stem = f"{turn.game}-{turn.seat}-{turn.messages}"
-            target, number = Path(f"{stem}.eml"), 1
-            while os.path.lexists(target):
-                number += 1
-                target = Path(f"{stem}-{number}.eml")
-        elif os.path.lexists(target):
-            raise FileAccessError("exists already; not overwriting a message", path=target)
-        write_atomic(target, bytes(message), durable=False, private=True)
-        if not turn.to:
-            return (f"wrote {target}, with no To: (no address for the other seat): add it "
-                    "before you send it")
-        return f"wrote {target}, to {turn.to}"
-
-    return deliver
-
-
-def send_smtp(url: str, config: Path | None = None) -> Deliver:
-    def deliver(turn: DuelTurn, message: EmailMessage) -> str:
-        _sendable(message, "--smtp")
-        try:
-            send_messages([message], url, config)
-        except UsageError as exc:  # the URL or the login: this command's option
-            raise OptionError(exc.message) from None
-        return f"sent to {turn.to}"
-
-    return deliver
-
-
-def send_sendmail(program: str | Path) -> Deliver:
-    def deliver(turn: DuelTurn, message: EmailMessage) -> str:
-        _sendable(message, "--sendmail")
-        run_sendmail(program, message)
-        return f"sent to {turn.to} with {program}"
-
-    return deliver
-
-
-def _sendable(message: EmailMessage, how: str) -> None:
-    for name, where in (("To", "no address for the other seat: give --to ADDRESS"),
-                        ("From", "no address of yours: give --from ADDRESS or set "
-                                 "FROGPBEM_FROM")):
-        if message.get_all(name) is None:
-            raise UsageError(f"{where}; or write the answer with --out instead of {how}")
-
-
 # --- frogpbem receive ------------------------------------------------------------------
 
 
 def keep(found: Found, games: Path, key: crypto.PrivateKey, session: Session) -> str:
     """Keep the message's copy of a game without a referee in ``games`` when it is newer
     (checked whole and against this seat's memory); what was done, in words."""
-    copy, count = copy_in(found)
+    copy, count, named = copy_in(found)
     seat = seat_of(copy.header, key.public)
     target = games / f"{copy.game}.yaml"
-    _folder(games)
+    ready_folder(games)
     with locked(target):
-        relation = _relation(_kept(target, copy.game), copy, target, seat)
+        kept = _kept(target, copy.game)
+        relation = _relation(kept, copy, target, seat)
         if relation == "answered":
+            assert kept is not None
+            _checked_against(copy, kept, named)
             return (f"game {copy.game}: you hold this copy already, with your answer after "
                     f"message {count}")
         with tempfile.TemporaryDirectory() as folder:
@@ -900,7 +906,7 @@ def keep(found: Found, games: Path, key: crypto.PrivateKey, session: Session) ->
             try:
                 load(work, session, key=key)
             except FrogPbemError as exc:
-                raise _named(exc, folder, "the game file in the message") from None
+                raise _named(exc, folder, named) from None
         if relation == "same":
             return f"game {copy.game}: you hold this copy already (after message {count})"
         write_atomic(target, dump_duel(copy))

@@ -437,7 +437,7 @@ class Judge:
         except RecursionError:  # parts within parts past Python's depth
             return _TOO_DEEP
         if duels:  # games without a referee: the judge is their notary
-            return self._notarised(digest, duels, before)
+            return self._notarised(digest, duels, before, parsed[0] if parsed else None)
         named = games_named(found)
         game = named[0] if len(named) == 1 else None
         if before is None:
@@ -459,14 +459,14 @@ class Judge:
             return unused_nothing(found, str(taken), game)
         return taken
 
-    def _notarised(self, digest: str, duels: list[bytes],
-                   before: Entry | None) -> Taken | Unused | None:
+    def _notarised(self, digest: str, duels: list[bytes], before: Entry | None,
+                   message: Message | None = None) -> Taken | Unused | None:
         """What the notary did with the files without a referee of one message (``None``:
         taken before a round stopped, as :meth:`_taken` tells)."""
         named = list(dict.fromkeys(self.notary.games_of(duels)))
         if before is None:
             self.journal.put(digest, Entry("taking", self._hashes(named)))
-        taken = self.notary.take(duels)
+        taken = self.notary.take(duels, message)
         if isinstance(taken, Unused) and taken.nothing and before is not None and \
                 before.games != self._hashes(named):
             return None  # taken, then the round stopped

@@ -9,11 +9,15 @@ step, or a reveal once the moves are over) let its deadline pass, and mails both
 It holds no key that opens anything: what it signs is times. The judge
 (:mod:`frogpbem.mail.judge`) hands it every message that holds such a file, and every
 such file of its folder; a refusal goes back as the judge's
-answers do (once, and never to automatic mail).
+answers do (once, and never to automatic mail). Its forward answers the seat's mail that
+brought the messages (``In-Reply-To``, ``References``, RFC 5322), as the judge's answers
+do: the thread is kept per game in ``GAMES/.judge/threads/ID.json``.
 """
 
 from __future__ import annotations
 
+import contextlib
+import json
 from dataclasses import dataclass, field
 from email.headerregistry import Address
 from email.message import EmailMessage, Message
@@ -25,6 +29,7 @@ from frogpbem.duel.engine import due_seat, replay, reveals_due, waiting, withhel
 from frogpbem.duel.registry import duel_rules
 from frogpbem.duel.rules import Progress
 from frogpbem.errors import FileAccessError, FrogPbemError, UsageError
+from frogpbem.gamefile import jsontext
 from frogpbem.gamefile.document import locked, read_bytes, write_atomic
 from frogpbem.gamefile.duelfile import (
     DuelFile,
@@ -37,20 +42,23 @@ from frogpbem.gamefile.duelfile import (
 from frogpbem.gamefile.duelfile import (
     Message as DuelMessage,
 )
-from frogpbem.mail.answers import Unused
+from frogpbem.mail.answers import Unused, message_id
 from frogpbem.mail.duel import answer_lines
 from frogpbem.mail.headers import address as mail_address
 from frogpbem.mail.headers import domain_of
 from frogpbem.mail.headers import stamp as stamp_headers
 from frogpbem.mail.marks import Mailed, Marks, check
 from frogpbem.mail.outbox import Outbox
-from frogpbem.mail.receive import GAME_ID, Taken
+from frogpbem.mail.receive import GAME_ID, Taken, header_text
+from frogpbem.mail.reply import MESSAGE_ID
 from frogpbem.protocol.session import Session
 from frogpbem.protocol.times import SKEW, seconds_of, text_of
 from frogpbem.safetext import safe
 
 NOTARY_NAME = "frogpbem notary"
 """The display name of the notary's mail."""
+REFERENCES = 10
+"""How many Message-IDs of the answered mail's ``References`` a forward names again."""
 
 
 def duel_copies(parsed: list[Message]) -> list[bytes]:
@@ -102,16 +110,51 @@ class Notary:
                 named.append(game)
         return named
 
-    def take(self, copies: list[bytes]) -> Taken | Unused:
+    def take(self, copies: list[bytes], message: Message | None = None) -> Taken | Unused:
         """Stamp the new messages of a seat's copy (or copies) and keep the stamped file;
-        why not, when it cannot be used."""
+        why not, when it cannot be used. ``message``: the mail that brought them, which
+        the forward answers."""
         said = []
         for data in copies:
             taken = self._take(data)
             if isinstance(taken, Unused):
                 return taken
             said.append(taken)
+        if message is not None:
+            for game in dict.fromkeys(self.games_of(copies)):
+                self._remember_thread(game, message)
         return Taken(tuple(said))
+
+    # --- the thread ---------------------------------------------------------------------
+
+    def _thread_path(self, game: str) -> Path:
+        return Marks(self.games).state / "threads" / f"{game}.json"
+
+    def _remember_thread(self, game: str, message: Message) -> None:
+        """Keep the ``In-Reply-To`` and ``References`` of the forward that answers
+        ``message`` (nothing, when it has no Message-ID; a failure to write costs the
+        thread only)."""
+        ident = message_id(message)
+        if ident is None or not MESSAGE_ID.fullmatch(ident):
+            return
+        before = [token for token in header_text(message, "references").split()
+                  if MESSAGE_ID.fullmatch(token) and token != ident][-REFERENCES:]
+        path = self._thread_path(game)
+        with contextlib.suppress(OSError, FrogPbemError):
+            path.parent.mkdir(parents=True, exist_ok=True)
+            write_atomic(path, json.dumps([*before, ident]).encode(), durable=False)
+
+    def _thread(self, game: str) -> list[str]:
+        """The Message-IDs a forward of ``game`` names, the one it answers last (none:
+        no mail with a Message-ID brought its messages)."""
+        try:
+            value = jsontext.loads(read_bytes(self._thread_path(game), 1 << 16))
+        except (FrogPbemError, ValueError):
+            return []
+        if not isinstance(value, list):
+            return []
+        return [ident for ident in value if isinstance(ident, str) and
+                MESSAGE_ID.fullmatch(ident)]
 
     def _refused(self, words: str, game: str | None, nothing: bool = False) -> Unused:
         return Unused(f"refused: {words}", words, None, game, next_step(self.address),
@@ -263,6 +306,7 @@ class Notary:
         mailed = mark.having(digest, roles) if mark is not None else set()
         progress = replay(file, path)
         subject = _subject(file, progress)
+        thread = self._thread(game)
         log, later = [], []
         for role in roles:
             if role in mailed:
@@ -273,6 +317,9 @@ class Notary:
                                  "--email SEAT=ADDRESS)")
             to = mail_address(safe(party.name), party.email, role)
             letter = self._letter(file, progress, path.name, data, subject, role, to)
+            if thread:
+                letter["In-Reply-To"] = thread[-1]
+                letter["References"] = " ".join(thread)
             try:
                 (refused,) = self.outbox.send([(letter, to.addr_spec)])
             except FileAccessError as exc:

@@ -34,7 +34,7 @@ from email.message import EmailMessage, Message
 from email.policy import default as default_policy
 from email.utils import formatdate, make_msgid
 from pathlib import Path
-from typing import Literal
+from typing import Literal, Protocol
 
 from frogpbem import crypto
 from frogpbem.dealing import join_game, submit_setup
@@ -107,6 +107,22 @@ class Turn:
     timeout recorded instead): shown to the player, never signed or mailed."""
 
     @property
+    def eml_stem(self) -> str:
+        return f"{self.game}-{self.seat}-{self.records + 1}"
+
+    @property
+    def nobody(self) -> str:
+        return "the message names nobody to answer"
+
+    @property
+    def nobody_hint(self) -> str:
+        return "add the judge's address before you send it"
+
+    @property
+    def unaddressed(self) -> str:
+        return "the message names nobody to answer (no From: or Reply-To:)"
+
+    @property
     def teams(self) -> bool:
         """Whether the game has teams (only then do team notes reach anyone but oneself)."""
         game = self.loaded
@@ -122,6 +138,32 @@ class Setup:
 
 class OptionError(UsageError):
     """An option of the command itself is wrong (not the message): named as given."""
+
+
+class Answering(Protocol):
+    """What the ways out (:func:`write_eml`, :func:`send_smtp`, :func:`send_sendmail`)
+    need of a turn: a game with a referee's (:class:`Turn`) or one without
+    (:class:`frogpbem.mail.duel.DuelTurn`)."""
+
+    @property
+    def to(self) -> str:
+        """Whom the answer is for, in words (empty: nobody)."""
+
+    @property
+    def eml_stem(self) -> str:
+        """The answer's file name without ``.eml``: ``GAME-SEAT-N``."""
+
+    @property
+    def nobody(self) -> str:
+        """Why the answer has no To:, in words."""
+
+    @property
+    def nobody_hint(self) -> str:
+        """What to do about it when the answer is only written."""
+
+    @property
+    def unaddressed(self) -> str:
+        """Why the answer cannot be sent, when it has no To:."""
 
 
 Deliver = Callable[[Turn, EmailMessage], str]
@@ -151,7 +193,7 @@ def reply(data: bytes, key: crypto.PrivateKey, games: Path, move: str | None = N
         try:
             work = Path(folder) / target.name
             game = _checked(copies, work, key, session)
-            _folder(games)
+            ready_folder(games)
             with locked(target):
                 return _reply(message, game, work, key, target, move, note, setup, me, given,
                               deliver, session)
@@ -187,7 +229,7 @@ def _checked(copies: list[GameFile], work: Path, key: crypto.PrivateKey,
     return game
 
 
-def _folder(games: Path) -> None:
+def ready_folder(games: Path) -> None:
     """Make the games folder, and check that a copy can be kept in it, before anything is
     signed or sent."""
     try:
@@ -256,7 +298,7 @@ def _reply(message: EmailMessage, game: Game, work: Path, key: crypto.PrivateKey
         write_atomic(target, read_bytes(work))
         if requested is not None:
             said = [str(requested.n), requested.move, turn.sent]  # one line each
-            write_atomic(_answered(target), "".join(f"{' '.join(line.split())}\n"
+            write_atomic(answered_path(target), "".join(f"{' '.join(line.split())}\n"
                                                     for line in said).encode(),
                          durable=False, private=True)
         if recipient is not None and (given is not None or _remembered(target) is None) and \
@@ -458,17 +500,17 @@ def answer(message: Message, data: bytes, name: str, text: str,
     out["Message-ID"] = make_msgid(domain=sender.domain if sender is not None and sender.domain
                                    else "frogpbem.invalid")
     ident = header_text(message, "message-id").strip()
-    if _MESSAGE_ID.fullmatch(ident):
+    if MESSAGE_ID.fullmatch(ident):
         out["In-Reply-To"] = ident
         before = [token for token in header_text(message, "references").split()
-                  if _MESSAGE_ID.fullmatch(token)][-20:]  # a thread's recent part
+                  if MESSAGE_ID.fullmatch(token)][-20:]  # a thread's recent part
         out["References"] = " ".join([*before, ident])
     out.set_content(text)
     out.add_attachment(data, maintype="application", subtype="yaml", filename=name)
     return out
 
 
-_MESSAGE_ID = re.compile(r"<[!#-;=?-~]{1,250}@[!#-;=?-Z^-~]{1,250}>")
+MESSAGE_ID = re.compile(r"<[!#-;=?-~]{1,250}@[!#-;=?-Z^-~]{1,250}>")
 """A Message-ID as RFC 5322 writes it, ``<left@right>``, printable and without spaces."""
 
 
@@ -481,7 +523,7 @@ def address(text: str, what: str) -> Address:
     return found[0]
 
 
-def _addresses(message: Message, name: str) -> list[Address]:
+def addresses_of(message: Message, name: str) -> list[Address]:
     """The addresses of header ``name`` that read (none when the header does not)."""
     found = []
     try:
@@ -505,7 +547,7 @@ def _own_address(game: Game, seat: str, message: Message) -> Address | None:
     for party in game.header.seats:
         if party.seat == seat and party.email:
             return _party(party.name, party.email)
-    to = _addresses(message, "to")
+    to = addresses_of(message, "to")
     return to[0] if len(to) == 1 else None
 
 
@@ -518,7 +560,7 @@ def _recipient(message: Message, game: Game, seat: str, target: Path) -> Address
         signed = _party(referee.name, referee.email)
         if signed is not None:
             return signed
-    found = _addresses(message, "reply-to") or _addresses(message, "from")
+    found = addresses_of(message, "reply-to") or addresses_of(message, "from")
     if not found:
         return None
     asked = found[0]
@@ -552,10 +594,10 @@ def _past_deadline(game: Game, view: View | None, seat: str) -> list[str]:
             "has probably recorded the timeout, and may not take this move"]
 
 
-def _answered(target: Path) -> Path:
-    """Where the last move answered in a game is kept (its record, the move, where it went,
-    a line each): beside the player's copy, so that a second answer for one record is
-    warned of."""
+def answered_path(target: Path) -> Path:
+    """Where the last move answered in a game is kept (its record, or its message in a
+    game without a referee; the move; where it went; a line each): beside the player's
+    copy, so that a second answer for one record is warned of."""
     return target.with_name(f"{target.stem}.answered")
 
 
@@ -563,7 +605,7 @@ def _answered_before(target: Path, record: int) -> list[str]:
     """The warning that ``record`` was answered already (the judge takes the first answer
     that arrives, and not a later one); none if it was not (or the memory does not read)."""
     try:
-        number, move, sent = _answered(target).read_text("utf-8").split("\n")[:3]
+        number, move, sent = answered_path(target).read_text("utf-8").split("\n")[:3]
         if int(number) != record:
             return []
     except (OSError, ValueError):  # none, or damaged: as none
@@ -592,35 +634,33 @@ def _remembered(target: Path) -> Address | None:
 # --- where the answer goes -------------------------------------------------------------
 
 
-def write_eml(path: Path | None = None) -> Deliver:
+def write_eml(path: Path | None = None) -> Callable[[Answering, EmailMessage], str]:
     """Write the answer to ``path``, or to ``GAME-SEAT-N.eml`` in the current folder (the
     first such name free); never over a file."""
 
-    def deliver(turn: Turn, message: EmailMessage) -> str:
+    def deliver(turn: Answering, message: EmailMessage) -> str:
         target = path
         if target is None:
-            stem = f"{turn.game}-{turn.seat}-{turn.records + 1}"
-            target = Path(f"{stem}.eml")
+            target = Path(f"{turn.eml_stem}.eml")
             number = 1
             while os.path.lexists(target):
                 number += 1
-                target = Path(f"{stem}-{number}.eml")
+                target = Path(f"{turn.eml_stem}-{number}.eml")
         elif os.path.lexists(target):
             raise FileAccessError("exists already; not overwriting a message", path=target)
         write_atomic(target, bytes(message), durable=False, private=True)
         if not turn.to:
-            return (f"wrote {target}, with no To: (the message names nobody to answer): "
-                    "add the judge's address before you send it")
+            return f"wrote {target}, with no To: ({turn.nobody}): {turn.nobody_hint}"
         return f"wrote {target}, to {turn.to}"
 
     return deliver
 
 
-def send_smtp(url: str, config: Path | None = None) -> Deliver:
+def send_smtp(url: str, config: Path | None = None) -> Callable[[Answering, EmailMessage], str]:
     """Send the answer through the SMTP server at ``url`` (as ``frogpbem mail`` does)."""
 
-    def deliver(turn: Turn, message: EmailMessage) -> str:
-        _sendable(message, "--smtp")
+    def deliver(turn: Answering, message: EmailMessage) -> str:
+        _sendable(turn, message, "--smtp")
         try:
             send_messages([message], url, config)
         except UsageError as exc:  # the URL or the login: this command's option
@@ -630,14 +670,14 @@ def send_smtp(url: str, config: Path | None = None) -> Deliver:
     return deliver
 
 
-def send_sendmail(program: str | Path = SENDMAIL) -> Deliver:
+def send_sendmail(program: str | Path = SENDMAIL) -> Callable[[Answering, EmailMessage], str]:
     """Hand the answer to ``program -t -oi`` (sendmail reads the recipients from To:).
 
     A bare name is looked for in PATH only, as a shell does: ``./name`` for one here.
     """
 
-    def deliver(turn: Turn, message: EmailMessage) -> str:
-        _sendable(message, "--sendmail")
+    def deliver(turn: Answering, message: EmailMessage) -> str:
+        _sendable(turn, message, "--sendmail")
         run_sendmail(program, message)
         return f"sent to {turn.to} with {program}"
 
@@ -661,15 +701,15 @@ def run_sendmail(program: str | Path, message: EmailMessage) -> None:
                               f"{done.returncode}){': ' + said[-1] if said else ''}")
 
 
-def _sendable(message: EmailMessage, how: str) -> None:
-    for name, where in (("To", "the message names nobody to answer (no From: or Reply-To:): "
-                               "give --to ADDRESS"),
+def _sendable(turn: Answering, message: EmailMessage, how: str) -> None:
+    for name, where in (("To", f"{turn.unaddressed}: give --to ADDRESS"),
                         ("From", "no address of yours: give --from ADDRESS or set "
                                  "FROGPBEM_FROM")):
         if message.get_all(name) is None:
             raise UsageError(f"{where}; or write the answer with --out instead of {how}")
 
 
-__all__ = ["SENDMAIL", "Deliver", "NotKeptError", "OptionError", "Setup", "Turn", "address",
-           "answer", "attached_copies", "default_games", "next_step", "one_message", "reply",
-           "run_sendmail", "send_sendmail", "send_smtp", "write_eml"]
+__all__ = ["MESSAGE_ID", "SENDMAIL", "Answering", "Deliver", "NotKeptError", "OptionError",
+           "Setup", "Turn", "address", "addresses_of", "answer", "answered_path",
+           "attached_copies", "default_games", "next_step", "one_message", "ready_folder",
+           "reply", "run_sendmail", "send_sendmail", "send_smtp", "write_eml"]

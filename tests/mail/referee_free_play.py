@@ -297,10 +297,21 @@ def independent_outcome(file: DuelFile) -> Outcome:
     return outcome
 
 
+def awaiting_answers(file: DuelFile, audited: str) -> None:
+    """Frog Finder's audit of a whole game says each move awaits its answer in the
+    message that plays it (rather than failing on the missing result)."""
+    moves = [m for m in file.messages if m.move is not None]
+    awaiting = [line for line in audited.splitlines()
+                if line.strip().startswith("ok") and "awaiting the answer" in line]
+    assert len(awaiting) == len(moves), audited  # each move, in the message that played it
+    for message in moves:
+        assert f"{message.seat} played {message.move}: awaiting the answer" in audited
+
+
 def check_finished(player: Player, finished: Finished) -> None:
     """Both seats' final copies (and the notary's) are byte for byte the same file, which
-    ``frogpbem audit`` accepts (exit 0) and ``verify`` finds over with the outcome of the
-    rules replayed here."""
+    ``frogpbem audit`` accepts (exit 0; Frog Finder's says each move awaits its answer)
+    and ``verify`` finds over with the outcome of the rules replayed here."""
     t = player.table
     copies = [t.white.copy(finished.game), t.black.copy(finished.game)]
     if finished.notarised is not None:
@@ -332,6 +343,9 @@ def check_finished(player: Player, finished: Finished) -> None:
     for seat, copy in zip((t.white, t.black, t.white), copies, strict=False):
         audited = player.run(seat, "audit", copy, key=False)
         assert audited.exit_code == 0, audited.stdout + audited.stderr
+        assert "verdict: everything holds" in audited.stdout, audited.stdout
+        if player.rules == "frogfinder":
+            awaiting_answers(file, audited.stdout)
         checked = player.run(seat, "verify", copy, key=False)
         assert checked.exit_code == 0, checked.stderr
         assert f"game over: {outcome.termination}" in checked.stdout, checked.stdout

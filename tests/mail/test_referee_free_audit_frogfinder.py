@@ -1,12 +1,9 @@
-"""``frogpbem audit`` of whole Frog Finder games without a referee (through the CLI, the
-copies passed from folder to folder as a mail would): every move awaits its answer in the
-message that plays it, and the audit says so rather than failing on the missing result."""
+"""``frogpbem audit`` of a Frog Finder game without a referee whose answer ended it (through
+the CLI, the copies passed from folder to folder as a mail would). That the audit of a
+whole game says each move awaits its answer in the message that plays it is checked on
+the games played by mail (tests/mail/referee_free_play.py, :func:`awaiting_answers`)."""
 
 from __future__ import annotations
-
-import random
-
-import pytest
 
 from frogpbem.board import Square
 from tests.conftest import Keys
@@ -14,31 +11,11 @@ from tests.duel.conftest import Run, Seat, as_seat, mail  # noqa: F401 - as_seat
 from tests.duel.test_referee_free_frogfinder_cli import (
     empty_squares,
     placements,
-    play_out,
     public_state,
     read,
     seats,  # noqa: F401 - a fixture
     set_up,
 )
-
-
-@pytest.mark.parametrize("seed", [1, 2])
-def test_referee_free_audit_of_a_whole_frogfinder_game_holds(
-        as_seat: Run, keys: Keys, seats: tuple[Seat, Seat], seed: int) -> None:  # noqa: F811
-    red, blue = seats
-    set_up(as_seat, keys, red, blue, 6, 2)
-    play_out(as_seat, red, blue, random.Random(seed))
-    file = read(red)
-    audited = as_seat(red, "audit", red.game, key=False)
-    assert audited.exit_code == 0, audited.output
-    assert "verdict: everything holds" in audited.stdout
-    moves = [m for m in file.messages if m.move is not None]
-    awaiting = [line for line in audited.stdout.splitlines()
-                if line.strip().startswith("ok") and "awaiting the answer" in line]
-    assert len(awaiting) == len(moves)  # each move, in the message that played it
-    for message in moves:
-        assert f"{message.seat} played {message.move}: awaiting the answer" in \
-            audited.stdout
 
 
 def test_referee_free_audit_of_a_game_whose_answer_ended_it(

@@ -12,10 +12,7 @@ letters). The clock is ``$FROGPBEM_NOW``.
 from __future__ import annotations
 
 import json
-import os
 import random
-import subprocess
-import sys
 from collections.abc import Iterator
 from email.message import EmailMessage
 from pathlib import Path
@@ -37,7 +34,7 @@ from tests.mail.test_referee_free_mail import (
     independent_state,
     parsed,
 )
-from tests.test_judge import DOMAIN, PASSWORD, Servers, mail_servers
+from tests.test_judge import DOMAIN, Servers, mail_servers
 from tests.test_judge_citizen import maildir
 
 NOTARY = f"judge@{DOMAIN}"
@@ -153,21 +150,12 @@ def test_referee_free_a_whole_froglet_game_through_the_notary_by_reply_alone(
         table: Table, servers: Servers) -> None:
     """Seat → notary → seat for every mail; the seats run only ``frogpbem reply`` on the
     notary's forward; ``frogpbem audit`` accepts the notary's file at the end."""
-    games = table.tmp / "notary-games"
-    games.mkdir()
+    from tests.mail.referee_free_play import Player
 
-    def judge() -> list[str]:
-        env = {**os.environ, "FROGPBEM_IMAP_PASSWORD": PASSWORD,
-               "FROGPBEM_HOME": str(table.tmp / "judge-home"),
-               "FROGPBEM_STATE": str(table.tmp / "judge-state")}
-        done = subprocess.run(
-            [sys.executable, "-m", "frogpbem", "judge", "--games", str(games), "--imap",
-             f"imap://judge@127.0.0.1:{servers.imap_port}", "--smtp", servers.smtp,
-             "--from", NOTARY, "--imap-insecure-loopback", "--key",
-             str(table.keys.path("referee")), "--once"],
-            env=env, capture_output=True, text=True, timeout=120, check=False)
-        assert done.returncode == 0, done.stderr
-        return done.stdout.splitlines()
+    notary = Player(table, servers, "froglet", 0, notary=True)  # its judge rounds only
+    games = notary.notary_games
+    games.mkdir()
+    judge = notary.judge  # ``frogpbem judge --once``, in this process
 
     game_file = create(table)
     invited = table.run(table.white, "mail", game_file, "--smtp", servers.smtp)
@@ -280,9 +268,9 @@ def test_referee_free_a_seat_silent_past_its_deadline_takes_the_notarys_timeout(
     assert parsed(invitation.read_bytes())["To"].addresses[0].addr_spec == NOTARY
     post(invitation)
     notary.round()
-    joined, answer = table.reply(table.black, forward(table.black, "invited"))
+    joined, joined_answer = table.reply(table.black, forward(table.black, "invited"))
     assert joined.exit_code == 0, joined.stderr
-    post(answer)
+    post(joined_answer)
     clock(table, at(600))
     assert any("stamped message 1 (black)" in line for line in notary.round())
     join_mail = forward(table.white, "joined")
@@ -294,6 +282,12 @@ def test_referee_free_a_seat_silent_past_its_deadline_takes_the_notarys_timeout(
     post(answer)
     assert any("stamped message 2 (white)" in line for line in notary.round())
     to_black = forward(table.black, "to-black")
+    # each forward answers the seat's mail that brought its message (RFC 5322 threading)
+    for brought, relayed in ((answer, to_black), (joined_answer, join_mail)):
+        sent, got = parsed(brought.read_bytes()), parsed(relayed.read_bytes())
+        assert got["In-Reply-To"] == sent["Message-ID"]
+        assert str(got["References"]).split() == \
+            [*str(sent["References"] or "").split(), sent["Message-ID"]]
     file = parse_duel(attached(parsed(to_black.read_bytes())), "forwarded")
     game, stamp = file.game, file.stamps[-1].at
     assert stamp == at(1200)
