@@ -136,9 +136,9 @@ def test_referee_free_notary_subject_of_a_shot_awaiting_its_answer(table: Table)
         game = hand(seat)
     copy = table.white.games / "game.yaml"
     copy.write_bytes(game.read_bytes())
-    for square in ("A1", "B1", "C1"):  # one of them is not red's own frog
+    for square in (f"{col}{row}" for row in range(1, 9) for col in "ABCDEFGH"):
         if table.run(table.white, "move", copy, f"shoot {square}").exit_code == 0:
-            break
+            break  # the first square that is not red's own frog (refused: exit 4)
     file = parse_duel(copy.read_bytes(), "red's copy")
     assert file.messages[-1].move == f"shoot {square}"
     said = _subject(file, replay(file))
