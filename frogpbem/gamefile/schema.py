@@ -53,7 +53,10 @@ def load_schema(name: str) -> dict[str, Any]:
 
 @cache
 def _pattern(text: str) -> re.Pattern[str]:
-    return re.compile(text)
+    """The schema's pattern for Python: its ``$`` (ECMA-262's, the schema's dialect,
+    matching only at the very end) written ``\\Z``, since Python's ``$`` also matches
+    before a final newline (``fl-abc\\n`` would pass as a game id and name files)."""
+    return re.compile(re.sub(r"(?<!\\)\$", r"\\Z", text))
 
 
 Where = tuple[Any, ...]

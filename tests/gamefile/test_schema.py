@@ -116,3 +116,27 @@ def test_error_names_the_record(finished_doc: dict[str, Any]) -> None:
     finished_doc["log"][2]["scores"]["red"] = "lots"
     with pytest.raises(GameFileError, match="record 3, field 'scores.red'"):
         schema.validate(finished_doc, "game", "g.yaml")
+
+
+def test_a_final_newline_never_passes_an_anchored_pattern(finished_doc: dict[str, Any]) -> None:
+    """A schema's ``$`` matches only at the very end (ECMA-262), where Python's ``$`` also
+    matches before a final newline: every string of a finished game that an anchored
+    pattern checks (its id, hashes, keys, times) is refused with one more ``\\n``."""
+    anchored = 0
+    for path in paths(finished_doc)[1:]:
+        target = finished_doc
+        for part in path[:-1]:
+            target = target[part]
+        value = target[path[-1]]
+        if not isinstance(value, str) or value.endswith("\n"):
+            continue
+        broken = copy.deepcopy(finished_doc)
+        place = broken
+        for part in path[:-1]:
+            place = place[part]
+        place[path[-1]] = value + "\n"
+        try:
+            schema.validate(broken, "game", "t")
+        except GameFileError as refused:
+            anchored += "does not match" in str(refused)
+    assert anchored >= 10  # the game id, the header's hashes, every prev, time and key
