@@ -78,14 +78,21 @@ def stamp(message: EmailMessage, domain: str, auto: str | None,
     message.policy = _POLICY
 
 
+_IDENTIFIERS = ("message-id", "in-reply-to", "references")
+"""Headers of message identifiers, never written as encoded words (RFC 5322 3.6.4)."""
+
+
 class _Policy(email.policy.EmailPolicy):
     """The email package's own policy (lines of 78, encoded words of 76 at most), but a
     header that would read back changed once folded is written on one line, if it fits
     RFC 5322's 998 characters: the package folds a subject before the encoded ``—``, and
     a name not in ASCII between its encoded words, with a space left on each side, which
-    reads back as two."""
+    reads back as two. Message identifiers are folded only at their spaces: the package
+    writes one longer than a line as an encoded word, which no mail program threads by."""
 
     def fold(self, name: str, value: str) -> str:
+        if name.lower() in _IDENTIFIERS:
+            return str(email.policy.EmailPolicy.fold(self._unfolded(), name, value))
         folded = str(super().fold(name, value))
         if _read_back(name, folded) == str(value):
             return folded
@@ -93,6 +100,8 @@ class _Policy(email.policy.EmailPolicy):
         return whole if _fits(whole) else folded
 
     def fold_binary(self, name: str, value: str) -> bytes:
+        if name.lower() in _IDENTIFIERS:
+            return bytes(email.policy.EmailPolicy.fold_binary(self._unfolded(), name, value))
         folded = bytes(super().fold_binary(name, value))
         if _read_back(name, folded.decode("ascii", "replace")) == str(value):
             return folded
