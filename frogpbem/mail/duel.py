@@ -25,6 +25,7 @@ notary's clock decides).
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shlex
@@ -519,15 +520,17 @@ def thread_of(session: Session, game: str) -> list[str]:
 
 
 def remember_thread(session: Session, game: str, *idents: str) -> None:
-    """Add ``idents`` (Message-IDs) to the thread of ``game``."""
+    """Add ``idents`` (Message-IDs) to the thread of ``game``. Threading is a courtesy to
+    mail programs: a thread that cannot be kept (a folder in the way) costs nothing else."""
     known = thread_of(session, game)
     for ident in idents:
         ident = ident.strip()
         if MESSAGE_ID.fullmatch(ident) and ident not in known:
             known.append(ident)
     path = _thread_path(session, game)
-    path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-    write_atomic(path, json.dumps(known[-THREAD:]).encode(), durable=False, private=True)
+    with contextlib.suppress(OSError, FrogPbemError):
+        path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        write_atomic(path, json.dumps(known[-THREAD:]).encode(), durable=False, private=True)
 
 
 def _thread_path(session: Session, game: str) -> Path:

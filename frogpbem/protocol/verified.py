@@ -25,7 +25,9 @@ messages this tool verified, signatures and the ruleset's proofs included
 The store lives beside the memory of copies seen (``$FROGPBEM_HOME/verified/``), in a
 :class:`~frogpbem.protocol.session.Session`.
 It holds no secret (only what every copy of the game shows); losing it only
-costs time.
+costs time. Its integrity matters, though: a digest in it spares those elements their
+checks, so it is written for its user alone (folder 0700, files 0600), as the memory of
+copies seen is.
 """
 
 from __future__ import annotations
@@ -122,9 +124,9 @@ class VerifiedHistories:
     def _write(self, path: Path, value: dict[str, Any]) -> None:
         """Write ``value`` (a failure to write costs time only, never the command)."""
         with contextlib.suppress(FrogPbemError, OSError):
-            self.folder.mkdir(parents=True, exist_ok=True)
+            self.folder.mkdir(parents=True, exist_ok=True, mode=0o700)
             write_atomic(path, json.dumps(value, separators=(",", ":")).encode(),
-                         durable=False)
+                         durable=False, private=True)
 
 
 DUEL = ".duel"

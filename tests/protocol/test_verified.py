@@ -87,3 +87,29 @@ def test_another_header_or_a_foreign_store_entry_is_not_trusted(
     checks.clear()
     load(first, mine)
     assert len(checks) == 1
+
+
+def test_the_store_is_its_users_alone(two_records: Path, tmp_path: Path) -> None:
+    """A digest in the store spares elements their checks: its folder and files are
+    written for the user alone, as the memory of copies seen is."""
+    mine = here(home=tmp_path / "mine")
+    load(two_records, mine)
+    folder = tmp_path / "mine" / "verified"
+    kept = list(folder.iterdir())
+    assert kept and folder.stat().st_mode & 0o777 == 0o700
+    assert all(path.stat().st_mode & 0o777 == 0o600 for path in kept)
+
+
+def test_a_thread_that_cannot_be_kept_costs_nothing(tmp_path: Path) -> None:
+    """The mail thread of a game without a referee is a courtesy: with a file where its
+    folder goes, remembering it is skipped, not a traceback."""
+    from frogpbem.mail.duel import remember_thread, thread_of
+
+    mine = here(home=tmp_path / "mine")
+    (tmp_path / "mine").mkdir(exist_ok=True)
+    (tmp_path / "mine" / "threads").write_text("in the way")
+    remember_thread(mine, "ff-abc", "<one@example.org>")
+    assert thread_of(mine, "ff-abc") == []
+    (tmp_path / "mine" / "threads").unlink()
+    remember_thread(mine, "ff-abc", "<one@example.org>", "not an id")
+    assert thread_of(mine, "ff-abc") == ["<one@example.org>"]
