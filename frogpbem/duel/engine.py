@@ -1,6 +1,8 @@
 """Games without a referee: create one, check a copy, replay it, and add a seat's message.
 
-Every copy read is checked whole: the header (signed by the first seat, two seats, the
+Every copy read is checked (whole by ``verify`` and ``audit``; a seat's other commands
+skip re-checking the messages its tool verified before, the verified prefix of
+:mod:`frogpbem.protocol.verified`): the header (signed by the first seat, two seats, the
 ruleset's seat names and complete options), then each message: its number and ``prev``,
 its seat's signature, that it is that seat's step, the join, the public seed, each
 revealed secret against its commitment, the ruleset's steps (:mod:`frogpbem.duel.rules`)

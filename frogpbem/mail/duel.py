@@ -7,8 +7,12 @@ answers the other's message in one command) and ``frogpbem receive`` (a seat kee
 copy) come here when the attached file is one without a referee (a top-level
 ``messages:``, :func:`frogpbem.gamefile.duelfile.is_duel`).
 
-Every copy taken from a message is checked whole (:func:`frogpbem.duel.engine.replay`)
-and against this seat's memory (a rollback or a fork is refused) before it is kept.
+Every copy taken from a message is checked (:func:`frogpbem.duel.engine.load`): each
+message this seat's tool has not verified before whole, the ones it has (the verified
+prefix) by their bytes and signatures' digest; and against this seat's memory (a
+rollback or a fork is refused) before it is kept. A reused nonce between a new proof and
+one of the prefix is then left to ``verify``, ``audit`` and a notary, which check whole
+(it gives away only the witness of the seat that reused it).
 The seat's signed copy is kept *before* the answer goes out: a message once signed is
 the one sent, again if need be, and never a second one of the same number (the other
 seat would hold two signed messages ``n``: a fork). Each mail threads under the game's
