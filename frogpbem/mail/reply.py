@@ -510,8 +510,13 @@ def answer(message: Message, data: bytes, name: str, text: str,
     return out
 
 
-MESSAGE_ID = re.compile(r"<[!#-;=?-~]{1,250}@[!#-;=?-Z^-~]{1,250}>")
-"""A Message-ID as RFC 5322 writes it, ``<left@right>``, printable and without spaces."""
+_ATOM = r"[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+"
+_DOT_ATOM = rf"{_ATOM}(?:\.{_ATOM})*"
+MESSAGE_ID = re.compile(rf"<(?={_DOT_ATOM}@)[^@>]{{1,250}}@(?=[^>]{{1,250}}>)"
+                        rf"(?:{_DOT_ATOM}|\[[!-Z^-~]*\])>")
+"""A Message-ID as RFC 5322 3.6.4 writes it, ``<left@right>``: dot-atom-text on the left,
+dot-atom-text or a domain literal on the right, each at most 250 characters (a ``(``, a
+``,`` or a second ``@``, which mail programs read otherwise, is not one)."""
 
 
 def address(text: str, what: str) -> Address:
