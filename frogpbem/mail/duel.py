@@ -643,7 +643,9 @@ def reply(message: EmailMessage, key: crypto.PrivateKey, games: Path, move: str 
     with locked(target):
         kept = _kept(target, copy.game)
         relation = _relation(kept, copy, target, seat)
-        base = copy
+        # an older mail of the same messages may lack the notary's later stamps or
+        # timeout, which the kept copy holds: the seat moves on from the kept one
+        base = kept if relation == "same" and kept is not None else copy
         if relation == "answered":
             assert kept is not None
             _checked_against(copy, kept, named)

@@ -341,6 +341,12 @@ def test_referee_free_a_seat_silent_past_its_deadline_takes_the_notarys_timeout(
                               table.black.games, "--out", table.tmp / "never.eml")
     assert again.exit_code == 4 and "the notary recorded black's timeout" in again.stderr
     assert not (table.tmp / "never.eml").exists()
+    # an older mail of the same messages, without the timeout, does not undo it
+    older: Result = table.run(table.black, "reply", to_black, move, "--games",
+                              table.black.games, "--out", table.tmp / "never.eml")
+    assert older.exit_code == 4 and "the notary recorded black's timeout" in older.stderr
+    assert not (table.tmp / "never.eml").exists()
+    assert table.black.copy(game).read_bytes() == notarised
     white = table.run(table.white, "reply", forward(table.white, "white-timed-out"),
                       "--games", table.white.games)
     assert white.exit_code == 0 and "black forfeits" in white.stdout, white.stderr
