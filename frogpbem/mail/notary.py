@@ -4,7 +4,8 @@ A game without a referee whose header names a notary (docs/format.md, "A notary"
 played through it: each seat mails its copy to the notary, which checks the copy whole
 (every signature, proof and move, with the engine's replay: all of it is public), signs a
 stamp for each new message, keeps the stamped file ``GAMES/ID.yaml`` and forwards it to
-the other seat. Each round it records a timeout once the seat whose message is due (a
+the other seat. Its own file, once checked, it replays without checking again what it
+verified before (its store of verified histories, as a seat's tool does). Each round it records a timeout once the seat whose message is due (a
 step, or a reveal once the moves are over) let its deadline pass, and mails both seats.
 It holds no key that opens anything: what it signs is times. The judge
 (:mod:`frogpbem.mail.judge`) hands it every message that holds such a file, and every
@@ -192,6 +193,7 @@ class Notary:
             except FrogPbemError as exc:
                 return self._refused(f"it does not verify: {exc}.", game)
             write_atomic(target, dump_duel(base))
+            self.session.verified.remember_duel(base)
             return f"game {game}: the notary holds it now (after message {kept})"
 
     def _stamp(self, target: Path, base: DuelFile, copy: DuelFile) -> str | Unused:
@@ -202,7 +204,7 @@ class Notary:
                                  f"{base.timeout.seat}'s timeout at {base.timeout.at}, and "
                                  "takes no message after it.", game)
         try:
-            progress = replay(base, "the notary's copy")
+            progress = self._replay(base, "the notary's copy")
         except FrogPbemError as exc:
             return self._refused(f"it does not verify: {exc}.", game)
         late = self._overdue(base, progress, now)
@@ -231,10 +233,11 @@ class Notary:
         added = tuple(Stamp(message.n, message.hash, at).signed(self.key) for message in new)
         stamped = DuelFile(base.header, copy.messages, (*base.stamps, *added))
         try:
-            replay(stamped, "the attached file")
+            replay(stamped, "the attached file")  # whole: every proof of the game again
         except FrogPbemError as exc:
             return self._refused(f"it does not verify: {exc}.", game)
         write_atomic(target, dump_duel(stamped))
+        self.session.verified.remember_duel(stamped)
         authors = ", ".join(dict.fromkeys(message.seat for message in new))
         return f"game {game}: stamped {_numbers(new)} ({authors}) at {at}"
 
@@ -255,7 +258,7 @@ class Notary:
             file = parse_duel(read_bytes(path), str(path))
             if file.timeout is not None:
                 return []
-            late = self._overdue(file, replay(file, path), now)
+            late = self._overdue(file, self._replay(file, path), now)
             if late is None:
                 return []  # changed under our feet: the next round looks again
             timed_out = self._record(path, file, late, now)
@@ -265,7 +268,13 @@ class Notary:
     def _clock_of(self, file: DuelFile) -> stamps.Due | None:
         if file.timeout is not None or file.header.deadline is None or not self._ours(file):
             return None
-        return stamps.first_due(file, len(file.stamps), _waiting(replay(file)))
+        return stamps.first_due(file, len(file.stamps), _waiting(self._replay(file)))
+
+    def _replay(self, file: DuelFile, where: Path | str | None = None) -> Progress:
+        """The notary's own ``file`` replayed: the messages it verified whole before (its
+        store of verified histories), byte for byte, are not checked again. A copy that
+        comes by mail is always checked whole, every proof of the game again."""
+        return replay(file, where, trusted=self.session.verified.duel_trusted(file))
 
     def _ours(self, file: DuelFile) -> bool:
         notary = file.header.notary
@@ -304,7 +313,7 @@ class Notary:
         mark = marks.mailed(game)
         roles = self._recipients(file)
         mailed = mark.having(digest, roles) if mark is not None else set()
-        progress = replay(file, path)
+        progress = self._replay(file, path)
         subject = _subject(file, progress)
         thread = self._thread(game)
         log, later = [], []
