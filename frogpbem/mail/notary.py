@@ -5,8 +5,9 @@ played through it: each seat mails its copy to the notary, which checks the copy
 (every signature, proof and move, with the engine's replay: all of it is public), signs a
 stamp for each new message, keeps the stamped file ``GAMES/ID.yaml`` and forwards it to
 the other seat. Its own file, once checked, it replays without checking again what it
-verified before (its store of verified histories, as a seat's tool does). Each round it records a timeout once the seat whose message is due (a
-step, or a reveal once the moves are over) let its deadline pass, and mails both seats.
+verified before (its store of verified histories, as a seat's tool does). Each round it
+records a timeout once the seat whose message is due (a step, or a reveal once the moves
+are over) let its deadline pass, and mails both seats.
 It holds no key that opens anything: what it signs is times. The judge
 (:mod:`frogpbem.mail.judge`) hands it every message that holds such a file, and every
 such file of its folder; a refusal goes back as the judge's
