@@ -135,10 +135,18 @@ def test_referee_free_notary_subject_of_a_shot_awaiting_its_answer(table: Table)
     for seat in (table.black, table.white, table.black):  # blue joins; each seat's step
         game = hand(seat)
     copy = table.white.games / "game.yaml"
-    copy.write_bytes(game.read_bytes())
-    for square in (f"{col}{row}" for row in range(1, 9) for col in "ABCDEFGH"):
-        if table.run(table.white, "move", copy, f"shoot {square}").exit_code == 0:
-            break  # the first square that is not red's own frog (refused: exit 4)
+    for _ in range(6):  # red's overlap step goes with its first shot
+        copy.write_bytes(game.read_bytes())
+        for square in (f"{col}{row}" for row in range(1, 9) for col in "ABCDEFGH"):
+            tried = table.run(table.white, "move", copy, f"shoot {square}")
+            if tried.exit_code == 0 or "not dealt yet" in tried.stderr:
+                break  # else the square holds red's own frog (exit 4): the next one
+        if tried.exit_code == 0:
+            break
+        # the placements overlapped: red's overlap step and new setup, blue's, again
+        game = hand(table.white)
+        game = hand(table.black)
+    assert tried.exit_code == 0, tried.stderr
     file = parse_duel(copy.read_bytes(), "red's copy")
     assert file.messages[-1].move == f"shoot {square}"
     said = _subject(file, replay(file))
