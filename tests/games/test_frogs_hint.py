@@ -98,10 +98,10 @@ def small_positions(count: int) -> list[tuple[str, dict[str, Any]]]:
     return found
 
 
-def test_odds_equal_brute_force_on_200_small_positions() -> None:
+def test_odds_equal_brute_force_on_100_small_positions() -> None:
     kinds: Counter[str] = Counter()
     opponents: Counter[int] = Counter()
-    for kind, view in small_positions(200):
+    for kind, view in small_positions(100):
         odds = frog_odds(view)
         expected, split = brute_force(view)
         assert odds.probabilities.keys() == expected.keys()
@@ -114,7 +114,7 @@ def test_odds_equal_brute_force_on_200_small_positions() -> None:
         kinds[kind] += 1
         opponents[len(split and next(iter(split.values())))] += 1
     # the sample holds every kind, and positions with two and three opponents
-    assert min(kinds.values()) >= 30 and opponents[2] >= 10 and opponents[3] >= 10
+    assert min(kinds.values()) >= 15 and opponents[2] >= 5 and opponents[3] >= 5
 
 
 def test_odds_are_calibrated_on_full_size_games() -> None:
