@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -190,15 +190,8 @@ def test_referee_free_frogfinder_12x12_game_through_the_cli(
                           *(f"guess {q.name}" for q in blues)]),
              "blue": iter([f"shoot {next(empty).name}",
                            *(f"guess {q.name}" for q in empty)])}
-    pair = {"red": (red, blue), "blue": (blue, red)}
-    while (mover := RULES.to_move(full)) is not None:
-        move = next(plans[mover])
-        me, other = pair[mover]
-        done = as_seat(me, "move", me.game, move)
-        assert done.exit_code == 0, done.output
-        full, _ = RULES.play(full, mover, RULES.parse_move(move))
-        mail(me, other)
-    assert done.exit_code == 0 and placed["blue"] <= set(full.revealed)  # blue is out
+    full, other = play_plans(as_seat, full, plans, red, blue)
+    assert placed["blue"] <= set(full.revealed)  # blue is out
     done = as_seat(other, "move", other.game)  # the last answer (and reveal)
     assert done.exit_code == 0, done.output
     public = public_state(other, checked=False)
@@ -211,12 +204,34 @@ def test_referee_free_frogfinder_12x12_game_through_the_cli(
 # --- refused on arrival ----------------------------------------------------------------------
 
 
+def play_plans(run: Run, full: State, plans: dict[str, Iterator[str]], red: Seat,
+               blue: Seat) -> tuple[State, Seat]:
+    """Each seat's planned moves through its own command line, each copy mailed to the
+    other seat, as long as the refereed rules (``full``, every frog in it) want a move;
+    the final state, and the seat that holds the last copy but has not answered it."""
+    pair = {"red": (red, blue), "blue": (blue, red)}
+    other = blue
+    while (mover := RULES.to_move(full)) is not None:
+        move = next(plans[mover])
+        me, other = pair[mover]
+        done = run(me, "move", me.game, move)
+        assert done.exit_code == 0, done.output
+        full, _ = RULES.play(full, mover, RULES.parse_move(move))
+        mail(me, other)
+    return full, other
+
+
 def placements(keys: Keys, seat: Seat, checked: bool = True) -> dict[str, frozenset[Square]]:
+    """Both seats' frogs in ``seat``'s copy (:func:`file_placements`)."""
+    return file_placements(read(seat), keys, checked)
+
+
+def file_placements(file: DuelFile, keys: Keys, checked: bool = True
+                    ) -> dict[str, frozenset[Square]]:
     """Both seats' frogs, from their secrets opened with their keys and the spec's dealer
     computed here (hashlib) (not ``checked``: the copy's proofs are not checked again)."""
     from frogpbem.duel.engine import own_secret, replay
 
-    file = read(seat)
     progress = replay(file, trusted=0 if checked else len(file.messages))
     header = file.header
     size, frogs = int(header.options["size"]), int(header.options["frogs"])

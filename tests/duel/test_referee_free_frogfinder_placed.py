@@ -25,7 +25,12 @@ from frogpbem.gamefile.duelfile import parse_duel
 from frogpbem.games.frogs import State
 from tests.conftest import Keys, Result
 from tests.duel.conftest import Run, Seat, mail, two_seats
-from tests.duel.test_referee_free_frogfinder_cli import RULES, public_state, read
+from tests.duel.test_referee_free_frogfinder_cli import (
+    RULES,
+    play_plans,
+    public_state,
+    read,
+)
 
 SIZE, FROGS = 5, 2
 
@@ -94,14 +99,7 @@ def test_referee_free_placed_whole_game_through_the_cli(
     empty = [q.name for q in full.board.squares() if q not in taken]
     plans = {"red": iter(["shoot C3", "guess D4", "guess E5"]),
              "blue": iter([f"shoot {empty[-1]}", *(f"guess {name}" for name in empty)])}
-    pair = {"red": (red, blue), "blue": (blue, red)}
-    while (mover := RULES.to_move(full)) is not None:
-        move = next(plans[mover])
-        me, other = pair[mover]
-        done = as_seat(me, "move", me.game, move)
-        assert done.exit_code == 0, done.output
-        full, _ = RULES.play(full, mover, RULES.parse_move(move))
-        mail(me, other)
+    full, _ = play_plans(as_seat, full, plans, red, blue)
     done = as_seat(blue, "move", blue.game)  # blue's last answer: red found its frogs
     assert done.exit_code == 0, done.output
     mail(blue, red)

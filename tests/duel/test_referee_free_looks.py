@@ -145,24 +145,13 @@ def _ff_play(run: Run, first: Seat, second: Seat, seed: int, stop_after: int | N
 
 
 def _ff_state(file: DuelFile, keys: Keys) -> Any:
-    from frogpbem.duel.engine import own_secret, replay
-    from tests.duel.test_referee_free_frogfinder import independent_placement, names
+    from tests.duel.test_referee_free_frogfinder import names
+    from tests.duel.test_referee_free_frogfinder_cli import file_placements
 
     ruleset = find_game("frogfinder")
     header = file.header
-    size, frogs = int(header.options["size"]), int(header.options["frogs"])
-    join = file.messages[0].join
-    assert join is not None
-    publics = {"blue": join.public, "red": next(m.public for m in file.messages if m.public)}
-    overlaps = [m.step("overlap") for m in file.messages if m.step("overlap")]
-    attempt = sum(1 for o in overlaps if isinstance(o, dict) and o["count"] != 0)
-    progress = replay(file, trusted=len(file.messages))
-    placed: dict[str, Any] = {}
-    for seat, player, other in (("red", "alice", "blue"), ("blue", "bob", "red")):
-        secret = own_secret(progress, file, seat, keys.key(player))
-        assert secret is not None and publics[other] is not None
-        placed[seat] = {"frogs": names(independent_placement(
-            header.game, seat, secret.secret, str(publics[other]), attempt, size, frogs))}
+    placed = {seat: {"frogs": names(frogs)}
+              for seat, frogs in file_placements(file, keys, checked=False).items()}
     state = ruleset.start(ruleset.options(dict(header.options)), ("red", "blue"), None,
                           placed)
     for index, message in enumerate(file.messages):
