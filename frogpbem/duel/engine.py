@@ -586,9 +586,12 @@ def _words(before: Progress, after: Progress, message: Message) -> list[str]:
 
 
 def message_words(file: DuelFile, n: int) -> tuple[str, ...]:
-    """What message ``n`` of a checked ``file`` did, in words (as :func:`add` says it)."""
-    before = replay(DuelFile(file.header, file.messages[:n - 1], file.stamps[:n - 1]))
-    after = replay(DuelFile(file.header, file.messages[:n], file.stamps[:n]))
+    """What message ``n`` of a ``file`` this tool checked whole (a :class:`Loaded` one) did,
+    in words (as :func:`add` says it): its messages are replayed without checking their
+    proofs again."""
+    before = replay(DuelFile(file.header, file.messages[:n - 1], file.stamps[:n - 1]),
+                    trusted=n - 1)
+    after = replay(DuelFile(file.header, file.messages[:n], file.stamps[:n]), trusted=n)
     return tuple(_words(before, after, file.messages[n - 1]))
 
 

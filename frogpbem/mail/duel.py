@@ -48,6 +48,7 @@ from frogpbem.duel.engine import (
     add,
     due_seat,
     load,
+    message_words,
     read_duel,
     replay,
     reveals_due,
@@ -57,7 +58,6 @@ from frogpbem.duel.engine import (
     view_text,
     withheld_words,
 )
-from frogpbem.duel.engine import _words as message_said
 from frogpbem.duel.registry import duel_rules
 from frogpbem.duel.rules import Choice, DuelRules, Progress
 from frogpbem.errors import (
@@ -212,17 +212,6 @@ def _part_of(file: DuelFile, longest: DuelFile) -> bool:
                                   n == len(longest.messages)))
 
 
-def words_of(file: DuelFile, n: int) -> tuple[str, ...]:
-    """What message ``n`` of ``file`` did, in words, as
-    :func:`frogpbem.duel.engine.message_words` says it, for a file this tool checked
-    whole (a :class:`Loaded` one): its messages are replayed without checking their
-    proofs again."""
-    before = replay(DuelFile(file.header, file.messages[:n - 1], file.stamps[:n - 1]),
-                    trusted=n - 1)
-    after = replay(DuelFile(file.header, file.messages[:n], file.stamps[:n]), trusted=n)
-    return tuple(message_said(before, after, file.messages[n - 1]))
-
-
 def _kept(target: Path, game: str) -> DuelFile | None:
     """The seat's kept copy of ``game`` (``None``: none); a file there of another game, or
     of a game with a referee, is another game under that id."""
@@ -270,7 +259,7 @@ def subject(loaded: Loaded, said_last: tuple[str, ...] | None = None) -> str:
     file, progress = loaded.file, loaded.progress
     if file.messages:
         last = file.messages[-1]
-        words = (said_last if said_last is not None else words_of(file, last.n)) or \
+        words = (said_last if said_last is not None else message_words(file, last.n)) or \
             (f"{last.seat}'s step",)
         said = f"{last.n}. " + "; ".join(words)
     else:
@@ -393,7 +382,7 @@ def _opening(loaded: Loaded, said_last: tuple[str, ...] | None) -> list[str]:
     lines = []
     if file.messages:
         lines += [*(said_last if said_last is not None
-                    else words_of(file, file.messages[-1].n)), ""]
+                    else message_words(file, file.messages[-1].n)), ""]
     if board_shown(loaded):
         lines += [view_text(loaded, None), ""]
     return lines
@@ -466,7 +455,7 @@ def letter(loaded: Loaded, recipient: str, to: Address | None, sender: Address |
     has none)."""
     name = f"{loaded.file.game}.yaml"
     file = loaded.file
-    said = words_of(file, file.messages[-1].n) if file.messages else None
+    said = message_words(file, file.messages[-1].n) if file.messages else None
     message = EmailMessage()
     message["Subject"] = subject(loaded, said)
     if sender is not None:
@@ -789,7 +778,7 @@ def _again(message: EmailMessage, kept: DuelFile, count: int, copy: DuelFile,
         sent = ""
     where = f" ({safe(sent)})" if sent else ""
     turn = DuelTurn(copy.game, seat, target, len(kept.messages),
-                    [f"message {m.n}: " + "; ".join(words_of(loaded.file, m.n))
+                    [f"message {m.n}: " + "; ".join(message_words(loaded.file, m.n))
                      for m in kept.messages[count:]])
     turn.warnings = [f"warning: you already answered message {count} with "
                      f"{before or 'your join'!r}{where}; sending that same answer again "
