@@ -560,8 +560,8 @@ def complain(ctx: Context, secret: SeatSecret, board: Board, answering: Commitme
     proof is made)."""
     r, a = secret.blinding(ctx.attempt, square.name), secret.box_key(ctx.attempt)
     key, shared = box_keys(box.key, r, a)
-    made = Complaint(key, shared, Proof(()))
-    statement = made.statement(ctx, board, n, square, answering, a * H, box)
+    statement = box_statement(ctx.move(n, square), answering.at(board, square), a * H,
+                              box.key, key, shared)
     return Complaint(key, shared, prove(statement, 0, [r, a], secret.nonce_key()))
 
 
