@@ -28,6 +28,7 @@ from frogpbem.gamefile import chain
 from frogpbem.gamefile.document import read_bytes, read_game
 from frogpbem.gamefile.forkproof import ForkProof, conflict
 from frogpbem.gamefile.model import FORMAT_VERSION, JSON, Element, Record
+from frogpbem.games import Outcome
 from frogpbem.games.clock import Paused, Resumed
 from frogpbem.protocol.game import (
     REFEREE,
@@ -63,6 +64,44 @@ class Check:
         return {"ok": self.ok, "what": self.what, **({"warning": True} if self.warning else {})}
 
 
+@dataclass(frozen=True)
+class Seated:
+    """A seat of an audited game and who sat there."""
+
+    seat: str
+    name: str
+    key: str
+    """The player's ``ssh-ed25519 AAAA…`` key line: who the player is, whatever the name."""
+
+
+@dataclass(frozen=True)
+class GameResult:
+    """What an audited game decided: all that standings and ratings count of it.
+
+    Made only by :func:`audit`, and only when every check held.
+    """
+
+    game: str
+    header: str
+    """The hash of the game's header: this game, not another of the same id."""
+    rules: str
+    created: str
+    ended: str
+    """When the referee revealed the end (UTC)."""
+    referee: str
+    """The referee's key line."""
+    seats: tuple[Seated, ...]
+    """In turn order."""
+    places: tuple[tuple[int, tuple[str, ...]], ...]
+    """Best first: each place's rank (equal ranks tie) and the seats holding it (a
+    team's seats together)."""
+    termination: str
+
+    def rank_of(self, seat: str) -> int:
+        """The rank of ``seat`` (its team's)."""
+        return next(rank for rank, seats in self.places if seat in seats)
+
+
 @dataclass
 class Report:
     """The verdict on one game file."""
@@ -78,6 +117,8 @@ class Report:
     """Records entered by the referee without their seat's request (nor made by the rules)."""
     holds: str = "everything holds"
     """The verdict when every check passed."""
+    result: GameResult | None = None
+    """What the game decided, when it is finished and every check held."""
 
     @property
     def ok(self) -> bool:
@@ -397,7 +438,23 @@ def audit(path: Path, key: crypto.PrivateKey | None = None, *, clock: Clock,
                       f"{outcome.standing_text()}")
     if game.file.requests:
         report.failed(f"{counted(len(game.file.requests), 'request')} pending after the end")
+    if report.ok and outcome is not None:
+        report.result = _result_of(game, outcome, reveal.at)
     return report
+
+
+def _result_of(game: Game, outcome: Outcome, ended: str) -> GameResult:
+    """The result of an audited game, each place with the seats that hold it."""
+    header = game.header
+    teams = {seat: game.ruleset.secret_readers(game.options, seat) for seat in game.seats}
+    named = {(seat if len(mates) == 1 else "+".join(mates)): mates
+             for seat, mates in teams.items()}
+    return GameResult(
+        header.game, header.hash, header.rules, header.created, ended, header.referee.key,
+        tuple(Seated(party.seat or "", party.name, party.key) for party in header.seats),
+        tuple((place.rank, tuple(named.get(place.seat, (place.seat,))))
+              for place in outcome.standing),
+        outcome.termination)
 
 
 def audit_many(paths: Sequence[Path], key: crypto.PrivateKey | None = None,
