@@ -27,7 +27,7 @@ from frogpbem.errors import (
 from frogpbem.gamefile import chain
 from frogpbem.gamefile.document import read_bytes, read_game
 from frogpbem.gamefile.forkproof import ForkProof, conflict
-from frogpbem.gamefile.model import FORMAT_VERSION, JSON, Element, Record
+from frogpbem.gamefile.model import FORMAT_VERSION, JSON, Element, Entered, Record
 from frogpbem.games import Outcome
 from frogpbem.games.clock import Paused, Resumed
 from frogpbem.protocol.game import (
@@ -96,6 +96,8 @@ class GameResult:
     """Best first: each place's rank (equal ranks tie) and the seats holding it (a
     team's seats together)."""
     termination: str
+    tournament: Entered | None = None
+    """The tournament the game names in its header, if any."""
 
     def rank_of(self, seat: str) -> int:
         """The rank of ``seat`` (its team's)."""
@@ -454,7 +456,7 @@ def _result_of(game: Game, outcome: Outcome, ended: str) -> GameResult:
         tuple(Seated(party.seat or "", party.name, party.key) for party in header.seats),
         tuple((place.rank, tuple(named.get(place.seat, (place.seat,))))
               for place in outcome.standing),
-        outcome.termination)
+        outcome.termination, header.tournament)
 
 
 def audit_many(paths: Sequence[Path], key: crypto.PrivateKey | None = None,

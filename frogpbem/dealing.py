@@ -27,6 +27,7 @@ from frogpbem.gamefile.model import (
     Deadline,
     Deal,
     Dealt,
+    Entered,
     Fairness,
     GameFile,
     Header,
@@ -83,13 +84,15 @@ def create_game(
     join: bool = False,
     deadline: Deadline | None = None,
     referee_email: str | None = None,
+    tournament: Entered | None = None,
 ) -> GameFile:
     """A new game: options checked, setup dealt (or chosen), sealed, committed, signed.
 
     A random setup is derived from a seed of the referee's, committed in the
     header (and sealed to the referee). With ``join`` every seat adds a seed of
     its own first (:func:`join_game`) and the referee deals later
-    (:func:`deal_game`); without, the referee's seed alone deals at once.
+    (:func:`deal_game`); without, the referee's seed alone deals at once. A game of a
+    tournament names it (``tournament``: see :mod:`frogpbem.tournament`).
     """
     ruleset = find_game(rules)
     opts = ruleset.options(options)
@@ -130,7 +133,7 @@ def create_game(
         setup = Setup("random", dealing, fairness)
     header = Header(game_id, ruleset.name, opts, created,
                     Party(referee_name, referee.public.line, email=referee_email), parties,
-                    setup, deadline=deadline)
+                    setup, deadline=deadline, tournament=tournament)
     return GameFile(header.signed(referee))
 
 

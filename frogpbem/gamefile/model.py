@@ -212,6 +212,23 @@ class Setup:
 
 
 @frozen
+class Entered:
+    """A game's place in a tournament: the tournament's id and header hash, and the round."""
+
+    id: str
+    header: str
+    """The hash of the tournament's header (its kind ``tournament``)."""
+    round: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {"id": self.id, "header": self.header, "round": self.round}
+
+    @classmethod
+    def read(cls, data: Mapping[str, Any] | None) -> Entered | None:
+        return None if data is None else cls(data["id"], data["header"], data["round"])
+
+
+@frozen
 class Deadline:
     """How long a seat has for each move, and what happens when the time passes."""
 
@@ -307,6 +324,8 @@ class Header(Element):
     signature: str = ""
     deadline: Deadline | None = None
     """The time per move, if the game has one."""
+    tournament: Entered | None = None
+    """The tournament the game is a game of, if any."""
 
     @property
     def seat_names(self) -> tuple[str, ...]:
@@ -333,6 +352,7 @@ class Header(Element):
                 "seats": [party.to_json() for party in self.seats],
                 "setup": self.setup.to_json()}
         _put(data, "deadline", self.deadline.to_json() if self.deadline else None)
+        _put(data, "tournament", self.tournament.to_json() if self.tournament else None)
         data["signature"] = self.signature
         return data
 
@@ -346,7 +366,8 @@ class Header(Element):
         return _checked(cls(data["game"], data["rules"], dict(data["options"]), data["created"],
                             Party.from_json(data["referee"]), seats,
                             Setup.from_json(data["setup"]), data["signature"],
-                            Deadline.read(data.get("deadline"))), data, "header")
+                            Deadline.read(data.get("deadline")),
+                            Entered.read(data.get("tournament"))), data, "header")
 
 
 # --- before the first record: joins and the deal ------------------------------------
