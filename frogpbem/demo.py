@@ -9,7 +9,7 @@ their files (and the views) are written when the game stops.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -75,7 +75,7 @@ def play_demo(
     here = Session(session.home, session.state, session.clock)
     here.replays, here.verified = session.replays, session.verified
     here.memory = HeadMemory(folder / ".referee-state")
-    here.seen = seen = SeenGames(folder / ".players-memory", session.clock)
+    here.seen = SeenGames(folder / ".players-memory", session.clock)
     referee = _key(folder, "referee")
     names = players_of(seat_names)
     players = {seat: _key(folder, name) for seat, name in zip(seat_names, names, strict=True)}
@@ -94,27 +94,7 @@ def play_demo(
         else:
             say("  " + join_game(game_path, players[joiner], here))
     say("  " + deal_game(game_path, referee, here).lines[-1])
-    rng = random.Random(seed)
-    memory = here.memory
-    game = load(game_path, here, memory)  # read once, then kept in memory
-    with writes_held():  # the files, written once at the end: no record rewrites them
-        for _ in range(MAX_RECORDS if moves is None else moves):
-            state = replay(game, known_secrets(game, REFEREE, referee)).final
-            seat = ruleset.to_move(state)
-            if seat is None:
-                break
-            # The bot sees only its own view, computed with its own key.
-            mine = known_secrets(game, seat, players[seat])
-            own_state = replay(game, mine).final
-            board = make_view(game, own_state, seat).board
-            text = bot_move(ruleset, board, seat, rng, bot)
-            before = len(game.file.log)
-            seen.see(game)  # the player's tool checks its copy against what it saw
-            request_move(game, players[seat], text)  # the player signs a request into the file
-            applied = apply_moves(game, referee, memory=memory, views=False)  # the referee
-            for index, line in enumerate(applied.lines):                     # applies it
-                say(f"  {before + 1 + index:>3}. {line}")
-        write_views(game, replay(game, known_secrets(game, REFEREE, referee)).final, referee)
+    play_out(game_path, referee, players, here, random.Random(seed), bot, moves, say)
     report = audit(game_path, clock=session.clock)
     final = load(game_path, here)
     record_path = folder / "game.pgn"
@@ -129,6 +109,35 @@ def play_demo(
         f"record as a page: open it in a browser), {folder}/game.*.view.yaml (views), keys "
         f"in {folder}")
     return DemoResult(folder, game_path, record_path, len(final.file.log), outcome, report)
+
+
+def play_out(game_path: Path, referee: crypto.PrivateKey,
+             players: Mapping[str, crypto.PrivateKey], session: Session, rng: random.Random,
+             bot: str = "strong", moves: int | None = None,
+             say: Callable[[str], None] = lambda _line: None) -> None:
+    """Bots play a dealt game to its end (or ``moves`` moves), as by email: each move a
+    request signed by the seat's key from its own view, applied by the referee's key."""
+    memory = session.memory
+    game = load(game_path, session, memory)  # read once, then kept in memory
+    ruleset = game.ruleset
+    with writes_held():  # the files, written once at the end: no record rewrites them
+        for _ in range(MAX_RECORDS if moves is None else moves):
+            state = replay(game, known_secrets(game, REFEREE, referee)).final
+            seat = ruleset.to_move(state)
+            if seat is None:
+                break
+            # The bot sees only its own view, computed with its own key.
+            mine = known_secrets(game, seat, players[seat])
+            own_state = replay(game, mine).final
+            board = make_view(game, own_state, seat).board
+            text = bot_move(ruleset, board, seat, rng, bot)
+            before = len(game.file.log)
+            session.seen.see(game)  # the player's tool checks its copy against what it saw
+            request_move(game, players[seat], text)  # the player signs a request into the file
+            applied = apply_moves(game, referee, memory=memory, views=False)  # the referee
+            for index, line in enumerate(applied.lines):                     # applies it
+                say(f"  {before + 1 + index:>3}. {line}")
+        write_views(game, replay(game, known_secrets(game, REFEREE, referee)).final, referee)
 
 
 @frozen

@@ -8,7 +8,7 @@ from typing import Annotated, Any
 import typer
 
 from frogpbem import __version__
-from frogpbem.cli import bots, checks, game, mailing
+from frogpbem.cli import bots, checks, game, mailing, tournament
 from frogpbem.cli.params import RegistryHelp
 
 HELP = "Play hidden-information board games by email with a signed, auditable referee."
@@ -45,6 +45,7 @@ for _command in (game.keygen, game.new, game.join, game.setup, game.deal, game.m
                  mailing.receive, mailing.reply, game.timeout, game.pause, game.resume,
                  mailing.judge, checks.record, bots.simulate, bots.play, bots.demo):
     app.command(cls=RegistryHelp)(_command)
+app.add_typer(tournament.app)
 
 
 def main() -> None:

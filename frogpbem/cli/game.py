@@ -16,7 +16,14 @@ import typer
 from frogpbem.cli import output, turns
 from frogpbem.cli.keys import load_key
 from frogpbem.cli.output import emit, emit_applied, reported
-from frogpbem.cli.params import OPTION_HELP, RULES_HELP, JsonOption, KeyOption, pairs
+from frogpbem.cli.params import (
+    OPTION_HELP,
+    RULES_HELP,
+    JsonOption,
+    KeyOption,
+    deadline_of,
+    pairs,
+)
 from frogpbem.errors import FileAccessError, GameFileError, UsageError
 
 
@@ -131,7 +138,7 @@ def new(
     from frogpbem.dealing import SeatSpec, create_game, start_game
     from frogpbem.gamefile import strictyaml
     from frogpbem.gamefile.document import read_bytes
-    from frogpbem.gamefile.model import ChosenSetup, Deadline
+    from frogpbem.gamefile.model import ChosenSetup
     from frogpbem.mail.contact import check_address, check_name
     from frogpbem.protocol.session import Session
 
@@ -160,15 +167,7 @@ def new(
             except GameFileError as exc:
                 raise UsageError(exc.message, path=setup) from None
         options = pairs(option, "--option")
-        deadline = None
-        if "deadline" in options or "on_timeout" in options:
-            if "deadline" not in options:
-                raise UsageError("--option on_timeout needs --option deadline=72h (or 3d, 90m)")
-            try:
-                deadline = Deadline.parse(options.pop("deadline"),
-                                          options.pop("on_timeout", "forfeit"))
-            except GameFileError as exc:
-                raise UsageError(exc.message) from None
+        deadline = deadline_of(options)
         file = create_game(rules, key, referee_name, specs, options, chosen,
                            created=session.clock.text(), join=join,
                            deadline=deadline, referee_email=referee_email)

@@ -9,10 +9,12 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 from typer.core import TyperCommand, TyperOption
 
-from frogpbem.errors import UsageError
+from frogpbem.errors import GameFileError, UsageError
 
 if TYPE_CHECKING:  # typer's own copy of click: the types format_help is given
     from typer._click import Context, HelpFormatter
+
+    from frogpbem.gamefile.model import Deadline
 
 KeyOption = Annotated[
     Path | None,
@@ -35,6 +37,20 @@ def pairs(values: list[str], what: str) -> dict[str, str]:
             raise UsageError(f"{what} {name.strip()}=… is given twice")
         found[name.strip()] = rest.strip()
     return found
+
+
+def deadline_of(options: dict[str, str]) -> Deadline | None:
+    """The ``deadline`` and ``on_timeout`` of ``--option``, taken out of ``options``."""
+    from frogpbem.gamefile.model import Deadline
+
+    if "deadline" not in options and "on_timeout" not in options:
+        return None
+    if "deadline" not in options:
+        raise UsageError("--option on_timeout needs --option deadline=72h (or 3d, 90m)")
+    try:
+        return Deadline.parse(options.pop("deadline"), options.pop("on_timeout", "forfeit"))
+    except GameFileError as exc:
+        raise UsageError(exc.message) from None
 
 
 RULES_HELP = "The ruleset: {rules}."

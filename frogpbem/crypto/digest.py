@@ -15,10 +15,10 @@ from frogpbem.errors import GameFileError
 
 PREFIX = "frogpbem/1 "
 KINDS = ("header", "record", "request", "reveal", "view", "note", "join", "deal", "duel",
-         "message", "stamp", "timeout")
+         "message", "stamp", "timeout", "tournament", "round")
 """The kinds of signed element; a signature of one kind never verifies as another (``duel``
 and ``message``: the header and the messages of a game without a referee; ``stamp`` and
-``timeout``: its notary's)."""
+``timeout``: its notary's; ``tournament`` and ``round``: a tournament file's)."""
 COMMIT_PREFIX = b"frogpbem/1 commit\n"
 """Commitments to a seat's hidden setup, or to a sealed move."""
 SEED_PREFIX = b"frogpbem/1 seed\n"

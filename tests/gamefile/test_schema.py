@@ -16,7 +16,7 @@ from referencing import Registry, Resource
 from frogpbem.errors import GameFileError
 from frogpbem.gamefile import schema, strictyaml
 
-NAMES = ("game", "view", "request")
+NAMES = ("game", "view", "request", "tournament")
 
 
 def reference_validator(name: str) -> jsonschema.Draft202012Validator:

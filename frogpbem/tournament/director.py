@@ -1,0 +1,388 @@
+"""The director's work: make a tournament, pair its rounds, and verify it from the files.
+
+Every game of a tournament is a game like any other, refereed by the director's
+key, whose header names the tournament; the tournament file lists it by id and
+header hash. ``verify`` trusts neither: it audits every game, recomputes every
+pairing and the standings, and checks that the two lists agree (docs/format.md,
+"Verifying a tournament").
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from frogpbem import crypto
+from frogpbem.audit import GameResult, Report, audit_many
+from frogpbem.dealing import SeatSpec, create_game, start_game
+from frogpbem.errors import (
+    FileAccessError,
+    FrogPbemError,
+    KeyError_,
+    UnfinishedGameError,
+    UsageError,
+    VerificationError,
+)
+from frogpbem.gamefile.document import is_view, parse_game, read_bytes, write_atomic
+from frogpbem.gamefile.model import Deadline, Entered, GameFile, Header, Party
+from frogpbem.games import find_game
+from frogpbem.protocol.session import Session
+from frogpbem.tournament import pairing
+from frogpbem.tournament.file import (
+    SYSTEMS,
+    Format,
+    Listed,
+    Player,
+    Round,
+    TournamentFile,
+    TournamentHeader,
+    check_signatures,
+    read_tournament,
+)
+from frogpbem.tournament.standings import Standings, past_rounds, standings
+
+TOURNAMENT_PREFIX = b"frogpbem-tournament:"
+
+
+@dataclass(frozen=True)
+class Entrant:
+    """A player as given to :func:`new_tournament`."""
+
+    name: str
+    key: crypto.PublicKey
+    email: str | None = None
+
+
+def new_tournament_id() -> str:
+    alphabet = "abcdefghijkmnpqrstuvwxyz23456789"
+    return "t-" + "".join(alphabet[b % 32] for b in os.urandom(8))
+
+
+def new_tournament(key: crypto.PrivateKey, director: str, name: str, rules: str,
+                   options: dict[str, str | int], system: str, entrants: Sequence[Entrant],
+                   *, created: str, rounds: int | None = None, cycles: int = 1,
+                   seats: int | None = None, deadline: Deadline | None = None,
+                   email: str | None = None) -> TournamentFile:
+    """A new tournament, signed by the director's ``key``: options and format checked."""
+    ruleset = find_game(rules)
+    opts = ruleset.options(options)
+    count = len(entrants)
+    if count < 2:
+        raise UsageError("a tournament needs at least two players")
+    if system not in SYSTEMS:
+        raise UsageError(f"--format {system!r}: give one of {', '.join(SYSTEMS)}")
+    if opts.get("teams"):
+        raise UsageError("a tournament's games have no teams: each player plays for "
+                         "themselves")
+    keys = [entrant.key.blob for entrant in entrants] + [key.public.blob]
+    if len(set(keys)) != len(keys):
+        raise UsageError("every player and the director need keys of their own")
+    if system == "tables":
+        if seats is None or not 2 <= seats <= 6:
+            raise UsageError("tables: give --seats 2 to 6, the seats at each table")
+        ruleset.seats(opts, seats)  # raises for a ruleset that cannot seat so many
+        if rounds is None:
+            raise UsageError("tables: give --rounds")
+        form = Format(system, rounds, seats=seats)
+    else:
+        ruleset.seats(opts, 2)
+        if system == "roundrobin":
+            if cycles not in (1, 2):
+                raise UsageError("--cycles: 1 or 2")
+            form = Format(system, pairing.round_robin_rounds(count, cycles), cycles=cycles)
+        else:
+            if rounds is None or not 1 <= rounds <= count - 1:
+                raise UsageError(f"swiss: give --rounds from 1 to {count - 1} (no pair may "
+                                 "meet twice)")
+            form = Format(system, rounds)
+    players = tuple(Player(number, entrant.name, entrant.key.line, entrant.email)
+                    for number, entrant in enumerate(entrants, 1))
+    header = TournamentHeader(new_tournament_id(), name, created,
+                              Party(director, key.public.line, email=email), rules, opts,
+                              deadline, form, players)
+    return TournamentFile(header.signed(key))
+
+
+def write_tournament(path: Path, file: TournamentFile, new: bool = False) -> None:
+    """Write the tournament file whole (never over another file when ``new``)."""
+    if new and path.exists():
+        raise FileAccessError("exists already; not overwriting a tournament", path=path)
+    write_atomic(path, file.dumps())
+
+
+# --- the games of a tournament -------------------------------------------------------
+
+
+@dataclass
+class Found:
+    """The game files of a folder that name a tournament, and the problems on the way."""
+
+    files: dict[str, list[tuple[Path, Header]]] = field(default_factory=dict)
+    """By game id: every file of that id naming the tournament (one, if all is well)."""
+    unreadable: list[str] = field(default_factory=list)
+
+
+def games_of(folder: Path, file: TournamentFile) -> Found:
+    """Every game file in ``folder`` whose header names this tournament (by id or header)."""
+    found = Found()
+    header = file.header
+    if not folder.is_dir():
+        raise FileAccessError("no such folder of games", path=folder)
+    for path in sorted(folder.glob("*.yaml")):
+        if path.name.endswith(".view.yaml") or not path.is_file():
+            continue
+        try:
+            data = read_bytes(path)
+        except FrogPbemError as exc:
+            found.unreadable.append(f"{path.name}: {exc.message}")
+            continue
+        if data.startswith(TOURNAMENT_PREFIX) or is_view(data):
+            continue
+        try:
+            game = parse_game(data, str(path)).header
+        except FrogPbemError:
+            continue  # no game file: not the tournament's either way
+        entered = game.tournament
+        if entered is None or (entered.id != header.tournament
+                               and entered.header != header.hash):
+            continue
+        found.files.setdefault(game.game, []).append((path, game))
+    return found
+
+
+def _game_problems(file: TournamentFile, number: int, listed: Listed,
+                   game: Header) -> list[str]:
+    """What does not hold between a listed game and its file's header."""
+    header = file.header
+    where = f"game {listed.game} (round {number})"
+    problems = []
+    if game.hash != listed.header:
+        problems.append(f"{where}: its header is not the one the tournament lists")
+    if game.tournament != Entered(header.tournament, header.hash, number):
+        problems.append(f"{where}: its header names another tournament or round")
+    if game.referee.key.split()[:2] != header.director.key.split()[:2]:
+        problems.append(f"{where}: it is refereed by another key than the director's")
+    if (game.rules, dict(game.options), game.deadline) != \
+            (header.rules, dict(header.options), header.deadline):
+        problems.append(f"{where}: its rules, options or deadline are not the tournament's")
+    players = {player.player: player for player in header.players}
+    wanted = [players[p].public_key.blob if p in players else b"" for p in listed.players]
+    if [party.public_key.blob for party in game.seats] != wanted:
+        problems.append(f"{where}: its seats are not the listed players in order")
+    return problems
+
+
+def expected_round(file: TournamentFile, past: list[pairing.PastRound]) -> pairing.Round:
+    """The pairing of the round after ``past`` (docs/format.md, "Pairings")."""
+    count = len(file.header.players)
+    form = file.header.format
+    if form.system == "roundrobin":
+        return pairing.round_robin(count, form.cycles or 1)[len(past)]
+    if form.system == "swiss":
+        return pairing.swiss(count, past)
+    return pairing.tables(count, form.seats or 2, past)
+
+
+# --- verify ---------------------------------------------------------------------------
+
+
+@dataclass
+class TournamentReport:
+    """The verdict on a tournament: every problem found, the games, the standings."""
+
+    path: str
+    problems: list[str] = field(default_factory=list)
+    checked: list[str] = field(default_factory=list)
+    standings: Standings | None = None
+    results: dict[str, GameResult] = field(default_factory=dict)
+    unlisted: list[tuple[Path, Header]] = field(default_factory=list)
+    """Files that name the tournament but are not in it (each a problem too)."""
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+    @property
+    def over(self) -> bool:
+        return self.standings is not None and self.standings.over
+
+    def exit_status(self) -> int:
+        if not self.ok:
+            return 1
+        return 0 if self.over else UnfinishedGameError.exit_code
+
+
+def verify_tournament(path: Path, games: Path, session: Session,
+                      jobs: int = 0) -> TournamentReport:
+    """Everything about a tournament, from its file and the game files in ``games``."""
+    report = TournamentReport(str(path))
+    file = read_tournament(path)
+    report.problems += check_signatures(file)
+    form = file.header.format
+    if len(file.rounds) > form.rounds:
+        report.problems.append(f"{len(file.rounds)} rounds, where the format has "
+                               f"{form.rounds}")
+    seen: dict[str, int] = {}
+    for entry in file.rounds:
+        for listed in entry.games:
+            if listed.game in seen:
+                report.problems.append(f"game {listed.game} is listed twice (rounds "
+                                       f"{seen[listed.game]} and {entry.round})")
+            seen.setdefault(listed.game, entry.round)
+    found = games_of(games, file)
+    report.problems += found.unreadable
+    paths: dict[str, Path] = {}
+    for game_id, copies in found.files.items():
+        if game_id not in seen:
+            report.problems.append(f"game {game_id} ({copies[0][0].name}) names this "
+                                   "tournament but is not in it")
+            report.unlisted += copies
+        elif len(copies) > 1:
+            names = ", ".join(path.name for path, _ in copies)
+            report.problems.append(f"game {game_id} is there twice ({names}): a game is "
+                                   "played once")
+        else:
+            paths[game_id] = copies[0][0]
+    for entry in file.rounds:
+        for listed in entry.games:
+            copies = found.files.get(listed.game, [])
+            if not copies:
+                report.problems.append(f"game {listed.game} of round {entry.round} is "
+                                       f"missing from {games}")
+            elif len(copies) == 1:
+                report.problems += _game_problems(file, entry.round, listed, copies[0][1])
+    order = list(paths)
+    audited = audit_many([paths[game_id] for game_id in order], jobs=jobs,
+                         clock=session.clock) if order else []
+    for game_id, audit_report in zip(order, audited, strict=True):
+        report.problems += _audit_problems(game_id, audit_report)
+        if audit_report.result is not None:
+            report.results[game_id] = audit_report.result
+    report.checked.append(f"{len(report.results)} games audited and counted")
+    report.problems += _pairing_problems(file, report.results)
+    report.standings = standings(file.header, file.rounds, report.results)
+    return report
+
+
+def _audit_problems(game_id: str, report: Report) -> list[str]:
+    if not report.ok:
+        failed = next((check.what for check in report.checks if not check.ok), "")
+        return [f"game {game_id} does not hold: {failed.splitlines()[0] if failed else ''}"]
+    return []
+
+
+def _pairing_problems(file: TournamentFile, results: dict[str, GameResult]) -> list[str]:
+    """Each round against the pairing made again from the results of the rounds before."""
+    problems = []
+    for index, entry in enumerate(file.rounds):
+        try:
+            past = past_rounds(file.rounds[:index], results)
+        except KeyError as missing:
+            problems.append(f"round {entry.round} was paired before game {missing.args[0]} "
+                            "of the round before it ended")
+            break
+        try:
+            wanted = expected_round(file, past)
+        except UsageError as exc:
+            problems.append(f"round {entry.round}: {exc.message}")
+            break
+        got = pairing.Round(tuple(pairing.Pairing(game.players) for game in entry.games),
+                            entry.byes)
+        if got != wanted:
+            problems.append(f"round {entry.round} is not the pairing its system gives from "
+                            "the results before it")
+    return problems
+
+
+# --- pair -------------------------------------------------------------------------------
+
+
+@dataclass
+class Paired:
+    """What :func:`pair_round` made: the round and its games' files."""
+
+    round: Round
+    made: list[Path]
+    adopted: list[Path]
+
+
+def pair_round(path: Path, games: Path, key: crypto.PrivateKey, session: Session,
+               jobs: int = 0) -> Paired:
+    """Pair the next round: check the tournament so far, make and sign the round's games
+    into ``games``, then add the signed round to the tournament file.
+
+    The games are written first: a run stopped between the two finds them (they name the
+    tournament and the round) and lists them instead of making others. One director
+    pairs at a time (the judge pairs for itself alone).
+    """
+    file = read_tournament(path)
+    if key.public.blob != file.header.director.public_key.blob:
+        raise KeyError_("only the director's key pairs a round: this is another key")
+    games.mkdir(parents=True, exist_ok=True)
+    report = verify_tournament(path, games, session, jobs)
+    number = len(file.rounds) + 1
+    left = [(game_path, header) for game_path, header in report.unlisted
+            if header.tournament == Entered(file.header.tournament, file.header.hash, number)]
+    others = [problem for problem in report.problems if not any(
+        problem.startswith(f"game {header.game} ") for _, header in left)]
+    if others:
+        raise VerificationError(f"the tournament does not hold: {others[0]}", path=path)
+    if number > file.header.format.rounds:
+        raise UsageError(f"all {file.header.format.rounds} rounds are paired already",
+                         path=path)
+    in_play = report.standings.in_play if report.standings else []
+    if in_play:
+        raise UsageError(f"round {number - 1} is not over: {', '.join(in_play)} still in "
+                         "play", path=path)
+    wanted = expected_round(file, past_rounds(file.rounds, report.results))
+    listed, made, adopted = [], [], []
+    # games a pairing stopped before its round was written: listed, not made again
+    orphans = {tuple(party.public_key.blob for party in header.seats): (game_path, header)
+               for game_path, header in left}
+    blobs = {player.player: player.public_key.blob for player in file.header.players}
+    for game in wanted.games:
+        found = orphans.pop(tuple(blobs[p] for p in game.players), None)
+        if found is not None:
+            listed.append(Listed(found[1].game, found[1].hash, game.players))
+            adopted.append(found[0])
+            continue
+        made_file = _make_game(file, number, game.players, key, session)
+        target = games / f"{made_file.game}.yaml"
+        start_game(target, made_file, key, session)
+        listed.append(Listed(made_file.game, made_file.header.hash, game.players))
+        made.append(target)
+    if orphans:
+        stray = ", ".join(header.game for _, header in orphans.values())
+        raise VerificationError(f"games {stray} name round {number} but are not its "
+                                "pairing; remove them and pair again", path=path)
+    entry = Round(number, file.head, tuple(listed), wanted.byes,
+                  session.clock.text()).signed(key)
+    write_tournament(path, file.with_round(entry))
+    return Paired(entry, made, adopted)
+
+
+def _make_game(file: TournamentFile, number: int, players: tuple[int, ...],
+               key: crypto.PrivateKey, session: Session) -> GameFile:
+    header = file.header
+    ruleset = find_game(header.rules)
+    seat_names = ruleset.seats(header.options, len(players))
+    by_number = {player.player: player for player in header.players}
+    specs = [SeatSpec(seat, by_number[p].public_key, by_number[p].name, by_number[p].email)
+             for seat, p in zip(seat_names, players, strict=True)]
+    return create_game(header.rules, key, header.director.name, specs, dict(header.options),
+                       created=session.clock.text(), deadline=header.deadline,
+                       referee_email=header.director.email,
+                       tournament=Entered(header.tournament, header.hash, number))
+
+
+def load_checked(path: Path) -> TournamentFile:
+    """The tournament file, its signatures and chain checked; raises
+    :class:`VerificationError` for the first that does not hold."""
+    file = read_tournament(path)
+    problems = check_signatures(file)
+    if problems:
+        raise VerificationError(problems[0], path=path)
+    return file
+

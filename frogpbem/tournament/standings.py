@@ -1,0 +1,132 @@
+"""Points, tie-breaks and the crosstable, from the rounds and the results of audited games.
+
+Pure: the results come in already audited (:class:`~frogpbem.audit.GameResult`);
+a game without one is in play and counts for nobody. See docs/format.md,
+"Points and standings".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+from frogpbem.audit import GameResult
+from frogpbem.tournament.file import Round, TournamentHeader
+from frogpbem.tournament.pairing import BYE_POINTS, PastRound, Played
+
+HALF = Fraction(1, 2)
+
+
+def game_points(result: GameResult) -> tuple[Fraction, ...]:
+    """Each listed player's points from a game: against each other player at it, 1 for a
+    better rank, ½ for an equal one, 0 for a worse one."""
+    count = len(result.seats)
+    return tuple(sum((_pairwise(result, index, other) for other in range(count)
+                      if other != index), Fraction(0))
+                 for index in range(count))
+
+
+def past_rounds(rounds: Sequence[Round], results: Mapping[str, GameResult]) -> list[PastRound]:
+    """The rounds as the pairing sees them; raises ``KeyError`` for a game not yet over."""
+    return [PastRound(tuple(Played(game.players, game_points(results[game.game]))
+                            for game in entry.games), entry.byes)
+            for entry in rounds]
+
+
+@dataclass
+class Line:
+    """One player's line of the standings."""
+
+    player: int
+    name: str
+    points: Fraction = Fraction(0)
+    buchholz: Fraction = Fraction(0)
+    berger: Fraction = Fraction(0)
+    played: int = 0
+    in_play: int = 0
+    byes: int = 0
+    rank: int = 0
+    results: dict[int, list[tuple[str, Fraction]]] = field(default_factory=dict)
+    """By round: each game's id and the points scored in it (a bye: ``("bye", 1)``)."""
+
+
+@dataclass
+class Standings:
+    """Every player's line, best first, and the games counted and in play."""
+
+    lines: list[Line]
+    counted: int
+    in_play: list[str]
+    system: str
+
+    @property
+    def over(self) -> bool:
+        return not self.in_play
+
+    def to_json(self) -> dict[str, object]:
+        return {"system": self.system, "counted": self.counted, "in_play": self.in_play,
+                "standings": [{
+                    "rank": line.rank, "player": line.player, "name": line.name,
+                    "points": str(line.points), "buchholz": str(line.buchholz),
+                    "sonneborn_berger": str(line.berger), "games": line.played,
+                    "byes": line.byes,
+                    "rounds": {str(number): [{"game": game, "points": str(points)}
+                                             for game, points in games]
+                               for number, games in sorted(line.results.items())}}
+                    for line in self.lines]}
+
+
+def standings(header: TournamentHeader, rounds: Sequence[Round],
+              results: Mapping[str, GameResult]) -> Standings:
+    """The standings after ``rounds``, counting the games that have a result."""
+    lines = {player.player: Line(player.player, player.name) for player in header.players}
+    met: dict[int, list[tuple[int, Fraction]]] = {number: [] for number in lines}
+    counted, in_play = 0, []
+    for entry in rounds:
+        for bye in entry.byes:
+            lines[bye].points += BYE_POINTS
+            lines[bye].byes += 1
+            lines[bye].results.setdefault(entry.round, []).append(("bye", BYE_POINTS))
+        for game in entry.games:
+            result = results.get(game.game)
+            if result is None:
+                in_play.append(game.game)
+                for number in game.players:
+                    lines[number].in_play += 1
+                continue
+            counted += 1
+            scored = game_points(result)
+            for index, number in enumerate(game.players):
+                line = lines[number]
+                line.points += scored[index]
+                line.played += 1
+                line.results.setdefault(entry.round, []).append((game.game, scored[index]))
+                for other, opponent in enumerate(game.players):
+                    if other != index:
+                        mine = _pairwise(result, index, other)
+                        met[number].append((opponent, mine))
+    for number, line in lines.items():
+        line.buchholz = sum((lines[opponent].points for opponent, _ in met[number]),
+                            Fraction(0))
+        line.berger = sum((mine * lines[opponent].points for opponent, mine in met[number]),
+                          Fraction(0))
+    system = header.format.system
+    ordered = sorted(lines.values(), key=lambda line: _order(system, line))
+    for index, line in enumerate(ordered, 1):
+        line.rank = index
+    return Standings(ordered, counted, in_play, system)
+
+
+def _pairwise(result: GameResult, index: int, other: int) -> Fraction:
+    """What the player at seat ``index`` scored against the one at seat ``other``."""
+    mine = result.rank_of(result.seats[index].seat)
+    theirs = result.rank_of(result.seats[other].seat)
+    return Fraction(1) if mine < theirs else HALF if mine == theirs else Fraction(0)
+
+
+def _order(system: str, line: Line) -> tuple[Fraction | int, ...]:
+    """The sort key: points, the system's tie-breaks in order, then seed."""
+    if system == "roundrobin":
+        return (-line.points, -line.berger, line.player)
+    return (-line.points, -line.buchholz, -line.berger, line.player)
