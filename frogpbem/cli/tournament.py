@@ -170,8 +170,9 @@ def pair(
         if paired.adopted:
             lines.append(f"  ({len(paired.adopted)} games made by a pairing that stopped "
                          "were listed)")
-        lines.append(f"next: frogpbem mail {folder}/GAME.yaml for each (or the judge "
-                     "mails them)")
+        lines += [f"next: frogpbem mail {folder / (game.game + '.yaml')} --smtp URL"
+                  for game in paired.round.games]
+        lines.append("(or the judge mails them: frogpbem judge --tournament …)")
         emit({"round": paired.round.round,
               "games": [{"game": g.game, "players": list(g.players)}
                         for g in paired.round.games],
@@ -266,36 +267,25 @@ def _verified(tournament: Path, games: Path | None, jobs: int,
 def standings_text(table: Standings, names: dict[int, str]) -> str:
     """The crosstable as text: one line per player, a column per round."""
     from frogpbem.safetext import safe
+    from frogpbem.tournament.standings import score_text
 
     rounds = max((max(line.results, default=0) for line in table.lines), default=0)
     width = max([len(safe(names[line.player])) for line in table.lines] + [4])
-    head = f"{'#':>3} {'name':<{width}} {'pts':>5} {'buch':>6} {'s-b':>6}"
-    head += "".join(f" {'r' + str(number):>5}" for number in range(1, rounds + 1))
+    head = f"{'#':>3} {'seed':>4} {'name':<{width}} {'pts':>5} {'buch':>6} {'s-b':>6}"
+    head += "".join(f" {'r' + str(number):>7}" for number in range(1, rounds + 1))
     lines = [head]
     for line in table.lines:
-        row = (f"{line.rank:>3} {safe(names[line.player]):<{width}} {_num(line.points):>5} "
-               f"{_num(line.buchholz):>6} {_num(line.berger):>6}")
+        row = (f"{line.rank:>3} {line.player:>4} {safe(names[line.player]):<{width}} "
+               f"{score_text(line.points):>5} {score_text(line.buchholz):>6} "
+               f"{score_text(line.berger):>6}")
         for number in range(1, rounds + 1):
-            got = line.results.get(number)
-            row += f" {'/'.join(_num(p) for _, p in got) if got else '.':>5}"
+            cells = line.results.get(number)
+            row += f" {' '.join(cell.text() for cell in cells) if cells else '.':>7}"
         lines.append(row)
     footer = f"{table.counted} games counted"
     if table.in_play:
         footer += f", {len(table.in_play)} in play"
     return "\n".join([*lines, footer])
-
-
-def _num(value: object) -> str:
-    """A score as players write it: 2½, ½, 3."""
-    from fractions import Fraction
-
-    number = Fraction(str(value))
-    whole, rest = divmod(number, 1)
-    if rest == 0:
-        return str(whole)
-    if rest == Fraction(1, 2):
-        return ("" if whole == 0 else str(whole)) + "½"
-    return f"{float(number):.2f}"
 
 
 app = typer.Typer(name="tournament", help="Tournaments: pair rounds, standings, verify.",

@@ -15,6 +15,7 @@ from frogpbem.protocol.session import Session
 from frogpbem.record import record_html
 from frogpbem.tournament.director import TournamentReport, games_of
 from frogpbem.tournament.file import read_tournament
+from frogpbem.tournament.standings import score_text
 
 STYLE = """body{font-family:sans-serif;margin:2em;color:#222}
 table{border-collapse:collapse}td,th{border:1px solid #bbb;padding:.3em .6em;text-align:center}
@@ -25,8 +26,6 @@ caption{font-weight:bold;margin-bottom:.5em}"""
 def standings_page(report: TournamentReport, names: dict[int, str], title: str,
                    linked: set[str]) -> str:
     """index.html: one row per player, a cell per round with the game's link and points."""
-    from frogpbem.cli.tournament import _num
-
     table = report.standings
     assert table is not None
     rounds = max((max(line.results, default=0) for line in table.lines), default=0)
@@ -36,15 +35,15 @@ def standings_page(report: TournamentReport, names: dict[int, str], title: str,
         cells = []
         for number in range(1, rounds + 1):
             parts = []
-            for game, points in line.results.get(number, []):
-                text = html.escape(_num(points))
-                parts.append(f'<a href="{html.escape(game)}.html">{text}</a>'
-                             if game in linked else text)
+            for cell in line.results.get(number, []):
+                text = html.escape(cell.text())
+                parts.append(f'<a href="{html.escape(cell.game)}.html">{text}</a>'
+                             if cell.game in linked else text)
             cells.append(f"<td>{' '.join(parts) or '·'}</td>")
         rows.append(f"<tr><td>{line.rank}</td><td class=name>"
-                    f"{html.escape(names[line.player])}</td><td>{html.escape(_num(line.points))}"
-                    f"</td><td>{html.escape(_num(line.buchholz))}</td><td>"
-                    f"{html.escape(_num(line.berger))}</td>{''.join(cells)}</tr>")
+                    f"{html.escape(names[line.player])} ({line.player})</td><td>"
+                    f"{score_text(line.points)}</td><td>{score_text(line.buchholz)}</td><td>"
+                    f"{score_text(line.berger)}</td>{''.join(cells)}</tr>")
     problems = "".join(f"<li class=fail>{html.escape(problem)}</li>"
                        for problem in report.problems)
     in_play = (f"<p>In play: {html.escape(', '.join(table.in_play))}</p>"

@@ -34,6 +34,42 @@ def past_rounds(rounds: Sequence[Round], results: Mapping[str, GameResult]) -> l
             for entry in rounds]
 
 
+@dataclass(frozen=True)
+class Cell:
+    """One game (or bye) of a player's round: its id, the opponents, the points scored
+    (``None`` while the game is in play)."""
+
+    game: str | None
+    opponents: tuple[int, ...]
+    points: Fraction | None
+
+    def text(self) -> str:
+        """As crosstables write it: ``+4`` (beat player 4), ``=3``, ``-2``, ``*5`` (in
+        play); at a table, the points then the table mates (``1½:2,5``); ``bye``."""
+        if self.game is None:
+            return "bye"
+        mates = ",".join(map(str, self.opponents))
+        if self.points is None:
+            return f"*{mates}"
+        if len(self.opponents) == 1:
+            return {Fraction(1): "+", HALF: "="}.get(self.points, "-") + mates
+        return f"{score_text(self.points)}:{mates}"
+
+    def to_json(self) -> dict[str, object]:
+        return {"game": self.game, "opponents": list(self.opponents),
+                "points": None if self.points is None else str(self.points)}
+
+
+def score_text(value: Fraction) -> str:
+    """A score as players write it: ``2½``, ``½``, ``3``."""
+    whole, rest = divmod(value, 1)
+    if rest == 0:
+        return str(whole)
+    if rest == HALF:
+        return ("" if whole == 0 else str(whole)) + "½"
+    return f"{float(value):.2f}"
+
+
 @dataclass
 class Line:
     """One player's line of the standings."""
@@ -47,8 +83,8 @@ class Line:
     in_play: int = 0
     byes: int = 0
     rank: int = 0
-    results: dict[int, list[tuple[str, Fraction]]] = field(default_factory=dict)
-    """By round: each game's id and the points scored in it (a bye: ``("bye", 1)``)."""
+    results: dict[int, list[Cell]] = field(default_factory=dict)
+    """By round: the player's games (and bye) in it."""
 
 
 @dataclass
@@ -71,9 +107,8 @@ class Standings:
                     "points": str(line.points), "buchholz": str(line.buchholz),
                     "sonneborn_berger": str(line.berger), "games": line.played,
                     "byes": line.byes,
-                    "rounds": {str(number): [{"game": game, "points": str(points)}
-                                             for game, points in games]
-                               for number, games in sorted(line.results.items())}}
+                    "rounds": {str(number): [cell.to_json() for cell in cells]
+                               for number, cells in sorted(line.results.items())}}
                     for line in self.lines]}
 
 
@@ -87,13 +122,15 @@ def standings(header: TournamentHeader, rounds: Sequence[Round],
         for bye in entry.byes:
             lines[bye].points += BYE_POINTS
             lines[bye].byes += 1
-            lines[bye].results.setdefault(entry.round, []).append(("bye", BYE_POINTS))
+            lines[bye].results.setdefault(entry.round, []).append(Cell(None, (), BYE_POINTS))
         for game in entry.games:
             result = results.get(game.game)
             if result is None:
                 in_play.append(game.game)
                 for number in game.players:
                     lines[number].in_play += 1
+                    lines[number].results.setdefault(entry.round, []).append(
+                        Cell(game.game, _others(game.players, number), None))
                 continue
             counted += 1
             scored = game_points(result)
@@ -101,7 +138,8 @@ def standings(header: TournamentHeader, rounds: Sequence[Round],
                 line = lines[number]
                 line.points += scored[index]
                 line.played += 1
-                line.results.setdefault(entry.round, []).append((game.game, scored[index]))
+                line.results.setdefault(entry.round, []).append(
+                    Cell(game.game, _others(game.players, number), scored[index]))
                 for other, opponent in enumerate(game.players):
                     if other != index:
                         mine = _pairwise(result, index, other)
@@ -116,6 +154,10 @@ def standings(header: TournamentHeader, rounds: Sequence[Round],
     for index, line in enumerate(ordered, 1):
         line.rank = index
     return Standings(ordered, counted, in_play, system)
+
+
+def _others(players: tuple[int, ...], player: int) -> tuple[int, ...]:
+    return tuple(other for other in players if other != player)
 
 
 def _pairwise(result: GameResult, index: int, other: int) -> Fraction:
