@@ -254,11 +254,13 @@ def _preference_cost(player: int, seat: int, seats: _Seats) -> int:
     return 1 if history and history[-1] == seat else 0
 
 
-def _half_cost(a: int, b: int, points: dict[int, Fraction], count: int) -> int:
-    """Rule 6: how far a game of two players of equal score is from top half meets bottom."""
-    group = [p for p in range(1, count + 1) if points[p] == points[a]]
-    i, j = sorted((group.index(a), group.index(b)))
-    return abs((j - i) - len(group) // 2)
+def _group_places(points: dict[int, Fraction]) -> dict[int, tuple[int, int]]:
+    """For rule 6: each player's place (0-based, by seed) in their score group, and the
+    group's size."""
+    groups: dict[Fraction, list[int]] = {}
+    for player in sorted(points):
+        groups.setdefault(points[player], []).append(player)
+    return {p: (group.index(p), len(group)) for group in groups.values() for p in group}
 
 
 def swiss(count: int, past: Sequence[PastRound]) -> Round:
@@ -278,6 +280,7 @@ def swiss(count: int, past: Sequence[PastRound]) -> Round:
     bye = count + 1
     scale = math.lcm(*(s.denominator for s in points.values()))
     levels = sorted(set(points.values()))
+    places = _group_places(points)
 
     # Each candidate game (and the bye) with its costs 1..7 (all to minimise) and its order.
     candidates: list[tuple[tuple[int, int], tuple[int, ...], tuple[int, ...]]] = []
@@ -290,7 +293,8 @@ def swiss(count: int, past: Sequence[PastRound]) -> Round:
         costs = (_third(seats.history[first], 0) + _third(seats.history[second], 1), 0,
                  int(sa != sb), int((scale * (sa - sb)) ** 2),
                  _preference_cost(first, 0, seats) + _preference_cost(second, 1, seats),
-                 _half_cost(a, b, points, count) if sa == sb else 0, 0)
+                 abs(abs(places[a][0] - places[b][0]) - places[a][1] // 2) if sa == sb else 0,
+                 0)
         candidates.append(((a, b), costs, order))
     if count % 2:
         for p in range(1, count + 1):
