@@ -10,14 +10,16 @@ Players are seed numbers 1..N (the order of the player list). A player's *score*
 of the points of their games plus ``bye_points`` (1) for each bye. A game's seat order is
 ``players``: the first seat moves first ("white"). A player's *colour difference* is their
 first seats minus their second seats in two-seat games so far; their *seat history* is the
-seats of their two-seat games in round order (byes skipped). *Standings order*: score
+seats of their two-seat games in round order (byes skipped), and a *third same seat in a
+row* is taking the seat of each of their last two games in it. *Standings order*: score
 descending, then seed number ascending.
 
 Round robin (``round_robin``): FIDE Berger tables (C.05 Annex 1). With n players (n+1 if n
 is odd: the extra number is a dummy, and whoever meets it has the bye), in round r (1-based)
 let p = ((r-1)*n/2 mod (n-1)) + 1. Board 1 is p against n, n taking the first seat in even
 rounds and the second in odd ones; board k+1 (k = 1..n/2-1) is p+k (first seat) against p-k,
-both counted modulo n-1 in 1..n-1. A second cycle repeats the first with the seats swapped.
+both counted modulo n-1 in 1..n-1. A second cycle repeats the first with the seats swapped
+(a third repeats the first as it was, and so on).
 
 Swiss (``swiss``), two seats. Hard rules: no two players meet twice; nobody has a second
 bye; every colour difference stays within -2..+2; with an odd number of players exactly one
@@ -46,15 +48,17 @@ rules, swiss raises UsageError. Boards: higher score of the two descending, then
 score descending, then the lower seed number ascending.
 
 Tables (``tables``), Coan's game with up to ``seats`` seats. There are ceil(N/seats) tables
-whose sizes differ by at most one, bigger tables first (so tables of seats and seats-1
-seats whenever N >= seats*(seats-2); never fewer than 2 seats, except that with 2 seats
-and an odd N one player has the bye: the one with fewest byes so far, then the lowest
-score, then the highest seed number). The round minimises, in this order: the number of
+whose sizes differ by at most one (so tables of seats and seats-1 seats whenever
+N >= seats*(seats-2)), never fewer than 2 seats: with 2 seats and an odd N one player has
+the bye, the one with fewest byes so far, then the lowest score, then the highest seed
+number, and the others are divided. The round minimises, in this order: the number of
 earlier meetings of the players put at one table (a pair that met twice counts 2); the
-sum, over pairs at one table, of the distance of their places in the standings order;
+sum, over pairs at one table, of the distance of their places (0-based) in the standings
+order of the players divided;
 then, among equals, the smallest list of tables (each a sorted tuple of seed numbers,
 tables sorted). With at most 12 players (after any bye) every division is tried; with
-more, the players are dealt into the tables in standings order (table 1 the top ones),
+more, the players are dealt into the tables in standings order (the first table, one of
+the biggest, takes the top ones, and so on, bigger tables first),
 and then, while one helps, the first swap of two players of different tables that
 lowers (meetings, distance) is made, trying pairs (a, b) of standings places a < b in
 order. Tables are listed by their best-placed player. Seats at a table: players ordered by
@@ -174,7 +178,7 @@ def round_robin(count: int, cycles: int = 1) -> list[Round]:
     """Every round of a round robin by the FIDE Berger tables (see the module's rules).
 
     With an odd ``count`` the number ``count + 1`` is a dummy: its opponent has the bye.
-    Each further cycle repeats the first with the seats swapped.
+    The second cycle (and every even-numbered one) repeats the first with the seats swapped.
     """
     per_cycle = round_robin_rounds(count, 1)
     rounds_total = round_robin_rounds(count, cycles)
