@@ -330,6 +330,13 @@ def documented_sizes(players: int, seats: int) -> list[int]:
                   reverse=True)
 
 
+def seat_key(player: int, past: list[PastRound]) -> tuple[int, int, int]:
+    """The documented seat order at a table: fewest first seats so far, then the highest
+    sum of seat indices so far, then the seed number."""
+    seats = [g.players.index(player) for r in past for g in r.games if player in g.players]
+    return seats.count(0), -sum(seats), player
+
+
 def divisions(players: list[int], sizes: list[int]) -> Iterator[list[tuple[int, ...]]]:
     """Every division into tables of the given sizes (by assigning each player a table,
     keeping one of each set of equal divisions)."""
@@ -364,6 +371,8 @@ def test_tables_seat_everyone_once_at_documented_sizes(count: int, seats: int, r
             assert set(sizes) <= {seats, seats - 1}
         shuffled = [PastRound(tuple(rng.sample(r.games, len(r.games))), r.byes) for r in past]
         assert tables(count, seats, shuffled) == rnd
+        for game in rnd.games:
+            assert list(game.players) == sorted(game.players, key=lambda p: seat_key(p, past))
         past.append(played(rnd, rng))
 
 
