@@ -161,7 +161,9 @@ def pair(
         private = load_key(key)
         folder = games or tournament.parent
         paired = pair_round(tournament, folder, private, session, jobs)
-        names = _names(tournament)
+        from frogpbem.safetext import safe
+
+        names = {number: safe(name) for number, name in _names(tournament).items()}
         lines = [f"round {paired.round.round}:"]
         for game in paired.round.games:
             lines.append(f"  {game.game}: " + " - ".join(names[p] for p in game.players))
@@ -170,8 +172,8 @@ def pair(
         if paired.adopted:
             lines.append(f"  ({len(paired.adopted)} games made by a pairing that stopped "
                          "were listed)")
-        lines += [f"next: frogpbem mail {folder / (game.game + '.yaml')} --smtp URL"
-                  for game in paired.round.games]
+        lines += [f"next: frogpbem mail {safe(str(game_path))} --smtp URL"
+                  for game_path in [*paired.adopted, *paired.made]]
         lines.append("(or the judge mails them: frogpbem judge --tournament …)")
         emit({"round": paired.round.round,
               "games": [{"game": g.game, "players": list(g.players)}
@@ -213,9 +215,11 @@ def standings(
     if as_json:
         echo(json.dumps({**table.to_json(), "problems": report.problems}, indent=2))
     else:
+        from frogpbem.safetext import safe
+
         echo(standings_text(table, _names(tournament)))
         for problem in report.problems:
-            echo(f"FAIL {problem}")
+            echo(f"FAIL {safe(problem)}")
     if report.exit_status():
         raise typer.Exit(report.exit_status())
 
@@ -242,9 +246,11 @@ def verify(
                          "problems": report.problems, "checked": report.checked,
                          "standings": table.to_json()}, indent=2))
     else:
-        lines = [f"{tournament}:"]
+        from frogpbem.safetext import safe
+
+        lines = [f"{safe(str(tournament))}:"]
         lines += [f"  ok   {what}" for what in report.checked]
-        lines += [f"  FAIL {problem}" for problem in report.problems]
+        lines += [f"  FAIL {safe(problem)}" for problem in report.problems]
         if table.in_play:
             lines.append(f"  in play: {', '.join(table.in_play)}")
         verdict = ("DOES NOT HOLD" if not report.ok else "everything holds"

@@ -213,19 +213,24 @@ class Setup:
 
 @frozen
 class Entered:
-    """A game's place in a tournament: the tournament's id and header hash, and the round."""
+    """A game's place in a tournament: the tournament's id and header hash, the round, and
+    the tournament's head when the round was paired (the round's ``prev``), so that a game
+    of round ``r`` fixes rounds 1 to ``r - 1``."""
 
     id: str
     header: str
     """The hash of the tournament's header (its kind ``tournament``)."""
     round: int
+    prev: str
 
     def to_json(self) -> dict[str, Any]:
-        return {"id": self.id, "header": self.header, "round": self.round}
+        return {"id": self.id, "header": self.header, "round": self.round,
+                "prev": self.prev}
 
     @classmethod
     def read(cls, data: Mapping[str, Any] | None) -> Entered | None:
-        return None if data is None else cls(data["id"], data["header"], data["round"])
+        return None if data is None else cls(data["id"], data["header"], data["round"],
+                                             data["prev"])
 
 
 @frozen

@@ -9,8 +9,10 @@ pairing and the standings, and checks that the two lists agree (docs/format.md,
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -31,6 +33,7 @@ from frogpbem.games import find_game
 from frogpbem.protocol.session import Session
 from frogpbem.tournament import pairing
 from frogpbem.tournament.file import (
+    MAX_PLAYERS,
     SYSTEMS,
     Format,
     Listed,
@@ -40,6 +43,7 @@ from frogpbem.tournament.file import (
     TournamentHeader,
     check_signatures,
     read_tournament,
+    swiss_rounds,
 )
 from frogpbem.tournament.standings import Standings, past_rounds, standings
 
@@ -69,8 +73,8 @@ def new_tournament(key: crypto.PrivateKey, director: str, name: str, rules: str,
     ruleset = find_game(rules)
     opts = ruleset.options(options)
     count = len(entrants)
-    if count < 2:
-        raise UsageError("a tournament needs at least two players")
+    if not 2 <= count <= MAX_PLAYERS:
+        raise UsageError(f"a tournament has 2 to {MAX_PLAYERS} players, not {count}")
     if system not in SYSTEMS:
         raise UsageError(f"--format {system!r}: give one of {', '.join(SYSTEMS)}")
     if opts.get("teams"):
@@ -93,9 +97,11 @@ def new_tournament(key: crypto.PrivateKey, director: str, name: str, rules: str,
                 raise UsageError("--cycles: 1 or 2")
             form = Format(system, pairing.round_robin_rounds(count, cycles), cycles=cycles)
         else:
-            if rounds is None or not 1 <= rounds <= count - 1:
-                raise UsageError(f"swiss: give --rounds from 1 to {count - 1} (no pair may "
-                                 "meet twice)")
+            most = swiss_rounds(count)
+            if rounds is None or not 1 <= rounds <= most:
+                raise UsageError(f"swiss: give --rounds from 1 to {most} for {count} players "
+                                 "(with more, a late round may find no pairing without a "
+                                 "repeat)")
             form = Format(system, rounds)
     players = tuple(Player(number, entrant.name, entrant.key.line, entrant.email)
                     for number, entrant in enumerate(entrants, 1))
@@ -122,6 +128,8 @@ class Found:
     files: dict[str, list[tuple[Path, Header]]] = field(default_factory=dict)
     """By game id: every file of that id naming the tournament (one, if all is well)."""
     unreadable: list[str] = field(default_factory=list)
+    broken: dict[str, str] = field(default_factory=dict)
+    """Files that are no game file, by name: why (a listed game's file may be one)."""
 
 
 def games_of(folder: Path, file: TournamentFile) -> Found:
@@ -142,8 +150,9 @@ def games_of(folder: Path, file: TournamentFile) -> Found:
             continue
         try:
             game = parse_game(data, str(path)).header
-        except FrogPbemError:
-            continue  # no game file: not the tournament's either way
+        except FrogPbemError as exc:
+            found.broken[path.name] = exc.message  # not the tournament's, unless listed
+            continue
         entered = game.tournament
         if entered is None or (entered.id != header.tournament
                                and entered.header != header.hash):
@@ -152,37 +161,18 @@ def games_of(folder: Path, file: TournamentFile) -> Found:
     return found
 
 
-def _game_problems(file: TournamentFile, number: int, listed: Listed,
-                   game: Header) -> list[str]:
-    """What does not hold between a listed game and its file's header."""
-    header = file.header
-    where = f"game {listed.game} (round {number})"
-    problems = []
-    if game.hash != listed.header:
-        problems.append(f"{where}: its header is not the one the tournament lists")
-    if game.tournament != Entered(header.tournament, header.hash, number):
-        problems.append(f"{where}: its header names another tournament or round")
-    if game.referee.key.split()[:2] != header.director.key.split()[:2]:
-        problems.append(f"{where}: it is refereed by another key than the director's")
-    if (game.rules, dict(game.options), game.deadline) != \
-            (header.rules, dict(header.options), header.deadline):
-        problems.append(f"{where}: its rules, options or deadline are not the tournament's")
-    players = {player.player: player for player in header.players}
-    wanted = [players[p].public_key.blob if p in players else b"" for p in listed.players]
-    if [party.public_key.blob for party in game.seats] != wanted:
-        problems.append(f"{where}: its seats are not the listed players in order")
-    return problems
-
-
-def expected_round(file: TournamentFile, past: list[pairing.PastRound]) -> pairing.Round:
-    """The pairing of the round after ``past`` (docs/format.md, "Pairings")."""
+def expected_rounds(file: TournamentFile) -> Callable[[list[pairing.PastRound]],
+                                                     pairing.Round]:
+    """The pairing of the round after those given (docs/format.md, "Pairings"); a round
+    robin's schedule is made once."""
     count = len(file.header.players)
     form = file.header.format
     if form.system == "roundrobin":
-        return pairing.round_robin(count, form.cycles or 1)[len(past)]
+        schedule = pairing.round_robin(count, form.cycles or 1)
+        return lambda past: schedule[len(past)]
     if form.system == "swiss":
-        return pairing.swiss(count, past)
-    return pairing.tables(count, form.seats or 2, past)
+        return lambda past: pairing.swiss(count, past)
+    return lambda past: pairing.tables(count, form.seats or 2, past)
 
 
 # --- verify ---------------------------------------------------------------------------
@@ -197,8 +187,13 @@ class TournamentReport:
     checked: list[str] = field(default_factory=list)
     standings: Standings | None = None
     results: dict[str, GameResult] = field(default_factory=dict)
+    """The games that count: each audited, listed once, its file and header as listed."""
+    refused: set[str] = field(default_factory=set)
+    """Listed games that count for nobody (each has its problem)."""
     unlisted: list[tuple[Path, Header]] = field(default_factory=list)
     """Files that name the tournament but are not in it (each a problem too)."""
+    paired: int = 0
+    rounds: int = 0
 
     @property
     def ok(self) -> bool:
@@ -206,7 +201,9 @@ class TournamentReport:
 
     @property
     def over(self) -> bool:
-        return self.standings is not None and self.standings.over
+        """Every round of the format paired, and no game in play."""
+        return (self.standings is not None and self.standings.over
+                and self.paired == self.rounds)
 
     def exit_status(self) -> int:
         if not self.ok:
@@ -217,53 +214,89 @@ class TournamentReport:
 def verify_tournament(path: Path, games: Path, session: Session,
                       jobs: int = 0) -> TournamentReport:
     """Everything about a tournament, from its file and the game files in ``games``."""
-    report = TournamentReport(str(path))
     file = read_tournament(path)
+    header = file.header
+    report = TournamentReport(str(path), paired=len(file.rounds),
+                              rounds=header.format.rounds)
     report.problems += check_signatures(file)
-    form = file.header.format
-    if len(file.rounds) > form.rounds:
-        report.problems.append(f"{len(file.rounds)} rounds, where the format has "
-                               f"{form.rounds}")
+    if report.problems:  # nothing below may rely on such a file: nothing counts
+        report.standings = standings(header, (), {})
+        return report
     seen: dict[str, int] = {}
     for entry in file.rounds:
         for listed in entry.games:
             if listed.game in seen:
                 report.problems.append(f"game {listed.game} is listed twice (rounds "
                                        f"{seen[listed.game]} and {entry.round})")
+                report.refused.add(listed.game)
             seen.setdefault(listed.game, entry.round)
     found = games_of(games, file)
     report.problems += found.unreadable
     paths: dict[str, Path] = {}
     for game_id, copies in found.files.items():
         if game_id not in seen:
-            report.problems.append(f"game {game_id} ({copies[0][0].name}) names this "
-                                   "tournament but is not in it")
+            report.problems.append(_unlisted(game_id, copies[0][0]))
             report.unlisted += copies
         elif len(copies) > 1:
             names = ", ".join(path.name for path, _ in copies)
             report.problems.append(f"game {game_id} is there twice ({names}): a game is "
                                    "played once")
+            report.refused.add(game_id)
         else:
             paths[game_id] = copies[0][0]
     for entry in file.rounds:
         for listed in entry.games:
             copies = found.files.get(listed.game, [])
             if not copies:
-                report.problems.append(f"game {listed.game} of round {entry.round} is "
-                                       f"missing from {games}")
+                broken = found.broken.get(f"{listed.game}.yaml")
+                report.problems.append(
+                    f"game {listed.game} of round {entry.round}: {listed.game}.yaml does not "
+                    f"read: {broken}" if broken else
+                    f"game {listed.game} of round {entry.round} is missing from {games}")
+                report.refused.add(listed.game)
             elif len(copies) == 1:
-                report.problems += _game_problems(file, entry.round, listed, copies[0][1])
-    order = list(paths)
+                wrong = _game_problems(file, entry.round, entry.prev, listed, copies[0][1])
+                report.problems += wrong
+                if wrong:
+                    report.refused.add(listed.game)
+    order = [game_id for game_id in paths if game_id not in report.refused]
     audited = audit_many([paths[game_id] for game_id in order], jobs=jobs,
                          clock=session.clock) if order else []
     for game_id, audit_report in zip(order, audited, strict=True):
-        report.problems += _audit_problems(game_id, audit_report)
-        if audit_report.result is not None:
+        wrong = _audit_problems(game_id, audit_report)
+        report.problems += wrong
+        if wrong:
+            report.refused.add(game_id)
+        elif audit_report.result is not None:
             report.results[game_id] = audit_report.result
     report.checked.append(f"{len(report.results)} games audited and counted")
-    report.problems += _pairing_problems(file, report.results)
-    report.standings = standings(file.header, file.rounds, report.results)
+    report.problems += _pairing_problems(file, report.results, report.refused)
+    report.checked.append(f"{len(file.rounds)} of {header.format.rounds} rounds paired")
+    report.standings = standings(header, file.rounds, report.results, report.refused)
     return report
+
+
+def _game_problems(file: TournamentFile, number: int, prev: str, listed: Listed,
+                   game: Header) -> list[str]:
+    """What does not hold between a game listed in round ``number`` (paired after the
+    head ``prev``) and its file's header."""
+    header = file.header
+    where = f"game {listed.game} (round {number})"
+    problems = []
+    if game.hash != listed.header:
+        problems.append(f"{where}: its header is not the one the tournament lists")
+    if game.tournament != _entered(file, number, prev):
+        problems.append(f"{where}: its header names another tournament or round")
+    if game.referee.public_key.blob != header.director.public_key.blob:
+        problems.append(f"{where}: it is refereed by another key than the director's")
+    if (game.rules, dict(game.options), game.deadline) != \
+            (header.rules, dict(header.options), header.deadline):
+        problems.append(f"{where}: its rules, options or deadline are not the tournament's")
+    players = {player.player: player for player in header.players}
+    wanted = [players[p].public_key.blob if p in players else b"" for p in listed.players]
+    if [party.public_key.blob for party in game.seats] != wanted:
+        problems.append(f"{where}: its seats are not the listed players in order")
+    return problems
 
 
 def _audit_problems(game_id: str, report: Report) -> list[str]:
@@ -273,27 +306,30 @@ def _audit_problems(game_id: str, report: Report) -> list[str]:
     return []
 
 
-def _pairing_problems(file: TournamentFile, results: dict[str, GameResult]) -> list[str]:
-    """Each round against the pairing made again from the results of the rounds before."""
-    problems = []
+def _pairing_problems(file: TournamentFile, results: dict[str, GameResult],
+                      refused: set[str]) -> list[str]:
+    """Each round against the pairing made again from the results of the rounds before;
+    stops at the first that cannot be checked or does not match (those after it were
+    paired from it)."""
+    schedule = expected_rounds(file)
     for index, entry in enumerate(file.rounds):
+        before = [game.game for earlier in file.rounds[:index] for game in earlier.games]
+        if any(game in refused for game in before):
+            return []  # the refused game is a problem already; nothing more to say
+        missing = [game for game in before if game not in results]
+        if missing:
+            return [f"round {entry.round} was paired before game {missing[0]} of a round "
+                    "before it ended"]
         try:
-            past = past_rounds(file.rounds[:index], results)
-        except KeyError as missing:
-            problems.append(f"round {entry.round} was paired before game {missing.args[0]} "
-                            "of the round before it ended")
-            break
-        try:
-            wanted = expected_round(file, past)
+            wanted = schedule(past_rounds(file.rounds[:index], results))
         except UsageError as exc:
-            problems.append(f"round {entry.round}: {exc.message}")
-            break
+            return [f"round {entry.round}: {exc.message}"]
         got = pairing.Round(tuple(pairing.Pairing(game.players) for game in entry.games),
                             entry.byes)
         if got != wanted:
-            problems.append(f"round {entry.round} is not the pairing its system gives from "
-                            "the results before it")
-    return problems
+            return [f"round {entry.round} is not the pairing its system gives from the "
+                    "results before it"]
+    return []
 
 
 # --- pair -------------------------------------------------------------------------------
@@ -314,53 +350,99 @@ def pair_round(path: Path, games: Path, key: crypto.PrivateKey, session: Session
     into ``games``, then add the signed round to the tournament file.
 
     The games are written first: a run stopped between the two finds them (they name the
-    tournament and the round) and lists them instead of making others. One director
-    pairs at a time (the judge pairs for itself alone).
+    tournament, the round and the head it was paired after) and lists them instead of
+    making others, once each is checked as :func:`verify_tournament` would. Two runs at
+    once take turns (a lock on the tournament file).
     """
-    file = read_tournament(path)
-    if key.public.blob != file.header.director.public_key.blob:
-        raise KeyError_("only the director's key pairs a round: this is another key")
-    games.mkdir(parents=True, exist_ok=True)
-    report = verify_tournament(path, games, session, jobs)
-    number = len(file.rounds) + 1
-    left = [(game_path, header) for game_path, header in report.unlisted
-            if header.tournament == Entered(file.header.tournament, file.header.hash, number)]
-    others = [problem for problem in report.problems if not any(
-        problem.startswith(f"game {header.game} ") for _, header in left)]
-    if others:
-        raise VerificationError(f"the tournament does not hold: {others[0]}", path=path)
-    if number > file.header.format.rounds:
-        raise UsageError(f"all {file.header.format.rounds} rounds are paired already",
-                         path=path)
-    in_play = report.standings.in_play if report.standings else []
-    if in_play:
-        raise UsageError(f"round {number - 1} is not over: {', '.join(in_play)} still in "
-                         "play", path=path)
-    wanted = expected_round(file, past_rounds(file.rounds, report.results))
-    listed, made, adopted = [], [], []
-    # games a pairing stopped before its round was written: listed, not made again
-    orphans = {tuple(party.public_key.blob for party in header.seats): (game_path, header)
-               for game_path, header in left}
-    blobs = {player.player: player.public_key.blob for player in file.header.players}
-    for game in wanted.games:
-        found = orphans.pop(tuple(blobs[p] for p in game.players), None)
-        if found is not None:
-            listed.append(Listed(found[1].game, found[1].hash, game.players))
-            adopted.append(found[0])
-            continue
-        made_file = _make_game(file, number, game.players, key, session)
-        target = games / f"{made_file.game}.yaml"
-        start_game(target, made_file, key, session)
-        listed.append(Listed(made_file.game, made_file.header.hash, game.players))
-        made.append(target)
-    if orphans:
-        stray = ", ".join(header.game for _, header in orphans.values())
-        raise VerificationError(f"games {stray} name round {number} but are not its "
-                                "pairing; remove them and pair again", path=path)
-    entry = Round(number, file.head, tuple(listed), wanted.byes,
-                  session.clock.text()).signed(key)
-    write_tournament(path, file.with_round(entry))
-    return Paired(entry, made, adopted)
+    with _holding(path):
+        file = read_tournament(path)
+        if key.public.blob != file.header.director.public_key.blob:
+            raise KeyError_("only the director's key pairs a round: this is another key")
+        games.mkdir(parents=True, exist_ok=True)
+        report = verify_tournament(path, games, session, jobs)
+        number = len(file.rounds) + 1
+        left = [(game_path, header) for game_path, header in report.unlisted
+                if header.tournament == _entered(file, number, file.head)]
+        others = [problem for problem in report.problems
+                  if problem not in {_unlisted(header.game, game_path)
+                                     for game_path, header in left}]
+        if others:
+            raise VerificationError(f"the tournament does not hold: {others[0]}", path=path)
+        if number > file.header.format.rounds:
+            raise UsageError(f"all {file.header.format.rounds} rounds are paired already",
+                             path=path)
+        in_play = report.standings.in_play if report.standings else []
+        if in_play:
+            raise UsageError(f"round {number - 1} is not over: {', '.join(in_play)} still "
+                             "in play", path=path)
+        wanted = expected_rounds(file)(past_rounds(file.rounds, report.results))
+        orphans = _orphans(file, number, left, session)
+        listed, made, adopted = [], [], []
+        for game in wanted.games:
+            found = orphans.pop(game.players, None)
+            if found is not None:
+                listed.append(Listed(found[1].game, found[1].hash, game.players))
+                adopted.append(found[0])
+                continue
+            made_file = _make_game(file, number, game.players, key, session)
+            target = games / f"{made_file.game}.yaml"
+            start_game(target, made_file, key, session)
+            listed.append(Listed(made_file.game, made_file.header.hash, game.players))
+            made.append(target)
+        if orphans:
+            stray = ", ".join(header.game for _, header in orphans.values())
+            raise VerificationError(f"games {stray} name round {number} but are not its "
+                                    "pairing; remove them and pair again", path=path)
+        entry = Round(number, file.head, tuple(listed), wanted.byes,
+                      session.clock.text()).signed(key)
+        write_tournament(path, file.with_round(entry))
+        return Paired(entry, made, adopted)
+
+
+@contextlib.contextmanager
+def _holding(path: Path) -> Iterator[None]:
+    """An exclusive lock on the tournament file as it is now (a writer replaces it by a
+    rename: whoever waited reads the new file once it holds the lock)."""
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except OSError as exc:
+        raise FileAccessError(f"cannot open: {exc.strerror}", path=path) from None
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)
+
+
+def _orphans(file: TournamentFile, number: int, left: list[tuple[Path, Header]],
+             session: Session) -> dict[tuple[int, ...], tuple[Path, Header]]:
+    """The games of round ``number`` that a pairing made before it stopped, by their
+    players in seat order: each checked as a listed game is, untouched since it was made
+    (no record, no request), and signed as it should be; raises for any other."""
+    blobs = {player.public_key.blob: player.player for player in file.header.players}
+    orphans: dict[tuple[int, ...], tuple[Path, Header]] = {}
+    for game_path, header in left:
+        players = tuple(blobs.get(party.public_key.blob, 0) for party in header.seats)
+        listed = Listed(header.game, header.hash, players)
+        wrong = _game_problems(file, number, file.head, listed, header)
+        game = parse_game(read_bytes(game_path), str(game_path))
+        checked = audit_many([game_path], clock=session.clock)[0]
+        if wrong or game.log or game.requests or not checked.ok or players in orphans:
+            raise VerificationError(
+                f"game {header.game} ({game_path.name}) names round {number} of this "
+                "tournament but is no untouched game its director made for it; remove it "
+                "and pair again", path=game_path)
+        orphans[players] = (game_path, header)
+    return orphans
+
+
+def _entered(file: TournamentFile, number: int, prev: str) -> Entered:
+    header = file.header
+    return Entered(header.tournament, header.hash, number, prev)
+
+
+def _unlisted(game_id: str, path: Path) -> str:
+    return f"game {game_id} ({path.name}) names this tournament but is not in it"
 
 
 def _make_game(file: TournamentFile, number: int, players: tuple[int, ...],
@@ -374,15 +456,4 @@ def _make_game(file: TournamentFile, number: int, players: tuple[int, ...],
     return create_game(header.rules, key, header.director.name, specs, dict(header.options),
                        created=session.clock.text(), deadline=header.deadline,
                        referee_email=header.director.email,
-                       tournament=Entered(header.tournament, header.hash, number))
-
-
-def load_checked(path: Path) -> TournamentFile:
-    """The tournament file, its signatures and chain checked; raises
-    :class:`VerificationError` for the first that does not hold."""
-    file = read_tournament(path)
-    problems = check_signatures(file)
-    if problems:
-        raise VerificationError(problems[0], path=path)
-    return file
-
+                       tournament=_entered(file, number, file.head))

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from frogpbem import crypto
-from frogpbem.errors import GameFileError, SignatureError
+from frogpbem.errors import FrogPbemError, GameFileError, SignatureError
 from frogpbem.frozen import cached, frozen
 from frogpbem.gamefile import schema, strictyaml
 from frogpbem.gamefile.document import read_bytes
@@ -21,6 +21,8 @@ from frogpbem.gamefile.model import Deadline, Element, Party, _checked
 
 VERSION = 1
 SYSTEMS = ("roundrobin", "swiss", "tables")
+MAX_PLAYERS = 128
+"""Enough for any club; and a verify of a file of any size stays a matter of seconds."""
 
 
 @frozen
@@ -215,7 +217,8 @@ def read_tournament(path: Path) -> TournamentFile:
 
 
 def check_signatures(file: TournamentFile) -> list[str]:
-    """What does not hold in the file's signatures and chain, one sentence each."""
+    """What does not hold in the file's signatures, chain, players and format, one
+    sentence each (nothing after it may rely on a file with any)."""
     problems: list[str] = []
     header = file.header
     director = header.director.public_key
@@ -238,10 +241,63 @@ def check_signatures(file: TournamentFile) -> list[str]:
     keys = [player.public_key.blob for player in header.players] + [director.blob]
     if len(set(keys)) != len(keys):
         problems.append("two players, or a player and the director, share a key")
-    numbers = [player.player for player in header.players]
-    if numbers != list(range(1, len(numbers) + 1)):
+    count = len(header.players)
+    if [player.player for player in header.players] != list(range(1, count + 1)):
         problems.append("the players are not numbered 1, 2, … in order")
+    if count > MAX_PLAYERS:
+        problems.append(f"{count} players: a tournament has at most {MAX_PLAYERS}")
+    problems += format_problems(header)
+    for entry in file.rounds:
+        named = [p for game in entry.games for p in game.players] + list(entry.byes)
+        if any(not 1 <= p <= count for p in named):
+            problems.append(f"round {entry.round} names a player the tournament does not "
+                            "have")
+        elif len(set(named)) != len(named):
+            problems.append(f"round {entry.round} names a player twice")
+    if len(file.rounds) > header.format.rounds:
+        problems.append(f"{len(file.rounds)} rounds, where the format has "
+                        f"{header.format.rounds}")
     return problems
+
+
+def swiss_rounds(count: int) -> int:
+    """The most rounds a Swiss of ``count`` players may have: ⌈count / 2⌉ (with more, a
+    round late in the event often has no pairing without a repeat)."""
+    return (count + 1) // 2
+
+
+def format_problems(header: TournamentHeader) -> list[str]:
+    """What does not fit between the format, the rules and the number of players."""
+    from frogpbem.games import find_game
+    from frogpbem.tournament.pairing import round_robin_rounds
+
+    form = header.format
+    count = len(header.players)
+    system = form.system
+    try:
+        ruleset = find_game(header.rules)
+        options = ruleset.options(header.options)
+        if options != dict(header.options):
+            return ["the options are not complete, as the rules check them"]
+        if options.get("teams"):
+            return ["a tournament's games have no teams"]
+        ruleset.seats(options, form.seats if system == "tables" and form.seats else 2)
+    except FrogPbemError as exc:
+        return [f"the rules do not fit the format: {exc.message}"]
+    if system == "roundrobin":
+        if form.cycles not in (1, 2) or form.seats is not None:
+            return ["a round robin has cycles 1 or 2, and no seats"]
+        if form.rounds != round_robin_rounds(count, form.cycles):
+            return [f"a round robin of {count} players in {form.cycles} cycles has "
+                    f"{round_robin_rounds(count, form.cycles)} rounds, not {form.rounds}"]
+    elif system == "swiss":
+        if form.cycles is not None or form.seats is not None:
+            return ["a Swiss has neither cycles nor seats"]
+        if form.rounds > swiss_rounds(count):
+            return [f"a Swiss of {count} players has at most {swiss_rounds(count)} rounds"]
+    elif form.cycles is not None or form.seats is None or not 2 <= form.seats <= 6:
+        return ["tables have 2 to 6 seats, and no cycles"]
+    return []
 
 
 def listed_games(rounds: Sequence[Round]) -> dict[str, tuple[int, Listed]]:

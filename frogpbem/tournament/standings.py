@@ -7,7 +7,7 @@ a game without one is in play and counts for nobody. See docs/format.md,
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping, Sequence, Set
 from dataclasses import dataclass, field
 from fractions import Fraction
 
@@ -42,22 +42,26 @@ class Cell:
     game: str | None
     opponents: tuple[int, ...]
     points: Fraction | None
+    refused: bool = False
+    """The game counts for nobody (it does not hold, or is not the one listed)."""
 
     def text(self) -> str:
         """As crosstables write it: ``+4`` (beat player 4), ``=3``, ``-2``, ``*5`` (in
-        play); at a table, the points then the table mates (``1½:2,5``); ``bye``."""
+        play), ``x5`` (counts for nobody); at a table, the points then the table mates
+        (``1½:2,5``); ``bye``."""
         if self.game is None:
             return "bye"
         mates = ",".join(map(str, self.opponents))
         if self.points is None:
-            return f"*{mates}"
+            return f"{'x' if self.refused else '*'}{mates}"
         if len(self.opponents) == 1:
             return {Fraction(1): "+", HALF: "="}.get(self.points, "-") + mates
         return f"{score_text(self.points)}:{mates}"
 
     def to_json(self) -> dict[str, object]:
         return {"game": self.game, "opponents": list(self.opponents),
-                "points": None if self.points is None else str(self.points)}
+                "points": None if self.points is None else str(self.points),
+                **({"refused": True} if self.refused else {})}
 
 
 def score_text(value: Fraction) -> str:
@@ -113,8 +117,10 @@ class Standings:
 
 
 def standings(header: TournamentHeader, rounds: Sequence[Round],
-              results: Mapping[str, GameResult]) -> Standings:
-    """The standings after ``rounds``, counting the games that have a result."""
+              results: Mapping[str, GameResult],
+              refused: Set[str] = frozenset()) -> Standings:
+    """The standings after ``rounds``, counting the games that have a result; the
+    ``refused`` count for nobody, and the others are in play."""
     lines = {player.player: Line(player.player, player.name) for player in header.players}
     met: dict[int, list[tuple[int, Fraction]]] = {number: [] for number in lines}
     counted, in_play = 0, []
@@ -126,11 +132,13 @@ def standings(header: TournamentHeader, rounds: Sequence[Round],
         for game in entry.games:
             result = results.get(game.game)
             if result is None:
-                in_play.append(game.game)
+                if game.game not in refused:
+                    in_play.append(game.game)
                 for number in game.players:
-                    lines[number].in_play += 1
+                    lines[number].in_play += game.game not in refused
                     lines[number].results.setdefault(entry.round, []).append(
-                        Cell(game.game, _others(game.players, number), None))
+                        Cell(game.game, _others(game.players, number), None,
+                             game.game in refused))
                 continue
             counted += 1
             scored = game_points(result)

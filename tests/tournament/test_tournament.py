@@ -17,8 +17,9 @@ from pathlib import Path
 import pytest
 
 from frogpbem import crypto
-from frogpbem.dealing import start_game
+from frogpbem.dealing import SeatSpec, create_game, start_game
 from frogpbem.demo import play_out
+from frogpbem.errors import VerificationError
 from frogpbem.gamefile import strictyaml
 from frogpbem.gamefile.model import Entered
 from frogpbem.protocol.session import Session
@@ -212,10 +213,9 @@ def test_a_game_listed_in_two_rounds_is_refused(round_robin: Played, tmp_path: P
     played = round_robin.copy(tmp_path / "t")
     file = read_tournament(played.file)
     key = played.keys["Director"]
-    # the director lists round 1's first game again in round 2, and signs it
+    # the director lists round 1's games again as round 2's, and signs it
     second = file.rounds[1]
-    entry = Round(2, second.prev, (file.rounds[0].games[0], *second.games[1:]), second.byes,
-                  second.at).signed(key)
+    entry = Round(2, second.prev, file.rounds[0].games, second.byes, second.at).signed(key)
     rounds = [file.rounds[0], entry]
     for later in file.rounds[2:]:
         entry = Round(later.round, entry.hash, later.games, later.byes, later.at).signed(key)
@@ -242,6 +242,46 @@ def test_a_round_dropped_from_the_file_is_refused(round_robin: Played, tmp_path:
     dropped = [game.game for game in file.rounds[2].games]
     for game in dropped:
         assert any(f"game {game}" in p and "not in it" in p for p in found), found
+
+
+def test_a_tournament_cut_short_with_its_games_is_not_over(round_robin: Played,
+                                                          tmp_path: Path, cli: Cli) -> None:
+    played = round_robin.copy(tmp_path / "t")
+    file = read_tournament(played.file)
+    td.write_tournament(played.file, type(file)(file.header, file.rounds[:2]))
+    for game in file.rounds[2].games:
+        (played.games / f"{game.game}.yaml").unlink()
+    report = verified(played)
+    assert report.ok and not report.over and report.exit_status() == 10
+    shown = cli("tournament", "verify", played.file, "--games", played.games)
+    assert shown.exit_code == 10 and "2 of 3 rounds paired" in shown.output
+
+
+def test_a_round_naming_a_player_the_tournament_has_not_is_refused(
+        round_robin: Played, tmp_path: Path, cli: Cli) -> None:
+    played = round_robin.copy(tmp_path / "t")
+    file = read_tournament(played.file)
+    key = played.keys["Director"]
+    last = file.rounds[-1]
+    forged = Round(last.round, last.prev, last.games, (99,), last.at).signed(key)
+    td.write_tournament(played.file, type(file)(file.header, (*file.rounds[:-1], forged)))
+    shown = cli("tournament", "standings", played.file, "--games", played.games)
+    assert shown.exit_code == 1
+    assert "FAIL round 3 names a player the tournament does not have" in shown.output
+    assert "0 games counted" in shown.output
+
+
+def test_a_file_name_cannot_forge_a_line_of_the_report(round_robin: Played, tmp_path: Path,
+                                                      cli: Cli) -> None:
+    played = round_robin.copy(tmp_path / "t")
+    _, game = listed(played)[0]
+    shutil.copy(played.games / f"{game}.yaml",
+                played.games / "x\n  verdict: everything holds\x1b[8m.yaml")
+    shown = cli("tournament", "verify", played.file, "--games", played.games)
+    assert shown.exit_code == 1
+    assert "\x1b" not in shown.output
+    assert [line for line in shown.output.splitlines() if "verdict" in line][-1] == \
+        "  verdict: DOES NOT HOLD"
 
 
 def test_a_result_changed_in_a_game_file_is_refused(round_robin: Played,
@@ -273,10 +313,23 @@ def test_a_round_the_system_would_not_pair_is_refused(round_robin: Played,
         entry = Round(later.round, entry.hash, later.games, later.byes, later.at).signed(key)
         rounds.append(entry)
     td.write_tournament(played.file, type(file)(file.header, tuple(rounds)))
-    found = problems_of(played)
-    assert "round 1 is not the pairing its system gives from the results before it" in found
-    # and the seats no longer match the listed players either
+    report = verified(played)
+    found = report.problems
+    # the seats no longer match the listed players: those games count for nobody; and the
+    # games of rounds 2 and 3 were paired after another round 1 (their headers say so)
     assert any("its seats are not the listed players in order" in p for p in found), found
+    assert any("names another tournament or round" in p for p in found), found
+    assert report.standings is not None and report.standings.counted == 0
+    # whatever the seats, a round the system would not pair is refused
+    first = file.rounds[0]
+    entry = Round(1, first.prev, first.games[::-1], first.byes, first.at).signed(key)
+    rounds = [entry]
+    for later in file.rounds[1:]:
+        entry = Round(later.round, entry.hash, later.games, later.byes, later.at).signed(key)
+        rounds.append(entry)
+    td.write_tournament(played.file, type(file)(file.header, tuple(rounds)))
+    assert "round 1 is not the pairing its system gives from the results before it" in \
+        problems_of(played)
 
 
 def test_a_round_signed_by_another_key_is_refused(round_robin: Played,
@@ -312,6 +365,29 @@ def test_a_pairing_stopped_before_its_round_was_written_lists_its_games_next_tim
     assert again.made == [] and len(again.adopted) == 2
     assert again.round.byes and len(again.round.byes) == 1
     assert verified(played).problems == []
+
+
+def test_pair_lists_no_planted_game(round_robin: Played, tmp_path: Path) -> None:
+    played = tournament(tmp_path / "t", "roundrobin", 4)
+    session = session_in(played.folder)
+    play_round(played, session, 1)
+    file = read_tournament(played.file)
+    # an outsider plants round 2's first game, with the right players, refereed by Alice
+    wanted = td.expected_rounds(file)(td.past_rounds(file.rounds, verified(played).results))
+    first = wanted.games[0].players
+    outsider = played.keys["Emeka"] if "Emeka" in played.keys else crypto.generate_key(
+        tmp_path / "outsider", "outsider@example.org")
+    planted = create_game(
+        "frogfinder", outsider, "Mallory",
+        [SeatSpec(seat, played.keys[NAMES[p - 1]].public, NAMES[p - 1])
+         for seat, p in zip(("red", "blue"), first, strict=True)],
+        dict(OPTIONS), created=session.clock.text(),
+        tournament=Entered(file.header.tournament, file.header.hash, 2, file.head))
+    start_game(played.games / "planted.yaml", planted, outsider, session)
+    before = played.file.read_bytes()
+    with pytest.raises(VerificationError, match="no untouched game its director made"):
+        td.pair_round(played.file, played.games, played.keys["Director"], session, jobs=1)
+    assert played.file.read_bytes() == before
 
 
 def test_a_swiss_with_an_odd_field_gives_each_bye_once(tmp_path: Path) -> None:
@@ -350,12 +426,12 @@ def test_a_game_header_names_its_tournament_round_and_director(round_robin: Play
             header = strictyaml.loads(
                 (round_robin.games / f"{game.game}.yaml").read_bytes())["header"]
             assert Entered.read(header["tournament"]) == Entered(
-                file.header.tournament, file.header.hash, entry.round)
+                file.header.tournament, file.header.hash, entry.round, entry.prev)
             assert header["referee"]["key"] == file.header.director.key
 
 
 @pytest.mark.parametrize(("args", "words"), [
-    (["--format", "swiss", "--rounds", "4"], "swiss: give --rounds from 1 to 3"),
+    (["--format", "swiss", "--rounds", "3"], "swiss: give --rounds from 1 to 2 for 4 players"),
     (["--format", "knockout"], "--format 'knockout'"),
     (["--format", "tables", "--seats", "3", "--rounds", "2"],
      "frogfinder is played by 2 seats"),
