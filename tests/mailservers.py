@@ -19,7 +19,7 @@ import subprocess
 import tempfile
 import time
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -40,6 +40,8 @@ class Servers:
     folder: Path
     imap_port: int
     smtp_port: int
+    delivered: list[str] = field(default_factory=list)
+    """The recipient of each message the SMTP server delivered, in order."""
 
     @property
     def smtp(self) -> str:
@@ -151,6 +153,7 @@ def mail_servers(users: Sequence[str] = USERS) -> Iterator[Servers]:
                 if user not in users:
                     return "550 no such user"
                 Deliver.count += 1
+                running.delivered.append(rcpt)
                 name = f"{time.time_ns()}.{Deliver.count}.frogpbem-test"
                 tmp = folder / "mail" / user / "tmp" / name
                 tmp.write_bytes(envelope.original_content or envelope.content)
@@ -158,6 +161,7 @@ def mail_servers(users: Sequence[str] = USERS) -> Iterator[Servers]:
                 os.replace(tmp, folder / "mail" / user / "new" / name)
             return "250 delivered"
 
+    running = Servers(folder, imap_port, smtp_port)
     controller = Controller(Deliver(), hostname="127.0.0.1", port=smtp_port)
     controller.start()
     try:
@@ -170,7 +174,7 @@ def mail_servers(users: Sequence[str] = USERS) -> Iterator[Servers]:
         else:
             log = (folder / "dovecot.log").read_text() if (folder / "dovecot.log").exists() else ""
             raise RuntimeError(f"dovecot did not start: {log}")
-        yield Servers(folder, imap_port, smtp_port)
+        yield running
     finally:
         controller.stop()
         process.terminate()
