@@ -26,6 +26,8 @@ import pytest
 from frogpbem import crypto
 from frogpbem.gamefile import strictyaml
 from frogpbem.games import bot_move
+from frogpbem.mail.judge import Judge, MaildirBox
+from frogpbem.mail.outbox import MemoryOutbox
 from frogpbem.protocol.game import known_secrets, load, replay
 from frogpbem.tournament.file import read_tournament
 from frogpbem.views import make_view
@@ -305,3 +307,13 @@ def test_a_tournament_that_does_not_hold_is_said_once_and_not_paired(
     assert "missing" in said[0]
     assert len(read_tournament(club.file).rounds) == 1
     assert len(sink[1]) == 4  # nothing more was mailed
+    # a tournament file damaged under a running judge: said once, even by a judge restarted
+    club.file.write_bytes(club.file.read_bytes().replace(b"rounds:", b"rounds: [", 1))
+    said = []
+    for _ in range(2):
+        with here() as session:
+            judge = Judge(club.games, crypto.load_private_key(club.director),
+                          MaildirBox(club.folder / "Maildir"), MemoryOutbox(), session,
+                          tournaments=(club.file,))
+            said += judge.round() + judge.round()
+    assert len(said) == 1 and said[0].startswith("tournament t.yaml: does not hold: "), said

@@ -571,18 +571,28 @@ class Judge:
         for path in self.tournaments:
             try:
                 log += self._tournament(path)
-            except FrogPbemError as exc:
-                said = f"tournament {path.name}: does not hold: {exc.message}"
-                if said not in self._said:
-                    self._said.add(said)
-                    log.append(said)
+            except FrogPbemError as exc:  # unreadable: said once, by the file's path
+                unread = self._unread_path(path)
+                if TournamentMark.read(unread).said != exc.message:
+                    unread.parent.mkdir(parents=True, exist_ok=True)
+                    write_atomic(unread, json.dumps(TournamentMark(said=exc.message)
+                                                    .to_json()).encode())
+                    log.append(f"tournament {path.name}: does not hold: {safe(exc.message)}")
         return log
+
+    def _unread_path(self, path: Path) -> Path:
+        """Where the judge keeps what it said of a tournament file it could not read."""
+        named = crypto.sha256(str(path.absolute()).encode()).hex()[:32]
+        mark = self.state / "tournaments" / f"file-{named}.json"
+        check(mark)
+        return mark
 
     def _tournament(self, path: Path) -> list[str]:
         from frogpbem.tournament.file import parse_tournament
 
         data = read_bytes(path)
         file = parse_tournament(data, str(path))
+        self._unread_path(path).unlink(missing_ok=True)  # (it reads again)
         ident = file.header.tournament
         mark = self._tournament_mark(ident)
         if mark.over:
