@@ -353,6 +353,11 @@ def judge(
         "--imap-insecure-loopback", help="Log in without TLS to an IMAP server on this "
                                          "machine (127.0.0.0/8, ::1) that offers none.")]
     = False,
+    tournament: Annotated[list[Path], typer.Option(
+        "--tournament", help="A tournament file (repeat for more): the judge pairs its "
+                             "next round once the last is over, its games going into "
+                             "--games, and mails each player the final standings once. "
+                             "The judge's key must be its director's.")] = [],  # noqa: B006
     key: KeyOption = None,
 ) -> None:
     """The referee as a service: take signed moves from mail, apply them, mail the boards.
@@ -361,9 +366,25 @@ def judge(
     bounces and autoresponders), never deleted; a person's unusable message is answered
     once, with the reason. One log line per message. One judge per games folder: a
     second one exits with status 12.
+
+    With --tournament T.yaml (repeatable), the judge is also the tournament's director:
+    each round, once every game of the last round has ended, it pairs the next round
+    (frogpbem tournament pair) and mails its games like any other; once the last round
+    is over it mails each player the final standings, once. A tournament that does not
+    hold is logged once and not paired. Exit status 5 when the judge's key is not the
+    director's of a tournament given.
     """
     from frogpbem.mail.compose import check_login, default_config, smtp_server
-    from frogpbem.mail.judge import ImapBox, Judge, Mailbox, MaildirBox, holding, judge_address, run
+    from frogpbem.mail.judge import (
+        ImapBox,
+        Judge,
+        Mailbox,
+        MaildirBox,
+        check_director,
+        holding,
+        judge_address,
+        run,
+    )
     from frogpbem.mail.outbox import SmtpOutbox
     from frogpbem.protocol.session import Session
 
@@ -373,6 +394,7 @@ def judge(
         smtp_server(smtp)
         address = judge_address(address)
         referee = load_key(key)
+        check_director(tournament, referee)
         check_login(smtp, default_config())
         with holding(games):
             box: Mailbox = MaildirBox(maildir) if maildir is not None else \
@@ -380,6 +402,7 @@ def judge(
                         imap_insecure_loopback)
             outbox = SmtpOutbox(smtp, default_config())
             with Session.from_environment() as session:
-                for line in run(Judge(games, referee, box, outbox, session, address), once,
-                                every):
+                judging = Judge(games, referee, box, outbox, session, address,
+                                tournaments=tuple(tournament))
+                for line in run(judging, once, every):
                     typer.echo(safe(line))  # subjects and reasons come from strangers' mail

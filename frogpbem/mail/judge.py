@@ -18,17 +18,20 @@ alone, and a server that is away is tried again later and later.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import fcntl
 import functools
 import glob
 import ipaddress
+import json
 import os
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from email.message import Message
+from email.headerregistry import Address
+from email.message import EmailMessage, Message
 from pathlib import Path
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 from urllib.parse import unquote, urlsplit
 
 from frogpbem import crypto
@@ -36,15 +39,17 @@ from frogpbem.errors import (
     FileAccessError,
     FolderBusyError,
     FrogPbemError,
+    KeyError_,
     NothingToApplyError,
     UnknownGameError,
     UsageError,
 )
-from frogpbem.gamefile.document import locked, parse_game, read_bytes
+from frogpbem.gamefile.document import locked, parse_game, read_bytes, write_atomic
 from frogpbem.gamefile.duelfile import is_duel
 from frogpbem.gamefile.model import GameFile
 from frogpbem.mail import invite
 from frogpbem.mail.answers import (
+    JUDGE_NAME,
     NEXT_STEP,
     Entry,
     Journal,
@@ -61,7 +66,7 @@ from frogpbem.mail.answers import (
 )
 from frogpbem.mail.compose import Refusal, letters, recipients
 from frogpbem.mail.contact import header_addresses
-from frogpbem.mail.headers import address
+from frogpbem.mail.headers import address, domain_of, stamp
 from frogpbem.mail.marks import Backoff, KnownClock, Mailed, Marks, RunningClock, check
 from frogpbem.mail.notary import Notary, duel_copies
 from frogpbem.mail.outbox import Outbox
@@ -88,6 +93,9 @@ from frogpbem.protocol.game import (
 from frogpbem.protocol.session import Session
 from frogpbem.referee import apply_timeout
 from frogpbem.safetext import safe
+
+if TYPE_CHECKING:
+    from frogpbem.tournament.file import Player, Round, TournamentFile, TournamentHeader
 
 DONE = "frogpbem-done"
 REFUSED = "frogpbem-refused"
@@ -273,6 +281,10 @@ class Judge:
     """What each game file's clock said, by the file (see :meth:`deadlines`)."""
     _said: set[str] = field(default_factory=set)
     """What was said of files the judge cannot use (each said once)."""
+    tournaments: tuple[Path, ...] = ()
+    """The tournament files whose rounds the judge pairs (its key is their director's)."""
+    _revealed: set[str] = field(default_factory=set)
+    """The hashes of game files seen to hold a reveal (a game over stays over)."""
 
     def round(self) -> list[str]:
         """One round's log (see :meth:`steps`)."""
@@ -280,8 +292,9 @@ class Judge:
 
     def steps(self) -> Iterator[str]:
         """Finish a write a stopped round left undone, take every waiting message, apply
-        deadlines, then mail what changed; each log line as soon as it is done (so that
-        what a round did is printed even if it stops midway)."""
+        deadlines, pair the tournaments' rounds, then mail what changed (a round's new
+        games among it); each log line as soon as it is done (so that what a round did
+        is printed even if it stops midway)."""
         yield from self.finish_writes()
         for message in self.box.waiting():
             try:
@@ -290,6 +303,7 @@ class Judge:
                 yield f"message {message.ident}: gone from the mailbox (taken by another " \
                       "program): left alone"
         yield from self.deadlines()
+        yield from self.pair_tournaments()
         yield from self.mail_changes()
 
     def finish_writes(self) -> list[str]:
@@ -545,6 +559,188 @@ class Judge:
         self.journal.put(digest, Entry("unanswered"))
         return f"; not answered ({why}): it waits for the next round"
 
+    def pair_tournaments(self) -> list[str]:
+        """Pair the next round of each tournament whose last round is over; once its last
+        round is over, say so and mail each player the final standings, once.
+
+        Cheap while games are in play: the tournament file and the files of its last
+        round's games are read, nothing is audited. A tournament that does not hold is
+        said once (and looked at again only once its files change), never paired.
+        """
+        log = []
+        for path in self.tournaments:
+            try:
+                log += self._tournament(path)
+            except FrogPbemError as exc:  # unreadable: said once, by the file's path
+                unread = self._unread_path(path)
+                if TournamentMark.read(unread).said != exc.message:
+                    unread.parent.mkdir(parents=True, exist_ok=True)
+                    write_atomic(unread, json.dumps(TournamentMark(said=exc.message)
+                                                    .to_json()).encode())
+                    log.append(f"tournament {path.name}: does not hold: {safe(exc.message)}")
+        return log
+
+    def _unread_path(self, path: Path) -> Path:
+        """Where the judge keeps what it said of a tournament file it could not read."""
+        named = crypto.sha256(str(path.absolute()).encode()).hex()[:32]
+        mark = self.state / "tournaments" / f"file-{named}.json"
+        check(mark)
+        return mark
+
+    def _tournament(self, path: Path) -> list[str]:
+        from frogpbem.tournament.file import parse_tournament
+
+        data = read_bytes(path)
+        file = parse_tournament(data, str(path))
+        self._unread_path(path).unlink(missing_ok=True)  # (it reads again)
+        ident = file.header.tournament
+        mark = self._tournament_mark(ident)
+        if mark.over:
+            return self._mail_standings(file, mark)
+        if file.rounds and self._in_play(file.rounds[-1]):
+            return []  # the last round is being played: nothing to audit yet
+        seen = self._tournament_seen(data, file)
+        if mark.said is not None and mark.seen == seen:
+            return []  # said already that it does not hold, and nothing changed since
+        if len(file.rounds) < file.header.format.rounds:
+            return self._pair(path, file, mark, seen)
+        return self._finish(path, file, mark, seen)
+
+    def _pair(self, path: Path, file: TournamentFile, mark: TournamentMark,
+              seen: str) -> list[str]:
+        """Pair the tournament's next round (its games are mailed by this round)."""
+        from frogpbem.tournament.director import pair_round
+
+        ident = file.header.tournament
+        try:
+            paired = pair_round(path, self.games, self.key, self.session)
+        except FrogPbemError as exc:
+            return self._does_not_hold(ident, mark, seen, exc.message)
+        if mark.said is not None:
+            self._set_tournament_mark(ident, TournamentMark())
+        names = {player.player: player.name for player in file.header.players}
+        count = len(paired.round.games)
+        byes = ", ".join(names[bye] for bye in paired.round.byes)
+        return [f"tournament {ident}: paired round {paired.round.round} ({count} "
+                f"game{'s' if count != 1 else ''}{f', bye: {byes}' if byes else ''})"]
+
+    def _finish(self, path: Path, file: TournamentFile, mark: TournamentMark,
+                seen: str) -> list[str]:
+        """Every round paired and played: verify the whole, then mail the standings."""
+        from frogpbem.cli.tournament import standings_text
+        from frogpbem.tournament.director import verify_tournament
+
+        ident = file.header.tournament
+        report = verify_tournament(path, self.games, self.session)
+        if not report.ok:
+            return self._does_not_hold(ident, mark, seen, report.problems[0])
+        if report.standings is None or not report.over:
+            return []  # (a game ended without its reveal: looked at again next round)
+        names = {player.player: player.name for player in file.header.players}
+        over = TournamentMark(over=True, standings=standings_text(report.standings, names))
+        self._set_tournament_mark(ident, over)
+        return [f"tournament {ident}: over", *self._mail_standings(file, over)]
+
+    def _does_not_hold(self, ident: str, mark: TournamentMark, seen: str,
+                       problem: str) -> list[str]:
+        """Say once what does not hold (again only if it is something else)."""
+        problem = problem.removeprefix("the tournament does not hold: ")
+        self._set_tournament_mark(ident, TournamentMark(said=problem, seen=seen))
+        if mark.said == problem:
+            return []
+        return [f"tournament {ident}: does not hold: {safe(problem)}"]
+
+    def _in_play(self, last: Round) -> bool:
+        """Whether a game of the round is still in play, by its file alone: a game is over
+        once its file holds the referee's reveal. A round with a file missing (or that
+        cannot be read) is not: the tournament is then verified, and the problem said."""
+        datas = []
+        for listed in last.games:
+            path = self.games / f"{listed.game}.yaml"
+            try:
+                datas.append((path, read_bytes(path)))
+            except FrogPbemError:
+                return False
+        for path, data in datas:
+            digest = crypto.sha256(data).hex()
+            if digest in self._revealed:
+                continue
+            if b"\nreveal:" not in data:
+                return True
+            try:
+                parsed = parse_game(data, str(path), self.session.verified.in_memory(),
+                                    bulk=True)
+            except FrogPbemError:
+                continue  # verified below, and said
+            if parsed.reveal is None:
+                return True
+            self._revealed.add(digest)
+        return False
+
+    def _tournament_seen(self, data: bytes, file: TournamentFile) -> str:
+        """What a verdict on the tournament depends on, hashed: its file, the files of the
+        games it lists (their size and time), and the names of the folder's game files."""
+        parts = [crypto.sha256(data).hex()]
+        for entry in file.rounds:
+            for listed in entry.games:
+                try:
+                    stat = (self.games / f"{listed.game}.yaml").stat()
+                    parts.append(f"{listed.game} {stat.st_size} {stat.st_mtime_ns}")
+                except OSError:
+                    parts.append(f"{listed.game} -")
+        parts += sorted(path.name for path in game_files(self.games))
+        return crypto.sha256("\n".join(parts).encode()).hex()
+
+    def _mail_standings(self, file: TournamentFile, mark: TournamentMark) -> list[str]:
+        """Mail the final standings to each player not mailed them yet, once: each is
+        marked mailed just before the mail goes (a judge stopped then mails nobody
+        twice), and unmarked when the server did not take it for now."""
+        header = file.header
+        due = [player for player in header.players
+               if player.email and player.player not in mark.mailed]
+        if not due:
+            return []
+        ident = header.tournament
+        letters_ = [(_standings_letter(header, player, mark.standings or "", self.address),
+                     player) for player in due]
+        envelopes = [(message, player.email or "") for message, player in letters_]
+        everyone = frozenset(player.player for player in due)
+
+        def sending() -> None:
+            self._set_tournament_mark(ident, mark.having(everyone))
+
+        try:
+            refusals = self.outbox.send(envelopes, sending=sending)
+        except FrogPbemError as exc:
+            self._set_tournament_mark(ident, mark)
+            return [f"tournament {ident}: final standings not mailed yet ({exc.message})"]
+        later = frozenset(player.player for player, refused in zip(due, refusals, strict=True)
+                          if refused is not None and not refused.permanent)
+        self._set_tournament_mark(ident, mark.having(everyone - later))
+        log = []
+        sent = [f"{player.name}: {player.email}"
+                for player, refused in zip(due, refusals, strict=True) if refused is None]
+        if sent:
+            log.append(f"tournament {ident}: mailed the final standings to {', '.join(sent)}")
+        log += [f"tournament {ident}: {player.name}'s address {refused}"
+                + ("" if refused.permanent else ": trying again next round")
+                for player, refused in zip(due, refusals, strict=True) if refused is not None]
+        return [safe(line) for line in log]
+
+    def _tournament_mark(self, ident: str) -> TournamentMark:
+        return TournamentMark.read(self._tournament_mark_path(ident))
+
+    def _set_tournament_mark(self, ident: str, mark: TournamentMark) -> None:
+        path = self._tournament_mark_path(ident)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        write_atomic(path, json.dumps(mark.to_json()).encode())
+
+    def _tournament_mark_path(self, ident: str) -> Path:
+        """``.judge/tournaments/ID.json``: what the judge said and mailed of a tournament."""
+        mark = self.state / "tournaments" / f"{ident}.json"
+        check(mark)
+        return mark
+
     def mail_changes(self) -> list[str]:
         """Mail every seat of every game whose head moved since it was last mailed.
 
@@ -646,7 +842,8 @@ class Judge:
     @property
     def state(self) -> Path:
         """The judge's own records in the games folder: the journal of messages, the
-        addresses refused for good, and the waits after a server failed."""
+        addresses refused for good, the waits after a server failed, and what it said
+        and mailed of each tournament (``tournaments/ID.json``, :class:`TournamentMark`)."""
         return self.marks.state
 
     @property
@@ -672,6 +869,81 @@ class Judge:
         if failed is not None:
             return f"{said}; the referee could not be told: {failed}"
         return f"{said}; the referee was told at {told}"
+
+
+@dataclass(frozen=True)
+class TournamentMark:
+    """What the judge said and mailed of one tournament (``.judge/tournaments/ID.json``).
+
+    A damaged mark names nothing: the judge then verifies once more (and, for a
+    tournament over, says so and mails whoever the mark does not name).
+    """
+
+    said: str | None = None
+    """The problem said of the tournament, when it did not hold."""
+    seen: str | None = None
+    """The hash of what that verdict depended on (see :meth:`Judge._tournament_seen`)."""
+    over: bool = False
+    standings: str | None = None
+    """The final standings as mailed, once over (so that no restart audits again)."""
+    mailed: frozenset[int] = frozenset()
+    """The players mailed the final standings (by number)."""
+
+    @classmethod
+    def read(cls, path: Path) -> TournamentMark:
+        """The mark of the file ``path``: ``[said, seen, standings, mailed]`` in JSON."""
+        try:
+            value = json.loads(read_bytes(path)) if path.is_file() else None
+        except (ValueError, FrogPbemError):
+            return cls()
+        if not isinstance(value, list) or len(value) != 4:
+            return cls()
+        said, seen, text, mailed = value
+        return cls(said if isinstance(said, str) else None,
+                   seen if isinstance(seen, str) else None,
+                   isinstance(text, str), text if isinstance(text, str) else None,
+                   frozenset(n for n in mailed if isinstance(n, int))
+                   if isinstance(mailed, list) else frozenset())
+
+    def to_json(self) -> list[object]:
+        return [self.said, self.seen, self.standings if self.over else None,
+                sorted(self.mailed)]
+
+    def having(self, mailed: frozenset[int]) -> TournamentMark:
+        """The mark with ``mailed`` added to the players mailed."""
+        return dataclasses.replace(self, mailed=self.mailed | mailed)
+
+
+def _standings_letter(header: TournamentHeader, player: Player, standings: str,
+                      judge: str) -> EmailMessage:
+    """The final standings of a tournament, to one of its players."""
+    message = EmailMessage()
+    message["From"] = Address(display_name=JUDGE_NAME, addr_spec=judge)
+    message["To"] = address(safe(player.name), player.email or "", player.name)
+    message["Subject"] = f"[frogpbem {header.tournament}] final standings: " \
+                         f"{safe(header.name)}"
+    message["X-Frogpbem-Tournament"] = header.tournament
+    message.set_content(
+        f"The tournament {safe(header.name)} ({header.tournament}) is over. The final "
+        f"standings:\n\n{standings}\n\nAnybody can count them again from the tournament "
+        "file and its games:\n\n"
+        f"    frogpbem tournament verify TOURNAMENT.yaml --games GAMES\n\n"
+        "-- \nThis message was written by a program; you are sent it once.\n")
+    stamp(message, domain_of(judge), "auto-generated")
+    return message
+
+
+def check_director(tournaments: list[Path], key: crypto.PrivateKey) -> None:
+    """Each tournament file read, and its director's key the judge's; else the first
+    that is not raises (:class:`KeyError_` for another director)."""
+    from frogpbem.tournament.file import read_tournament
+
+    for path in tournaments:
+        director = read_tournament(path).header.director
+        if director.public_key.blob != key.public.blob:
+            raise KeyError_(f"the judge's key is not the director's of this tournament "
+                            f"({safe(director.name)}'s): run the judge with the director's "
+                            "key", path=path)
 
 
 def judge_address(given: str) -> str:
