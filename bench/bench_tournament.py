@@ -59,10 +59,10 @@ def main() -> None:
 def run(work: Path) -> None:
     from frogpbem import crypto
     from frogpbem.cli import app
+    from frogpbem.gamefile.tournament import read_tournament
     from frogpbem.mail.judge import ImapBox, Judge, check_director
     from frogpbem.mail.outbox import SmtpOutbox
     from frogpbem.protocol.session import Session
-    from frogpbem.tournament.file import read_tournament
     from tests.conftest import Result
     from tests.mailservers import DOMAIN, PASSWORD, mail_servers
     from tests.test_judge_tournament import answer_mail, make_club

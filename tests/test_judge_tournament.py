@@ -25,11 +25,11 @@ import pytest
 
 from frogpbem import crypto
 from frogpbem.gamefile import strictyaml
+from frogpbem.gamefile.tournament import read_tournament
 from frogpbem.games import bot_move
 from frogpbem.mail.judge import Judge, MaildirBox
 from frogpbem.mail.outbox import MemoryOutbox
 from frogpbem.protocol.game import known_secrets, load, replay
-from frogpbem.tournament.file import read_tournament
 from frogpbem.views import make_view
 from tests.conftest import Cli, here
 from tests.mailservers import DOMAIN, PASSWORD, Servers, free_port, mail_servers

@@ -25,7 +25,6 @@ from frogpbem.errors import UsageError
 
 if TYPE_CHECKING:
     from frogpbem.tournament.director import Entrant, TournamentReport
-    from frogpbem.tournament.standings import Standings
 
 TournamentArgument = Annotated[Path, typer.Argument(metavar="TOURNAMENT",
                                                     help="The tournament file.")]
@@ -103,8 +102,8 @@ def new(
 def _entrants(given: list[str], emails: dict[str, str], listed: Path | None) -> list[Entrant]:
     """The players of ``--player`` and ``--players``, in order, each with their email."""
     from frogpbem import crypto
-    from frogpbem.gamefile import strictyaml
     from frogpbem.gamefile.document import read_bytes
+    from frogpbem.gamefile.tournament import read_entries
     from frogpbem.tournament.director import Entrant
 
     entrants = []
@@ -115,20 +114,9 @@ def _entrants(given: list[str], emails: dict[str, str], listed: Path | None) -> 
         entrants.append(Entrant(name.strip(), crypto.load_public_key(pub.strip()),
                                 emails.get(name.strip())))
     if listed is not None:
-        data = strictyaml.loads(read_bytes(listed), str(listed))
-        if not isinstance(data, list):
-            raise UsageError("--players: give a YAML list of {name, key, email?}", path=listed)
-        for entry in data:
-            if not isinstance(entry, dict) or not isinstance(entry.get("name"), str) \
-                    or not isinstance(entry.get("key"), str) \
-                    or set(entry) - {"name", "key", "email"}:
-                raise UsageError("--players: each player is {name, key, email?}", path=listed)
-            key = entry["key"]
-            if not key.startswith("ssh-"):
-                key = str(listed.parent / key)
-            mail = entry.get("email")
-            entrants.append(Entrant(entry["name"], crypto.load_public_key(key),
-                                    mail if isinstance(mail, str) else None))
+        for entry in read_entries(read_bytes(listed), str(listed)):
+            key = entry.key if entry.key.startswith("ssh-") else str(listed.parent / entry.key)
+            entrants.append(Entrant(entry.name, crypto.load_public_key(key), entry.email))
     names = [entrant.name for entrant in entrants]
     for extra in sorted(set(emails) - set(names)):
         raise UsageError(f"--email for {extra!r}, who is no player")
@@ -183,7 +171,7 @@ def pair(
 
 
 def _names(tournament: Path) -> dict[int, str]:
-    from frogpbem.tournament.file import read_tournament
+    from frogpbem.gamefile.tournament import read_tournament
 
     return {p.player: p.name for p in read_tournament(tournament).header.players}
 
@@ -216,6 +204,7 @@ def standings(
         echo(json.dumps({**table.to_json(), "problems": report.problems}, indent=2))
     else:
         from frogpbem.safetext import safe
+        from frogpbem.tournament.standings import standings_text
 
         echo(standings_text(table, _names(tournament)))
         for problem in report.problems:
@@ -268,30 +257,6 @@ def _verified(tournament: Path, games: Path | None, jobs: int,
 
     with reported(as_json), Session.from_environment() as session:
         return verify_tournament(tournament, games or tournament.parent, session, jobs)
-
-
-def standings_text(table: Standings, names: dict[int, str]) -> str:
-    """The crosstable as text: one line per player, a column per round."""
-    from frogpbem.safetext import safe
-    from frogpbem.tournament.standings import score_text
-
-    rounds = max((max(line.results, default=0) for line in table.lines), default=0)
-    width = max([len(safe(names[line.player])) for line in table.lines] + [4])
-    head = f"{'#':>3} {'seed':>4} {'name':<{width}} {'pts':>5} {'buch':>6} {'s-b':>6}"
-    head += "".join(f" {'r' + str(number):>7}" for number in range(1, rounds + 1))
-    lines = [head]
-    for line in table.lines:
-        row = (f"{line.rank:>3} {line.player:>4} {safe(names[line.player]):<{width}} "
-               f"{score_text(line.points):>5} {score_text(line.buchholz):>6} "
-               f"{score_text(line.berger):>6}")
-        for number in range(1, rounds + 1):
-            cells = line.results.get(number)
-            row += f" {' '.join(cell.text() for cell in cells) if cells else '.':>7}"
-        lines.append(row)
-    footer = f"{table.counted} games counted"
-    if table.in_play:
-        footer += f", {len(table.in_play)} in play"
-    return "\n".join([*lines, footer])
 
 
 app = typer.Typer(name="tournament", help="Tournaments: pair rounds, standings, verify.",

@@ -95,7 +95,7 @@ from frogpbem.referee import apply_timeout
 from frogpbem.safetext import safe
 
 if TYPE_CHECKING:
-    from frogpbem.tournament.file import Player, Round, TournamentFile, TournamentHeader
+    from frogpbem.gamefile.tournament import Player, Round, TournamentFile, TournamentHeader
 
 DONE = "frogpbem-done"
 REFUSED = "frogpbem-refused"
@@ -588,7 +588,7 @@ class Judge:
         return mark
 
     def _tournament(self, path: Path) -> list[str]:
-        from frogpbem.tournament.file import parse_tournament
+        from frogpbem.gamefile.tournament import parse_tournament
 
         data = read_bytes(path)
         file = parse_tournament(data, str(path))
@@ -627,8 +627,8 @@ class Judge:
     def _finish(self, path: Path, file: TournamentFile, mark: TournamentMark,
                 seen: str) -> list[str]:
         """Every round paired and played: verify the whole, then mail the standings."""
-        from frogpbem.cli.tournament import standings_text
         from frogpbem.tournament.director import verify_tournament
+        from frogpbem.tournament.standings import standings_text
 
         ident = file.header.tournament
         report = verify_tournament(path, self.games, self.session)
@@ -936,7 +936,7 @@ def _standings_letter(header: TournamentHeader, player: Player, standings: str,
 def check_director(tournaments: list[Path], key: crypto.PrivateKey) -> None:
     """Each tournament file read, and its director's key the judge's; else the first
     that is not raises (:class:`KeyError_` for another director)."""
-    from frogpbem.tournament.file import read_tournament
+    from frogpbem.gamefile.tournament import read_tournament
 
     for path in tournaments:
         director = read_tournament(path).header.director

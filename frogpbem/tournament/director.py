@@ -29,10 +29,7 @@ from frogpbem.errors import (
 )
 from frogpbem.gamefile.document import is_view, parse_game, read_bytes, write_atomic
 from frogpbem.gamefile.model import Deadline, Entered, GameFile, Header, Party
-from frogpbem.games import find_game
-from frogpbem.protocol.session import Session
-from frogpbem.tournament import pairing
-from frogpbem.tournament.file import (
+from frogpbem.gamefile.tournament import (
     MAX_PLAYERS,
     SYSTEMS,
     Format,
@@ -43,8 +40,10 @@ from frogpbem.tournament.file import (
     TournamentHeader,
     check_signatures,
     read_tournament,
-    swiss_rounds,
 )
+from frogpbem.games import find_game
+from frogpbem.protocol.session import Session
+from frogpbem.tournament import pairing
 from frogpbem.tournament.standings import Standings, past_rounds, standings
 
 TOURNAMENT_PREFIX = b"frogpbem-tournament:"
@@ -57,6 +56,43 @@ class Entrant:
     name: str
     key: crypto.PublicKey
     email: str | None = None
+
+
+def swiss_rounds(count: int) -> int:
+    """The most rounds a Swiss of ``count`` players may have: ⌈count / 2⌉ (with more, a
+    round late in the event often has no pairing without a repeat)."""
+    return (count + 1) // 2
+
+
+def format_problems(header: TournamentHeader) -> list[str]:
+    """What does not fit between the format, the rules and the number of players."""
+    form = header.format
+    count = len(header.players)
+    system = form.system
+    try:
+        ruleset = find_game(header.rules)
+        options = ruleset.options(header.options)
+        if options != dict(header.options):
+            return ["the options are not complete, as the rules check them"]
+        if ruleset.team_names(options):
+            return ["a tournament's games have no teams"]
+        ruleset.seats(options, form.seats if system == "tables" and form.seats else 2)
+    except FrogPbemError as exc:
+        return [f"the rules do not fit the format: {exc.message}"]
+    if system == "roundrobin":
+        if form.cycles not in (1, 2) or form.seats is not None:
+            return ["a round robin has cycles 1 or 2, and no seats"]
+        if form.rounds != pairing.round_robin_rounds(count, form.cycles):
+            return [f"a round robin of {count} players in {form.cycles} cycles has "
+                    f"{pairing.round_robin_rounds(count, form.cycles)} rounds, not {form.rounds}"]
+    elif system == "swiss":
+        if form.cycles is not None or form.seats is not None:
+            return ["a Swiss has neither cycles nor seats"]
+        if form.rounds > swiss_rounds(count):
+            return [f"a Swiss of {count} players has at most {swiss_rounds(count)} rounds"]
+    elif form.cycles is not None or form.seats is None or not 2 <= form.seats <= 6:
+        return ["tables have 2 to 6 seats, and no cycles"]
+    return []
 
 
 def new_tournament_id() -> str:
@@ -77,7 +113,7 @@ def new_tournament(key: crypto.PrivateKey, director: str, name: str, rules: str,
         raise UsageError(f"a tournament has 2 to {MAX_PLAYERS} players, not {count}")
     if system not in SYSTEMS:
         raise UsageError(f"--format {system!r}: give one of {', '.join(SYSTEMS)}")
-    if opts.get("teams"):
+    if ruleset.team_names(opts):
         raise UsageError("a tournament's games have no teams: each player plays for "
                          "themselves")
     keys = [entrant.key.blob for entrant in entrants] + [key.public.blob]
@@ -218,7 +254,7 @@ def verify_tournament(path: Path, games: Path, session: Session,
     header = file.header
     report = TournamentReport(str(path), paired=len(file.rounds),
                               rounds=header.format.rounds)
-    report.problems += check_signatures(file)
+    report.problems += check_signatures(file) + format_problems(header)
     if report.problems:  # nothing below may rely on such a file: nothing counts
         report.standings = standings(header, (), {})
         return report

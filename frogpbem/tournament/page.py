@@ -10,11 +10,11 @@ import html
 from pathlib import Path
 
 from frogpbem.gamefile.document import write_atomic
+from frogpbem.gamefile.tournament import read_tournament
 from frogpbem.protocol.game import load
 from frogpbem.protocol.session import Session
 from frogpbem.record import record_html
 from frogpbem.tournament.director import TournamentReport, games_of
-from frogpbem.tournament.file import read_tournament
 from frogpbem.tournament.standings import score_text
 
 STYLE = """body{font-family:sans-serif;margin:2em;color:#222}

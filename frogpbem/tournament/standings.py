@@ -12,7 +12,8 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from frogpbem.audit import GameResult
-from frogpbem.tournament.file import Round, TournamentHeader
+from frogpbem.gamefile.tournament import Round, TournamentHeader
+from frogpbem.safetext import safe
 from frogpbem.tournament.pairing import BYE_POINTS, PastRound, Played
 
 HALF = Fraction(1, 2)
@@ -180,3 +181,24 @@ def _order(system: str, line: Line) -> tuple[Fraction | int, ...]:
     if system == "roundrobin":
         return (-line.points, -line.berger, line.player)
     return (-line.points, -line.buchholz, -line.berger, line.player)
+
+
+def standings_text(table: Standings, names: dict[int, str]) -> str:
+    """The crosstable as text: one line per player, a column per round."""
+    rounds = max((max(line.results, default=0) for line in table.lines), default=0)
+    width = max([len(safe(names[line.player])) for line in table.lines] + [4])
+    head = f"{'#':>3} {'seed':>4} {'name':<{width}} {'pts':>5} {'buch':>6} {'s-b':>6}"
+    head += "".join(f" {'r' + str(number):>7}" for number in range(1, rounds + 1))
+    lines = [head]
+    for line in table.lines:
+        row = (f"{line.rank:>3} {line.player:>4} {safe(names[line.player]):<{width}} "
+               f"{score_text(line.points):>5} {score_text(line.buchholz):>6} "
+               f"{score_text(line.berger):>6}")
+        for number in range(1, rounds + 1):
+            cells = line.results.get(number)
+            row += f" {' '.join(cell.text() for cell in cells) if cells else '.':>7}"
+        lines.append(row)
+    footer = f"{table.counted} games counted"
+    if table.in_play:
+        footer += f", {len(table.in_play)} in play"
+    return "\n".join([*lines, footer])

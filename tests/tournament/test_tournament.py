@@ -22,9 +22,9 @@ from frogpbem.demo import play_out
 from frogpbem.errors import VerificationError
 from frogpbem.gamefile import strictyaml
 from frogpbem.gamefile.model import Entered
+from frogpbem.gamefile.tournament import Round, read_tournament
 from frogpbem.protocol.session import Session
 from frogpbem.tournament import director as td
-from frogpbem.tournament.file import Round, read_tournament
 from tests.conftest import Cli
 
 NAMES = ("Alice", "Bob", "Chloe", "Dmitri", "Emeka")
@@ -454,7 +454,7 @@ def test_the_tournament_file_keeps_to_its_schema_and_76_columns(round_robin: Pla
 
     from frogpbem.errors import GameFileError
     from frogpbem.gamefile import schema
-    from frogpbem.tournament.file import parse_tournament
+    from frogpbem.gamefile.tournament import parse_tournament
 
     data = round_robin.file.read_bytes()
     assert max(len(line) for line in data.decode().splitlines()) <= 76
@@ -465,3 +465,27 @@ def test_the_tournament_file_keeps_to_its_schema_and_76_columns(round_robin: Pla
     assert list(reference.iter_errors(document))
     with pytest.raises(GameFileError):
         parse_tournament(strictyaml.dumps(document).encode(), "t.yaml")
+
+
+def test_new_takes_the_players_from_a_list(cli: Cli, tmp_path: Path) -> None:
+    make_keys(tmp_path / "keys", 4)
+    listing = tmp_path / "players.yaml"
+    listing.write_text("".join(
+        f"- {{name: {name}, key: keys/{name.lower()}.pub, email: {name.lower()}@example.org}}\n"
+        for name in NAMES[:4]))
+    made = cli("tournament", "new", tmp_path / "t.yaml", "--name", "Club", "--format",
+               "swiss", "--rounds", "2", "--players", listing, "-k",
+               tmp_path / "keys" / "director")
+    assert made.exit_code == 0, made.output
+    players = read_tournament(tmp_path / "t.yaml").header.players
+    assert [(p.player, p.name, p.email) for p in players] == [
+        (number, name, f"{name.lower()}@example.org")
+        for number, name in enumerate(NAMES[:4], 1)]
+    keys = tmp_path / "keys"
+    assert [p.key for p in players] == [
+        (keys / f"{name.lower()}.pub").read_text().strip() for name in NAMES[:4]]
+    listing.write_text("- {name: Alice, key: keys/alice.pub, rating: 2100}\n")
+    wrong = cli("tournament", "new", tmp_path / "u.yaml", "--name", "Club", "--format",
+                "swiss", "--rounds", "2", "--players", listing, "-k", keys / "director")
+    assert wrong.exit_code == 7 and "player 1: give {name, key, email?}" in wrong.output
+    assert not (tmp_path / "u.yaml").exists()

@@ -8,12 +8,12 @@ writes back exactly as it was read, or it is refused.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, ClassVar
 
 from frogpbem import crypto
-from frogpbem.errors import FrogPbemError, GameFileError, SignatureError
+from frogpbem.errors import GameFileError, SignatureError
 from frogpbem.frozen import cached, frozen
 from frogpbem.gamefile import schema, strictyaml
 from frogpbem.gamefile.document import read_bytes
@@ -217,8 +217,9 @@ def read_tournament(path: Path) -> TournamentFile:
 
 
 def check_signatures(file: TournamentFile) -> list[str]:
-    """What does not hold in the file's signatures, chain, players and format, one
-    sentence each (nothing after it may rely on a file with any)."""
+    """What does not hold in the file's signatures, chain, players and rounds, one
+    sentence each (nothing after it may rely on a file with any; the format against the
+    rules is :func:`frogpbem.tournament.director.format_problems`'s)."""
     problems: list[str] = []
     header = file.header
     director = header.director.public_key
@@ -246,7 +247,6 @@ def check_signatures(file: TournamentFile) -> list[str]:
         problems.append("the players are not numbered 1, 2, … in order")
     if count > MAX_PLAYERS:
         problems.append(f"{count} players: a tournament has at most {MAX_PLAYERS}")
-    problems += format_problems(header)
     for entry in file.rounds:
         named = [p for game in entry.games for p in game.players] + list(entry.byes)
         if any(not 1 <= p <= count for p in named):
@@ -260,46 +260,27 @@ def check_signatures(file: TournamentFile) -> list[str]:
     return problems
 
 
-def swiss_rounds(count: int) -> int:
-    """The most rounds a Swiss of ``count`` players may have: ⌈count / 2⌉ (with more, a
-    round late in the event often has no pairing without a repeat)."""
-    return (count + 1) // 2
+@frozen
+class Entry:
+    """A player of a list the director gives ``tournament new`` (``--players``)."""
+
+    name: str
+    key: str
+    """A key line, or the name of a ``.pub`` file beside the list."""
+    email: str | None = None
 
 
-def format_problems(header: TournamentHeader) -> list[str]:
-    """What does not fit between the format, the rules and the number of players."""
-    from frogpbem.games import find_game
-    from frogpbem.tournament.pairing import round_robin_rounds
-
-    form = header.format
-    count = len(header.players)
-    system = form.system
-    try:
-        ruleset = find_game(header.rules)
-        options = ruleset.options(header.options)
-        if options != dict(header.options):
-            return ["the options are not complete, as the rules check them"]
-        if options.get("teams"):
-            return ["a tournament's games have no teams"]
-        ruleset.seats(options, form.seats if system == "tables" and form.seats else 2)
-    except FrogPbemError as exc:
-        return [f"the rules do not fit the format: {exc.message}"]
-    if system == "roundrobin":
-        if form.cycles not in (1, 2) or form.seats is not None:
-            return ["a round robin has cycles 1 or 2, and no seats"]
-        if form.rounds != round_robin_rounds(count, form.cycles):
-            return [f"a round robin of {count} players in {form.cycles} cycles has "
-                    f"{round_robin_rounds(count, form.cycles)} rounds, not {form.rounds}"]
-    elif system == "swiss":
-        if form.cycles is not None or form.seats is not None:
-            return ["a Swiss has neither cycles nor seats"]
-        if form.rounds > swiss_rounds(count):
-            return [f"a Swiss of {count} players has at most {swiss_rounds(count)} rounds"]
-    elif form.cycles is not None or form.seats is None or not 2 <= form.seats <= 6:
-        return ["tables have 2 to 6 seats, and no cycles"]
-    return []
-
-
-def listed_games(rounds: Sequence[Round]) -> dict[str, tuple[int, Listed]]:
-    """Every game the rounds list, by id, with its round."""
-    return {game.game: (entry.round, game) for entry in rounds for game in entry.games}
+def read_entries(data: bytes, name: str) -> list[Entry]:
+    """The players of a list (strict YAML: ``- {name, key, email?}`` each, in seed order)."""
+    document = strictyaml.loads(data, name)
+    if not isinstance(document, list):
+        raise GameFileError("give a YAML list of {name, key, email?}", path=name)
+    entries = []
+    for number, entry in enumerate(document, 1):
+        if not isinstance(entry, dict) or not {"name", "key"} <= set(entry) \
+                or set(entry) - {"name", "key", "email"} \
+                or not all(isinstance(value, str) for value in entry.values()):
+            raise GameFileError(f"player {number}: give {{name, key, email?}}, each a text",
+                                path=name)
+        entries.append(Entry(entry["name"], entry["key"], entry.get("email")))
+    return entries
