@@ -62,7 +62,7 @@ def new(
 ) -> None:
     """Create a tournament: players, rules and format, signed by the director.
 
-    The director's key referees every game of the tournament (``tournament pair``
+    The director's key referees every game of the tournament (frogpbem tournament pair
     makes them). Exit status 2 for what cannot be a tournament (an unknown format,
     too many rounds for a Swiss, a player twice).
     """
