@@ -51,8 +51,14 @@ def ratings(
     from frogpbem.gamefile.document import write_atomic
     from frogpbem.protocol.session import state_from_environment
     from frogpbem.protocol.times import Clock
-    from frogpbem.ratings import AuditCache, game_files, model_of, rate_files, ratings_html
-    from frogpbem.ratings import ratings_text
+    from frogpbem.ratings import (
+        AuditCache,
+        game_files,
+        model_of,
+        rate_files,
+        ratings_html,
+        ratings_text,
+    )
 
     with reported(as_json):
         model_of(model)
