@@ -188,14 +188,13 @@ def audit_files(paths: Sequence[Path], *, clock: Clock, cache: AuditCache | None
         except FrogPbemError as exc:
             verdicts[str(path)] = NotCounted(str(path), _reason(exc))
             continue
-        if _is_duel(data):
-            verdicts[str(path)] = NotCounted(str(path), NO_REFEREE)
-            continue
         digest = hashlib.sha256(data).hexdigest()
         kept = cache.get(digest) if cache is not None else None
         if kept is not None and seconds_of(kept.ended) - now <= SKEW:
-            verdicts[str(path)] = kept
+            verdicts[str(path)] = kept  # bytes kept are a refereed game's: no duel
             done.cached += 1
+        elif _is_duel(data):
+            verdicts[str(path)] = NotCounted(str(path), NO_REFEREE)
         else:
             pending.append((path, digest))
     for (path, digest), outcome in zip(pending, _audit_all(pending, clock, jobs), strict=True):
