@@ -32,7 +32,7 @@ from frogpbem.audit import GameResult, Report, Seated, audit
 from frogpbem.errors import FrogPbemError
 from frogpbem.gamefile.document import read_bytes, write_atomic
 from frogpbem.protocol.times import SKEW, Clock, seconds_of
-from frogpbem.safetext import safe
+from frogpbem.safetext import counted, safe
 
 MODELS = ("PlackettLuce", "BradleyTerryFull", "BradleyTerryPart", "ThurstoneMostellerFull",
           "ThurstoneMostellerPart")
@@ -370,12 +370,12 @@ def model_of(name: str) -> Any:
     return getattr(models, name)()
 
 
-def rate(counted: Sequence[Counted], model: str = "PlackettLuce"
+def rate(games: Sequence[Counted], model: str = "PlackettLuce"
          ) -> tuple[list[Player], list[Counted], list[NotCounted], tuple[float, float]]:
     """Rate the games in the order they ended (then by game id): the players best first,
     the games rated in order, and the copies not counted twice (a game is its header)."""
     rater = model_of(model)
-    order = sorted(counted, key=lambda c: (c.result.ended, c.result.game, c.result.header,
+    order = sorted(games, key=lambda c: (c.result.ended, c.result.game, c.result.header,
                                            c.path))
     players: dict[str, Player] = {}
     ratings: dict[str, Any] = {}
@@ -482,7 +482,8 @@ def ratings_text(table: Ratings) -> str:
         lines.append(f"not counted ({len(table.not_counted)}):")
         lines += [f"  {safe(n.path)}: {n.reason}" for n in table.not_counted]
     timing = table.timing
-    lines.append(f"{len(table.counted)} games counted, {len(table.not_counted)} files not "
+    lines.append(f"{counted(len(table.counted), 'game')} counted, "
+                 f"{counted(len(table.not_counted), 'file')} not "
                  f"counted; {table.model}, rating = mu - 3 sigma; audit "
                  f"{timing['audit']:.1f} s ({timing['audited']} audited, {timing['cached']} "
                  f"from the cache), rating {timing['rating']:.1f} s")
@@ -527,7 +528,7 @@ def ratings_html(table: Ratings) -> str:
 body {{ font-family: sans-serif; margin: 1.5em; color: #222; }}
 table {{ border-collapse: collapse; }}
 td, th {{ padding: 0.2em 0.7em; text-align: right; border-bottom: 1px solid #ddd; }}
-td:nth-child(2), th:nth-child(2), td:last-child {{ text-align: left; }}
+td:nth-child(2), th:nth-child(2), td:last-child, th:last-child {{ text-align: left; }}
 figure {{ display: inline-block; margin: 0.5em; }}
 figcaption {{ font-size: 0.9em; }}
 svg .band {{ fill: #9cf; opacity: 0.5; }} svg .mu {{ fill: none; stroke: #036; }}

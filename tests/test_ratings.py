@@ -146,12 +146,15 @@ def test_the_page_escapes_every_name() -> None:
 
 
 def tamper(path: Path) -> None:
-    """Change one digit of the first record's result (a signed value)."""
+    """Change one character of a record's result (a signed value): the first digit that
+    ends a result's line, else the last letter of the first result's line."""
     lines = path.read_text().splitlines(keepends=True)
-    at = next(i for i, line in enumerate(lines) if line == "  result:\n") + 1
+    results = [i + 1 for i, line in enumerate(lines) if line == "  result:\n"]
+    at = next((i for i in results if lines[i].rstrip("\n")[-1].isdigit()), results[0])
     line = lines[at].rstrip("\n")
-    assert line[-1].isdigit(), line
-    lines[at] = line[:-1] + str((int(line[-1]) + 1) % 10) + "\n"
+    last = line[-1]
+    changed = str((int(last) + 1) % 10) if last.isdigit() else "b" if last == "a" else "a"
+    lines[at] = line[:-1] + changed + "\n"
     path.write_text("".join(lines))
 
 
