@@ -199,7 +199,7 @@ def audit_files(paths: Sequence[Path], *, clock: Clock, cache: AuditCache | None
             pending.append((path, digest))
     for (path, digest), outcome in zip(pending, _audit_all(pending, clock, jobs), strict=True):
         done.audited += 1
-        verdicts[str(path)] = outcome if isinstance(outcome, NotCounted) else outcome
+        verdicts[str(path)] = outcome
         if cache is not None and isinstance(outcome, GameResult):
             cache.put(digest, outcome)
     for path in paths:
