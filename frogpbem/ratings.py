@@ -47,10 +47,12 @@ VIEW_FILE = "a view file (a seat's view of a game, not the game)"
 
 def game_files(paths: Iterable[Path]) -> list[Path]:
     """The files to rate: each file given, and each folder's ``*.yaml`` files (not in
-    its subfolders), in name order; duplicates once."""
+    its subfolders, nor the views written beside each game), in name order; duplicates
+    once. A view file given by name is listed as not counted."""
     found: list[Path] = []
     for path in paths:
-        found += sorted(path.glob("*.yaml")) if path.is_dir() else [path]
+        found += sorted(p for p in path.glob("*.yaml") if not p.name.endswith(".view.yaml")) \
+            if path.is_dir() else [path]
     return list(dict.fromkeys(found))
 
 
