@@ -47,6 +47,23 @@ def free_port() -> int:
         return port
 
 
+def started_smtp(handler: Any, **options: Any) -> tuple[Any, int]:
+    """aiosmtpd on loopback with ``handler``, started: its controller and port. A port probed
+    free may be taken by another test process before it is bound: then a new one is tried."""
+    from aiosmtpd.controller import Controller
+
+    for attempt in range(1, 6):
+        port = free_port()
+        controller = Controller(handler, hostname="127.0.0.1", port=port, **options)
+        try:
+            controller.start()
+            return controller, port
+        except OSError:
+            if attempt == 5:
+                raise
+    raise AssertionError("five attempts either returned or raised")
+
+
 @dataclass
 class Servers:
     folder: Path
@@ -161,23 +178,17 @@ def mail_servers() -> Iterator[Servers]:
 def start_servers(folder: Path, uid: int, gid: int) -> tuple[Any, Any]:
     """Dovecot and aiosmtpd on free ports: ((Dovecot, its port, the SMTP port), aiosmtpd's
     controller). A port probed free may be taken by another test process before it is bound:
-    then both start again on new ports."""
-    from aiosmtpd.controller import Controller
-
-    for attempt in range(5):
-        imap_port, smtp_port = free_port(), free_port()
+    then a new one is tried."""
+    for _ in range(5):
+        imap_port = free_port()
         process = start_dovecot(folder, imap_port)
         if process is None:
             continue
-        controller = Controller(Deliver(folder, uid, gid), hostname="127.0.0.1",
-                                port=smtp_port)
         try:
-            controller.start()
-        except (OSError, RuntimeError):
+            controller, smtp_port = started_smtp(Deliver(folder, uid, gid))
+        except BaseException:
             stop(process)
-            if attempt == 4:
-                raise
-            continue
+            raise
         return (process, imap_port, smtp_port), controller
     log = (folder / "dovecot.log").read_text() if (folder / "dovecot.log").exists() else ""
     raise RuntimeError(f"dovecot did not start: {log}")
@@ -540,7 +551,6 @@ def test_a_judge_killed_at_any_point_loses_and_repeats_no_move(
 def test_a_judge_on_a_maildir_takes_a_pasted_block(cli: Cli, keys: Keys, tmp_path: Path,
                                                    monkeypatch: pytest.MonkeyPatch) -> None:
     """The judge in this process, on a Maildir, sending through a real SMTP server."""
-    from aiosmtpd.controller import Controller
 
     sent: list[Any] = []
 
@@ -549,9 +559,7 @@ def test_a_judge_on_a_maildir_takes_a_pasted_block(cli: Cli, keys: Keys, tmp_pat
             sent.append(envelope)
             return "250 OK"
 
-    port = free_port()
-    controller = Controller(Keep(), hostname="127.0.0.1", port=port)
-    controller.start()
+    controller, port = started_smtp(Keep())
     try:
         games = tmp_path / "games"
         # any name: the judge finds a game by its id
@@ -590,7 +598,6 @@ def test_a_judge_on_a_maildir_takes_a_pasted_block(cli: Cli, keys: Keys, tmp_pat
 def test_a_deadline_reminds_once_then_forfeits_once_and_audits(
         cli: Cli, keys: Keys, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """With an injected clock ($FROGPBEM_NOW): 4 hours a move, forfeit when they pass."""
-    from aiosmtpd.controller import Controller
 
     sent: list[Any] = []
 
@@ -599,9 +606,7 @@ def test_a_deadline_reminds_once_then_forfeits_once_and_audits(
             sent.append(parse(envelope.content))
             return "250 OK"
 
-    port = free_port()
-    controller = Controller(Keep(), hostname="127.0.0.1", port=port)
-    controller.start()
+    controller, port = started_smtp(Keep())
     try:
         monkeypatch.setenv("FROGPBEM_NOW", "2026-12-01T00:00:00Z")
         games = tmp_path / "games"
