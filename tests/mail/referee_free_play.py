@@ -38,7 +38,7 @@ from tests.mail.test_referee_free_mail import (
 from tests.test_judge import DOMAIN, PASSWORD, Servers
 
 NOTARY = f"judge@{DOMAIN}"
-OPTIONS = {"froglet": ("size=4",), "frogfinder": ("size=5", "frogs=2"), "secretmove": ()}
+OPTIONS = {"froglet": ("size=4",), "frogfinder": ("size=6", "frogs=2"), "secretmove": ()}
 """Small boards: each game stays short."""
 SEATS = {"froglet": ("white", "black"), "frogfinder": ("red", "blue"),
          "secretmove": ("red", "blue")}
