@@ -35,6 +35,23 @@ def free_port() -> int:
         return port
 
 
+def started_smtp(handler: Any, **options: Any) -> tuple[Any, int]:
+    """aiosmtpd on loopback with ``handler``, started: its controller and port. A port probed
+    free may be taken by another test process before it is bound: then a new one is tried."""
+    from aiosmtpd.controller import Controller
+
+    for attempt in range(1, 6):
+        port = free_port()
+        controller = Controller(handler, hostname="127.0.0.1", port=port, **options)
+        try:
+            controller.start()
+            return controller, port
+        except OSError:
+            if attempt == 5:
+                raise
+    raise AssertionError("five attempts either returned or raised")
+
+
 @dataclass
 class Servers:
     folder: Path
@@ -74,8 +91,11 @@ class Servers:
 
 
 def dovecot_config(folder: Path, port: int) -> str:
+    # the greeting names the folder: the start-up check knows it reached this Dovecot, not
+    # one another test process started on the same port
     return f"""protocols = imap
 listen = 127.0.0.1
+login_greeting = frogpbem-test {folder.name}
 base_dir = {folder}/run
 state_dir = {folder}/state
 log_path = {folder}/dovecot.log
@@ -116,8 +136,6 @@ service anvil {{
 def mail_servers(users: Sequence[str] = USERS) -> Iterator[Servers]:
     """Dovecot and an SMTP server delivering into it, on loopback, for as long as needed:
     a mailbox for each of ``users`` (each at :data:`DOMAIN`, password :data:`PASSWORD`)."""
-    from aiosmtpd.controller import Controller
-
     # Dovecot's own users must reach the folder: not under pytest's 0700 temporary root
     folder = Path(tempfile.mkdtemp(prefix="frogpbem-mail-"))
     folder.chmod(0o755)
@@ -130,53 +148,94 @@ def mail_servers(users: Sequence[str] = USERS) -> Iterator[Servers]:
             (folder / "mail" / user / sub).mkdir(parents=True)
     for path in [folder / "mail", *(folder / "mail").rglob("*")]:
         os.chown(path, dovecot.pw_uid, dovecot.pw_gid)
-    imap_port, smtp_port = free_port(), free_port()
-    (folder / "dovecot.conf").write_text(dovecot_config(folder, imap_port))
+    delivered: list[str] = []
+    try:
+        (imap, imap_port, smtp_port), smtp = start_servers(
+            folder, Deliver(folder, dovecot.pw_uid, dovecot.pw_gid, tuple(users), delivered))
+        try:
+            yield Servers(folder, imap_port, smtp_port, delivered)
+        finally:
+            smtp.stop()
+            stop(imap)
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def start_servers(folder: Path, deliver: Deliver) -> tuple[Any, Any]:
+    """Dovecot and aiosmtpd on free ports: ((Dovecot, its port, the SMTP port), aiosmtpd's
+    controller). A port probed free may be taken by another test process before it is bound:
+    then a new one is tried."""
+    for _ in range(5):
+        imap_port = free_port()
+        process = start_dovecot(folder, imap_port)
+        if process is None:
+            continue
+        try:
+            controller, smtp_port = started_smtp(deliver)
+        except BaseException:
+            stop(process)
+            raise
+        return (process, imap_port, smtp_port), controller
+    log = (folder / "dovecot.log").read_text() if (folder / "dovecot.log").exists() else ""
+    raise RuntimeError(f"dovecot did not start: {log}")
+
+
+def start_dovecot(folder: Path, port: int) -> subprocess.Popen[bytes] | None:
+    """Dovecot on ``port``, once it greets as this folder's; None if it could not listen
+    there (the port was taken meanwhile)."""
+    (folder / "dovecot.conf").write_text(dovecot_config(folder, port))
     process = subprocess.Popen(["dovecot", "-F", "-c", str(folder / "dovecot.conf")],
                                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    deadline = time.monotonic() + 60  # generous: the machine may be busy with other tests
+    while time.monotonic() < deadline and process.poll() is None:
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=5) as probe:
+                greeting = b""
+                while b"\n" not in greeting and (part := probe.recv(1024)):
+                    greeting += part
+            if f"frogpbem-test {folder.name}".encode() in greeting:
+                return process
+        except OSError:
+            pass
+        time.sleep(0.05)
+    stop(process)
+    return None
 
-    class Deliver:
-        """Deliver into the recipient's Maildir, as an MTA's local delivery would."""
 
-        count = 0
-
-        async def handle_RCPT(self, server: Any, session: Any, envelope: Any, address: str,
-                              options: list[str]) -> str:
-            if address.split("@")[0] not in users:  # as an MTA refuses a mistyped address
-                return "550 5.1.1 no such user"
-            envelope.rcpt_tos.append(address)
-            return "250 OK"
-
-        async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
-            for rcpt in envelope.rcpt_tos:
-                user = rcpt.split("@")[0]
-                if user not in users:
-                    return "550 no such user"
-                Deliver.count += 1
-                running.delivered.append(rcpt)
-                name = f"{time.time_ns()}.{Deliver.count}.frogpbem-test"
-                tmp = folder / "mail" / user / "tmp" / name
-                tmp.write_bytes(envelope.original_content or envelope.content)
-                os.chown(tmp, dovecot.pw_uid, dovecot.pw_gid)
-                os.replace(tmp, folder / "mail" / user / "new" / name)
-            return "250 delivered"
-
-    running = Servers(folder, imap_port, smtp_port)
-    controller = Controller(Deliver(), hostname="127.0.0.1", port=smtp_port)
-    controller.start()
-    try:
-        for _ in range(100):
-            try:
-                socket.create_connection(("127.0.0.1", imap_port), timeout=1).close()
-                break
-            except OSError:
-                time.sleep(0.05)
-        else:
-            log = (folder / "dovecot.log").read_text() if (folder / "dovecot.log").exists() else ""
-            raise RuntimeError(f"dovecot did not start: {log}")
-        yield running
-    finally:
-        controller.stop()
+def stop(process: subprocess.Popen[bytes]) -> None:
+    if process.poll() is None:
         process.terminate()
-        process.wait(timeout=10)
-        shutil.rmtree(folder, ignore_errors=True)
+    process.wait(timeout=10)
+
+
+class Deliver:
+    """Deliver into the recipient's Maildir, as an MTA's local delivery would; each
+    recipient delivered to is added to ``delivered``."""
+
+    count = 0
+
+    def __init__(self, folder: Path, uid: int, gid: int, users: tuple[str, ...],
+                 delivered: list[str]) -> None:
+        self.folder, self.uid, self.gid = folder, uid, gid
+        self.users, self.delivered = users, delivered
+
+    async def handle_RCPT(self, server: Any, session: Any, envelope: Any, address: str,
+                          options: list[str]) -> str:
+        if address.split("@")[0] not in self.users:  # as an MTA refuses a mistyped address
+            return "550 5.1.1 no such user"
+        envelope.rcpt_tos.append(address)
+        return "250 OK"
+
+    async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
+        for rcpt in envelope.rcpt_tos:
+            user = rcpt.split("@")[0]
+            if user not in self.users:
+                return "550 no such user"
+            Deliver.count += 1
+            self.delivered.append(rcpt)
+            name = f"{time.time_ns()}.{Deliver.count}.frogpbem-test"
+            tmp = self.folder / "mail" / user / "tmp" / name
+            tmp.write_bytes(envelope.original_content or envelope.content)
+            os.chown(tmp, self.uid, self.gid)
+            os.replace(tmp, self.folder / "mail" / user / "new" / name)
+        return "250 delivered"

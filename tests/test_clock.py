@@ -283,12 +283,11 @@ def test_one_running_judge_reminds_times_out_and_respects_a_pause(
         cli: Cli, keys: Keys, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The same judge over several rounds (it keeps each game's clock between them): a
     reminder once, a passed turn once, and nothing while the referee has the game paused."""
-    from aiosmtpd.controller import Controller
 
     from frogpbem import crypto
     from frogpbem.mail.judge import Judge, MaildirBox
     from frogpbem.mail.outbox import SmtpOutbox
-    from tests.test_judge import free_port
+    from tests.test_judge import started_smtp
 
     sent: list[str] = []
 
@@ -297,9 +296,7 @@ def test_one_running_judge_reminds_times_out_and_respects_a_pause(
             sent.append(envelope.rcpt_tos[0])
             return "250 OK"
 
-    port = free_port()
-    controller = Controller(Keep(), hostname="127.0.0.1", port=port)
-    controller.start()
+    controller, port = started_smtp(Keep())
     try:
         at(monkeypatch, T0)
         games = tmp_path / "games"

@@ -28,7 +28,14 @@ import pytest
 from frogpbem.audit import audit
 from frogpbem.gamefile import strictyaml
 from tests.conftest import FINISHING_MOVES, SETUP, Cli, Keys, here, write_setup
-from tests.mailservers import DOMAIN, PASSWORD, Servers, free_port, mail_servers
+from tests.mailservers import (
+    DOMAIN,
+    PASSWORD,
+    Servers,
+    free_port,
+    mail_servers,
+    started_smtp,
+)
 
 
 @pytest.fixture
@@ -337,7 +344,6 @@ def test_a_judge_killed_at_any_point_loses_and_repeats_no_move(
 def test_a_judge_on_a_maildir_takes_a_pasted_block(cli: Cli, keys: Keys, tmp_path: Path,
                                                    monkeypatch: pytest.MonkeyPatch) -> None:
     """The judge in this process, on a Maildir, sending through a real SMTP server."""
-    from aiosmtpd.controller import Controller
 
     sent: list[Any] = []
 
@@ -346,9 +352,7 @@ def test_a_judge_on_a_maildir_takes_a_pasted_block(cli: Cli, keys: Keys, tmp_pat
             sent.append(envelope)
             return "250 OK"
 
-    port = free_port()
-    controller = Controller(Keep(), hostname="127.0.0.1", port=port)
-    controller.start()
+    controller, port = started_smtp(Keep())
     try:
         games = tmp_path / "games"
         # any name: the judge finds a game by its id
@@ -387,7 +391,6 @@ def test_a_judge_on_a_maildir_takes_a_pasted_block(cli: Cli, keys: Keys, tmp_pat
 def test_a_deadline_reminds_once_then_forfeits_once_and_audits(
         cli: Cli, keys: Keys, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """With an injected clock ($FROGPBEM_NOW): 4 hours a move, forfeit when they pass."""
-    from aiosmtpd.controller import Controller
 
     sent: list[Any] = []
 
@@ -396,9 +399,7 @@ def test_a_deadline_reminds_once_then_forfeits_once_and_audits(
             sent.append(parse(envelope.content))
             return "250 OK"
 
-    port = free_port()
-    controller = Controller(Keep(), hostname="127.0.0.1", port=port)
-    controller.start()
+    controller, port = started_smtp(Keep())
     try:
         monkeypatch.setenv("FROGPBEM_NOW", "2026-12-01T00:00:00Z")
         games = tmp_path / "games"

@@ -27,7 +27,15 @@ import pytest
 
 from frogpbem.gamefile import strictyaml
 from tests.conftest import Cli, Keys, game_addressed, write_setup
-from tests.test_judge import DOMAIN, Servers, free_port, judge, mail_servers, parse
+from tests.test_judge import (
+    DOMAIN,
+    Servers,
+    free_port,
+    judge,
+    mail_servers,
+    parse,
+    started_smtp,
+)
 
 
 @pytest.fixture(name="servers")
@@ -212,7 +220,6 @@ def smtp_keeping(busy: set[str] | None = None,
     """An SMTP server in this process that keeps every envelope (refusing bbo@ and the
     addresses of ``gone``, as an MTA refuses a mistyped address; asking to try the
     addresses of ``busy`` later)."""
-    from aiosmtpd.controller import Controller
 
     kept: list[Any] = []
 
@@ -230,9 +237,7 @@ def smtp_keeping(busy: set[str] | None = None,
             kept.append(envelope)
             return "250 OK"
 
-    port = free_port()
-    controller = Controller(Keep(), hostname="127.0.0.1", port=port)
-    controller.start()
+    controller, port = started_smtp(Keep())
     try:
         yield f"smtp://127.0.0.1:{port}", kept
     finally:

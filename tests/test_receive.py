@@ -7,7 +7,6 @@ trusted.
 
 from __future__ import annotations
 
-import socket
 from collections.abc import Callable, Iterator
 from email import policy
 from email.message import EmailMessage
@@ -21,6 +20,7 @@ from hypothesis import strategies as st
 
 from frogpbem.gamefile import strictyaml
 from tests.conftest import SETUP, Cli, Keys, here, now, write_setup
+from tests.test_judge import started_smtp
 
 
 @pytest.fixture
@@ -235,7 +235,6 @@ def test_any_message_is_read_without_a_traceback(
 @pytest.fixture
 def smtp_server() -> Iterator[tuple[int, list[Any]]]:
     """A real SMTP server (aiosmtpd) on loopback that keeps what it receives."""
-    from aiosmtpd.controller import Controller
 
     received: list[Any] = []
 
@@ -244,11 +243,7 @@ def smtp_server() -> Iterator[tuple[int, list[Any]]]:
             received.append(envelope)
             return "250 OK"
 
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    controller = Controller(Keep(), hostname="127.0.0.1", port=port)
-    controller.start()
+    controller, port = started_smtp(Keep())
     try:
         yield port, received
     finally:
@@ -331,7 +326,6 @@ def test_mail_over_tls_with_a_login_from_the_config_file(
     """STARTTLS (smtp://) or implicit TLS (smtps://), and AUTH only over TLS."""
     import ssl
 
-    from aiosmtpd.controller import Controller
     from aiosmtpd.smtp import AuthResult, LoginPassword
 
     cert, key = self_signed(tmp_path)
@@ -351,16 +345,12 @@ def test_mail_over_tls_with_a_login_from_the_config_file(
         logins.append(data.login if isinstance(data, LoginPassword) else b"")
         return AuthResult(success=ok)
 
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
     options: dict[str, Any] = {"authenticator": check, "auth_required": True}
     if implicit:  # the whole connection is TLS; aiosmtpd only knows of STARTTLS's
         options.update(ssl_context=context, auth_require_tls=False)
     else:
         options.update(tls_context=context, require_starttls=True)
-    controller = Controller(Keep(), hostname="127.0.0.1", port=port, **options)
-    controller.start()
+    controller, port = started_smtp(Keep(), **options)
     try:
         config = tmp_path / "mail.ini"
         config.write_text("[smtp]\nuser = carol\npassword = s3cret\n")

@@ -501,13 +501,22 @@ def test_a_whole_game_by_reply_alone_through_imap_and_smtp(
     monkeypatch.chdir(tmp_path)
     games = tmp_path / "judge-games"
     game_id, game = mail_game(cli, keys, tmp_path, games)
-    judge(servers, games, keys)
     folders = {player: tmp_path / f"{player}-games" for player in ("alice", "bob")}
+    received: dict[str, list[bytes]] = {"alice": [], "bob": []}
+
+    def round_of_judge() -> Any:
+        """The judge's round; each player's mail taken out at once, so that the newest is
+        known by when it came (IMAP numbers mail found together in no set order)."""
+        took = judge(servers, games, keys)
+        for player, mail in received.items():
+            mail += servers.inbox(player)
+        return took
 
     def newest(player: str) -> bytes:
-        mail = servers.inbox(player)
-        assert mail, player
-        return mail[-1]
+        assert received[player], player
+        return received[player][-1]
+
+    round_of_judge()
 
     for number, (player, move, how) in enumerate(
             [("alice", "guess E5", "piped"), ("bob", "guess A2", "saved"),
@@ -521,9 +530,10 @@ def test_a_whole_game_by_reply_alone_through_imap_and_smtp(
             saved.write_bytes(newest(player))
             args[1] = saved
             done = invoke(*args, "--out", f"answer-{number}.eml")
+            assert done.exit_code == 0, done.output
             send(servers, parse((tmp_path / f"answer-{number}.eml").read_bytes()))
         assert done.exit_code == 0, done.output
-        took = judge(servers, games, keys)
+        took = round_of_judge()
         assert f"game {game_id}: mailed record {number}" in took.stdout, took.stdout
     ended = tmp_path / "alice-end.eml"
     ended.write_bytes(newest("alice"))
