@@ -22,7 +22,7 @@ from frogpbem.demo import play_out
 from frogpbem.errors import VerificationError
 from frogpbem.gamefile import strictyaml
 from frogpbem.gamefile.model import Entered
-from frogpbem.gamefile.tournament import Round, read_tournament
+from frogpbem.gamefile.tournament import Listed, Round, read_tournament
 from frogpbem.protocol.session import Session
 from frogpbem.tournament import director as td
 from tests.conftest import Cli
@@ -209,18 +209,27 @@ def test_a_game_played_twice_is_refused(round_robin: Played, tmp_path: Path) -> 
     assert any(f"game {game} is there twice" in p for p in found), found
 
 
+def changed(played: Played, key: crypto.PrivateKey, number: int,
+            games: tuple[Listed, ...], byes: tuple[int, ...]) -> None:
+    """Round ``number`` given other games and byes, it and every round after it signed
+    again by ``key`` (the chain made whole again), the file written."""
+    file = read_tournament(played.file)
+    rounds = list(file.rounds[:number - 1])
+    prev = rounds[-1].hash if rounds else file.header.hash
+    for later in file.rounds[number - 1:]:
+        made = (games, byes) if later.round == number else (later.games, later.byes)
+        rounds.append(Round(later.round, prev, *made, later.at).signed(key))
+        prev = rounds[-1].hash
+    td.write_tournament(played.file, type(file)(file.header, tuple(rounds)))
+
+
 def test_a_game_listed_in_two_rounds_is_refused(round_robin: Played, tmp_path: Path) -> None:
     played = round_robin.copy(tmp_path / "t")
     file = read_tournament(played.file)
     key = played.keys["Director"]
     # the director lists round 1's games again as round 2's, and signs it
     second = file.rounds[1]
-    entry = Round(2, second.prev, file.rounds[0].games, second.byes, second.at).signed(key)
-    rounds = [file.rounds[0], entry]
-    for later in file.rounds[2:]:
-        entry = Round(later.round, entry.hash, later.games, later.byes, later.at).signed(key)
-        rounds.append(entry)
-    td.write_tournament(played.file, type(file)(file.header, tuple(rounds)))
+    changed(played, key, 2, file.rounds[0].games, second.byes)
     found = problems_of(played)
     game = file.rounds[0].games[0].game
     assert any(f"game {game} is listed twice" in p for p in found), found
@@ -307,12 +316,7 @@ def test_a_round_the_system_would_not_pair_is_refused(round_robin: Played,
     first = file.rounds[0]
     games = tuple(type(game)(game.game, game.header, game.players[::-1])
                   for game in first.games)
-    entry = Round(1, first.prev, games, first.byes, first.at).signed(key)
-    rounds = [entry]
-    for later in file.rounds[1:]:
-        entry = Round(later.round, entry.hash, later.games, later.byes, later.at).signed(key)
-        rounds.append(entry)
-    td.write_tournament(played.file, type(file)(file.header, tuple(rounds)))
+    changed(played, key, 1, games, first.byes)
     report = verified(played)
     found = report.problems
     # the seats no longer match the listed players: those games count for nobody; and the
@@ -321,13 +325,7 @@ def test_a_round_the_system_would_not_pair_is_refused(round_robin: Played,
     assert any("names another tournament or round" in p for p in found), found
     assert report.standings is not None and report.standings.counted == 0
     # whatever the seats, a round the system would not pair is refused
-    first = file.rounds[0]
-    entry = Round(1, first.prev, first.games[::-1], first.byes, first.at).signed(key)
-    rounds = [entry]
-    for later in file.rounds[1:]:
-        entry = Round(later.round, entry.hash, later.games, later.byes, later.at).signed(key)
-        rounds.append(entry)
-    td.write_tournament(played.file, type(file)(file.header, tuple(rounds)))
+    changed(played, key, 1, first.games[::-1], first.byes)
     assert "round 1 is not the pairing its system gives from the results before it" in \
         problems_of(played)
 
