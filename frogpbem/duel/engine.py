@@ -513,8 +513,8 @@ def add(path: Path, key: crypto.PrivateKey, text: str | None, session: Session,
                     message = replace(message, resign=True)
                 else:
                     parsed = ruleset.parse_move(text)  # a sealed move: its public form shown
-                    if trial.state is not None:  # its turn, its squares on the board, before
-                        ruleset.check(trial.state, seat, parsed)  # any proof is made of it
+                    if trial.state is not None:  # its squares on the board, before any
+                        ruleset.check_on_board(trial.state, parsed)  # proof is made of them
                     message = _with(replace(message, move=ruleset.public_move(parsed)),
                                     rules.move_parts(trial, secret,
                                                      ruleset.format_move(parsed)))

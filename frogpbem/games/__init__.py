@@ -467,12 +467,16 @@ class Ruleset(ABC, Generic[S, M, R, V]):
             return
         if not self.may_move(state, seat):
             raise NotYourTurnError(f"it is {self.to_move(state)}'s turn, not {seat}'s")
+        self.check_on_board(state, move)
+        self.check_move(state, seat, move)
+
+    def check_on_board(self, state: S, move: M) -> None:
+        """Every square ``move`` names is on the board; raises :class:`IllegalMoveError`."""
         size = self.board_size(state)
         for square in self.squares_of(move):
             if not (0 <= square.col < size and 0 <= square.row < size):
                 last = Square(size - 1, size - 1).name
                 raise IllegalMoveError(f"square {square.name} is off the board (A1..{last})")
-        self.check_move(state, seat, move)
 
     def check_resign(self, state: S, seat: str) -> None:
         """Whether ``seat`` may resign now (any seat still in may, at any time)."""
