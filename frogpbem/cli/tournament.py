@@ -199,7 +199,7 @@ def standings(
         with reported(as_json):
             from frogpbem.tournament.page import write_pages
 
-            write_pages(html, tournament, games or tournament.parent, report)
+            write_pages(html, tournament, report)
     if as_json:
         echo(json.dumps({**table.to_json(), "problems": report.problems}, indent=2))
     else:

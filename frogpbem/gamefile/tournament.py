@@ -17,7 +17,7 @@ from frogpbem.errors import GameFileError, SignatureError
 from frogpbem.frozen import cached, frozen
 from frogpbem.gamefile import schema, strictyaml
 from frogpbem.gamefile.document import read_bytes
-from frogpbem.gamefile.model import Deadline, Element, Party, _checked
+from frogpbem.gamefile.model import Deadline, Element, Party, _checked, _put
 
 VERSION = 1
 SYSTEMS = ("roundrobin", "swiss", "tables")
@@ -42,8 +42,7 @@ class Player:
 
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {"player": self.player, "name": self.name}
-        if self.email is not None:
-            data["email"] = self.email
+        _put(data, "email", self.email)
         data["key"] = self.key
         return data
 
@@ -63,10 +62,8 @@ class Format:
 
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {"system": self.system, "rounds": self.rounds}
-        if self.cycles is not None:
-            data["cycles"] = self.cycles
-        if self.seats is not None:
-            data["seats"] = self.seats
+        _put(data, "cycles", self.cycles)
+        _put(data, "seats", self.seats)
         return data
 
     @classmethod
@@ -97,8 +94,7 @@ class TournamentHeader(Element):
             "tournament": self.tournament, "name": self.name, "created": self.created,
             "director": self.director.to_json(), "rules": self.rules,
             "options": dict(self.options)}
-        if self.deadline is not None:
-            data["deadline"] = self.deadline.to_json()
+        _put(data, "deadline", self.deadline.to_json() if self.deadline else None)
         data["format"] = self.format.to_json()
         data["players"] = [player.to_json() for player in self.players]
         data["signature"] = self.signature
@@ -207,8 +203,8 @@ def parse_tournament(data: bytes, name: str) -> TournamentFile:
     schema.validate(document, "tournament", name)
     try:
         return TournamentFile.from_json(document)
-    except GameFileError as error:
-        raise GameFileError(str(error), path=name) from None
+    except GameFileError as exc:
+        raise exc.within(path=name) from None
 
 
 def read_tournament(path: Path) -> TournamentFile:

@@ -224,6 +224,8 @@ class TournamentReport:
     standings: Standings | None = None
     results: dict[str, GameResult] = field(default_factory=dict)
     """The games that count: each audited, listed once, its file and header as listed."""
+    files: dict[str, Path] = field(default_factory=dict)
+    """The file of each game that counts."""
     refused: set[str] = field(default_factory=set)
     """Listed games that count for nobody (each has its problem)."""
     unlisted: list[tuple[Path, Header]] = field(default_factory=list)
@@ -305,6 +307,7 @@ def verify_tournament(path: Path, games: Path, session: Session,
             report.refused.add(game_id)
         elif audit_report.result is not None:
             report.results[game_id] = audit_report.result
+            report.files[game_id] = paths[game_id]
     report.checked.append(f"{len(report.results)} games audited and counted")
     report.problems += _pairing_problems(file, report.results, report.refused)
     report.checked.append(f"{len(file.rounds)} of {header.format.rounds} rounds paired")

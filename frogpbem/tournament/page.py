@@ -14,7 +14,7 @@ from frogpbem.gamefile.tournament import read_tournament
 from frogpbem.protocol.game import load
 from frogpbem.protocol.session import Session
 from frogpbem.record import record_html
-from frogpbem.tournament.director import TournamentReport, games_of
+from frogpbem.tournament.director import TournamentReport
 from frogpbem.tournament.standings import score_text
 
 STYLE = """body{font-family:sans-serif;margin:2em;color:#222}
@@ -56,21 +56,15 @@ def standings_page(report: TournamentReport, names: dict[int, str], title: str,
             f"{'<ul>' + problems + '</ul>' if problems else ''}</body></html>\n")
 
 
-def write_pages(folder: Path, tournament: Path, games: Path, report: TournamentReport) -> None:
-    """index.html and a record page for each game that audits, into ``folder``."""
+def write_pages(folder: Path, tournament: Path, report: TournamentReport) -> None:
+    """index.html and a record page for each game that counts, into ``folder``."""
     file = read_tournament(tournament)
     folder.mkdir(parents=True, exist_ok=True)
-    found = games_of(games, file)
-    linked = set()
     with Session.from_environment() as session:
-        for game_id in report.results:
-            copies = found.files.get(game_id, [])
-            if len(copies) != 1:
-                continue
-            page = record_html(load(copies[0][0], session))
+        for game_id, path in report.files.items():
+            page = record_html(load(path, session))
             write_atomic(folder / f"{game_id}.html", page.encode(), durable=False)
-            linked.add(game_id)
     names = {player.player: player.name for player in file.header.players}
     write_atomic(folder / "index.html",
-                 standings_page(report, names, file.header.name, linked).encode(),
+                 standings_page(report, names, file.header.name, set(report.files)).encode(),
                  durable=False)
