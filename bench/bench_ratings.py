@@ -25,6 +25,7 @@ import multiprocessing
 import os
 import random
 import shutil
+import subprocess
 import sys
 import tempfile
 import time
@@ -136,24 +137,79 @@ def main() -> None:
 
 
 def time_ratings(paths: list[Path]) -> None:
-    """Cold and warm ``ratings`` over ``paths``, each split into audit and rating."""
+    """Cold and warm ``ratings`` over ``paths``, each split into audit and rating; then
+    ``ratings`` over games audited before by ``frogpbem audit`` (as a club audits each
+    game when it ends); and the floor of a cold run: its Ed25519 checks alone."""
     from frogpbem.protocol.times import Clock
-    from frogpbem.ratings import AuditCache, rate_files
+    from frogpbem.ratings import Ratings, rate_files
+    from frogpbem.verdicts import AuditCache
 
     clock = Clock.from_environment()
+
+    def show(label: str, whole: float, table: Ratings) -> None:
+        timing = table.timing
+        print(f"{label}: {whole:.1f} s for {len(paths)} files "
+              f"({1000 * whole / max(1, len(paths)):.2f} ms a file): "
+              f"audit {timing.audit:.1f} s ({timing.audited} audited, "
+              f"{timing.cached} from the cache), rating {timing.rating:.1f} s; "
+              f"{len(table.players)} players, {len(table.counted)} games counted, "
+              f"{len(table.not_counted)} not counted", flush=True)
+
     with tempfile.TemporaryDirectory() as state:
         cache = AuditCache(Path(state))
         for label in ("cold (nothing cached)", "warm (every verdict cached)"):
             start = time.perf_counter()
             table = rate_files(paths, clock=clock, cache=cache, jobs=0)
-            whole = time.perf_counter() - start
-            timing = table.timing
-            print(f"{label}: {whole:.1f} s for {len(paths)} files "
-                  f"({1000 * whole / max(1, len(paths)):.2f} ms a file): "
-                  f"audit {timing['audit']:.1f} s ({timing['audited']} audited, "
-                  f"{timing['cached']} from the cache), rating {timing['rating']:.1f} s; "
-                  f"{len(table.players)} players, {len(table.counted)} games counted, "
-                  f"{len(table.not_counted)} not counted", flush=True)
+            show(label, time.perf_counter() - start, table)
+    with tempfile.TemporaryDirectory() as state:
+        start = time.perf_counter()
+        for first in range(0, len(paths), 1000):  # as a club audits its games, by the batch
+            subprocess.run([sys.executable, "-m", "frogpbem", "audit", "--jobs", "0",
+                            *map(str, paths[first:first + 1000])],
+                           env={**os.environ, "FROGPBEM_STATE": state},
+                           stdout=subprocess.DEVNULL, check=True)
+        print(f"frogpbem audit of every game beforehand: {time.perf_counter() - start:.1f} s",
+              flush=True)
+        start = time.perf_counter()
+        table = rate_files(paths, clock=clock, cache=AuditCache(Path(state)), jobs=0)
+        show("games audited beforehand", time.perf_counter() - start, table)
+    signatures, seconds = _signature_floor(paths)
+    print(f"floor of a cold run: {signatures} Ed25519 checks at {seconds * 1e6:.0f} us each "
+          f"= {signatures * seconds / (os.cpu_count() or 1):.1f} s on "
+          f"{os.cpu_count() or 1} processors", flush=True)
+
+
+def _signature_floor(paths: list[Path]) -> tuple[int, float]:
+    """How many signatures an audit of ``paths`` checks (counted over a sample of 200 files,
+    scaled), and what one Ed25519 check costs here."""
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+    from frogpbem import crypto
+    from frogpbem.gamefile import chain
+    from frogpbem.gamefile.document import read_game
+
+    sample = paths[:: max(1, len(paths) // 200)]
+    checked = 0
+    verify = crypto.verify_message
+
+    def counting(*args: object) -> None:
+        nonlocal checked
+        checked += 1
+        verify(*args)  # type: ignore[arg-type]
+
+    crypto.verify_message = counting  # type: ignore[assignment]
+    try:
+        for path in sample:
+            chain.check_chain(read_game(path, bulk=True))
+    finally:
+        crypto.verify_message = verify
+    key = Ed25519PrivateKey.generate()
+    message = os.urandom(600)
+    signature, public = key.sign(message), key.public_key()
+    start = time.perf_counter()
+    for _ in range(2000):
+        public.verify(signature, message)
+    return round(checked * len(paths) / len(sample)), (time.perf_counter() - start) / 2000
 
 
 if __name__ == "__main__":

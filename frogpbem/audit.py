@@ -7,6 +7,7 @@ a tournament director sees every result, not only the first problem.
 from __future__ import annotations
 
 import functools
+import hashlib
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -25,7 +26,7 @@ from frogpbem.errors import (
     UnfinishedGameError,
 )
 from frogpbem.gamefile import chain
-from frogpbem.gamefile.document import read_bytes, read_game
+from frogpbem.gamefile.document import parse_game, read_bytes, read_game
 from frogpbem.gamefile.forkproof import ForkProof, conflict
 from frogpbem.gamefile.model import FORMAT_VERSION, JSON, Element, Entered, Record
 from frogpbem.games import Outcome
@@ -121,6 +122,9 @@ class Report:
     """The verdict when every check passed."""
     result: GameResult | None = None
     """What the game decided, when it is finished and every check held."""
+    digest: str | None = None
+    """The SHA-256 (hex) of the bytes audited, once they were read: what a verdict kept is
+    kept by (:mod:`frogpbem.verdicts`)."""
 
     @property
     def ok(self) -> bool:
@@ -169,7 +173,9 @@ def _read(path: Path, report: Report, clock: Clock, bulk: bool = False) -> Game 
     file, a key) raises instead: that is not a verdict on the game.
     """
     try:
-        file = read_game(path, bulk=bulk)
+        data = read_bytes(path)
+        report.digest = hashlib.sha256(data).hexdigest()
+        file = parse_game(data, str(path), bulk=bulk)
     except (FileAccessError, NotAGameFileError):
         raise  # a missing or unreadable file, or one that is no game file, is no verdict
     except FrogPbemError as exc:

@@ -9,9 +9,10 @@ of a game is one openskill team (a team's seats together), ties share a rank.
 A player is their key (the ``ssh-ed25519 AAAA…`` part of the key line, whatever
 the comment), shown by the name of their latest game.
 
-The audits are slow (Ed25519 checks, strict YAML): :class:`AuditCache` keeps this
-machine's own verdicts, by the SHA-256 of the file's bytes and frogpbem's code, so
-that a second run audits only the files that are new or changed.
+The audits are slow (Ed25519 checks, strict YAML):
+:class:`~frogpbem.verdicts.AuditCache` keeps this machine's own verdicts, by the
+SHA-256 of the file's bytes and frogpbem's code (``frogpbem audit`` keeps them too),
+so that a game audited once is not audited again.
 """
 
 from __future__ import annotations
@@ -19,7 +20,6 @@ from __future__ import annotations
 import base64
 import functools
 import hashlib
-import json
 import os
 import time
 from collections.abc import Iterable, Sequence
@@ -28,11 +28,12 @@ from html import escape
 from pathlib import Path
 from typing import Any
 
-from frogpbem.audit import GameResult, Report, Seated, audit
+from frogpbem.audit import GameResult, Report, audit
 from frogpbem.errors import FrogPbemError
-from frogpbem.gamefile.document import read_bytes, write_atomic
+from frogpbem.gamefile.document import read_bytes
 from frogpbem.protocol.times import SKEW, Clock, seconds_of
 from frogpbem.safetext import counted, safe
+from frogpbem.verdicts import AuditCache, result_to_json
 
 MODELS = ("PlackettLuce", "BradleyTerryFull", "BradleyTerryPart", "ThurstoneMostellerFull",
           "ThurstoneMostellerPart")
@@ -70,90 +71,6 @@ class NotCounted:
 
     path: str
     reason: str
-
-
-# --- the cache of verdicts ------------------------------------------------------------
-
-
-@functools.cache
-def code_version() -> str:
-    """frogpbem's version and a digest of its code: a verdict kept is one this very code
-    gave (a changed audit, even unreleased, audits every file again)."""
-    from frogpbem import __version__
-
-    package = Path(__file__).resolve().parent
-    digest = hashlib.sha256()
-    for source in sorted(package.rglob("*.py")):
-        digest.update(str(source.relative_to(package)).encode() + b"\0")
-        digest.update(hashlib.sha256(source.read_bytes()).digest())
-    return f"{__version__}+{digest.hexdigest()[:16]}"
-
-
-def result_to_json(result: GameResult) -> dict[str, Any]:
-    """A :class:`GameResult` as JSON (what the cache keeps, and ``--json`` shows)."""
-    return {"game": result.game, "header": result.header, "rules": result.rules,
-            "created": result.created, "ended": result.ended, "referee": result.referee,
-            "seats": [{"seat": s.seat, "name": s.name, "key": s.key} for s in result.seats],
-            "places": [{"rank": rank, "seats": list(seats)} for rank, seats in result.places],
-            "termination": result.termination}
-
-
-def result_from_json(data: Any) -> GameResult:
-    """The inverse of :func:`result_to_json`; raises ``KeyError``, ``TypeError`` or
-    ``ValueError`` for anything else."""
-    seats = tuple(Seated(str(s["seat"]), str(s["name"]), str(s["key"])) for s in data["seats"])
-    places = tuple((int(p["rank"]), tuple(str(seat) for seat in p["seats"]))
-                   for p in data["places"])
-    return GameResult(str(data["game"]), str(data["header"]), str(data["rules"]),
-                      str(data["created"]), str(data["ended"]), str(data["referee"]),
-                      seats, places, str(data["termination"]))
-
-
-class AuditCache:
-    """This machine's verdicts on game files that held, by the SHA-256 of their bytes.
-
-    Kept in ``STATE/audits/verdicts.json`` (mode 0600, written atomically) with the
-    code they were given by (:func:`code_version`); kept by other code, they are not
-    used. Only a verdict that held for a finished game is kept: any other file is
-    audited again each time. A lost or unreadable cache costs time only.
-    """
-
-    def __init__(self, state: Path) -> None:
-        self.path = state / "audits" / "verdicts.json"
-        self.version = code_version()
-        self.verdicts: dict[str, Any] = {}
-        self.changed = False
-        try:
-            data = json.loads(self.path.read_bytes())
-        except (OSError, ValueError):
-            return
-        if isinstance(data, dict) and data.get("version") == self.version and \
-                isinstance(data.get("verdicts"), dict):
-            self.verdicts = data["verdicts"]
-
-    def get(self, digest: str) -> GameResult | None:
-        """The result kept for these bytes, if any."""
-        data = self.verdicts.get(digest)
-        if data is None:
-            return None
-        try:
-            return result_from_json(data)
-        except (KeyError, TypeError, ValueError):
-            return None
-
-    def put(self, digest: str, result: GameResult) -> None:
-        self.verdicts[digest] = result_to_json(result)
-        self.changed = True
-
-    def save(self) -> None:
-        """Write the verdicts, if any is new."""
-        if not self.changed:
-            return
-        self.path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-        data = {"version": self.version, "verdicts": self.verdicts}
-        write_atomic(self.path, json.dumps(data, separators=(",", ":")).encode(),
-                     private=True)
-        self.changed = False
 
 
 # --- auditing -------------------------------------------------------------------------
@@ -258,10 +175,9 @@ def _verdict(clock: Clock, bulk: bool, item: tuple[Path, str]) -> GameResult | N
     path, digest = item
     try:
         report = audit(path, clock=clock, bulk=bulk)
-        after = hashlib.sha256(read_bytes(path)).hexdigest()
     except FrogPbemError as exc:
         return NotCounted(str(path), _reason(exc))
-    if after != digest:
+    if report.digest != digest:
         return NotCounted(str(path), "the file changed while it was audited: run again")
     return report.result if report.result is not None else NotCounted(str(path), _why(report))
 
@@ -339,6 +255,21 @@ class Player:
                             for p in self.history]}
 
 
+@dataclass(frozen=True)
+class Cost:
+    """What a run of ``ratings`` cost: seconds auditing (or reading kept verdicts) and
+    rating, and how many files were audited and how many verdicts came from the cache."""
+
+    audit: float = 0.0
+    rating: float = 0.0
+    audited: int = 0
+    cached: int = 0
+
+    def to_json(self) -> dict[str, Any]:
+        return {"audit": self.audit, "rating": self.rating, "audited": self.audited,
+                "cached": self.cached}
+
+
 @dataclass
 class Ratings:
     """Everything ``ratings`` shows: the players best first, the games counted in the
@@ -348,7 +279,7 @@ class Ratings:
     players: list[Player]
     counted: list[Counted]
     not_counted: list[NotCounted]
-    timing: dict[str, Any]
+    timing: Cost
     initial: tuple[float, float]
     """A new player's mu and sigma."""
 
@@ -358,7 +289,7 @@ class Ratings:
                 "players": [p.to_json(i) for i, p in enumerate(self.players, 1)],
                 "games": [{"file": c.path, **result_to_json(c.result)} for c in self.counted],
                 "not_counted": [{"file": n.path, "reason": n.reason} for n in self.not_counted],
-                "timing": self.timing}
+                "timing": self.timing.to_json()}
 
 
 def model_of(name: str) -> Any:
@@ -460,8 +391,7 @@ def rate_files(paths: Sequence[Path], *, clock: Clock, cache: AuditCache | None 
     start = time.perf_counter()
     players, rated, twice, initial = rate(audited.counted, model)
     rating = time.perf_counter() - start
-    timing = {"audit": audited.seconds, "rating": rating, "audited": audited.audited,
-              "cached": audited.cached}
+    timing = Cost(audited.seconds, rating, audited.audited, audited.cached)
     return Ratings(model, players, rated, audited.not_counted + twice, timing, initial)
 
 
@@ -487,8 +417,8 @@ def ratings_text(table: Ratings) -> str:
     lines.append(f"{counted(len(table.counted), 'game')} counted, "
                  f"{counted(len(table.not_counted), 'file')} not "
                  f"counted; {table.model}, rating = mu - 3 sigma; audit "
-                 f"{timing['audit']:.1f} s ({timing['audited']} audited, {timing['cached']} "
-                 f"from the cache), rating {timing['rating']:.1f} s")
+                 f"{timing.audit:.1f} s ({timing.audited} audited, {timing.cached} "
+                 f"from the cache), rating {timing.rating:.1f} s")
     return "\n".join(lines)
 
 
@@ -539,8 +469,8 @@ svg .axis {{ stroke: #aaa; }} svg text {{ font-size: 9px; fill: #666; }}
 <h1>Ratings</h1>
 <p>{len(table.counted)} games counted, each audited ({escape(table.model)}; rating =
 mu &minus; 3&nbsp;sigma; every player starts at mu {table.initial[0]:.2f}, sigma
-{table.initial[1]:.2f}). Audit {timing['audit']:.1f}&nbsp;s, rating
-{timing['rating']:.1f}&nbsp;s.</p>
+{table.initial[1]:.2f}). Audit {timing.audit:.1f}&nbsp;s, rating
+{timing.rating:.1f}&nbsp;s.</p>
 <table><tr><th>#</th><th>name</th><th>rating</th><th>mu ± sigma</th><th>games</th>
 <th>record</th></tr>
 {rows}</table>

@@ -11,9 +11,9 @@ from pathlib import Path
 PACKAGE = Path(__file__).resolve().parent.parent / "frogpbem"
 BELOW = ("gamefile", "games", "crypto")
 ALLOWED = {"protocol/memory.py", "protocol/seen.py", "protocol/verified.py",
-           "protocol/replays.py", "ratings.py", "frozen.py"}
+           "protocol/replays.py", "verdicts.py", "frozen.py"}
 """The referee's and the players' own memory files, the stores of verified histories, of
-kept replays and of the ratings' audit verdicts (JSON of their own), not the game document;
+kept replays and of the audit verdicts kept (JSON of their own), not the game document;
 and ``@frozen``, below the
 model, whose one dict is the namespace of the ``__init__`` it compiles."""
 ENVIRONMENT = {"os.environ", "environ"}

@@ -22,7 +22,7 @@ from frogpbem.protocol.times import Clock
 from frogpbem.ratings import (
     NO_REFEREE,
     VIEW_FILE,
-    AuditCache,
+    Cost,
     Counted,
     Ratings,
     game_files,
@@ -30,6 +30,8 @@ from frogpbem.ratings import (
     rate_files,
     ratings_html,
 )
+from frogpbem.verdicts import AuditCache
+from tests.conftest import Cli
 
 KEYS = [f"ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAI{chr(65 + i)}{'x' * 42} p{i}@example.org"
         for i in range(8)]
@@ -134,7 +136,7 @@ def test_the_page_escapes_every_name() -> None:
     result = Counted(result.path, GameResult(**{**result.result.__dict__, "seats": seats}))
     players, rated, skipped, initial = rate([result])
     page = ratings_html(Ratings("PlackettLuce", players, rated, skipped,
-                                {"audit": 0.0, "rating": 0.0, "audited": 0, "cached": 0},
+                                Cost(),
                                 initial))
     assert "<script>" not in page
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page
@@ -219,13 +221,34 @@ def test_the_cache_remembers_only_these_bytes(archive: Path) -> None:
     assert len(cache.verdicts) == 4  # the games that held, and nothing else
     warm = rate_files(files, clock=clock, cache=cache, jobs=1)
     # audited again: the tampered copy, the unfinished game, the YAML file that is no game
-    assert (warm.timing["audited"], warm.timing["cached"]) == (3, 4)
+    assert (warm.timing.audited, warm.timing.cached) == (3, 4)
     assert warm.to_json()["players"] == cold.to_json()["players"]
     tamper(archive / "frogfinder.yaml")
     again = rate_files(files, clock=clock, cache=AuditCache(state), jobs=1)
-    assert again.timing["cached"] == 3
+    assert again.timing.cached == 3
     assert reasons(again)["frogfinder.yaml"].startswith("DOES NOT HOLD")
     assert "frogfinder.yaml" not in counted_files(again)
+
+
+def test_games_audited_by_the_audit_command_are_not_audited_again(
+        archive: Path, cli: Cli) -> None:
+    """``frogpbem audit`` keeps the verdict of each finished game that holds: ``ratings``
+    then audits only the other files (and a game changed since, which it refuses)."""
+    files = game_files([archive])
+    games = [f for f in files if f.name != "other.yaml"]  # no game: no verdict at all
+    quiet = cli("audit", "--no-cache", *games)
+    assert quiet.exit_code == 1  # the tampered copy
+    assert not AuditCache(state_from_environment()).verdicts
+    kept = cli("audit", *games)
+    assert kept.exit_code == 1, kept.output
+    assert len(AuditCache(state_from_environment()).verdicts) == 4
+    tamper(archive / "coan.yaml")
+    table = rate_files(files, clock=Clock.from_environment(),
+                       cache=AuditCache(state_from_environment()), jobs=1)
+    # the tampered copies, the unfinished game and the YAML file that is no game
+    assert (table.timing.audited, table.timing.cached) == (4, 3)
+    assert counted_files(table) == {"frogfinder.yaml", "froglet.yaml", "secretmove.yaml"}
+    assert reasons(table)["coan.yaml"].startswith("DOES NOT HOLD")
 
 
 def test_the_command(archive: Path, tmp_path: Path) -> None:

@@ -10,14 +10,17 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from frogpbem.cli.keys import load_key
 from frogpbem.cli.output import emit, reported
 from frogpbem.cli.params import JsonOption, KeyOption
-from frogpbem.errors import UsageError
+from frogpbem.errors import FrogPbemError, UsageError
+
+if TYPE_CHECKING:
+    from frogpbem.audit import Report
 
 
 def verify(
@@ -98,6 +101,8 @@ def audit(
                           help="Audit this many files at once, in as many processes "
                                "(0: one for each processor; not with --key).")
     ] = 1,
+    no_cache: Annotated[bool, typer.Option(
+        "--no-cache", help="Keep no verdict for 'frogpbem ratings'.")] = False,
     as_json: JsonOption = False,
 ) -> None:
     """Re-check a finished game: signatures, chain, commitments, every result and point.
@@ -105,6 +110,8 @@ def audit(
     Exit status 0 when everything holds, 1 when something does not, 10 when a
     game has not ended yet (nothing wrong found so far). A game without a referee is
     audited message by message: the proofs each carried, and what rests on a reveal.
+    The result of each finished game that holds is kept on this machine, by the hash
+    of the file's bytes, so that 'frogpbem ratings' need not audit it again.
     """
     from frogpbem.audit import audit_many
     from frogpbem.cli import duel
@@ -123,6 +130,8 @@ def audit(
                        for game, is_duel in zip(games, duels, strict=True)]
         else:
             reports = list(refereed)
+        if not no_cache:
+            _keep_verdicts(reports)
         if as_json:
             typer.echo(json.dumps([r.to_json() for r in reports], indent=2))
         else:
@@ -131,6 +140,25 @@ def audit(
         worst = 1 if any(r.exit_status() == 1 for r in reports) else status
         if worst:
             raise typer.Exit(worst)
+
+
+def _keep_verdicts(reports: list[Report]) -> None:
+    """Keep the result of each report that gives one, by the digest of the bytes audited
+    (:mod:`frogpbem.verdicts`); a verdict that cannot be kept costs a later audit only."""
+    from frogpbem.protocol.session import state_from_environment
+    from frogpbem.verdicts import AuditCache
+
+    held = [(r.digest, r.result) for r in reports
+            if r.result is not None and r.digest is not None]
+    if not held:
+        return
+    try:
+        cache = AuditCache(state_from_environment())
+        for digest, result in held:
+            cache.put(digest, result)
+        cache.save()
+    except (OSError, FrogPbemError):
+        pass
 
 
 def record(

@@ -52,13 +52,13 @@ def ratings(
     from frogpbem.protocol.session import state_from_environment
     from frogpbem.protocol.times import Clock
     from frogpbem.ratings import (
-        AuditCache,
         game_files,
         model_of,
         rate_files,
         ratings_html,
         ratings_text,
     )
+    from frogpbem.verdicts import AuditCache
 
     with reported(as_json):
         model_of(model)
