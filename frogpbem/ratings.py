@@ -39,7 +39,6 @@ MODELS = ("PlackettLuce", "BradleyTerryFull", "BradleyTerryPart", "ThurstoneMost
           "ThurstoneMostellerPart")
 """The openskill models a rating may use (openskill's own names)."""
 
-NO_REFEREE = "game without a referee (not supported yet)"
 VIEW_FILE = "a view file (a seat's view of a game, not the game)"
 
 
@@ -96,7 +95,7 @@ def audit_files(paths: Sequence[Path], *, clock: Clock, cache: AuditCache | None
     start = time.perf_counter()
     done = Audited()
     verdicts: dict[str, GameResult | NotCounted] = {}
-    pending: list[tuple[Path, str]] = []
+    pending: list[tuple[Path, str, bool]] = []
     now = clock.now()
     for path in paths:
         if path.name.endswith(".view.yaml"):
@@ -110,13 +109,12 @@ def audit_files(paths: Sequence[Path], *, clock: Clock, cache: AuditCache | None
         digest = hashlib.sha256(data).hexdigest()
         kept = cache.get(digest) if cache is not None else None
         if kept is not None and seconds_of(kept.ended) - now <= SKEW:
-            verdicts[str(path)] = kept  # bytes kept are a refereed game's: no duel
+            verdicts[str(path)] = kept
             done.cached += 1
-        elif _is_duel(data):
-            verdicts[str(path)] = NotCounted(str(path), NO_REFEREE)
         else:
-            pending.append((path, digest))
-    for (path, digest), outcome in zip(pending, _audit_all(pending, clock, jobs), strict=True):
+            pending.append((path, digest, _is_duel(data)))
+    for (path, digest, _), outcome in zip(pending, _audit_all(pending, clock, jobs),
+                                          strict=True):
         done.audited += 1
         verdicts[str(path)] = outcome
         if cache is not None and isinstance(outcome, GameResult):
@@ -147,7 +145,7 @@ def _reason(exc: FrogPbemError) -> str:
     return safe(": ".join(part for part in (exc.element, exc.message) if part))
 
 
-def _audit_all(pending: Sequence[tuple[Path, str]], clock: Clock,
+def _audit_all(pending: Sequence[tuple[Path, str, bool]], clock: Clock,
                jobs: int) -> list[GameResult | NotCounted]:
     """:func:`_verdict` of each, in ``jobs`` processes (0: one for each processor).
 
@@ -169,12 +167,19 @@ def _audit_all(pending: Sequence[tuple[Path, str]], clock: Clock,
         return list(pool.map(work, pending, chunksize=chunk))
 
 
-def _verdict(clock: Clock, bulk: bool, item: tuple[Path, str]) -> GameResult | NotCounted:
-    """The result of the game in ``item`` (a path and the digest of the bytes read before),
-    or why it is not counted; a file whose bytes changed meanwhile is not counted."""
-    path, digest = item
+def _verdict(clock: Clock, bulk: bool, item: tuple[Path, str, bool]
+             ) -> GameResult | NotCounted:
+    """The result of the game in ``item`` (a path, the digest of the bytes read before, and
+    whether they are a game without a referee), or why it is not counted; a file whose
+    bytes changed meanwhile is not counted."""
+    path, digest, duel = item
     try:
-        report = audit(path, clock=clock, bulk=bulk)
+        if duel:
+            from frogpbem.duel.audit import audit_duel
+
+            report = audit_duel(path, clock=clock)
+        else:
+            report = audit(path, clock=clock, bulk=bulk)
     except FrogPbemError as exc:
         return NotCounted(str(path), _reason(exc))
     if report.digest != digest:
@@ -320,7 +325,8 @@ def rate(games: Sequence[Counted], model: str = "PlackettLuce"
         copy = first.get(result.header)
         if copy is not None:
             other = "" if copy.result == result else \
-                ", with another result: the referee signed two ends (see verify --against)"
+                ", with another result: the referee signed two ends (see verify --against)" \
+                if result.referee else ", with another result: two histories were signed"
             skipped.append(NotCounted(game.path, f"another copy of game {result.game} "
                                                  f"(counted once, from {copy.path}){other}"))
             continue

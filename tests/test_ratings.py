@@ -20,7 +20,6 @@ from frogpbem.cli.ratings import ratings as ratings_command
 from frogpbem.protocol.session import state_from_environment
 from frogpbem.protocol.times import Clock
 from frogpbem.ratings import (
-    NO_REFEREE,
     VIEW_FILE,
     Cost,
     Counted,
@@ -163,7 +162,7 @@ def tamper(path: Path) -> None:
 @pytest.fixture
 def archive(tmp_path: Path, finished_demos: dict[str, Path]) -> Path:
     """A folder of the four finished demos, a tampered copy, an unfinished game, a view
-    file, a YAML file that is no game, and a game without a referee."""
+    file, a YAML file that is no game, and a broken game without a referee."""
     from frogpbem.demo import play_demo
     from tests.conftest import here
 
@@ -205,7 +204,7 @@ def test_only_games_that_hold_are_counted(archive: Path) -> None:
     assert why["unfinished.yaml"].startswith("unfinished")
     assert why["game.red.view.yaml"] == VIEW_FILE
     assert "not a frogpbem game file" in why["other.yaml"]
-    assert why["duel.yaml"] == NO_REFEREE
+    assert why["duel.yaml"].startswith("DOES NOT HOLD")  # audited as a game without a referee
     seated = {key for c in table.counted for key in
               (" ".join(s.key.split()[:2]) for s in c.result.seats)}
     assert {p.key for p in table.players} == seated
@@ -220,8 +219,9 @@ def test_the_cache_remembers_only_these_bytes(archive: Path) -> None:
     assert os.stat(cache.path).st_mode & 0o777 == 0o600
     assert len(cache.verdicts) == 4  # the games that held, and nothing else
     warm = rate_files(files, clock=clock, cache=cache, jobs=1)
-    # audited again: the tampered copy, the unfinished game, the YAML file that is no game
-    assert (warm.timing.audited, warm.timing.cached) == (3, 4)
+    # audited again: the tampered copy, the unfinished game, the YAML file that is no game,
+    # the broken game without a referee
+    assert (warm.timing.audited, warm.timing.cached) == (4, 4)
     assert warm.to_json()["players"] == cold.to_json()["players"]
     tamper(archive / "frogfinder.yaml")
     again = rate_files(files, clock=clock, cache=AuditCache(state), jobs=1)
@@ -245,8 +245,9 @@ def test_games_audited_by_the_audit_command_are_not_audited_again(
     tamper(archive / "coan.yaml")
     table = rate_files(files, clock=Clock.from_environment(),
                        cache=AuditCache(state_from_environment()), jobs=1)
-    # the tampered copies, the unfinished game and the YAML file that is no game
-    assert (table.timing.audited, table.timing.cached) == (4, 3)
+    # the tampered copies, the unfinished game, the YAML file that is no game and the
+    # broken game without a referee
+    assert (table.timing.audited, table.timing.cached) == (5, 3)
     assert counted_files(table) == {"frogfinder.yaml", "froglet.yaml", "secretmove.yaml"}
     assert reasons(table)["coan.yaml"].startswith("DOES NOT HOLD")
 

@@ -16,11 +16,12 @@ is what shows it to anyone (``ssh-keygen -Y verify`` alone checks both signature
 from __future__ import annotations
 
 import base64
+import hashlib
 import shlex
 from pathlib import Path
 
 from frogpbem import crypto
-from frogpbem.audit import Report
+from frogpbem.audit import GameResult, Report, Seated
 from frogpbem.duel import stamps
 from frogpbem.duel.engine import (
     advance,
@@ -44,8 +45,9 @@ from frogpbem.errors import (
     SignatureError,
 )
 from frogpbem.export import Exported
-from frogpbem.gamefile.document import write_atomic
+from frogpbem.gamefile.document import read_bytes, write_atomic
 from frogpbem.gamefile.duelfile import DuelFile, Message
+from frogpbem.gamefile.duelfile import parse_duel as parse_duel_bytes
 from frogpbem.gamefile.duelfork import DuelForkProof
 from frogpbem.gamefile.model import FORMAT_VERSION, Element
 from frogpbem.protocol.times import SKEW, Clock, duration_words, seconds_of
@@ -87,7 +89,9 @@ def audit_duel(path: Path, *, clock: Clock) -> Report:
     A file that cannot be read at all, or is no game file, raises: that is no verdict."""
     report = Report(str(path))
     try:
-        file = read_duel(path)
+        data = read_bytes(path)
+        report.digest = hashlib.sha256(data).hexdigest()
+        file = parse_duel_bytes(data, str(path))
     except (FileAccessError, NotAGameFileError):
         raise
     except FrogPbemError as exc:
@@ -133,7 +137,33 @@ def audit_duel(path: Path, *, clock: Clock) -> Report:
     for line in rules.audit_lines(progress):
         report.passed(line)
     _end(report, file, progress)
+    if report.ok and report.finished:
+        report.result = _result_of(file, progress)
     return report
+
+
+def _result_of(file: DuelFile, progress: Progress) -> GameResult | None:
+    """What a finished game without a referee decided: the seat that forfeits on time loses;
+    otherwise the rules' outcome (a forfeit the protocol proved is the other seat's win in
+    the rules' state). ``referee`` is empty: there is none."""
+    header = file.header
+    if file.timeout is not None:
+        loser, ended = file.timeout.seat, file.timeout.at
+        winner = next(seat for seat in header.seat_names if seat != loser)
+        places: tuple[tuple[int, tuple[str, ...]], ...] = ((1, (winner,)), (2, (loser,)))
+        termination = f"{loser} forfeits on time"
+    else:
+        outcome = progress.ruleset.outcome(progress.state) if progress.state is not None \
+            else None
+        if outcome is None:
+            return None
+        ended = file.messages[-1].at if file.messages else header.created
+        places = tuple((place.rank, (place.seat,)) for place in outcome.standing)
+        termination = outcome.termination
+    return GameResult(
+        header.game, header.hash, header.rules, header.created, ended, "",
+        tuple(Seated(party.seat or "", party.name, party.key) for party in header.seats),
+        places, termination)
 
 
 def _check_times(report: Report, created: str, latest: str, clock: Clock) -> None:

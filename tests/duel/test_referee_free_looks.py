@@ -27,6 +27,8 @@ import pytest
 
 from frogpbem.gamefile.duelfile import DuelFile, dump_duel, parse_duel
 from frogpbem.games import find_game
+from frogpbem.protocol.times import Clock
+from frogpbem.ratings import rate_files
 from tests.conftest import Cli, Keys
 from tests.duel.conftest import Run, Seat, mail
 from tests.duel.test_referee_free_cli import (
@@ -511,6 +513,14 @@ def test_referee_free_audit_says_what_was_proven_and_when(rules: str, run: Run, 
                                                       keys))
     assert outcome is not None
     assert any(c["what"].startswith(f"end: {outcome.termination}") for c in report["checks"])
+    # ratings count it, with the places of the rules' outcome and the seats' keys
+    rated = rate_files([final], clock=Clock.from_environment(), jobs=1)
+    assert len(rated.counted) == 1 and not rated.not_counted
+    result = rated.counted[0].result
+    assert result.places == tuple((p.rank, (p.seat,)) for p in outcome.standing)
+    assert {s.seat: s.key for s in result.seats} == {
+        party.seat: party.key for party in parse_duel(final.read_bytes(), "f").header.seats}
+    assert result.referee == "" and result.termination == outcome.termination
 
 
 @pytest.mark.parametrize("rules", RULES)
