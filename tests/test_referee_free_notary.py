@@ -31,7 +31,8 @@ from frogpbem.errors import ChainError, FrogPbemError, SignatureError
 from frogpbem.gamefile.duelfile import DuelFile, Stamp, dump_duel, parse_duel
 from frogpbem.mail.judge import AUTOMATIC, REFUSED, Judge, MaildirBox
 from frogpbem.mail.outbox import MemoryOutbox
-from frogpbem.protocol.times import seconds_of, text_of
+from frogpbem.protocol.times import Clock, seconds_of, text_of
+from frogpbem.ratings import rate_files
 from tests.conftest import Cli, Keys, Result, here
 from tests.duel.test_referee_free_cli import choose, independent_replay
 from tests.test_judge import DOMAIN, PASSWORD, Servers, mail_servers, send
@@ -271,6 +272,10 @@ def test_referee_free_notary_records_a_timeout_and_refuses_late_mail_once(
     assert f"OK timeout: white sent nothing before its deadline; recorded by the notary at " \
            f"{at(600 + HOUR)}" in checked.stdout
     assert "game over: white forfeits on time" in checked.stdout
+    # ratings count it: black's win, ended at the timeout
+    result = rate_files([notarised], clock=Clock.from_environment(), jobs=1).counted[0].result
+    assert result.places == ((1, ("black",)), (2, ("white",)))
+    assert result.ended == at(600 + HOUR) and result.termination == "white forfeits on time"
     shown = table.run(table.black, "view", notarised)
     assert shown.exit_code == 0, shown.output
     assert f"game over: white forfeits on time (the notary's timeout at {at(600 + HOUR)})" \
