@@ -26,7 +26,9 @@ bye; every colour difference stays within -2..+2; with an odd number of players 
 player has the bye. Seats in a game of a and b: of the two orders allowed by the colour
 limit, take the one that (1) gives fewer of the two a third same seat in a row, then (2)
 puts the lower colour difference first, then (3) reverses the seats of the latest round in
-which the two sat in different seats, then (4) puts the lower seed number first. Among the
+which the two sat in different seats, then (4) puts the lower seed number first, except
+between two players who have no two-seat game yet (the first round): there the lower
+seed number takes the first seat on odd boards and the second on even ones. Among the
 rounds the hard rules allow, the one chosen is the best by, in this order:
   1. fewest players given a third same seat in a row;
   2. the lowest score for the player with the bye;
@@ -320,8 +322,19 @@ def swiss(count: int, past: Sequence[PastRound]) -> Round:
     games = [o for o in orders if len(o) == 2]
     games.sort(key=lambda g: (-max(points[g[0]], points[g[1]]),
                               -min(points[g[0]], points[g[1]]), min(g)))
+    games = [_alternated(game, board, seats) for board, game in enumerate(games, 1)]
     return Round(tuple(Pairing(g) for g in games), tuple(sorted(o[0] for o in orders
                                                                 if len(o) == 1)))
+
+
+def _alternated(game: tuple[int, ...], board: int, seats: _Seats) -> tuple[int, ...]:
+    """Rule (4) of the seats between two players with no two-seat game yet: the lower seed
+    first on odd boards, second on even ones (the first round's colours alternate down the
+    boards, as FIDE's Dutch system has them, rather than every top seed moving first)."""
+    if seats.history[game[0]] or seats.history[game[1]]:
+        return game
+    low, high = sorted(game)
+    return (low, high) if board % 2 else (high, low)
 
 
 def _lexicographic_weights(costs: list[tuple[int, ...]], size: int) -> list[int]:

@@ -149,8 +149,8 @@ class State:
         return [(x, y) for x, y in ((a, b), (b, a))
                 if self.difference(x) + 1 <= 2 and self.difference(y) - 1 >= -2]
 
-    def seat(self, a: int, b: int) -> tuple[int, int]:
-        """The documented seat rule, step by step."""
+    def seat(self, a: int, b: int, board: int) -> tuple[int, int]:
+        """The documented seat rule, step by step, for a game on ``board`` (from 1)."""
         orders = self.orders(a, b)
         if len(orders) == 1:
             return orders[0]
@@ -164,6 +164,8 @@ class State:
         for index in sorted(set(rounds_x) & set(rounds_y), reverse=True):
             if rounds_x[index] != rounds_y[index]:
                 return (x, y) if rounds_x[index] == 1 else swapped
+        if not self.seats[a] and not self.seats[b] and board % 2 == 0:
+            return (max(a, b), min(a, b))  # no game yet: the lower seed first on odd boards
         return (min(a, b), max(a, b))
 
     def legal(self, a: int, b: int) -> bool:
@@ -194,7 +196,8 @@ class State:
 
     def objective(self, games: list[tuple[int, int]], bye: int | None) -> tuple[object, ...]:
         """The documented order of preference, rules 1 to 8 (smaller is better)."""
-        seated = [self.seat(a, b) for a, b in games]
+        # the board changes only the seats of players with no game yet, whose costs are 0
+        seated = [self.seat(a, b, 1) for a, b in games]
         thirds = sum(self.third(x, 0) + self.third(y, 1) for x, y in seated)
         s = self.score
         unequal = sum(s[a] != s[b] for a, b in games)
@@ -225,11 +228,11 @@ def check_round(count: int, past: list[PastRound], rnd: Round) -> None:
     seated = [p for g in rnd.games for p in g.players] + list(rnd.byes)
     assert sorted(seated) == list(range(1, count + 1))
     assert len(rnd.byes) == count % 2 and not set(rnd.byes) & state.byes
-    for game in rnd.games:
+    for board, game in enumerate(rnd.games, 1):
         a, b = game.players
         assert frozenset((a, b)) not in state.met
         assert state.difference(a) + 1 <= 2 and state.difference(b) - 1 >= -2
-        assert game.players == state.seat(a, b)
+        assert game.players == state.seat(a, b, board)
     s = state.score
     keys = [(-max(s[a], s[b]), -min(s[a], s[b]), min(a, b)) for a, b in
             (g.players for g in rnd.games)]
@@ -243,10 +246,18 @@ def best_round(count: int, past: list[PastRound]) -> Round | None:
     if not options:
         return None
     games, bye = min(options, key=lambda option: state.objective(*option))
-    order = sorted((state.seat(a, b) for a, b in games),
-                   key=lambda g: (-max(state.score[g[0]], state.score[g[1]]),
-                                  -min(state.score[g[0]], state.score[g[1]]), min(g)))
+    boards = sorted(games, key=lambda g: (-max(state.score[g[0]], state.score[g[1]]),
+                                          -min(state.score[g[0]], state.score[g[1]]), min(g)))
+    order = [state.seat(a, b, board) for board, (a, b) in enumerate(boards, 1)]
     return Round(tuple(Pairing(g) for g in order), (bye,) if bye else ())
+
+
+def test_first_round_colours_alternate_down_the_boards() -> None:
+    """16 players: the top half meets the bottom half, and the top seed moves first on
+    boards 1, 3, 5, 7 only."""
+    first = swiss(16, [])
+    assert [sorted(g.players) for g in first.games] == [[k, k + 8] for k in range(1, 9)]
+    assert [g.players[0] for g in first.games] == [1, 10, 3, 12, 5, 14, 7, 16]
 
 
 def random_past(count: int, rounds: int, rng: random.Random) -> list[PastRound]:
@@ -315,7 +326,7 @@ def test_swiss_keeps_the_hard_rules_on_large_fields(count: int, rounds: int, see
 
 def test_swiss_first_round_is_top_half_against_bottom_half() -> None:
     rnd = swiss(8, [])
-    assert [g.players for g in rnd.games] == [(1, 5), (2, 6), (3, 7), (4, 8)]
+    assert [g.players for g in rnd.games] == [(1, 5), (6, 2), (3, 7), (8, 4)]
     rnd = swiss(7, [])
     assert rnd.byes == (7,)
     assert sorted(map(sorted, (g.players for g in rnd.games))) == [[1, 4], [2, 5], [3, 6]]
