@@ -386,34 +386,28 @@ class ResultsFile:
 
     @staticmethod
     def _read(fd: int, path: Path, run: Run, note: Callable[[str], None]) -> dict[int, Played]:
-        """The games the open file holds; its first line written if it has none."""
+        """The games the open file holds; its first line written if it has none, a torn
+        last line cut off (once the file is known to be this run's)."""
         with os.fdopen(os.dup(fd), "rb") as stream:
             data = stream.read()
         whole = data[:data.rfind(b"\n") + 1]
-        if len(whole) < len(data):
+        torn = data[len(whole):]
+        lines = whole.splitlines()
+        games = _games(lines, path, run) if lines else {}
+        begun = b'{"game":' if lines else _encoded(run.to_json())  # how its line begins
+        if torn and not (begun.startswith(torn) or torn.startswith(begun)):
+            # not a line cut short, and not a file to cut
+            if not lines:
+                raise UsageError("--out: this file is not this run's results: its first line "
+                                 "does not describe a simulation", path=path)
+            raise GameFileError(f"line {len(lines) + 1} is not a game of this run's results",
+                                path=path)
+        if torn:
             note(f"{path}: the last line was cut short (a run stopped while writing it): "
                  "it is dropped, and its game played again")
             os.ftruncate(fd, len(whole))
-        lines = whole.splitlines()
         if not lines:
             _write_line(fd, path, run.to_json())
-            return {}
-        try:
-            first = json.loads(lines[0])
-        except ValueError:
-            first = None
-        differs = run.differs(first)
-        if differs is not None:
-            raise UsageError(f"--out: this file is not this run's results: {differs}",
-                             path=path)
-        games: dict[int, Played] = {}
-        for number, line in enumerate(lines[1:], start=2):
-            try:
-                played = Played.from_json(json.loads(line), run)
-            except ValueError:
-                raise GameFileError(f"line {number} is not a game of this run's results",
-                                    path=path) from None
-            games.setdefault(played.index, played)
         return games
 
     def add(self, run: Run, played: Played) -> None:
@@ -422,9 +416,35 @@ class ResultsFile:
         self.games.setdefault(played.index, played)
 
 
+def _games(lines: list[bytes], path: Path, run: Run) -> dict[int, Played]:
+    """The games of a results file's whole ``lines``, by number; raises :class:`UsageError`
+    if its first line is not ``run``'s, :class:`GameFileError` if another is no game."""
+    try:
+        first = json.loads(lines[0])
+    except ValueError:
+        first = None
+    differs = run.differs(first)
+    if differs is not None:
+        raise UsageError(f"--out: this file is not this run's results: {differs}", path=path)
+    games: dict[int, Played] = {}
+    for number, line in enumerate(lines[1:], start=2):
+        try:
+            played = Played.from_json(json.loads(line), run)
+        except ValueError:
+            raise GameFileError(f"line {number} is not a game of this run's results",
+                                path=path) from None
+        games.setdefault(played.index, played)  # the first, should a game be there twice
+    return games
+
+
+def _encoded(data: dict[str, Any]) -> bytes:
+    """``data`` as a line of a results file (without its newline)."""
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode()
+
+
 def _write_line(fd: int, path: Path, data: dict[str, Any]) -> None:
     """``data`` as one line at the end of the file, in one write."""
-    line = (json.dumps(data, ensure_ascii=False, separators=(",", ":")) + "\n").encode()
+    line = _encoded(data) + b"\n"
     try:
         while line:
             line = line[os.write(fd, line):]

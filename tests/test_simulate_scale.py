@@ -179,6 +179,15 @@ def test_another_runs_file_or_a_damaged_one_is_refused_and_left_alone(cli: Cli,
     refused = cli(*same)
     assert refused.exit_code == 7 and "line 4 is not a game" in refused.stderr
     assert out.read_text() == damaged
+    out.write_text(text[0] + "a note of my own, with no newline")  # not a line cut short
+    assert cli(*same).exit_code == 7
+    out.write_bytes(path.read_bytes() + b'{"game":')  # torn, and another run's: not cut
+    assert cli(*same, "--seed", "4").exit_code == 2
+    assert out.read_bytes() == path.read_bytes() + b'{"game":'
+    foreign = tmp_path / "notes.txt"
+    foreign.write_text("a file that is no results file")
+    assert cli(*same[:-1], foreign).exit_code == 2
+    assert foreign.read_text() == "a file that is no results file"
     assert cli(*same, "--jobs", "-1").exit_code == 2
 
 
@@ -269,3 +278,20 @@ def test_an_interrupt_says_how_many_games_the_file_holds(tmp_path: Path,
     with pytest.raises(Stopped) as stopped:
         simulate("secretmove", 6, ["strong"], out=out, progress=progress)
     assert stopped.value.games == 3 == len(games_in(out)) and seen == [1, 2, 3]
+
+
+def test_a_file_another_run_is_writing_is_refused(cli: Cli, tmp_path: Path) -> None:
+    out = tmp_path / "busy.jsonl"
+    holder = subprocess.Popen(
+        [sys.executable, "-c", "import fcntl, os, sys; fd = os.open(sys.argv[1], os.O_RDWR | "
+         "os.O_CREAT); fcntl.lockf(fd, fcntl.LOCK_EX); print('held', flush=True); "
+         "sys.stdin.read()", str(out)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+        text=True)
+    try:
+        assert holder.stdout is not None and holder.stdout.readline() == "held\n"
+        refused = cli("simulate", "--rules", "secretmove", "--games", "1", "--out", out)
+        assert refused.exit_code == 9 and "another run is writing this file" in refused.stderr
+        assert out.read_bytes() == b""
+    finally:
+        holder.communicate("", timeout=TIMEOUT)
+    assert cli("simulate", "--rules", "secretmove", "--games", "1", "--out", out).exit_code == 0
