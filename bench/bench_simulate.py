@@ -80,7 +80,7 @@ def main() -> None:
 
     start = time.perf_counter()
     cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                       dashboard_address=None, silence_logs=logging.ERROR)
+                                       dashboard_address=":0", silence_logs=logging.ERROR)
     print(f"Dask local cluster of 2 worker processes started in "
           f"{time.perf_counter() - start:.1f} s; load average {os.getloadavg()[0]:.1f} "
           f"on {os.cpu_count()} cores\n")

@@ -89,7 +89,7 @@ def _dask_results(distributed: Any, work: Callable[[J], R], jobs: Sequence[J], a
         if address == LOCAL:
             cluster = stack.enter_context(distributed.LocalCluster(
                 n_workers=processes, threads_per_worker=1, processes=True,
-                dashboard_address=None, silence_logs=logging.ERROR))
+                dashboard_address=":0", silence_logs=logging.ERROR))  # any free port
             client = stack.enter_context(distributed.Client(cluster))
         else:
             try:

@@ -236,16 +236,16 @@ def test_dask_at_an_address_plays_the_same_games(tmp_path: Path, base: Path) -> 
     """A scheduler of the test's own, its worker threads here; the first three games played
     before, in one process."""
     import distributed  # the test extra installs it, as the cluster extra does
+
     path, totals = unbroken(base, 8)
     out = tmp_path / "address.jsonl"
     simulate("frogfinder", 3, ["strong", "greedy"], seed=3, swap=True, options=SMALL, out=out)
     with distributed.LocalCluster(n_workers=1, threads_per_worker=2, processes=False,
                                   protocol="tcp://", host="127.0.0.1",
-                                  dashboard_address=None) as cluster:  # a real address
-        done = command("simulate", *RUN, "--seed", "3", "--games", "8", "--out", out,
-                       "--cluster", cluster.scheduler_address, "--json")
-    assert done.returncode == 0, done.stderr
-    assert json.dumps(json.loads(done.stdout)) == totals and lines(out) == lines(path)
+                                  dashboard_address=":0") as cluster:  # a tcp address
+        tally = simulate("frogfinder", 8, ["strong", "greedy"], seed=3, swap=True,
+                         options=SMALL, out=out, cluster=cluster.scheduler_address)
+    assert json.dumps(tally.to_json()) == totals and lines(out) == lines(path)
 
 
 def test_an_address_where_no_scheduler_answers_is_said(tmp_path: Path,
