@@ -1,9 +1,12 @@
-"""Games played locally between bots, with no files and no keys: ``frogpbem simulate``.
+"""Games played between bots, with no game files and no keys: ``frogpbem simulate``.
 
 Each game is dealt from its own seed and played through the rules alone: a
 bot sees only its own (and its teammates') view, as in a game by email.
 The tallies give each seat's wins with a 95 % Wilson interval, the draws
-and the average points.
+and the average points. The games are played here, on a pool of local
+processes or on a Dask cluster (:mod:`frogpbem.engines`); each one's result
+can stream to a JSON lines file that a later run goes on from
+(docs/simulate.md).
 """
 
 from __future__ import annotations
@@ -12,7 +15,7 @@ import json
 import math
 import os
 import random
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterator, Sequence
 from contextlib import ExitStack, closing, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -195,13 +198,7 @@ def simulate(rules_name: str, games: int, bots: Sequence[str], seed: int = 0,
         todo = [run.game(i, keep=records is not None) for i in range(games) if i not in done]
         if stop_after is not None:
             todo = todo[:max(0, stop_after)]
-        if cluster is not None and todo:
-            results = run_on_dask(play_game, todo, cluster, processes)
-        elif processes == 1 or len(todo) < 2:
-            results = run_here(play_game, todo)
-        else:
-            results = run_on_pool(play_game, todo, processes)
-        stack.enter_context(closing(results))
+        results = stack.enter_context(closing(_played(todo, processes, cluster)))
         try:
             for played in results:
                 done[played.index] = played
@@ -222,6 +219,17 @@ def simulate(rules_name: str, games: int, bots: Sequence[str], seed: int = 0,
         tally.add(played.outcome, played.points,
                   played.bots if len(set(played.bots.values())) > 1 else {})
     return tally
+
+
+def _played(todo: list[Game], processes: int,
+            cluster: str | None) -> Generator[Played, None, None]:
+    """The games ``todo`` played on Dask, on a pool of ``processes``, or here (one process,
+    or a single game: no pool to start), as they end."""
+    if cluster is not None and todo:
+        return run_on_dask(play_game, todo, cluster, processes)
+    if processes == 1 or len(todo) < 2:
+        return run_here(play_game, todo)
+    return run_on_pool(play_game, todo, processes)
 
 
 class Stopped(KeyboardInterrupt):

@@ -262,6 +262,12 @@ def test_without_dask_a_cluster_is_refused_in_one_sentence(
     refused = cli("simulate", "--games", "1", "--cluster", "local", "--out", out)
     assert refused.exit_code == 2 and len(refused.stderr.splitlines()) == 1
     assert "pip install 'frogpbem[cluster]'" in refused.stderr and not out.exists()
+    probe = "import sys, frogpbem.simulate; print('dask' in sys.modules or 'distributed' in " \
+            "sys.modules)"
+    imported = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, capture_output=True,
+                              text=True, timeout=TIMEOUT,
+                              env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert imported.stdout == "False\n", imported.stderr  # Dask only when a cluster is asked
 
 
 def test_an_interrupt_says_how_many_games_the_file_holds(tmp_path: Path,
