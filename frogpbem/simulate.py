@@ -195,6 +195,9 @@ def simulate(rules_name: str, games: int, bots: Sequence[str], seed: int = 0,
         if out is not None:
             sink = stack.enter_context(ResultsFile.open(out, run, note or (lambda _: None)))
             done = {i: played for i, played in sink.games.items() if i < games}
+            if done and note is not None:
+                note(f"{out}: {counted(len(done), 'game')} of the {games} already there; "
+                     f"{'none' if len(done) == games else 'the others'} to play")
         todo = [run.game(i, keep=records is not None) for i in range(games) if i not in done]
         if stop_after is not None:
             todo = todo[:max(0, stop_after)]

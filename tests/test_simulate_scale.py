@@ -151,12 +151,13 @@ def test_a_torn_last_line_is_dropped_and_its_game_played_again(tmp_path: Path,
     tally = simulate("frogfinder", 8, ["strong", "greedy"], seed=3, swap=True, options=SMALL,
                      out=torn, note=said.append)
     assert json.dumps(tally.to_json()) == totals and lines(torn) == lines(path)
-    assert len(said) == 1 and "the last line was cut short" in said[0]
+    assert len(said) == 2 and "the last line was cut short" in said[0]
+    assert said[1].endswith("3 games of the 8 already there; the others to play")
     header = tmp_path / "header.jsonl"  # torn in its first line: nothing was there
     header.write_text(whole[0][:10])
     simulate("frogfinder", 8, ["strong", "greedy"], seed=3, swap=True, options=SMALL,
              out=header, note=said.append)
-    assert lines(header) == lines(path) and len(said) == 2
+    assert lines(header) == lines(path) and len(said) == 3
 
 
 def test_another_runs_file_or_a_damaged_one_is_refused_and_left_alone(cli: Cli,

@@ -33,7 +33,7 @@ def simulate(
         list[str], typer.Option(help="NAME=VALUE: a rules option (size=8, teams=...).")
     ] = [],  # noqa: B006
     records: Annotated[Path | None, typer.Option(
-        help="Write each game's moves into this folder (otherwise nothing is written).")
+        help="Write the moves of each game played into this folder.")
     ] = None,
     jobs: Annotated[int, typer.Option(
         min=0, help="How many processes play (0: every core; 1: this one).")] = 0,
