@@ -1,21 +1,28 @@
-"""Games played locally between bots, with no files and no keys: ``frogpbem simulate``.
+"""Games played between bots, with no game files and no keys: ``frogpbem simulate``.
 
 Each game is dealt from its own seed and played through the rules alone: a
 bot sees only its own (and its teammates') view, as in a game by email.
 The tallies give each seat's wins with a 95 % Wilson interval, the draws
-and the average points.
+and the average points. The games are played here, on a pool of local
+processes or on a Dask cluster (:mod:`frogpbem.engines`); each one's result
+can stream to a JSON lines file that a later run goes on from
+(docs/simulate.md).
 """
 
 from __future__ import annotations
 
+import json
 import math
+import os
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Generator, Iterator, Sequence
+from contextlib import ExitStack, closing, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from frogpbem.errors import FileAccessError, FrogPbemError, UsageError
+from frogpbem.engines import cores, need_dask, run_here, run_on_dask, run_on_pool
+from frogpbem.errors import FileAccessError, FrogPbemError, GameFileError, UsageError
 from frogpbem.frozen import frozen
 from frogpbem.gamefile.document import write_atomic
 from frogpbem.games import (
@@ -154,10 +161,18 @@ class Share:
 def simulate(rules_name: str, games: int, bots: Sequence[str], seed: int = 0,
              options: dict[str, str] | None = None, seats: int | None = None,
              swap: bool = False, progress: Callable[[int], None] | None = None,
-             records: Path | None = None) -> Tally:
+             records: Path | None = None, *, jobs: int = 1, out: Path | None = None,
+             cluster: str | None = None, stop_after: int | None = None,
+             note: Callable[[str], None] | None = None) -> Tally:
     """Play ``games`` local games; game ``i`` is dealt and played from seed ``seed + i``.
 
-    With ``records``, each game's moves are written there (``game-0001.txt``).
+    ``jobs`` processes play them (0: every core), or the Dask scheduler at ``cluster``
+    (``local``: a local cluster of ``jobs`` workers). With ``out``, each game's result is
+    added to that JSON lines file as it ends, and the games it already holds are not
+    played again (``note`` hears of a torn last line). ``stop_after`` plays at most that
+    many games now. With ``records``, each game played has its moves written there
+    (``game-0001.txt`` for game 0). The tally is of the games ``0`` to ``games - 1``
+    played or read, added in the order of their numbers, whatever the engine.
     """
     rules = find_game(rules_name)
     opts = rules.options(options or {})
@@ -167,29 +182,308 @@ def simulate(rules_name: str, games: int, bots: Sequence[str], seed: int = 0,
             raise UsageError(f"--bots: {bot!r} is not a bot; give {', '.join(STRENGTHS)}")
     if len(bots) not in (1, len(names)):
         raise UsageError(f"--bots: give one bot, or one for each of the {len(names)} seats")
-    given = list(bots) * (len(names) if len(bots) == 1 else 1)
-    tally = Tally(rules.name, names, dict(zip(names, given, strict=True)), swap)
+    given = tuple(bots) * (len(names) if len(bots) == 1 else 1)
+    run = Run(rules.name, opts, names, given, swap, seed)
+    processes = cores(jobs)
+    if cluster is not None:
+        need_dask()  # before the file is touched
     if records is not None:
         _make_folder(records)  # before the games: a wrong path is told at once
-    for index in range(games):
-        order = list(given)
-        if swap and index % 2 and len(order) == 2:
-            order.reverse()
-        playing = dict(zip(names, order, strict=True))
-        moves: list[str] = []
-        outcome, points = play_local(rules, opts, names, playing, random.Random(seed + index),
-                                     moves)
-        if records is not None:
-            heading = (f"{rules.title}, seed {seed + index}, "
-                       + ", ".join(f"{s}: {b}" for s, b in playing.items()))
-            write_atomic(records / f"game-{index + 1:04d}.txt", (
-                "\n".join([heading, "", *moves, "", f"{outcome.termination}; "
-                           f"{outcome.standing_text()}"]) + "\n").encode(), durable=False)
+    done: dict[int, Played] = {}
+    with ExitStack() as stack:
+        sink = None
+        if out is not None:
+            sink = stack.enter_context(ResultsFile.open(out, run, note or (lambda _: None)))
+            done = {i: played for i, played in sink.games.items() if i < games}
+            if done and note is not None:
+                note(f"{out}: {counted(len(done), 'game')} of the {games} already there; "
+                     f"{'none' if len(done) == games else 'the others'} to play")
+        todo = [run.game(i, keep=records is not None) for i in range(games) if i not in done]
+        if stop_after is not None:
+            todo = todo[:max(0, stop_after)]
+        results = stack.enter_context(closing(_played(todo, processes, cluster)))
+        try:
+            for played in results:
+                done[played.index] = played
+                if sink is not None:
+                    sink.add(run, played)
+                if records is not None:
+                    _write_record(records, rules.title, played)
+                if progress is not None:
+                    progress(len(done))
+        except KeyboardInterrupt:
+            if sink is None:
+                raise
+            raise Stopped(len(sink.games), out) from None
+    tally = Tally(rules.name, names, dict(zip(names, given, strict=True)), swap)
+    for index in sorted(done):
+        played = done[index]
         # a bot's win counts for the bot; with two equal bots, for the seat
-        tally.add(outcome, points, playing if len(set(order)) > 1 else {})
-        if progress is not None:
-            progress(index + 1)
+        tally.add(played.outcome, played.points,
+                  played.bots if len(set(played.bots.values())) > 1 else {})
     return tally
+
+
+def _played(todo: list[Game], processes: int,
+            cluster: str | None) -> Generator[Played, None, None]:
+    """The games ``todo`` played on Dask, on a pool of ``processes``, or here (one process,
+    or a single game: no pool to start), as they end."""
+    if cluster is not None and todo:
+        return run_on_dask(play_game, todo, cluster, processes)
+    if processes == 1 or len(todo) < 2:
+        return run_here(play_game, todo)
+    return run_on_pool(play_game, todo, processes)
+
+
+class Stopped(KeyboardInterrupt):
+    """A run with a results file was interrupted; the file holds ``games`` whole games."""
+
+    def __init__(self, games: int, path: Path | None) -> None:
+        super().__init__(f"{path}: stopped with {counted(games, 'game')} in the file")
+        self.games = games
+        self.path = path
+
+
+@frozen
+class Run:
+    """What a run plays: the parameters a results file's first line holds."""
+
+    rules: str
+    options: dict[str, Any]
+    seats: tuple[str, ...]
+    bots: tuple[str, ...]
+    """The bots in seat order in game 0."""
+    swap: bool
+    """Whether two bots change seats in every odd-numbered game."""
+    seed: int
+
+    def game(self, index: int, keep: bool = False) -> Game:
+        """Game ``index`` of the run (keeping its moves, if ``keep``)."""
+        order = list(self.bots)
+        if self.swap and index % 2 and len(order) == 2:
+            order.reverse()
+        return Game(index, self.seed + index, self.rules, self.options, self.seats,
+                    tuple(order), keep)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"simulate": FORMAT, "rules": self.rules, "options": self.options,
+                "seats": list(self.seats), "bots": list(self.bots), "swap": self.swap,
+                "seed": self.seed}
+
+    def differs(self, first: Any) -> str | None:
+        """How a results file's first line ``first`` differs from this run (its first
+        differing parameter, in words), or ``None``."""
+        mine = self.to_json()
+        if not isinstance(first, dict) or first.keys() != mine.keys():
+            return "its first line does not describe a simulation"
+        for name, value in mine.items():
+            theirs = first[name]
+            if name == "options" and isinstance(theirs, dict):
+                # size=8 from the command line is the number 8 of a library call
+                value, theirs = _spelt(value), _spelt(theirs)
+            if value != theirs:
+                return f"it holds games of {name} {json.dumps(first[name])}, not " \
+                       f"{json.dumps(mine[name])}"
+        return None
+
+
+FORMAT = 1
+"""The version of the results file's format (docs/simulate.md)."""
+
+
+def _spelt(options: dict[str, Any]) -> dict[str, str]:
+    return {name: str(value) for name, value in options.items()}
+
+
+@frozen
+class Game:
+    """One game of a run, as a worker gets it: everything it needs to play it."""
+
+    index: int
+    seed: int
+    rules: str
+    options: dict[str, Any]
+    seats: tuple[str, ...]
+    bots: tuple[str, ...]
+    """Each seat's bot, in seat order."""
+    keep: bool
+    """Whether the moves come back (for ``--records``), or only their number."""
+
+
+@frozen
+class Played:
+    """One game's result, from a worker or from a results file."""
+
+    index: int
+    seed: int
+    bots: dict[str, str]
+    outcome: Outcome
+    moves: int
+    """How many moves the seats chose (automatic steps not counted)."""
+    record: tuple[str, ...] = ()
+    """The moves (``red shoot G9 {2}``), if they were kept."""
+
+    @property
+    def points(self) -> dict[str, int]:
+        return {place.seat: place.points for place in self.outcome.standing}
+
+    def to_json(self, run: Run) -> dict[str, Any]:
+        """The game's line of a results file."""
+        first = [place.seat for place in self.outcome.standing if place.rank == 1]
+        return {"game": self.index, "seed": self.seed, "rules": run.rules,
+                "options": run.options, "seats": list(run.seats), "bots": self.bots,
+                "termination": self.outcome.termination,
+                "standing": [place.to_json() for place in self.outcome.standing],
+                "winners": first, "moves": self.moves}
+
+    @classmethod
+    def from_json(cls, data: Any, run: Run) -> Played:
+        """A game's line of a results file of ``run``; raises ``ValueError`` if it is not
+        one (another run's game among them too)."""
+        match data:
+            case {"game": int(index), "seed": int(seed), "bots": dict(bots),
+                  "termination": str(), "standing": list(), "moves": int(moves)} \
+                    if index >= 0 and seed == run.seed + index:
+                try:
+                    outcome = Outcome.from_json(data)
+                except (TypeError, KeyError, ValueError):
+                    raise ValueError("not an outcome") from None
+                if dict(zip(run.seats, run.game(index).bots, strict=True)) != bots:
+                    raise ValueError("not the run's bots")
+                return cls(index, seed, bots, outcome, moves)
+        raise ValueError("not a game of the run")
+
+
+def play_game(game: Game) -> Played:
+    """Play ``game`` from its seed: what a worker process runs."""
+    bots = dict(zip(game.seats, game.bots, strict=True))
+    moves: list[str] = []
+    outcome, _ = play_local(find_game(game.rules), game.options, game.seats, bots,
+                            random.Random(game.seed), moves)
+    return Played(game.index, game.seed, bots, outcome, len(moves),
+                  tuple(moves) if game.keep else ())
+
+
+class ResultsFile:
+    """A results file open for adding games (docs/simulate.md): locked against a second
+    run, its games read, a torn last line cut off."""
+
+    def __init__(self, path: Path, fd: int, games: dict[int, Played]) -> None:
+        self.path = path
+        self.fd = fd
+        self.games = games
+        """The games the file holds, by number."""
+
+    @classmethod
+    @contextmanager
+    def open(cls, path: Path, run: Run, note: Callable[[str], None]) -> Iterator[ResultsFile]:
+        """The file at ``path`` for ``run``, made with its first line if missing or empty.
+
+        Raises :class:`UsageError` if it holds another run's games, :class:`GameFileError`
+        if a line other than the last is not a result, :class:`FileAccessError` if it
+        cannot be read or written or another run has it open.
+        """
+        try:
+            fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_APPEND, 0o644)
+        except OSError as exc:
+            raise FileAccessError(f"--out: cannot open this file: {exc.strerror}",
+                                  path=path) from None
+        try:
+            _lock(fd, path)
+            games = cls._read(fd, path, run, note)
+            yield cls(path, fd, games)
+        finally:
+            os.close(fd)
+
+    @staticmethod
+    def _read(fd: int, path: Path, run: Run, note: Callable[[str], None]) -> dict[int, Played]:
+        """The games the open file holds; its first line written if it has none, a torn
+        last line cut off (once the file is known to be this run's)."""
+        with os.fdopen(os.dup(fd), "rb") as stream:
+            data = stream.read()
+        whole = data[:data.rfind(b"\n") + 1]
+        torn = data[len(whole):]
+        lines = whole.splitlines()
+        games = _games(lines, path, run) if lines else {}
+        begun = b'{"game":' if lines else _encoded(run.to_json())  # how its line begins
+        if torn and not (begun.startswith(torn) or torn.startswith(begun)):
+            # not a line cut short, and not a file to cut
+            if not lines:
+                raise UsageError("--out: this file is not this run's results: its first line "
+                                 "does not describe a simulation", path=path)
+            raise GameFileError(f"line {len(lines) + 1} is not a game of this run's results",
+                                path=path)
+        if torn:
+            note(f"{path}: the last line was cut short (a run stopped while writing it): "
+                 "it is dropped, and its game played again")
+            os.ftruncate(fd, len(whole))
+        if not lines:
+            _write_line(fd, path, run.to_json())
+        return games
+
+    def add(self, run: Run, played: Played) -> None:
+        """Add ``played``'s line, whole, and keep it."""
+        _write_line(self.fd, self.path, played.to_json(run))
+        self.games.setdefault(played.index, played)
+
+
+def _games(lines: list[bytes], path: Path, run: Run) -> dict[int, Played]:
+    """The games of a results file's whole ``lines``, by number; raises :class:`UsageError`
+    if its first line is not ``run``'s, :class:`GameFileError` if another is no game."""
+    try:
+        first = json.loads(lines[0])
+    except ValueError:
+        first = None
+    differs = run.differs(first)
+    if differs is not None:
+        raise UsageError(f"--out: this file is not this run's results: {differs}", path=path)
+    games: dict[int, Played] = {}
+    for number, line in enumerate(lines[1:], start=2):
+        try:
+            played = Played.from_json(json.loads(line), run)
+        except ValueError:
+            raise GameFileError(f"line {number} is not a game of this run's results",
+                                path=path) from None
+        games.setdefault(played.index, played)  # the first, should a game be there twice
+    return games
+
+
+def _encoded(data: dict[str, Any]) -> bytes:
+    """``data`` as a line of a results file (without its newline)."""
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode()
+
+
+def _write_line(fd: int, path: Path, data: dict[str, Any]) -> None:
+    """``data`` as one line at the end of the file, in one write."""
+    line = _encoded(data) + b"\n"
+    try:
+        while line:
+            line = line[os.write(fd, line):]
+    except OSError as exc:
+        raise FileAccessError(f"--out: cannot write to this file: {exc.strerror}",
+                              path=path) from None
+
+
+def _lock(fd: int, path: Path) -> None:
+    """Hold the file for this run alone (where the system has POSIX locks: held by this
+    process only, so a worker it forked that outlives it does not keep the file)."""
+    try:
+        import fcntl
+    except ImportError:  # Windows: no lock
+        return
+    try:
+        fcntl.lockf(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        raise FileAccessError("--out: another run is writing this file", path=path) from None
+
+
+def _write_record(folder: Path, title: str, played: Played) -> None:
+    """A game's moves, as ``--records`` keeps them."""
+    heading = (f"{title}, seed {played.seed}, "
+               + ", ".join(f"{s}: {b}" for s, b in played.bots.items()))
+    write_atomic(folder / f"game-{played.index + 1:04d}.txt", (
+        "\n".join([heading, "", *played.record, "", f"{played.outcome.termination}; "
+                   f"{played.outcome.standing_text()}"]) + "\n").encode(), durable=False)
 
 
 def _make_folder(folder: Path) -> None:

@@ -33,13 +33,31 @@ def simulate(
         list[str], typer.Option(help="NAME=VALUE: a rules option (size=8, teams=...).")
     ] = [],  # noqa: B006
     records: Annotated[Path | None, typer.Option(
-        help="Write each game's moves into this folder (otherwise nothing is written).")
+        help="Write the moves of each game played into this folder.")
     ] = None,
+    jobs: Annotated[int, typer.Option(
+        min=0, help="How many processes play (0: every core; 1: this one).")] = 0,
+    out: Annotated[Path | None, typer.Option(
+        help="Add each game's result to this JSON lines file as it ends; run again with "
+             "the same file to go on where it stopped (docs/simulate.md).")] = None,
+    cluster: Annotated[str | None, typer.Option(
+        help="Play on the Dask scheduler at this address, or 'local': a Dask local cluster "
+             "of --jobs workers (pip install 'frogpbem[cluster]').")] = None,
     as_json: JsonOption = False,
 ) -> None:
-    """Play games between bots on this machine (no keys, no files) and tally them: each
-    seat's wins with a 95 % interval, draws, average points."""
+    """Play games between bots on this machine's cores or a Dask cluster (no keys) and tally
+    them: each seat's wins with a 95 % interval, draws, average points."""
+    import signal
+    import threading
+
+    from frogpbem.simulate import Stopped
     from frogpbem.simulate import simulate as run
+
+    def note(line: str) -> None:
+        typer.echo(f"frogpbem: {line}", err=True)
+
+    def stop(*_: object) -> None:
+        raise KeyboardInterrupt  # a kill stops the workers and leaves whole lines, as Ctrl-C
 
     with reported(as_json):
         progress = None
@@ -49,14 +67,24 @@ def simulate(
 
             bar = Progress(transient=True, console=Console(stderr=True))
             task = bar.add_task(f"{rules}: playing", total=games)
-            bar.start()
 
             def progress(done: int) -> None:
+                if not bar.live.is_started:  # its thread started after the workers' fork
+                    bar.start()
                 bar.update(task, completed=done)
+        main = threading.current_thread() is threading.main_thread()  # signals: there only
+        previous = signal.signal(signal.SIGTERM, stop) if main else None
         try:
             tally = run(rules, games, [b.strip() for b in bots.split(",")], seed,
-                        pairs(option, "--option"), seats, swap, progress, records)
+                        pairs(option, "--option"), seats, swap, progress, records, jobs=jobs,
+                        out=out, cluster=cluster, note=note)
+        except Stopped as stopped:
+            note(f"stopped: {stopped.path} holds {stopped.games} of the {games} games; "
+                 "the same command goes on")
+            raise SystemExit(130) from None
         finally:
+            if main:
+                signal.signal(signal.SIGTERM, previous)
             if progress is not None:
                 bar.stop()
         emit(tally.to_json(), as_json, tally.table())
