@@ -327,7 +327,7 @@ def swiss(count: int, past: Sequence[PastRound]) -> Round:
                                                                 if len(o) == 1)))
 
 
-def _alternated(game: tuple[int, ...], board: int, seats: _Seats) -> tuple[int, ...]:
+def _alternated(game: tuple[int, int], board: int, seats: _Seats) -> tuple[int, int]:
     """Rule (4) of the seats between two players with no two-seat game yet: the lower seed
     first on odd boards, second on even ones (the first round's colours alternate down the
     boards, as FIDE's Dutch system has them, rather than every top seed moving first)."""
