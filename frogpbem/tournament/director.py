@@ -252,7 +252,12 @@ class TournamentReport:
 def verify_tournament(path: Path, games: Path, session: Session,
                       jobs: int = 0) -> TournamentReport:
     """Everything about a tournament, from its file and the game files in ``games``."""
-    file = read_tournament(path)
+    return _verified(read_tournament(path), path, games, session, jobs)
+
+
+def _verified(file: TournamentFile, path: Path, games: Path, session: Session,
+              jobs: int) -> TournamentReport:
+    """:func:`verify_tournament` of ``file``, read from ``path`` already."""
     header = file.header
     report = TournamentReport(str(path), paired=len(file.rounds),
                               rounds=header.format.rounds)
@@ -398,7 +403,7 @@ def pair_round(path: Path, games: Path, key: crypto.PrivateKey, session: Session
         if key.public.blob != file.header.director.public_key.blob:
             raise KeyError_("only the director's key pairs a round: this is another key")
         games.mkdir(parents=True, exist_ok=True)
-        report = verify_tournament(path, games, session, jobs)
+        report = _verified(file, path, games, session, jobs)
         number = len(file.rounds) + 1
         left = [(game_path, header) for game_path, header in report.unlisted
                 if header.tournament == _entered(file, number, file.head)]
