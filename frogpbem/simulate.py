@@ -448,6 +448,39 @@ def _games(lines: list[bytes], path: Path, run: Run) -> dict[int, Played]:
     return games
 
 
+def read_results(path: Path) -> tuple[Run, dict[int, Played]]:
+    """A results file's run and its whole games, by number, read only (a torn last line,
+    of a run stopped while writing it, is not a game); raises :class:`GameFileError` for a
+    file that is no results file, :class:`FileAccessError` if it cannot be read."""
+    from frogpbem.gamefile.document import read_bytes
+
+    data = read_bytes(path, MAX_RESULTS)
+    lines = data[:data.rfind(b"\n") + 1].splitlines()
+    try:
+        first = json.loads(lines[0]) if lines else None
+        match first:
+            case {"rules": str(rules), "options": dict(options), "seats": list(seats),
+                  "bots": list(bots), "swap": bool(swap), "seed": int(seed)}:
+                run = Run(rules, options, tuple(seats), tuple(bots), swap, seed)
+            case _:
+                raise ValueError
+        if run.differs(first) is not None or not all(isinstance(x, str)
+                                                     for x in run.seats + run.bots):
+            raise ValueError
+        find_game(run.rules)
+    except (ValueError, TypeError, KeyError, IndexError, FrogPbemError):
+        raise GameFileError("not a results file of frogpbem simulate (its first line does "
+                            "not describe a simulation)", path=path) from None
+    try:
+        return run, _games(lines, path, run)
+    except UsageError as exc:  # cannot be: the run is the first line's own
+        raise GameFileError(exc.message, path=path) from None
+
+
+MAX_RESULTS = 1 << 30
+"""The largest results file read (1 GiB: some two million games)."""
+
+
 def _encoded(data: dict[str, Any]) -> bytes:
     """``data`` as a line of a results file (without its newline)."""
     return json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode()

@@ -8,7 +8,7 @@ from typing import Annotated, Any
 import typer
 
 from frogpbem import __version__
-from frogpbem.cli import bots, checks, game, mailing, ratings, tournament
+from frogpbem.cli import balance, bots, checks, game, mailing, ratings, tournament
 from frogpbem.cli.params import RegistryHelp
 
 HELP = "Play hidden-information board games by email with a signed, auditable referee."
@@ -43,7 +43,8 @@ def main_options(
 for _command in (game.keygen, game.new, game.join, game.setup, game.deal, game.move, game.note,
                  game.view, game.hint, checks.verify, checks.audit, mailing.mail,
                  mailing.receive, mailing.reply, game.timeout, game.pause, game.resume,
-                 mailing.judge, checks.record, ratings.ratings, bots.simulate, bots.play,
+                 mailing.judge, checks.record, ratings.ratings, bots.simulate, balance.balance,
+                 bots.play,
                  bots.demo):
     app.command(cls=RegistryHelp)(_command)
 app.add_typer(tournament.app)
