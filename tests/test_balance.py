@@ -151,3 +151,16 @@ def test_wins_and_draws_add_up_to_the_games(games: list[tuple[tuple[int, int], i
     assert report.draws.count == sum(ranks == (1, 1) for ranks, _ in games)
     for rate in (*report.wins.values(), report.draws):
         assert rate.low <= rate.share <= rate.high
+
+
+def test_the_page_draws_in_a_real_browser(tmp_path: Path) -> None:
+    """Chromium draws the bars (#9cf) and BrainKing's marks (#c60) of a default game."""
+    from tests.test_pictures import screenshot
+
+    path = results(tmp_path / "default.jsonl", 2, ["greedy"], options={})
+    page = tmp_path / "balance.html"
+    page.write_text(balance_html(balance([path])))
+    drawn = screenshot(page, tmp_path / "balance.png").getcolors(1 << 20) or []
+    colours = {rgb: n for n, rgb in drawn}
+    assert colours.get((153, 204, 255), 0) > 500  # the bars: wins, and the games' lengths
+    assert colours.get((204, 102, 0), 0) > 20  # the human figures' marks
