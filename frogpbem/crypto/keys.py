@@ -87,7 +87,14 @@ class PublicKey:
         """True when both name the same key (comments aside)."""
         return self.blob == other.blob
 
+    @property
+    def raw(self) -> bytes:
+        """The 32 bytes of the Ed25519 key (RFC 8032's encoding of its point)."""
+        return _key_bytes(self.blob)
+
     def verifier(self) -> Ed25519PublicKey:
+        """OpenSSL's verifier of the key: a second implementation for the tests to check
+        against (frogpbem checks signatures with libsodium, see :mod:`.sshsig`)."""
         return Ed25519PublicKey.from_public_bytes(_key_bytes(self.blob))
 
 

@@ -21,6 +21,7 @@ from hypothesis import strategies as st
 
 from frogpbem import crypto
 from frogpbem.crypto import sshsig
+from frogpbem.crypto.keys import ssh_string
 from frogpbem.errors import SignatureError
 from frogpbem.gamefile.model import Plaintext
 
@@ -166,3 +167,33 @@ def test_a_signature_in_base64_other_than_its_one_encoding_is_refused(
     for other in (padded, text[:40] + "\n" + text[40:], " " + text):
         with pytest.raises(SignatureError, match="malformed"):
             crypto.verify_message(fixed.public, message, other)
+
+
+ED25519_ORDER = 2**252 + 27742317777372353535851937790883648493
+"""L, the order of Ed25519's prime subgroup (RFC 8032)."""
+
+
+@pytest.mark.parametrize("message", [b"", b"shoot G9", (VECTORS / "record.msg").read_bytes()])
+def test_a_key_of_small_order_signs_nothing(message: bytes) -> None:
+    """Must-fail vector: for the neutral point as a key, R = the neutral point and S = 0
+    satisfy the verification equation of any message, so anyone could sign as that key.
+    OpenSSL's check accepts this forgery; ours refuses it (libsodium's small-order check)."""
+    neutral = b"\x01" + bytes(31)
+    blob = ssh_string(b"ssh-ed25519") + ssh_string(neutral)
+    key = crypto.PublicKey.parse("ssh-ed25519 " + base64.b64encode(blob).decode())
+    forged = neutral + bytes(32)
+    key.verifier().verify(forged, sshsig._to_be_signed(message, "frogpbem", "sha512"))
+    with pytest.raises(SignatureError, match="invalid signature"):
+        crypto.verify_blob(key, message, sshsig._lead(key.blob, "frogpbem") + forged)
+
+
+def test_a_signature_whose_s_is_not_reduced_is_refused(fixed: crypto.PrivateKey) -> None:
+    """Must-fail vector: S + L in place of S satisfies the equation too (the malleable
+    twin of a valid signature), so S must be below L, as RFC 8032 says."""
+    message = (VECTORS / "record.msg").read_bytes()
+    blob = crypto.sign_blob(fixed, message)
+    crypto.verify_blob(fixed.public, message, blob)
+    s = int.from_bytes(blob[-32:], "little") + ED25519_ORDER
+    assert s < 2**256
+    with pytest.raises(SignatureError, match="invalid signature"):
+        crypto.verify_blob(fixed.public, message, blob[:-32] + s.to_bytes(32, "little"))
