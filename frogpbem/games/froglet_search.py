@@ -29,7 +29,7 @@ Move = tuple[Path, int]
 
 WIN = 100_000
 """A won game's value before its margin: above any lead a search leaf can show."""
-NODES = 6_000
+NODES = 3_000
 """The expert's default budget: positions searched per move."""
 MAX_DEPTH = 64
 """Iterative deepening stops here at the latest."""
