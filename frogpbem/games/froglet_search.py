@@ -86,6 +86,8 @@ class _Search:
             if value:
                 self.hash ^= self.keys[square][value]
         self.table: dict[tuple[int, int], tuple[int, float, int, Path | None]] = {}
+        self.leaves: dict[int, int] = {}
+        """The best single hop of each board looked at as a leaf, by its hash."""
         self.killers: list[list[Path]] = [[] for _ in range(MAX_DEPTH + 2)]
         self.history: dict[Path, int] = {}
         self.horizon = False
@@ -132,16 +134,27 @@ class _Search:
 
     def best_hop(self) -> int:
         """What the best single hop scores now (0: none, the game is over): a leaf's
-        quick look at the move it has."""
+        quick look at the move it has, remembered by the board's hash (leaves recur)."""
+        known = self.leaves.get(self.hash)
+        if known is not None:
+            return known
         cells, hops, empty = self.cells, self.hops, self.empty
-        if not empty:
-            return 0
+        best = 0
         if 2 * len(empty) <= len(cells):
-            return max((cells[middle] for end in empty for middle, start in hops[end]
-                        if cells[middle] and cells[start]), default=0)
-        return max((cells[middle] for start, value in enumerate(cells) if value
-                    for middle, end in hops[start] if cells[middle] and not cells[end]),
-                   default=0)
+            for end in empty:
+                for middle, start in hops[end]:
+                    value = cells[middle]
+                    if value > best and cells[start]:
+                        best = value
+        else:
+            for start, frog in enumerate(cells):
+                if frog:
+                    for middle, end in hops[start]:
+                        value = cells[middle]
+                        if value > best and not cells[end]:
+                            best = value
+        self.leaves[self.hash] = best
+        return best
 
     def play(self, path: Path) -> list[int]:
         """Play ``path`` on the board (and its hash); return what it took, for :meth:`undo`."""
