@@ -85,7 +85,9 @@ class _Search:
         for square, value in enumerate(cells):
             if value:
                 self.hash ^= self.keys[square][value]
-        self.table: dict[tuple[int, int], tuple[int, float, int, Path | None]] = {}
+        self.table: dict[tuple[int, int], tuple[int, float, int, Path | None, bool]] = {}
+        """By position: depth searched, value, its bound, best move, and whether every
+        line under it reached the game's end."""
         self.leaves: dict[int, int] = {}
         """The best single hop of each board looked at as a leaf, by its hash."""
         self.killers: list[list[Path]] = [[] for _ in range(MAX_DEPTH + 2)]
@@ -239,14 +241,12 @@ class _Search:
         entry = self.table.get(key)
         first = None
         if entry is not None:
-            stored_depth, value, flag, first = entry
-            if stored_depth >= depth:
-                if flag == _EXACT:
-                    return value
-                if flag == _LOWER and value >= beta:
-                    return value
-                if flag == _UPPER and value <= alpha:
-                    return value
+            stored_depth, value, flag, first, complete = entry
+            if stored_depth >= depth and (flag == _EXACT or flag == _LOWER and value >= beta
+                                          or flag == _UPPER and value <= alpha):
+                self.horizon |= not complete
+                return value
+        outer_horizon, self.horizon = self.horizon, False
         start_alpha = alpha
         best, best_path = -float("inf"), None
         for index, (path, points) in enumerate(self.order(found, first, ply)):
@@ -270,7 +270,8 @@ class _Search:
                 self.cutoff(path, ply, depth)
                 break
         flag = _UPPER if best <= start_alpha else _LOWER if best >= beta else _EXACT
-        self.table[key] = (depth, best, flag, best_path)
+        self.table[key] = (depth, best, flag, best_path, not self.horizon)
+        self.horizon |= outer_horizon
         return best
 
     def cutoff(self, path: Path, ply: int, depth: int) -> None:
