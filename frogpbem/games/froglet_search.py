@@ -10,8 +10,12 @@ A position is the board as one list of frog values (square ``row * size + col``:
 squares: one square on a full board (the first move, which removes a green frog), else
 a frog's jump, start first. The game ends when no frog can jump (the same for both
 seats); a position there is worth exactly its result: a win (:data:`WIN` plus the
-margin), a loss, or 0 for a draw. Elsewhere the evaluation is the mover's lead plus a
-share of the best jump it has now (the move is worth having: every move captures).
+margin), a loss (``-WIN`` plus the margin), or 0 for a draw. Elsewhere the evaluation
+is the mover's lead plus a share of its best single hop now (having the move is worth
+something: every move captures).
+
+Moves are tried in order: the transposition table's (or the last iteration's) best
+first, then two killers a ply, then by history and points.
 """
 
 from __future__ import annotations
