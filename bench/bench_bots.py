@@ -55,7 +55,9 @@ def main() -> None:
                ("frogfinder", frog_games, ("strong", "greedy")),
                ("frogfinder", frog_games, ("strong", "strong")),
                ("froglet", froglet_games, ("strong", "greedy")),
-               ("froglet", froglet_games, ("strong", "strong"))]
+               ("froglet", froglet_games, ("strong", "strong")),
+               ("froglet", froglet_games, ("expert", "strong")),
+               ("froglet", froglet_games, ("expert", "expert"))]
     with multiprocessing.Pool() as pool:
         for rules, games, bots in matches:
             start = time.perf_counter()

@@ -43,7 +43,7 @@ if TYPE_CHECKING:
 Options = Mapping[str, int | str]
 """A game's options by name, complete and checked (:meth:`Ruleset.options`)."""
 
-STRENGTHS = ("random", "greedy", "strong")
+STRENGTHS = ("random", "greedy", "strong", "expert")
 """The bots' strengths, weakest first."""
 
 Paint = Callable[[str, str], str]

@@ -7,6 +7,8 @@
   opponent's six best-scoring answers, the one worst for us counts. Its
   first move removes the green frog that leaves the opponent the poorest
   first jump.
+- ``expert``: alpha-beta with iterative deepening, a transposition table and a node
+  budget per move (:mod:`.froglet_search`); it plays the first move by the same search.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ import random
 
 from frogpbem.board import Square
 from frogpbem.games import JSON
+from frogpbem.games.froglet_search import NODES, best_move
 from frogpbem.games.froglet_view import VALUES, FrogletView
 from frogpbem.jsonvalue import as_dict, as_int, as_list
 
@@ -122,7 +125,19 @@ def hint_text(hint: JSON) -> str:
     return "\n".join(lines)
 
 
+def expert_move(view: FrogletView, nodes: int = NODES) -> str:
+    """The ``expert`` bot's move: :func:`~.froglet_search.best_move` for the seat to move,
+    deterministic (the same view, the same move)."""
+    size, cells = position(view)
+    mover = view.to_move or view.seats[0]
+    lead = sum(points if seat == mover else -points for seat, points in view.points.items())
+    path = best_move(size, [VALUES.get(letter, 0) for letter in cells], lead, nodes).path
+    return f"remove {_name(path, size)}" if len(path) == 1 else _name(path, size)
+
+
 def bot_move(view: FrogletView, rng: random.Random, strength: str = "greedy") -> str:
+    if strength == "expert":
+        return expert_move(view)
     size, cells = position(view)
     if all(cells):  # the first move: remove a green frog
         if strength == "strong":

@@ -1,4 +1,5 @@
-"""Frog-finding bots at three strengths, each from a seat's view only.
+"""Frog-finding bots at three strengths (``expert`` plays as ``strong`` for now), each from a
+seat's view only.
 
 - ``random``: shoots or guesses any open square.
 - ``greedy``: guesses a frog its simple deductions make certain, else shoots a
@@ -26,7 +27,7 @@ def bot_move(view: FrogsView, rng: random.Random, strength: str = "greedy") -> s
     """A move for the seat whose view this is, at ``strength``."""
     if strength == "random":
         return random_move(view, rng)
-    if strength == "strong":
+    if strength in ("strong", "expert"):  # expert: the strong bot, for now
         return strong_move(view, rng)
     return greedy_move(view, rng)
 

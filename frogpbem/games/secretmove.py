@@ -471,7 +471,7 @@ class SecretMoveBot:
                  strength: str = "greedy") -> str:
         """``random`` moves and guesses at random; ``greedy`` makes the move that adds
         most to its score and guesses a grid that fits the opponent's moves; ``strong``
-        also never passes while a move adds to its score."""
+        also never passes while a move adds to its score (``expert`` plays as ``strong``)."""
         mine = view.boards[seat]
         if view.phase == "guess":
             if strength == "random":
@@ -483,7 +483,7 @@ class SecretMoveBot:
             return f"guess {digits[:3]}/{digits[3:6]}/{digits[6:]}"
         values = mine.values or {}
         moves = legal_moves(mine.stones, values)
-        if not moves or (strength != "strong" and rng.randrange(12) == 0):
+        if not moves or (strength not in ("strong", "expert") and rng.randrange(12) == 0):
             return "pass"
         if strength == "random":
             src, dst, count = moves[rng.randrange(len(moves))]
