@@ -4,6 +4,7 @@ always plays a legal move, and plays the same move from the same view and seed."
 
 from __future__ import annotations
 
+import functools
 import itertools
 import random
 from dataclasses import replace
@@ -15,7 +16,7 @@ from hypothesis import strategies as st
 from frogpbem.board import Board
 from frogpbem.errors import IllegalMoveError
 from frogpbem.games import find_game
-from frogpbem.games.frogs_bot import bot_move
+from frogpbem.games.frogs_bot import FOLLOW, bot_move
 from frogpbem.games.frogs_hint import frog_odds
 from frogpbem.games.frogs_notation import GUESS_GAIN, MISS_PENALTY, FrogsView
 
@@ -62,28 +63,25 @@ def small_view(shots: dict[str, int]) -> FrogsView:
                    misses=(), hidden_left={"red": 2, "blue": 2})
 
 
-def positions_near_break_even() -> tuple[list[FrogsView], list[FrogsView]]:
-    """Hand-made views with a safe square to shoot that no frog of red's touches, whose
-    likeliest frog is a little below the break-even, and a little above it."""
-    below, above = [], []
-    spots = ["C3", "D3", "C4", "E4", "D5", "E2"]
-    for count in (1, 2):
+@functools.cache
+def positions_by_likeliest() -> list[tuple[float, FrogsView]]:
+    """Hand-made views, each with a safe square to shoot that no frog of red's touches, and
+    the chance of their likeliest frog (blue hides two, so no guess ends the game): the
+    first view found for each chance."""
+    found: dict[float, FrogsView] = {}
+    spots = ["C3", "D3", "C4", "E4", "D5", "E2", "D2"]
+    for count in (1, 2, 3):
         for where in itertools.combinations(spots, count):
-            for numbers in itertools.product((1, 2), repeat=count):
+            for numbers in itertools.product((1, 2, 3), repeat=count):
                 view = small_view({"E5": 0, **dict(zip(where, numbers, strict=True))})
                 try:
                     odds = frog_odds(view).probabilities
                 except IllegalMoveError:  # numbers that no placement fits
                     continue
-                if not any(p == 0.0 and n not in ("A2", "B2", "C2", "C1") for n, p in
-                           odds.items()):
-                    continue
-                likeliest = max(odds.values())
-                if BREAK_EVEN - 0.08 < likeliest < BREAK_EVEN:
-                    below.append(view)
-                elif BREAK_EVEN < likeliest < BREAK_EVEN + 0.15:
-                    above.append(view)
-    return below, above
+                if any(p == 0.0 and n not in ("A2", "B2", "C2", "C1") for n, p in
+                       odds.items()):
+                    found.setdefault(max(odds.values()), view)
+    return list(found.items())
 
 
 def test_guesses_a_certain_frog() -> None:
@@ -94,12 +92,21 @@ def test_guesses_a_certain_frog() -> None:
     assert bot_move(view, random.Random(0), "expert") == "guess C3"
 
 
-def test_guess_above_break_even_shot_below() -> None:
-    below, above = positions_near_break_even()
-    assert below and above
+def test_shoots_below_break_even() -> None:
+    below = [view for p, view in positions_by_likeliest() if BREAK_EVEN - 0.08 < p < BREAK_EVEN]
+    assert below
     for view in below:
         assert bot_move(view, random.Random(0), "expert").startswith("shoot ")
-    for view in above:
+
+
+def test_guesses_when_no_shot_can_be_worth_more() -> None:
+    # a shot is worth at most the discounted points of the one frog its number may let
+    # the next turn find, while a guess is worth at least its own expected points
+    best_shot = FOLLOW * GUESS_GAIN
+    sure = [view for p, view in positions_by_likeliest()
+            if GUESS_GAIN * p - MISS_PENALTY * (1 - p) > best_shot]
+    assert sure
+    for view in sure:
         odds = frog_odds(view).probabilities
         verb, square = bot_move(view, random.Random(0), "expert").split()
         assert verb == "guess"
