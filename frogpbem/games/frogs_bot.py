@@ -143,15 +143,18 @@ would change the value by less than a twentieth of a point)."""
 def expert_move(view: FrogsView, rng: random.Random) -> str:
     """The move worth the most expected points to the mover's team, looked ahead one turn.
 
-    A guess is worth its points now plus the best guess after its outcome (found or
-    missed); a shot its risk of hitting a frog plus, for each number it may show, the
-    best guess that number allows. The best of both is played, ties broken by ``rng``.
+    A guess (of the two likeliest squares) is worth its points now plus the best guess
+    after its outcome (found or missed); a shot (of the safest squares) its risk of
+    hitting a frog, less :data:`LEAK` for each of the team's frogs it counts, plus, for
+    each number it may show, the best guess that number allows. What comes after is
+    weighed by :data:`FOLLOW`. The best move is played, ties broken by ``rng``.
     """
     odds = frog_odds(view)
     stakes = _Stakes.of(view, odds)
     guesses = sorted(odds.probabilities, key=lambda n: -odds.probabilities[n])[:2]
-    best_guess = max(guesses, key=lambda n: stakes.guess_value(view, n, odds))
-    guess_value = stakes.guess_value(view, best_guess, odds)
+    guess_values = {n: stakes.guess_value(view, n, odds) for n in guesses}
+    best_guess = max(guesses, key=guess_values.__getitem__)
+    guess_value = guess_values[best_guess]
     shot_values = {n: stakes.shot_value(view, n, odds) for n in _shot_candidates(view, odds, rng)}
     top = max(shot_values.values())
     if guess_value > top:
