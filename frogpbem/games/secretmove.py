@@ -471,7 +471,11 @@ class SecretMoveBot:
                  strength: str = "greedy") -> str:
         """``random`` moves and guesses at random; ``greedy`` makes the move that adds
         most to its score and guesses a grid that fits the opponent's moves; ``strong``
-        also never passes while a move adds to its score."""
+        also never passes while a move adds to its score; ``expert`` weighs a move's points
+        against what it tells the opponent (:mod:`frogpbem.games.secretmove_bot`)."""
+        if strength == "expert":
+            from frogpbem.games.secretmove_bot import expert_move  # it imports this module
+            return expert_move(view, seat, rng)
         mine = view.boards[seat]
         if view.phase == "guess":
             if strength == "random":
