@@ -1,5 +1,4 @@
-"""Frog-finding bots at three strengths (``expert`` plays as ``strong`` for now), each from a
-seat's view only.
+"""Frog-finding bots at four strengths, each from a seat's view only.
 
 - ``random``: shoots or guesses any open square.
 - ``greedy``: guesses a frog its simple deductions make certain, else shoots a
@@ -49,7 +48,7 @@ def bot_move(view: FrogsView, rng: random.Random, strength: str = "greedy") -> s
     """A move for the seat whose view this is, at ``strength``."""
     if strength == "random":
         return random_move(view, rng)
-    if strength in ("strong", "expert"):  # expert: the strong bot, for now
+    if strength == "strong":
         return strong_move(view, rng)
     if strength == "expert":
         return expert_move(view, rng)

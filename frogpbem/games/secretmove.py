@@ -471,7 +471,11 @@ class SecretMoveBot:
                  strength: str = "greedy") -> str:
         """``random`` moves and guesses at random; ``greedy`` makes the move that adds
         most to its score and guesses a grid that fits the opponent's moves; ``strong``
-        also never passes while a move adds to its score (``expert`` plays as ``strong``)."""
+        also never passes while a move adds to its score; ``expert`` weighs a move's points
+        against what it tells the opponent (:mod:`frogpbem.games.secretmove_bot`)."""
+        if strength == "expert":
+            from frogpbem.games.secretmove_bot import expert_move  # it imports this module
+            return expert_move(view, seat, rng)
         mine = view.boards[seat]
         if view.phase == "guess":
             if strength == "random":
@@ -483,7 +487,7 @@ class SecretMoveBot:
             return f"guess {digits[:3]}/{digits[3:6]}/{digits[6:]}"
         values = mine.values or {}
         moves = legal_moves(mine.stones, values)
-        if not moves or (strength not in ("strong", "expert") and rng.randrange(12) == 0):
+        if not moves or (strength != "strong" and rng.randrange(12) == 0):
             return "pass"
         if strength == "random":
             src, dst, count = moves[rng.randrange(len(moves))]
