@@ -54,7 +54,7 @@ def play_demo(
 
     With ``moves``, the bots stop after that many moves and leave the game
     unfinished (a position to look at, or to go on with by hand). ``bot`` is the
-    bots' strength (``random``, ``greedy``, ``strong``).
+    bots' strength (``random``, ``greedy``, ``strong``, ``expert``).
     """
     say = echo or (lambda _line: None)
     ruleset = find_game(rules)

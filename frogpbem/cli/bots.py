@@ -23,8 +23,8 @@ def simulate(
     rules: Annotated[str, typer.Option(help=RULES_HELP)] = "frogfinder",
     games: Annotated[int, typer.Option(min=1, help="How many games.")] = 100,
     bots: Annotated[str, typer.Option(
-        help="The bots, one for every seat or one for all: random, greedy, strong "
-             "(e.g. strong,greedy).")] = "strong",
+        help="The bots, one for every seat or one for all: random, greedy, strong, "
+             "expert (e.g. expert,strong).")] = "strong",
     swap: Annotated[bool, typer.Option(
         "--swap", help="Two bots change seats every other game.")] = False,
     seed: Annotated[int, typer.Option(help="Game i is dealt and played from seed+i.")] = 0,
@@ -93,7 +93,7 @@ def simulate(
 def play(
     rules: Annotated[str, typer.Option(help=RULES_HELP)] = "frogfinder",
     vs: Annotated[str, typer.Option(
-        help="Your opponents: bot (the strong one), or random, greedy, strong.")] = "bot",
+        help="Your opponents: bot (the expert one), or random, greedy, strong, expert.")] = "bot",
     seat: Annotated[str | None, typer.Option(help="Your seat (default: the first).")] = None,
     seats: Annotated[int | None, typer.Option(help="Number of seats (coan: 2 to 6).")] = None,
     option: Annotated[
@@ -120,7 +120,7 @@ def play(
             return "quit"
 
     with reported(False):
-        play_terminal(rules, seat, "strong" if vs == "bot" else vs, seed, ask,
+        play_terminal(rules, seat, "expert" if vs == "bot" else vs, seed, ask,
                       lambda line: typer.echo(line, color=colour is not None or None),
                       pairs(option, "--option"), seats, paint)
 
@@ -139,7 +139,7 @@ def demo(
     ] = [],  # noqa: B006
     moves: Annotated[int | None, typer.Option(
         min=0, help="Stop after this many moves, leaving the game unfinished.")] = None,
-    bot: Annotated[str, typer.Option(help="The bots: random, greedy or strong.")] = "strong",
+    bot: Annotated[str, typer.Option(help="The bots: random, greedy, strong or expert.")] = "strong",
     as_json: JsonOption = False,
 ) -> None:
     """Play a whole game between bots through the real flow, then audit it."""

@@ -196,16 +196,3 @@ def test_the_node_budget_is_honoured(seed: int, plies: int, nodes: int) -> None:
     if nodes <= 300 and not found.solved:
         assert found.nodes == nodes
 
-
-def test_the_other_games_expert_plays_as_their_strong() -> None:
-    for name in ("frogfinder", "coan", "secretmove"):
-        rules = find_game(name)
-        options = rules.options({})
-        seats = rules.seats(options, len(rules.seat_order))
-        public, secrets = rules.deal(options, seats, random.Random(5))
-        state = rules.start(options, seats, public, secrets)
-        seat = rules.to_move(state)
-        assert seat is not None
-        view = rules.view(state, frozenset({seat}))
-        assert bot_move(rules, view, seat, random.Random(9), "expert") \
-            == bot_move(rules, view, seat, random.Random(9), "strong")
