@@ -139,7 +139,8 @@ def demo(
     ] = [],  # noqa: B006
     moves: Annotated[int | None, typer.Option(
         min=0, help="Stop after this many moves, leaving the game unfinished.")] = None,
-    bot: Annotated[str, typer.Option(help="The bots: random, greedy, strong or expert.")] = "strong",
+    bot: Annotated[str, typer.Option(
+        help="The bots: random, greedy, strong or expert.")] = "strong",
     as_json: JsonOption = False,
 ) -> None:
     """Play a whole game between bots through the real flow, then audit it."""
