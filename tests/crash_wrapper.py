@@ -79,7 +79,8 @@ def child(request: dict[str, Any]) -> None:
         AT = int(os.environ.get("CRASH_AT", "0"))
         from frogpbem.cli import main
 
-        patch()
+        if request["wrapped"]:  # as tests.crash_wrapper runs it; else as python -m frogpbem
+            patch()
         sys.argv = ["frogpbem", *request["args"]]
         try:
             main()
@@ -89,7 +90,8 @@ def child(request: dict[str, Any]) -> None:
             status = code if isinstance(code, int) else (0 if code is None else 1)
             if code is not None and not isinstance(code, int):
                 print(code, file=sys.stderr)
-        report()
+        if request["wrapped"]:
+            report()
     except BaseException:
         traceback.print_exc()
     finally:
@@ -142,14 +144,17 @@ class Forks:
         assert line, f"the forking process ended ({self.process.poll()})"
         return int(line)
 
-    def start(self, args: list[str], env: dict[str, str]) -> int:
-        """Start ``args`` with the environment ``env`` (the whole of it); its pid."""
+    def start(self, args: list[str], env: dict[str, str], cwd: Path = ROOT,
+              wrapped: bool = True) -> int:
+        """Start ``args`` with the environment ``env`` (the whole of it) in ``cwd``, as
+        ``python -m tests.crash_wrapper`` runs them (or, unless ``wrapped``, as
+        ``python -m frogpbem``); its pid."""
         assert self.process.stdin is not None
         self.count += 1
         self.out = self.folder / f"{self.count}.out"
         self.err = self.folder / f"{self.count}.err"
-        request = {"args": args, "env": env, "cwd": str(ROOT), "stdout": str(self.out),
-                   "stderr": str(self.err)}
+        request = {"args": args, "env": env, "cwd": str(cwd), "wrapped": wrapped,
+                   "stdout": str(self.out), "stderr": str(self.err)}
         self.process.stdin.write(json.dumps(request) + "\n")
         self.process.stdin.flush()
         return self._line()
@@ -167,8 +172,9 @@ class Forks:
         self.err.unlink(missing_ok=True)
         return subprocess.CompletedProcess(["frogpbem"], status, *output)
 
-    def run(self, args: list[str], env: dict[str, str]) -> subprocess.CompletedProcess[str]:
-        self.start(args, env)
+    def run(self, args: list[str], env: dict[str, str], cwd: Path = ROOT,
+            wrapped: bool = True) -> subprocess.CompletedProcess[str]:
+        self.start(args, env, cwd, wrapped)
         return self.wait()
 
     def close(self) -> None:
@@ -176,6 +182,18 @@ class Forks:
         self.process.stdin.close()
         self.process.wait(timeout=60)
         shutil.rmtree(self.folder, ignore_errors=True)
+
+
+_shared: list[Forks] = []
+
+
+def shared() -> Forks:
+    """The :class:`Forks` of this test process, started when first needed (closed at its
+    exit, or ending when its stdin does)."""
+    if not _shared or _shared[0].process.poll() is not None:
+        _shared[:] = [Forks()]
+        atexit.register(_shared[0].close)
+    return _shared[0]
 
 
 if __name__ == "__main__":
