@@ -103,6 +103,7 @@ def small_positions(count: int) -> list[tuple[str, dict[str, Any]]]:
     return found
 
 
+@pytest.mark.no_cover  # CPU-heavy; every package line it runs, other tests cover too
 def test_odds_equal_brute_force_on_100_small_positions() -> None:
     kinds: Counter[str] = Counter()
     opponents: Counter[int] = Counter()
@@ -122,6 +123,7 @@ def test_odds_equal_brute_force_on_100_small_positions() -> None:
     assert min(kinds.values()) >= 15 and opponents[2] >= 5 and opponents[3] >= 5
 
 
+@pytest.mark.no_cover  # CPU-heavy; every package line it runs, other tests cover too
 def test_odds_are_calibrated_on_full_size_games() -> None:
     """Monte Carlo: over many 12x12 positions from random play, the frogs are where the
     odds say, bin by bin, within sampling error."""
