@@ -32,6 +32,7 @@ def test_every_bot_plays_legal_moves_to_the_end(rules: str, strength: str) -> No
         assert moves and outcome.standing and set(points) <= set(seats) | {"red", "blue"}
 
 
+@pytest.mark.no_cover  # CPU-heavy; every package line it runs, other tests cover too
 def test_the_strong_frog_finder_bot_beats_the_weaker_ones() -> None:
     """A small run of what bench/bench_bots.py measures over thousands of games."""
     random_games = simulate("frogfinder", 40, ["strong", "random"], seed=100, swap=True)

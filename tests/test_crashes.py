@@ -15,7 +15,7 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -23,27 +23,34 @@ import pytest
 from frogpbem.gamefile.document import read_game
 from frogpbem.protocol.game import load
 from tests.conftest import Cli, Keys, here
+from tests.crash_wrapper import Forks
 from tests.test_attacks import joined_game
 
 ROOT = Path(__file__).resolve().parent.parent
 RUNS = 50
 
 
-def run(args: list[str], env: dict[str, str], crash_at: int = 0,
+@pytest.fixture(scope="module")
+def forks() -> Iterator[Forks]:
+    """Each command of these tests in a child forked from a process that imported the CLI
+    once (the commands are otherwise mostly imports)."""
+    started = Forks()
+    yield started
+    started.close()
+
+
+def run(forks: Forks, args: list[str], env: dict[str, str], crash_at: int = 0,
         count: Path | None = None) -> subprocess.CompletedProcess[str]:
     full = {**os.environ, **env, "CRASH_AT": str(crash_at),
             "CRASH_COUNT": str(count) if count else ""}
-    return subprocess.run([sys.executable, "-m", "tests.crash_wrapper", *args], cwd=ROOT,
-                          env=full, capture_output=True, text=True, check=False, timeout=60)
+    return forks.run(args, full)
 
 
-def killed_after(args: list[str], env: dict[str, str], delay: float) -> None:
+def killed_after(forks: Forks, args: list[str], env: dict[str, str], delay: float) -> None:
     full = {**os.environ, **env, "CRASH_AT": "0", "CRASH_COUNT": ""}
-    process = subprocess.Popen([sys.executable, "-m", "tests.crash_wrapper", *args], cwd=ROOT,
-                               env=full, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    forks.start(args, full)
     time.sleep(delay)
-    process.send_signal(signal.SIGKILL)
-    process.wait(timeout=60)
+    forks.wait(kill=True)
 
 
 def consistent(game: Path, state: Path, before: int) -> str:
@@ -67,15 +74,15 @@ def consistent(game: Path, state: Path, before: int) -> str:
     return "memory ahead"
 
 
-def crash_runs(tmp_path: Path, template: Path, args: Callable[[Path], list[str]],
-               before: int) -> dict[str, int]:
+def crash_runs(forks: Forks, tmp_path: Path, template: Path,
+               args: Callable[[Path], list[str]], before: int) -> dict[str, int]:
     """Kill ``args`` at every step, then at spread-out moments: RUNS runs at least."""
     outcomes: dict[str, int] = {}
     probe = tmp_path / "probe"
     shutil.copytree(template, probe)
     count = tmp_path / "count"
     started = time.monotonic()
-    done = run(args(probe), {"FROGPBEM_STATE": str(probe / "state")}, 0, count)
+    done = run(forks, args(probe), {"FROGPBEM_STATE": str(probe / "state")}, 0, count)
     duration = time.monotonic() - started
     assert done.returncode == 0, done.stderr
     steps = int(count.read_text())
@@ -86,13 +93,13 @@ def crash_runs(tmp_path: Path, template: Path, args: Callable[[Path], list[str]]
         shutil.copytree(template, folder)
         env = {"FROGPBEM_STATE": str(folder / "state")}
         if how == "step":
-            result = run(args(folder), env, point)
+            result = run(forks, args(folder), env, point)
             assert result.returncode in (0, -signal.SIGKILL), result.stderr
         else:
-            killed_after(args(folder), env, duration * point / (len(plan) - steps))
+            killed_after(forks, args(folder), env, duration * point / (len(plan) - steps))
         state = consistent(folder / "game.yaml", folder / "state", before)
         outcomes[state] = outcomes.get(state, 0) + 1
-        again = run(args(folder), env)  # and the referee's next try
+        again = run(forks, args(folder), env)  # and the referee's next try
         if state == "memory ahead":
             assert again.returncode == 8 and "is kept in" in again.stderr, again.stderr
         else:
@@ -117,9 +124,9 @@ def pending(new_game: Callable[..., Path], cli: Cli, keys: Keys, tmp_path: Path)
 
 
 def test_move_killed_at_any_point_leaves_file_and_memory_consistent(
-    pending: Path, keys: Keys, tmp_path: Path
+    forks: Forks, pending: Path, keys: Keys, tmp_path: Path
 ) -> None:
-    outcomes = crash_runs(tmp_path / "runs", pending,
+    outcomes = crash_runs(forks, tmp_path / "runs", pending,
                           lambda f: ["move", str(f / "game.yaml"), "--key",
                                      str(keys.path("referee"))], 0)
     assert outcomes.get("memory ahead", 0) >= 1  # a kill between the two writes was tried
@@ -127,13 +134,13 @@ def test_move_killed_at_any_point_leaves_file_and_memory_consistent(
 
 
 def test_deal_killed_at_any_point_leaves_file_and_memory_consistent(
-    cli: Cli, keys: Keys, tmp_path: Path
+    forks: Forks, cli: Cli, keys: Keys, tmp_path: Path
 ) -> None:
     template = tmp_path / "template"
     template.mkdir()
     joined_game(cli, keys, template / "game.yaml")
     shutil.copytree(tmp_path / "state", template / "state")
-    outcomes = crash_runs(tmp_path / "runs", template,
+    outcomes = crash_runs(forks, tmp_path / "runs", template,
                           lambda f: ["deal", str(f / "game.yaml"), "--key",
                                      str(keys.path("referee"))], 0)
     assert outcomes.get("memory ahead", 0) >= 1

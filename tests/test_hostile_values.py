@@ -12,6 +12,7 @@ signatures to the rules.
 from __future__ import annotations
 
 import copy
+import functools
 from pathlib import Path
 from typing import Any
 
@@ -63,6 +64,12 @@ def resigned(doc: dict[str, Any], folder: Path) -> str:
     return strictyaml.dumps(doc)
 
 
+@functools.cache
+def written(game: Path) -> dict[str, Any]:
+    """The finished game ``game`` as written, read once: each example changes a deep copy."""
+    return strictyaml.loads(game.read_bytes())
+
+
 def verdicts(path: Path) -> list[str]:
     """What ``audit``, ``verify`` and the referee's ``verify`` say of ``path``."""
     referee = crypto.load_private_key(path.parent / "referee")
@@ -103,7 +110,7 @@ def test_any_value_signed_into_a_free_field_ends_in_a_verdict(
         finished_demos: dict[str, Path], rules: str, spot: str, value: Any,
         data: st.DataObject) -> None:
     game = finished_demos[rules]
-    doc = strictyaml.loads(game.read_bytes())
+    doc = copy.deepcopy(written(game))
     if spot == "option":
         name = data.draw(st.sampled_from([*doc["header"]["options"], "teams", "size"]))
         doc["header"]["options"][name] = value

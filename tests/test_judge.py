@@ -27,6 +27,7 @@ import pytest
 
 from frogpbem.audit import audit
 from frogpbem.gamefile import strictyaml
+from tests import crash_wrapper
 from tests.conftest import FINISHING_MOVES, SETUP, Cli, Keys, here, write_setup
 from tests.mailservers import (
     DOMAIN,
@@ -45,13 +46,15 @@ def servers() -> Iterator[Servers]:
 
 
 def judge(servers: Servers, games: Path, keys: Keys) -> subprocess.CompletedProcess[str]:
+    """``frogpbem judge --once`` in a process of its own (forked from one that imported the
+    CLI once: see :func:`tests.crash_wrapper.shared`)."""
     env = {**os.environ, "FROGPBEM_IMAP_PASSWORD": PASSWORD}
-    done = subprocess.run(
-        [sys.executable, "-m", "frogpbem", "judge", "--games", str(games), "--imap",
+    done = crash_wrapper.shared().run(
+        ["judge", "--games", str(games), "--imap",
          f"imap://judge@127.0.0.1:{servers.imap_port}", "--smtp", servers.smtp,
          "--from", f"judge@{DOMAIN}", "--imap-insecure-loopback", "--key",
          str(keys.path("referee")), "--once"],
-        env=env, capture_output=True, text=True, timeout=120, check=False)
+        env, cwd=Path.cwd(), wrapped=False)
     assert done.returncode == 0, done.stderr
     return done
 
@@ -293,13 +296,11 @@ def judge_killed(servers: Servers, games: Path, keys: Keys, step: int) -> int:
     """The judge's round, killed (SIGKILL) at its ``step``-th file-system step."""
     env = {**os.environ, "FROGPBEM_IMAP_PASSWORD": PASSWORD, "CRASH_AT": str(step),
            "CRASH_COUNT": ""}
-    done = subprocess.run(
-        [sys.executable, "-m", "tests.crash_wrapper", "judge", "--games", str(games),
+    done = crash_wrapper.shared().run(
+        ["judge", "--games", str(games),
          "--imap", f"imap://judge@127.0.0.1:{servers.imap_port}", "--smtp", servers.smtp,
          "--from", f"judge@{DOMAIN}", "--imap-insecure-loopback", "--key",
-         str(keys.path("referee")), "--once"],
-        env=env, capture_output=True, text=True, timeout=120, check=False,
-        cwd=Path(__file__).resolve().parent.parent)
+         str(keys.path("referee")), "--once"], env)
     return done.returncode
 
 

@@ -26,6 +26,7 @@ from typing import Any
 import pytest
 
 from frogpbem.gamefile import strictyaml
+from tests import crash_wrapper
 from tests.conftest import Cli, Keys, game_addressed, write_setup
 from tests.test_judge import (
     DOMAIN,
@@ -328,12 +329,11 @@ def test_crash_between_answering_and_filing_never_answers_twice(
         env = {**os.environ, "CRASH_COUNT": str(steps)}
 
         def run(step: int, box: Path) -> int:
-            return subprocess.run(
-                [sys.executable, "-m", "tests.crash_wrapper", "judge", "--games", str(games),
+            return crash_wrapper.shared().run(
+                ["judge", "--games", str(games),
                  "--maildir", str(box), "--smtp", url, "--once", "--from", f"judge@{DOMAIN}",
                  "--key", str(keys.path("referee"))],
-                env={**env, "CRASH_AT": str(step)}, capture_output=True, check=False,
-                cwd=Path(__file__).resolve().parent.parent, timeout=60).returncode
+                {**env, "CRASH_AT": str(step)}).returncode
 
         box = maildir(tmp_path / "box0")
         (box / "new" / "1.msg").write_bytes(message)

@@ -475,6 +475,7 @@ def servers() -> Iterator[Servers]:
         yield running
 
 
+@pytest.mark.no_cover  # CPU-heavy; every package line it runs, other tests cover too
 def test_referee_free_game_through_the_notary_on_imap_and_smtp(
         table: Table, servers: Servers) -> None:
     games = table.tmp / "games"

@@ -52,19 +52,24 @@ def brute_force(view: dict[str, Any]) -> tuple[dict[str, float], dict[str, dict[
                and s.name not in view.misses]
     owners = [seat for seat, count in view.hidden_left.items()
               if seat not in view.own_frogs for _ in range(count)]
+    # each shot's neighbours, found once; and the owners' distinct assignments, the same for
+    # every placement, listed once: slot i of a placement has owner o in so many of them
+    around = [({s.name for s in board.neighbours(board.parse(name))}, number)
+              for name, number in view.shots.items()]
+    assignments = set(itertools.permutations(owners))
+    slots = [Counter(assignment[i] for assignment in assignments) for i in range(len(owners))]
     frogs_at: Counter[str] = Counter()
     owner_at: Counter[tuple[str, str]] = Counter()
     total = 0
     for chosen in itertools.combinations(unknown, len(owners)):
         occupied = known | set(chosen)
-        if any(sum(1 for s in board.neighbours(board.parse(name)) if s.name in occupied)
-               != number for name, number in view.shots.items()):
+        if any(len(neighbours & occupied) != number for neighbours, number in around):
             continue
-        for assignment in set(itertools.permutations(owners)):
-            total += 1
-            for name, owner in zip(chosen, assignment, strict=True):
-                frogs_at[name] += 1
-                owner_at[(name, owner)] += 1
+        total += len(assignments)  # each assignment of owners to this placement
+        for name, owners_here in zip(chosen, slots, strict=True):
+            frogs_at[name] += len(assignments)
+            for owner, times in owners_here.items():
+                owner_at[(name, owner)] += times
     assert total > 0
     probabilities = {name: frogs_at[name] / total for name in unknown}
     split = {name: {seat: owner_at[(name, seat)] / total for seat in dict.fromkeys(owners)}
@@ -98,6 +103,7 @@ def small_positions(count: int) -> list[tuple[str, dict[str, Any]]]:
     return found
 
 
+@pytest.mark.no_cover  # CPU-heavy; every package line it runs, other tests cover too
 def test_odds_equal_brute_force_on_100_small_positions() -> None:
     kinds: Counter[str] = Counter()
     opponents: Counter[int] = Counter()
@@ -117,6 +123,7 @@ def test_odds_equal_brute_force_on_100_small_positions() -> None:
     assert min(kinds.values()) >= 15 and opponents[2] >= 5 and opponents[3] >= 5
 
 
+@pytest.mark.no_cover  # CPU-heavy; every package line it runs, other tests cover too
 def test_odds_are_calibrated_on_full_size_games() -> None:
     """Monte Carlo: over many 12x12 positions from random play, the frogs are where the
     odds say, bin by bin, within sampling error."""
