@@ -11,11 +11,13 @@ can stream to a JSON lines file that a later run goes on from
 
 from __future__ import annotations
 
+import itertools
 import json
 import math
 import os
 import random
-from collections.abc import Callable, Generator, Iterator, Sequence
+import stat
+from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from contextlib import ExitStack, closing, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -198,41 +200,70 @@ def simulate(rules_name: str, games: int, bots: Sequence[str], seed: int = 0,
             if done and note is not None:
                 note(f"{out}: {counted(len(done), 'game')} of the {games} already there; "
                      f"{'none' if len(done) == games else 'the others'} to play")
-        todo = [run.game(i, keep=records is not None) for i in range(games) if i not in done]
+        count = games - len(done)
         if stop_after is not None:
-            todo = todo[:max(0, stop_after)]
-        results = stack.enter_context(closing(_played(todo, processes, cluster)))
+            count = min(count, max(0, stop_after))
+        todo = itertools.islice((run.game(i, keep=records is not None)
+                                 for i in range(games) if i not in done), count)
+        results = stack.enter_context(closing(_played(todo, count, processes, cluster)))
+        tally = _InOrder(Tally(rules.name, names, dict(zip(names, given, strict=True)), swap),
+                         done)
         try:
             for played in results:
-                done[played.index] = played
+                tally.ended(played)
                 if sink is not None:
                     sink.add(run, played)
                 if records is not None:
                     _write_record(records, rules.title, played)
                 if progress is not None:
-                    progress(len(done))
+                    progress(tally.games)
         except KeyboardInterrupt:
             if sink is None:
                 raise
-            raise Stopped(len(sink.games), out) from None
-    tally = Tally(rules.name, names, dict(zip(names, given, strict=True)), swap)
-    for index in sorted(done):
-        played = done[index]
+            raise Stopped(sum(index < games for index in sink.games), out) from None
+    return tally.whole()
+
+
+class _InOrder:
+    """A tally that adds games in the order of their numbers as they end in any order,
+    holding only those that ended before a lower-numbered one (and those a results file
+    held): the same tally whatever the engine, without every game kept."""
+
+    def __init__(self, tally: Tally, held: dict[int, Played]) -> None:
+        self.tally = tally
+        self.waiting = dict(held)
+        self.next = 0
+        self.games = len(held)
+        """How many games have ended, or were held."""
+
+    def ended(self, played: Played) -> None:
+        self.games += played.index not in self.waiting
+        self.waiting[played.index] = played
+        while self.next in self.waiting:
+            self._add(self.waiting.pop(self.next))
+            self.next += 1
+
+    def whole(self) -> Tally:
+        """The tally, the games still waiting (after a gap: a run stopped early) added."""
+        for index in sorted(self.waiting):
+            self._add(self.waiting.pop(index))
+        return self.tally
+
+    def _add(self, played: Played) -> None:
         # a bot's win counts for the bot; with two equal bots, for the seat
-        tally.add(played.outcome, played.points,
-                  played.bots if len(set(played.bots.values())) > 1 else {})
-    return tally
+        self.tally.add(played.outcome, played.points,
+                       played.bots if len(set(played.bots.values())) > 1 else {})
 
 
-def _played(todo: list[Game], processes: int,
+def _played(todo: Iterable[Game], count: int, processes: int,
             cluster: str | None) -> Generator[Played, None, None]:
-    """The games ``todo`` played on Dask, on a pool of ``processes``, or here (one process,
-    or a single game: no pool to start), as they end."""
-    if cluster is not None and todo:
+    """The ``count`` games ``todo`` played on Dask, on a pool of ``processes``, or here
+    (one process, or a single game: no pool to start), as they end."""
+    if cluster is not None and count:
         return run_on_dask(play_game, todo, cluster, processes)
-    if processes == 1 or len(todo) < 2:
+    if processes == 1 or count < 2:
         return run_here(play_game, todo)
-    return run_on_pool(play_game, todo, processes)
+    return run_on_pool(play_game, todo, min(processes, count))
 
 
 class Stopped(KeyboardInterrupt):
@@ -343,15 +374,36 @@ class Played:
         match data:
             case {"game": int(index), "seed": int(seed), "bots": dict(bots),
                   "termination": str(), "standing": list(), "moves": int(moves)} \
-                    if index >= 0 and seed == run.seed + index:
+                    if _counts(index, seed, moves) and seed == run.seed + index:
                 try:
                     outcome = Outcome.from_json(data)
                 except (TypeError, KeyError, ValueError):
                     raise ValueError("not an outcome") from None
+                if not _sound_standing(outcome, run.seats):
+                    raise ValueError("not a standing of the run's seats")
                 if dict(zip(run.seats, run.game(index).bots, strict=True)) != bots:
                     raise ValueError("not the run's bots")
                 return cls(index, seed, bots, outcome, moves)
         raise ValueError("not a game of the run")
+
+
+def _counts(*values: int) -> bool:
+    """Whether each is a whole number from 0 up (``true`` is no count, though Python's
+    ``bool`` is an ``int``)."""
+    return all(type(value) is int and value >= 0 for value in values)
+
+
+def _sound_standing(outcome: Outcome, seats: tuple[str, ...]) -> bool:
+    """Whether ``outcome`` places each of ``seats`` once (alone, or in a team named
+    ``red+black``), ranked as games rank (from 1; a tie shares the rank above it, the next
+    place is its position), with whole points: as a game of the run ends."""
+    places = outcome.standing
+    ranks = [place.rank for place in places]
+    return (sorted(seat for place in places for seat in place.seat.split("+"))
+            == sorted(seats)
+            and all(type(place.points) is int for place in places)
+            and _counts(*ranks) and ranks[:1] == [1]
+            and all(ranks[i] in (ranks[i - 1], i + 1) for i in range(1, len(ranks))))
 
 
 def play_game(game: Game) -> Played:
@@ -383,12 +435,20 @@ class ResultsFile:
         if a line other than the last is not a result, :class:`FileAccessError` if it
         cannot be read or written or another run has it open.
         """
-        try:
-            fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_APPEND, 0o644)
+        try:  # O_NONBLOCK: a FIFO given here is refused below, never waited on
+            fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_APPEND | os.O_NONBLOCK
+                         | os.O_NOCTTY, 0o644)
         except OSError as exc:
             raise FileAccessError(f"--out: cannot open this file: {exc.strerror}",
                                   path=path) from None
         try:
+            status = os.fstat(fd)
+            if not stat.S_ISREG(status.st_mode):
+                raise FileAccessError("--out: is not a regular file (a pipe, device or "
+                                      "socket)", path=path)
+            if status.st_size > MAX_RESULTS:
+                raise FileAccessError(f"--out: larger than {MAX_RESULTS >> 30} GiB: not a "
+                                      "results file", path=path)
             _lock(fd, path)
             games = cls._read(fd, path, run, note)
             yield cls(path, fd, games)
@@ -399,8 +459,7 @@ class ResultsFile:
     def _read(fd: int, path: Path, run: Run, note: Callable[[str], None]) -> dict[int, Played]:
         """The games the open file holds; its first line written if it has none, a torn
         last line cut off (once the file is known to be this run's)."""
-        with os.fdopen(os.dup(fd), "rb") as stream:
-            data = stream.read()
+        data = _read_all(fd, path)
         whole = data[:data.rfind(b"\n") + 1]
         torn = data[len(whole):]
         lines = whole.splitlines()
@@ -431,21 +490,47 @@ def _games(lines: list[bytes], path: Path, run: Run) -> dict[int, Played]:
     """The games of a results file's whole ``lines``, by number; raises :class:`UsageError`
     if its first line is not ``run``'s, :class:`GameFileError` if another is no game."""
     try:
-        first = json.loads(lines[0])
+        first = _json_line(lines[0])
     except ValueError:
         first = None
     differs = run.differs(first)
+    if differs is None and lines[0] != _encoded(run.to_json()):
+        differs = "its first line is not as frogpbem simulate writes it"
     if differs is not None:
         raise UsageError(f"--out: this file is not this run's results: {differs}", path=path)
     games: dict[int, Played] = {}
     for number, line in enumerate(lines[1:], start=2):
         try:
-            played = Played.from_json(json.loads(line), run)
+            played = Played.from_json(_json_line(line), run)
+            if _encoded(played.to_json(run)) != line:
+                raise ValueError("not as the program writes it")
         except ValueError:
             raise GameFileError(f"line {number} is not a game of this run's results",
                                 path=path) from None
         games.setdefault(played.index, played)  # the first, should a game be there twice
     return games
+
+
+def _json_line(line: bytes) -> Any:
+    """A line's JSON value, read as UTF-8 (as written) and never another encoding; raises
+    ``ValueError`` for any other line (nested too deep for Python included)."""
+    try:
+        return json.loads(line.decode("utf-8"))
+    except RecursionError:
+        raise ValueError("nested too deep") from None
+
+
+def _read_all(fd: int, path: Path) -> bytes:
+    """The whole open file, read from its start on ``fd`` itself (closing a copy of it
+    would drop the run's lock), at most :data:`MAX_RESULTS` bytes."""
+    parts, size = [], 0
+    while part := os.pread(fd, 1 << 20, size):
+        parts.append(part)
+        size += len(part)
+        if size > MAX_RESULTS:
+            raise FileAccessError(f"--out: larger than {MAX_RESULTS >> 30} GiB: not a "
+                                  "results file", path=path)
+    return b"".join(parts)
 
 
 def read_results(path: Path) -> tuple[Run, dict[int, Played]]:
@@ -457,15 +542,16 @@ def read_results(path: Path) -> tuple[Run, dict[int, Played]]:
     data = read_bytes(path, MAX_RESULTS)
     lines = data[:data.rfind(b"\n") + 1].splitlines()
     try:
-        first = json.loads(lines[0]) if lines else None
+        first = _json_line(lines[0]) if lines else None
         match first:
             case {"rules": str(rules), "options": dict(options), "seats": list(seats),
-                  "bots": list(bots), "swap": bool(swap), "seed": int(seed)}:
+                  "bots": list(bots), "swap": bool(swap), "seed": int(seed)} \
+                    if type(seed) is int:
                 run = Run(rules, options, tuple(seats), tuple(bots), swap, seed)
             case _:
                 raise ValueError
-        if run.differs(first) is not None or not all(isinstance(x, str)
-                                                     for x in run.seats + run.bots):
+        if run.differs(first) is not None or lines[0] != _encoded(run.to_json()) or not all(
+                isinstance(x, str) for x in run.seats + run.bots):
             raise ValueError
         find_game(run.rules)
     except (ValueError, TypeError, KeyError, IndexError, FrogPbemError):

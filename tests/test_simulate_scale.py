@@ -5,6 +5,7 @@ line (docs/simulate.md)."""
 from __future__ import annotations
 
 import functools
+import itertools
 import json
 import os
 import signal
@@ -302,3 +303,122 @@ def test_a_file_another_run_is_writing_is_refused(cli: Cli, tmp_path: Path) -> N
     finally:
         holder.communicate("", timeout=TIMEOUT)
     assert cli("simulate", "--rules", "secretmove", "--games", "1", "--out", out).exit_code == 0
+
+
+def test_a_run_holds_its_file_until_it_ends(cli: Cli, tmp_path: Path) -> None:
+    """The lock taken when the file is opened lasts while its games are read and played
+    (reading it must not drop it): a second run on the same file is refused meanwhile."""
+    out = tmp_path / "held.jsonl"
+    assert cli("simulate", "--rules", "secretmove", "--games", "1", "--out", out).exit_code == 0
+    before = out.read_bytes()
+    holder = subprocess.Popen(
+        [sys.executable, "-c", "import sys; from frogpbem.simulate import Run, ResultsFile; "
+         "from frogpbem.games import find_game; g = find_game('secretmove'); "
+         "o = g.options({}); run = Run('secretmove', o, g.seats(o, 2), ('strong', 'strong'), "
+         "False, 0)\nwith ResultsFile.open(__import__('pathlib').Path(sys.argv[1]), run, "
+         "print) as held:\n    print('held', len(held.games), flush=True); sys.stdin.read()",
+         str(out)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, cwd=ROOT,
+        env={**os.environ, "PYTHONPATH": str(ROOT)})
+    try:
+        assert holder.stdout is not None and holder.stdout.readline() == "held 1\n"
+        refused = cli("simulate", "--rules", "secretmove", "--games", "2", "--out", out)
+        assert refused.exit_code == 9 and "another run is writing this file" in refused.stderr
+        assert out.read_bytes() == before
+    finally:
+        holder.communicate("", timeout=TIMEOUT)
+    assert cli("simulate", "--rules", "secretmove", "--games", "2", "--out", out).exit_code == 0
+
+
+def test_out_must_be_a_regular_file(tmp_path: Path) -> None:
+    """A FIFO or a device is refused at once (exit 9), never read without end."""
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    for target in (fifo, Path("/dev/zero")):
+        refused = command("simulate", "--rules", "secretmove", "--games", "1", "--out", target)
+        assert refused.returncode == 9, refused.stderr
+        assert refused.stderr.count("\n") == 1 and "not a regular file" in refused.stderr
+
+
+def _mutants(base: Path) -> dict[str, bytes]:
+    """Files that differ from a run's own file in one line it never writes."""
+    path, _ = unbroken(base, 8)
+    first, *games = path.read_bytes().splitlines(keepends=True)
+    game = games[1]  # game 1
+    assert b'"game":1,' in game and b'"swap":true' in first and b'"seed":3}' in first
+    standing = json.loads(game)["standing"]
+    seat = standing[0]["seat"]
+    other = json.loads(game)
+    other["standing"][0]["seat"] = "green"
+    empty = json.loads(game)
+    empty["standing"] = []
+
+    def line(value: dict[str, Any]) -> bytes:
+        return json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode() + b"\n"
+
+    whole = b"".join([first, *games])
+    return {
+        "a game numbered true": whole.replace(game, game.replace(b'"game":1,', b'"game":true,')),
+        "an empty standing": whole.replace(game, line(empty)),
+        "a seat of no run": whole.replace(game, line(other)),
+        "a rank of true": whole.replace(game, game.replace(
+            f'"rank":1,"seat":"{seat}"'.encode(), f'"rank":true,"seat":"{seat}"'.encode())),
+        "a line nested too deep": whole.replace(game, b"[" * 100_000 + b"]" * 100_000 + b"\n"),
+        "UTF-16 text": whole.decode().encode("utf-16"),
+        "a swap of 1": whole.replace(b'"swap":true', b'"swap":1'),
+        "a seed of 3.0": whole.replace(b'"seed":3}', b'"seed":3.0}'),
+        "a first line nested too deep": b"[" * 100_000 + b"]" * 100_000 + b"\n" + whole,
+    }
+
+
+@pytest.mark.parametrize("name", ["a game numbered true", "an empty standing",
+                                  "a seat of no run", "a rank of true",
+                                  "a line nested too deep", "UTF-16 text", "a swap of 1",
+                                  "a seed of 3.0", "a first line nested too deep"])
+def test_a_line_the_program_never_writes_is_refused(cli: Cli, tmp_path: Path, base: Path,
+                                                    name: str) -> None:
+    """By the run that would add to the file (left untouched) and by balance, each in one
+    sentence."""
+    data = _mutants(base)[name]
+    out = tmp_path / "mutant.jsonl"
+    out.write_bytes(data)
+    refused = cli("simulate", *RUN, "--seed", "3", "--games", "9", "--out", out)
+    assert refused.exit_code in (2, 7) and len(refused.stderr.splitlines()) == 1, refused.stderr
+    assert out.read_bytes() == data
+    report = cli("balance", out)
+    assert report.exit_code == 7 and len(report.stderr.splitlines()) == 1, report.stderr
+
+
+def _suicide(job: int) -> int:
+    if job == 5:
+        os._exit(3)  # as a process killed by the system would end
+    return job
+
+
+def test_a_pool_process_that_dies_ends_the_run_in_a_sentence() -> None:
+    with pytest.raises(FrogPbemError, match="died"):
+        list(engines.run_on_pool(_suicide, range(20), 2))
+
+
+def test_jobs_are_handed_out_as_they_are_needed() -> None:
+    """Endless jobs: the pool takes only a few ahead of the results asked for."""
+    taken: list[int] = []
+
+    def jobs() -> Any:
+        for job in itertools.count():
+            taken.append(job)
+            yield job
+
+    results = engines.run_on_pool(abs, jobs(), 2)
+    assert sorted(next(results) for _ in range(10)) != []
+    results.close()
+    assert len(taken) <= 10 + 2 * engines.AHEAD
+
+
+def test_a_run_of_a_trillion_games_stopped_after_two_plays_two(tmp_path: Path) -> None:
+    """No list of the games to play is made: a run as long as anyone likes starts at once."""
+    out = tmp_path / "long.jsonl"
+    tally = simulate("secretmove", 10**12, ["strong"], out=out, jobs=2, stop_after=2)
+    assert tally.games == 2 and len(games_in(out)) == 2
+    assert engines.MAX_JOBS < 10**5
+    with pytest.raises(FrogPbemError, match="--jobs"):
+        simulate("secretmove", 1, ["strong"], jobs=10**5)
