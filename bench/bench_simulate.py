@@ -7,23 +7,26 @@ games, 1 by default; ROUNDS, 2 by default, repeats the three runs in turn and ke
 best of each, so that other work on the machine slows them less unevenly). Some minutes.
 
 Each ruleset's three runs write their results to JSON lines files; the two-core run is
-stopped half way and resumed. The table says whether the three files hold the same lines
-and the three tallies are equal (they must: a game is played from its seed alone). The
-Dask cluster is started once; its start-up is shown apart. The CPU seconds a game, on one
-core and on the pool, show what the pool costs beside the games. Needs Dask (``pip
-install 'frogpbem[cluster]'``, or the test extra).
+stopped half way and resumed. The one-core and two-core runs are timed in a process of
+their own, away from the Dask scheduler's thread in this one. The table says whether the
+three files hold the same lines and the three tallies are equal (they must: a game is
+played from its seed alone). The Dask cluster is started once; its start-up is shown
+apart. The CPU seconds a game, on one core and on the pool, show what the pool costs
+beside the games. Needs Dask (``pip install 'frogpbem[cluster]'``, or the test extra).
 """
 
 from __future__ import annotations
 
 import json
 import logging
+import multiprocessing
 import os
 import resource
 import sys
 import tempfile
 import time
 from collections.abc import Callable
+from concurrent.futures import Executor, ProcessPoolExecutor
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -48,29 +51,40 @@ def _cpu() -> float:
     return mine.ru_utime + mine.ru_stime + children.ru_utime + children.ru_stime
 
 
-def measure(rules: str, games: int, folder: Path, address: str
+def measure(rules: str, games: int, folder: Path, address: str, child: Executor
             ) -> tuple[list[float], list[float], bool]:
     """Wall-clock seconds for ``games`` games on one core, on two (stopped half way and
     resumed), on the Dask scheduler at ``address``; the CPU seconds of the first two; and
-    whether the three runs' totals and lines agree."""
+    whether the three runs' totals and lines agree. The first two run in ``child``, a
+    process of their own: this one runs Dask's scheduler in a thread, which would slow
+    them."""
     files = [folder / f"{rules}-{name}.jsonl" for name in ("one", "two", "dask")]
     for file in files:
         file.unlink(missing_ok=True)
-
-    def run(out: Path, jobs: int = 1, cluster: str | None = None,
-            stop_after: int | None = None) -> Tally:
-        return simulate(rules, games, ["strong"], out=out, jobs=jobs, cluster=cluster,
-                        stop_after=stop_after)
-
-    def stopped_and_resumed() -> Tally:
-        run(files[1], jobs=2, stop_after=games // 2)
-        return run(files[1], jobs=2)
-
-    runs = [timed(lambda: run(files[0])), timed(stopped_and_resumed),
-            timed(lambda: run(files[2], cluster=address))]
+    runs = [child.submit(played, rules, games, files[0], 1).result(),
+            child.submit(played, rules, games, files[1], 2, games // 2).result(),
+            timed(lambda: run(rules, games, files[2], cluster=address))]
     same = (len({json.dumps(tally.to_json()) for tally, _, _ in runs}) == 1
             and len({frozenset(f.read_text().splitlines()) for f in files}) == 1)
     return [wall for _, wall, _ in runs], [cpu for _, _, cpu in runs[:2]], same
+
+
+def run(rules: str, games: int, out: Path, jobs: int = 1, cluster: str | None = None,
+        stop_after: int | None = None) -> Tally:
+    return simulate(rules, games, ["strong"], out=out, jobs=jobs, cluster=cluster,
+                    stop_after=stop_after)
+
+
+def played(rules: str, games: int, out: Path, jobs: int, stop_after: int | None = None
+           ) -> tuple[Tally, float, float]:
+    """:func:`timed` run of ``games`` games on ``jobs`` processes; with ``stop_after``,
+    stopped after that many games and resumed (what a child process runs)."""
+    def stopped_and_resumed() -> Tally:
+        if stop_after is not None:
+            run(rules, games, out, jobs=jobs, stop_after=stop_after)
+        return run(rules, games, out, jobs=jobs)
+
+    return timed(stopped_and_resumed)
 
 
 def main() -> None:
@@ -92,12 +106,14 @@ def main() -> None:
     print(header)
     print("-" * len(header))
     ok = True
-    with cluster, tempfile.TemporaryDirectory() as folder:
+    child = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"))
+    with cluster, child, tempfile.TemporaryDirectory() as folder:
         for rules, base in GAMES.items():
             games = max(2, round(base * scale))
             walls, cpus = [], []
             for _ in range(rounds):  # the rounds interleaved: a change of load hits all three
-                wall, cpu, same = measure(rules, games, Path(folder), cluster.scheduler_address)
+                wall, cpu, same = measure(rules, games, Path(folder), cluster.scheduler_address,
+                                          child)
                 walls.append(wall)
                 cpus.append(cpu)
                 ok = ok and same
