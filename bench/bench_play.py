@@ -20,6 +20,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from frogpbem import simulate  # noqa: E402
 from frogpbem.games import bot_move, find_game  # noqa: E402
 from frogpbem.simulate import play_terminal  # noqa: E402
 
@@ -57,20 +58,25 @@ def timings(rules_name: str, seed: int, bot: str) -> tuple[list[float], list[flo
         now = time.perf_counter()
         if not line.startswith("  "):  # not a move said
             return
-        if "last" in marks and "own" not in marks:
+        if marks.pop("bot", None) is not None:
             answers.append(now - marks["last"])
-        marks.pop("own", None)
         marks["last"] = now
 
     def asked(prompt: str) -> str:
         text = ask(prompt)
-        marks["own"] = 1.0  # the next line says the player's own move
+        marks["last"] = marks["moved"]
         return text
 
+    def bot_answer(*args: Any) -> str:
+        marks["bot"] = 1.0  # the next line said is this bot's move
+        return str(bot_move(*args))
+
+    simulate.bot_move = bot_answer  # type: ignore[assignment]
     try:
         play_terminal(rules_name, None, bot, seed, asked, say)
     finally:
         del rules.render  # the class's own again
+        simulate.bot_move = bot_move
     return answers, waits
 
 
