@@ -121,6 +121,11 @@ def _dask_results(distributed: Any, work: Callable[[J], R], jobs: Iterable[J], a
                   processes: int) -> Generator[R, None, None]:
     """:func:`run_on_dask`'s results, Dask imported (a generator: it starts when asked)."""
     with ExitStack() as stack:
+        # Dask's event loop logs its own slip on an interrupt (distributed's sync() cancel
+        # callback names a variable not yet set): a traceback the user can do nothing about
+        tornado = logging.getLogger("tornado.application")
+        stack.callback(tornado.setLevel, tornado.level)
+        tornado.setLevel(logging.CRITICAL)
         client: Any
         if address == LOCAL:
             cluster = stack.enter_context(distributed.LocalCluster(
