@@ -32,7 +32,8 @@ from frogpbem.errors import (
     ProofError,
 )
 from frogpbem.frozen import cached, frozen
-from frogpbem.games.secretmove import SQUARES, StoneMove, check_secret
+from frogpbem.games.secretmove import StoneMove, check_secret
+from frogpbem.games.secretmove_view import SQUARES
 from frogpbem.jsonvalue import JSON
 
 HEADERS = ("A", "B", "C", "1", "2", "3")

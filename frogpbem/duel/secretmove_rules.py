@@ -64,8 +64,8 @@ from frogpbem.games.secretmove import (
     State,
     StoneMove,
     legal_moves,
-    values_of,
 )
+from frogpbem.games.secretmove_view import values_of
 from frogpbem.jsonvalue import JSON, as_int, as_str, dict_of, list_of
 
 SETUP_WORDS = 'frogpbem move GAME --setup "cols=0,3,5 rows=1,2,4" (or --random)'

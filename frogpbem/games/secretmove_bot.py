@@ -23,12 +23,12 @@ from collections.abc import Iterable, Mapping, Sequence
 from functools import cache
 from typing import TYPE_CHECKING
 
-from frogpbem.games.secretmove import MARGIN, SQUARES, START_STONES, adjacent, values_of
+from frogpbem.games.secretmove_view import MARGIN, SQUARES, START_STONES, adjacent, values_of
 
 if TYPE_CHECKING:
     import random
 
-    from frogpbem.games.secretmove import SecretMoveView
+    from frogpbem.games.secretmove_view import SecretMoveView
 
 Grid = tuple[int, ...]
 """A value grid: the nine squares' values, in :data:`SQUARES` order."""

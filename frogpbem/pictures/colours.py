@@ -11,7 +11,7 @@ from frogpbem.games import GameView
 from frogpbem.games.froglet_view import FrogletView
 from frogpbem.games.frogs_notation import FrogsView
 from frogpbem.games.frogs_text import cells
-from frogpbem.games.secretmove import SecretMoveView
+from frogpbem.games.secretmove_view import SecretMoveView
 from frogpbem.pictures.froglet import FROGS, squares
 from frogpbem.pictures.frogs import GOLD, SHOT
 from frogpbem.pictures.svg import SEAT_COLOURS

@@ -8,7 +8,7 @@ from functools import singledispatch
 from frogpbem.games import GameView, find_game
 from frogpbem.games.froglet_view import FrogletView
 from frogpbem.games.frogs_notation import FrogsView
-from frogpbem.games.secretmove import SecretMoveView
+from frogpbem.games.secretmove_view import SecretMoveView
 from frogpbem.pictures import froglet, frogs, secretmove
 from frogpbem.pictures.scene import Scene
 from frogpbem.pictures.svg import Picture, tag

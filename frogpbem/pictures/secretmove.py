@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from frogpbem.games.secretmove import SeatBoard, SecretMoveView
+from frogpbem.games.secretmove_view import SeatBoard, SecretMoveView
 from frogpbem.pictures.scene import Scene, status
 from frogpbem.pictures.svg import INK, Grid, Picture, seat_colour, tag
 from frogpbem.safetext import counted

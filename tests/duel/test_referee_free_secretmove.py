@@ -47,7 +47,6 @@ from frogpbem.errors import (
     ProofError,
 )
 from frogpbem.games.secretmove import (
-    SQUARES,
     AutoPass,
     Guessed,
     Pass,
@@ -57,10 +56,9 @@ from frogpbem.games.secretmove import (
     SecretMoveResult,
     State,
     StoneMove,
-    adjacent,
     legal_moves,
-    values_of,
 )
+from frogpbem.games.secretmove_view import SQUARES, adjacent, values_of
 
 GAME, HEADER = "sm-referee-free", "sha256:" + "ab" * 32
 L = 2**252 + 27742317777372353535851937790883648493

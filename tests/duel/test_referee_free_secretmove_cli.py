@@ -27,14 +27,8 @@ from frogpbem.duel.secretmove import GuessOpening, Headers
 from frogpbem.errors import KeyError_
 from frogpbem.gamefile.duelfile import DuelFile, Message, dump_duel, parse_duel
 from frogpbem.gamefile.model import JSON
-from frogpbem.games.secretmove import (
-    SQUARES,
-    SealedGuess,
-    SecretMove,
-    State,
-    adjacent,
-    legal_moves,
-)
+from frogpbem.games.secretmove import SealedGuess, SecretMove, State, legal_moves
+from frogpbem.games.secretmove_view import SQUARES, adjacent
 from tests.conftest import Keys, Result
 from tests.duel.conftest import Run, Seat, mail, two_seats
 

@@ -17,15 +17,14 @@ from frogpbem.errors import IllegalMoveError, InconsistentResultError, NotationE
 from frogpbem.gamefile import strictyaml
 from frogpbem.games import find_game
 from frogpbem.games.secretmove import (
-    SQUARES,
     SecretMove,
     State,
     all_grids,
     check_secret,
     parse_move,
     parse_setup,
-    values_of,
 )
+from frogpbem.games.secretmove_view import SQUARES, values_of
 
 RULES: SecretMove = find_game("secretmove")  # type: ignore[assignment]
 # red's values: row 1: 1 4 6, row 2: 2 5 7, row 3: 4 7 9

@@ -9,18 +9,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from frogpbem.games import bot_move, find_game
-from frogpbem.games.secretmove import (
-    MARGIN,
-    SQUARES,
-    SecretMoveView,
-    State,
-    fitting_grids,
-    legal_moves,
-    parse_move,
-    score,
-    values_of,
-)
+from frogpbem.games.secretmove import State, fitting_grids, legal_moves, parse_move, score
 from frogpbem.games.secretmove_bot import grid_table, posterior
+from frogpbem.games.secretmove_view import MARGIN, SQUARES, SecretMoveView, values_of
 
 RULES = find_game("secretmove")
 SEATS = ("red", "blue")
