@@ -149,7 +149,7 @@ def views(draw: st.DrawFn) -> tuple[Any, Any, str]:
     return rules, state, seat
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=15, deadline=None)
 @given(views(), st.integers(0, 2**32))
 def test_always_legal_and_deterministic(position: tuple[Any, Any, str], seed: int) -> None:
     rules, state, seat = position

@@ -79,7 +79,7 @@ def _position(seed: int, plies: int, strengths: tuple[str, str]) -> State:
 STRENGTHS = st.sampled_from(["random", "greedy", "strong", "expert"])
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=12, deadline=None)
 @given(st.integers(0, 10**6), st.integers(0, 24), st.tuples(STRENGTHS, STRENGTHS))
 def test_never_an_illegal_move(seed: int, plies: int, strengths: tuple[str, str]) -> None:
     state = _position(seed, plies, strengths)
