@@ -18,6 +18,8 @@ MAX_MOVES = 10
 START_STONES = 3
 MARGIN = 27
 """A score lead above this wins outright."""
+
+
 def values_of(secret: Mapping[str, Sequence[int]]) -> dict[str, int]:
     """Each square's value under a secret."""
     return {f"{c}{r}": secret["cols"][i] + secret["rows"][r - 1]
@@ -25,6 +27,7 @@ def values_of(secret: Mapping[str, Sequence[int]]) -> dict[str, int]:
 
 
 def adjacent(a: str, b: str) -> bool:
+    """Whether two squares touch, by a side or a corner."""
     dc = abs(ord(a[0]) - ord(b[0]))
     dr = abs(int(a[1]) - int(b[1]))
     return max(dc, dr) == 1
