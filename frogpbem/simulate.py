@@ -374,7 +374,8 @@ class Played:
         match data:
             case {"game": int(index), "seed": int(seed), "bots": dict(bots),
                   "termination": str(), "standing": list(), "moves": int(moves)} \
-                    if _counts(index, seed, moves) and seed == run.seed + index:
+                    if _counts(index, moves) and type(seed) is int \
+                    and seed == run.seed + index:
                 try:
                     outcome = Outcome.from_json(data)
                 except (TypeError, KeyError, ValueError):

@@ -445,3 +445,11 @@ def test_ctrl_c_on_a_dask_run_stops_it_with_the_file_whole(tmp_path: Path) -> No
     assert any(line.startswith("frogpbem: stopped: ") for line in stderr.splitlines())
     data = out.read_bytes()
     assert data.endswith(b"\n") and all(json.loads(line) for line in data.splitlines())
+
+
+def test_a_run_from_a_negative_seed_goes_on_from_its_file(tmp_path: Path) -> None:
+    """Seeds below 0 are seeds (game i from seed + i): their lines are read back."""
+    out = tmp_path / "negative.jsonl"
+    simulate("secretmove", 3, ["strong"], seed=-5, out=out, stop_after=2)
+    again = simulate("secretmove", 3, ["strong"], seed=-5, out=out)
+    assert again.games == 3 and [game["seed"] for game in games_in(out)] == [-5, -4, -3]
