@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import base64
+import functools
 import os
 import stat
 import struct
@@ -66,9 +67,13 @@ class PublicKey:
             raise KeyError_(f"expected an 'ssh-ed25519 AAAA…' public key, got {shown!r}")
         try:
             blob = base64.b64decode(parts[1], validate=True)
-            Ed25519PublicKey.from_public_bytes(_key_bytes(blob))
+            usable = _usable(_key_bytes(blob))
         except ValueError:
             raise KeyError_(f"malformed ssh-ed25519 public key {parts[1][:20]!r}…") from None
+        if not usable:
+            raise KeyError_(f"ssh-ed25519 public key {parts[1][:20]!r}… is no key anybody "
+                            "holds (not a point of Ed25519's prime-order group, in its one "
+                            "encoding): no signature by it would be accepted")
         return cls(blob, parts[2] if len(parts) > 2 else "")
 
     @property
@@ -96,6 +101,16 @@ class PublicKey:
         """OpenSSL's verifier of the key: a second implementation for the tests to check
         against (frogpbem checks signatures with libsodium, see :mod:`.sshsig`)."""
         return Ed25519PublicKey.from_public_bytes(_key_bytes(self.blob))
+
+
+@functools.lru_cache(maxsize=1024)
+def _usable(raw: bytes) -> bool:
+    """Whether the 32 bytes encode, canonically, a point of the prime-order group other
+    than the neutral one: what every key made from a secret scalar is, and what libsodium
+    checks a signer's key to be (a key of small order is refused there, whoever signs)."""
+    from nacl.bindings import crypto_core_ed25519_is_valid_point
+
+    return bool(crypto_core_ed25519_is_valid_point(raw))
 
 
 def _key_bytes(blob: bytes) -> bytes:

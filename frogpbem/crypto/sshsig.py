@@ -91,8 +91,11 @@ def verify(key: PublicKey, message: bytes, blob: bytes, namespace: str = NAMESPA
     from nacl.exceptions import BadSignatureError
 
     try:
-        crypto_sign_open(blob[len(lead):] + _to_be_signed(message, namespace, HASH),
-                         _raw_key(key.blob))
+        raw_key = _raw_key(key.blob)
+    except ValueError:
+        raise SignatureError("malformed key: not an ssh-ed25519 key") from None
+    try:
+        crypto_sign_open(blob[len(lead):] + _to_be_signed(message, namespace, HASH), raw_key)
     except BadSignatureError:
         raise SignatureError("invalid signature") from None
 
@@ -105,8 +108,13 @@ def raw_signature(blob: bytes) -> bytes:
 
 @functools.lru_cache(maxsize=64)
 def _raw_key(key_blob: bytes) -> bytes:
-    """The key's 32 bytes, taken once per key (a game's signatures are mostly the referee's)."""
-    return PublicKey(key_blob).raw
+    """The key's 32 bytes, taken once per key (a game's signatures are mostly the
+    referee's); raises ``ValueError`` for a blob that is no ssh-ed25519 key (libsodium
+    reads 32 bytes, whatever it is given)."""
+    raw = PublicKey(key_blob).raw
+    if len(raw) != 32:
+        raise ValueError("not a 32-byte key")
+    return raw
 
 
 def _read(key: PublicKey, blob: bytes, namespace: str) -> tuple[bytes, str]:

@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 from frogpbem import crypto
 from frogpbem.crypto import sshsig
 from frogpbem.crypto.keys import ssh_string
-from frogpbem.errors import SignatureError
+from frogpbem.errors import KeyError_, SignatureError
 from frogpbem.gamefile.model import Plaintext
 
 VECTORS = Path(__file__).resolve().parent / "vectors"
@@ -179,8 +179,7 @@ def test_a_key_of_small_order_signs_nothing(message: bytes) -> None:
     satisfy the verification equation of any message, so anyone could sign as that key.
     OpenSSL's check accepts this forgery; ours refuses it (libsodium's small-order check)."""
     neutral = b"\x01" + bytes(31)
-    blob = ssh_string(b"ssh-ed25519") + ssh_string(neutral)
-    key = crypto.PublicKey.parse("ssh-ed25519 " + base64.b64encode(blob).decode())
+    key = crypto.PublicKey(ssh_string(b"ssh-ed25519") + ssh_string(neutral))  # not parsed
     forged = neutral + bytes(32)
     key.verifier().verify(forged, sshsig._to_be_signed(message, "frogpbem", "sha512"))
     with pytest.raises(SignatureError, match="invalid signature"):
@@ -197,3 +196,24 @@ def test_a_signature_whose_s_is_not_reduced_is_refused(fixed: crypto.PrivateKey)
     assert s < 2**256
     with pytest.raises(SignatureError, match="invalid signature"):
         crypto.verify_blob(fixed.public, message, blob[:-32] + s.to_bytes(32, "little"))
+
+
+def _key_line(raw: bytes) -> str:
+    return "ssh-ed25519 " + base64.b64encode(
+        ssh_string(b"ssh-ed25519") + ssh_string(raw)).decode()
+
+
+def test_a_key_nobody_holds_is_refused_when_read(fixed: crypto.PrivateKey) -> None:
+    """Must-fail vectors for a key line: the neutral point, a point of order 2, the
+    field's order p written for 0 (a second encoding), a key plus a point of order 2
+    (not in the prime-order group). ssh-keygen never makes such a key; libsodium
+    would refuse every signature by it, so it is refused at once, in a sentence."""
+    from nacl.bindings import crypto_core_ed25519_add
+
+    order_two = b"\xec" + b"\xff" * 30 + b"\x7f"  # y = -1
+    honest = fixed.public.raw
+    crypto.PublicKey.parse(_key_line(honest))
+    for raw in (b"\x01" + bytes(31), order_two, b"\xed" + b"\xff" * 30 + b"\x7f",
+                crypto_core_ed25519_add(honest, order_two)):
+        with pytest.raises(KeyError_, match="no key anybody holds"):
+            crypto.PublicKey.parse(_key_line(raw))
