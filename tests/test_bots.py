@@ -35,9 +35,12 @@ def test_every_bot_plays_legal_moves_to_the_end(rules: str, strength: str) -> No
 @pytest.mark.no_cover  # CPU-heavy; every package line it runs, other tests cover too
 def test_the_strong_frog_finder_bot_beats_the_weaker_ones() -> None:
     """A small run of what bench/bench_bots.py measures over thousands of games."""
-    random_games = simulate("frogfinder", 20, ["strong", "random"], seed=100, swap=True)
+    small = {"size": "8"}  # 8x8, 5 frogs a seat: a fifth of the default game's work
+    random_games = simulate("frogfinder", 20, ["strong", "random"], seed=100, swap=True,
+                            options=small)
     assert random_games.bot_wins.get("strong", 0) >= 19
-    greedy_games = simulate("frogfinder", 40, ["strong", "greedy"], seed=100, swap=True)
+    greedy_games = simulate("frogfinder", 40, ["strong", "greedy"], seed=100, swap=True,
+                            options=small)
     assert greedy_games.bot_wins.get("strong", 0) > 26  # more than 65 %
 
 

@@ -424,29 +424,6 @@ def test_a_run_of_a_trillion_games_stopped_after_two_plays_two(tmp_path: Path) -
         simulate("secretmove", 1, ["strong"], jobs=10**5)
 
 
-def test_ctrl_c_on_a_dask_run_stops_it_with_the_file_whole(tmp_path: Path) -> None:
-    """Interrupted while Dask plays: exit status 130, the stop said last, every line of
-    the file whole (Dask's own processes may say more: a terminal's Ctrl-C reaches them
-    too)."""
-    out = tmp_path / "dask-stopped.jsonl"
-    run = subprocess.Popen(
-        [sys.executable, "-m", "frogpbem", "simulate", "--rules", "froglet", "--games", "20",
-         "--cluster", "local", "--jobs", "1", "--out", str(out)], cwd=ROOT,
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-        env={**os.environ, "PYTHONPATH": str(ROOT)})
-    deadline = time.monotonic() + TIMEOUT
-    while not (out.exists() and out.read_bytes().endswith(b"\n")):  # its first line: begun
-        assert time.monotonic() < deadline and run.poll() is None
-        time.sleep(0.2)
-    time.sleep(3)  # the cluster up and playing
-    run.send_signal(signal.SIGINT)
-    _, stderr = run.communicate(timeout=TIMEOUT)
-    assert run.returncode == 130, stderr
-    assert any(line.startswith("frogpbem: stopped: ") for line in stderr.splitlines())
-    data = out.read_bytes()
-    assert data.endswith(b"\n") and all(json.loads(line) for line in data.splitlines())
-
-
 def test_a_run_from_a_negative_seed_goes_on_from_its_file(tmp_path: Path) -> None:
     """Seeds below 0 are seeds (game i from seed + i): their lines are read back."""
     out = tmp_path / "negative.jsonl"

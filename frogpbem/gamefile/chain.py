@@ -12,7 +12,7 @@ import operator
 from dataclasses import dataclass, field
 
 from frogpbem import crypto
-from frogpbem.errors import ChainError, SignatureError, VerificationError
+from frogpbem.errors import ChainError, FrogPbemError, SignatureError, VerificationError
 from frogpbem.gamefile.model import Element, GameFile, Join, Record
 
 _HASH_AND_SIGNATURE = operator.attrgetter("hash", "signature")
@@ -96,8 +96,11 @@ def check_chain(file: GameFile, trusted: tuple[int, str] | None = None) -> Chain
     report = ChainReport()
     header = file.header
     game = header.game
-    referee = header.referee.public_key
-    seats = header.seat_keys
+    try:
+        referee = header.referee.public_key
+        seats = header.seat_keys
+    except FrogPbemError as exc:  # a key no one holds, say
+        raise exc.within(element="header") from None
     problems = report.problems
     heads = file.heads()
     known = -1
