@@ -13,12 +13,12 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from frogpbem.board import Board
 from frogpbem.errors import IllegalMoveError
 from frogpbem.games import find_game
 from frogpbem.games.frogs_bot import FOLLOW, bot_move
 from frogpbem.games.frogs_hint import frog_odds
 from frogpbem.games.frogs_notation import GUESS_GAIN, MISS_PENALTY, FrogsView
+from tests.games.test_frogs_hint import played
 
 COAN = find_game("coan")
 FROGFINDER = find_game("frogfinder")
@@ -27,26 +27,6 @@ SEATS = ("red", "blue", "black", "purple")
 BREAK_EVEN = MISS_PENALTY / (GUESS_GAIN + MISS_PENALTY)
 """The chance of a frog at which a guess's expected points are 0, the rules' own numbers:
 p * gain = (1 - p) * penalty."""
-
-
-def played(rules: Any, options: dict[str, Any], seats: tuple[str, ...], seed: int,
-           moves: int) -> Any:
-    """The state after up to ``moves`` random moves (shots and guesses) of a random deal."""
-    rng = random.Random(seed)
-    opts = rules.options(options)
-    _, secrets = rules.deal(opts, seats, rng)
-    state = rules.start(opts, seats, None, secrets)
-    for _ in range(moves):
-        seat = rules.to_move(state)
-        if seat is None:
-            break
-        view = rules.view(state, team_of(state, seat))
-        taken = set(view.shots) | set(view.revealed)
-        taken |= {n for frogs in view.own_frogs.values() for n in frogs}
-        open_squares = [s.name for s in Board(view.size).squares() if s.name not in taken]
-        verb = "guess" if rng.random() < 0.3 else "shoot"
-        state, _ = rules.play(state, seat, rules.parse_move(f"{verb} {rng.choice(open_squares)}"))
-    return state
 
 
 def team_of(state: Any, seat: str) -> frozenset[str]:
