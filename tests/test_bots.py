@@ -48,6 +48,9 @@ def test_wilson_interval() -> None:
     low, high = wilson(50, 100)
     assert low == pytest.approx(0.4038, abs=1e-4) and high == pytest.approx(0.5962, abs=1e-4)
     assert wilson(0, 10)[0] == 0.0 and wilson(10, 10)[1] == 1.0
+    # the interval always holds the share itself (rounding once put 1.0 above it)
+    assert all(wilson(w, n)[0] <= w / n <= wilson(w, n)[1]
+               for n in range(1, 300) for w in range(n + 1))
 
 
 def test_simulate_prints_a_table_and_writes_only_when_asked(cli: Cli, tmp_path: Path) -> None:
