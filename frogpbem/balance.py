@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from frogpbem.safetext import counted, safe
-from frogpbem.simulate import Played, Run, read_results, wilson
+from frogpbem.simulate import Played, Run, Share, read_results
 
 
 @dataclass(frozen=True)
@@ -41,27 +41,6 @@ HUMANS = {
     "froglet": Human("~80,000", 0.5234, 0.4526, 0.0238),
 }
 """BrainKing's human figures for the two-seat games it ran: first seat, second seat, draws."""
-
-
-@dataclass(frozen=True)
-class Rate:
-    """A count of games, its share of the group's games and the 95 % interval."""
-
-    count: int
-    share: float
-    low: float
-    high: float
-
-    @classmethod
-    def of(cls, count: int, games: int) -> Rate:
-        low, high = wilson(count, games)
-        return cls(count, count / games if games else 0.0, low, high)
-
-    def to_json(self) -> dict[str, Any]:
-        return {"games": self.count, "share": self.share, "low": self.low, "high": self.high}
-
-    def text(self) -> str:
-        return f"{100 * self.share:6.2f} % ({100 * self.low:.2f} - {100 * self.high:.2f})"
 
 
 @dataclass
@@ -114,8 +93,8 @@ class Group:
         mixed = len(set(self.bots)) > 1
         return Balance(
             self.title, self.rules, self.options, self.seats, self.bots, self.swap, total,
-            {side: Rate.of(n, total) for side, n in wins.items()}, Rate.of(draws, total),
-            {bot: Rate.of(n, total) for bot, n in sorted(bot_wins.items())} if mixed else {},
+            {side: Share.of(n, total) for side, n in wins.items()}, Share.of(draws, total),
+            {bot: Share.of(n, total) for bot, n in sorted(bot_wins.items())} if mixed else {},
             {side: n / total if total else 0.0 for side, n in points.items()},
             Lengths.of(lengths),
             self._humans() if not mixed else None)
@@ -175,10 +154,10 @@ class Balance:
     bots: tuple[str, ...]
     swap: bool
     games: int
-    wins: dict[str, Rate]
+    wins: dict[str, Share]
     """Each seat's (or team's) games won alone, in seat order."""
-    draws: Rate
-    bot_wins: dict[str, Rate]
+    draws: Share
+    bot_wins: dict[str, Share]
     """With different bots: each bot's games won alone, whichever seat it held."""
     points: dict[str, float]
     """Each seat's (or team's) average points."""
@@ -282,14 +261,14 @@ fair game gives each side; orange marks are BrainKing's human players.</p>
 
 def _section(report: Balance) -> str:
     rows = "".join(
-        f"<tr><td>{escape(side)} wins</td><td>{rate.count}</td><td>{100 * rate.share:.2f}&nbsp;%"
+        f"<tr><td>{escape(side)} wins</td><td>{rate.games}</td><td>{100 * rate.share:.2f}&nbsp;%"
         f"</td><td>{100 * rate.low:.2f} – {100 * rate.high:.2f}&nbsp;%</td>"
         f"<td>{report.points[side]:.2f}</td></tr>\n" for side, rate in report.wins.items())
-    rows += (f"<tr><td>draws</td><td>{report.draws.count}</td><td>"
+    rows += (f"<tr><td>draws</td><td>{report.draws.games}</td><td>"
              f"{100 * report.draws.share:.2f}&nbsp;%</td><td>{100 * report.draws.low:.2f} – "
              f"{100 * report.draws.high:.2f}&nbsp;%</td><td></td></tr>\n")
     rows += "".join(
-        f"<tr><td>bot {escape(bot)} wins</td><td>{rate.count}</td><td>{100 * rate.share:.2f}"
+        f"<tr><td>bot {escape(bot)} wins</td><td>{rate.games}</td><td>{100 * rate.share:.2f}"
         f"&nbsp;%</td><td>{100 * rate.low:.2f} – {100 * rate.high:.2f}&nbsp;%</td><td></td>"
         f"</tr>\n" for bot, rate in report.bot_wins.items())
     n = report.lengths

@@ -113,8 +113,7 @@ class Tally:
             self.points[seat] = self.points.get(seat, 0) + value
 
     def share(self, count: int) -> Share:
-        low, high = wilson(count, self.games)
-        return Share(count, count / self.games if self.games else 0.0, low, high)
+        return Share.of(count, self.games)
 
     def average(self, seat: str) -> float:
         return self.points.get(seat, 0) / self.games if self.games else 0.0
@@ -157,8 +156,17 @@ class Share:
     low: float
     high: float
 
+    @classmethod
+    def of(cls, count: int, games: int) -> Share:
+        """``count`` games of ``games``: their share and its Wilson interval."""
+        low, high = wilson(count, games)
+        return cls(count, count / games if games else 0.0, low, high)
+
     def to_json(self) -> dict[str, float]:
         return {"games": self.games, "share": self.share, "low": self.low, "high": self.high}
+
+    def text(self) -> str:
+        return f"{100 * self.share:6.2f} % ({100 * self.low:.2f} - {100 * self.high:.2f})"
 
 
 def simulate(rules_name: str, games: int, bots: Sequence[str], seed: int = 0,

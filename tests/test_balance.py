@@ -13,9 +13,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from frogpbem.balance import Group, Rate, balance, balance_html
+from frogpbem.balance import Group, balance, balance_html
 from frogpbem.games import Outcome, Place
-from frogpbem.simulate import Played, simulate
+from frogpbem.simulate import Played, Share, simulate
 from tests.conftest import Cli
 
 SMALL = {"size": "5", "frogs": "2"}
@@ -35,9 +35,9 @@ def lines(path: Path) -> list[dict]:  # type: ignore[type-arg]
 
 def test_wilson_interval_as_published() -> None:
     """5 of 10 and 0 of 20 (Newcombe 1998, and Wilson's own zero-count bound)."""
-    half = Rate.of(5, 10)
+    half = Share.of(5, 10)
     assert (round(half.low, 4), round(half.high, 4)) == (0.2366, 0.7634)
-    none = Rate.of(0, 20)
+    none = Share.of(0, 20)
     assert none.low == 0 and round(none.high, 4) == 0.1611
 
 
@@ -50,9 +50,9 @@ def test_the_report_counts_what_the_lines_say(tmp_path: Path) -> None:
         games = lines(path)
         assert report.games == len(games) == 30
         sole = Counter(g["winners"][0] for g in games if len(g["winners"]) == 1)
-        assert {side: rate.count for side, rate in report.wins.items()} == \
+        assert {side: rate.games for side, rate in report.wins.items()} == \
             {seat: sole.get(seat, 0) for seat in ("red", "blue")}
-        assert report.draws.count == sum(len(g["winners"]) > 1 for g in games)
+        assert report.draws.games == sum(len(g["winners"]) > 1 for g in games)
         moves = sorted(g["moves"] for g in games)
         assert report.lengths.mean == pytest.approx(statistics.fmean(moves))
         assert report.lengths.median == statistics.median(moves)
@@ -62,7 +62,7 @@ def test_the_report_counts_what_the_lines_say(tmp_path: Path) -> None:
             assert report.points[side] == pytest.approx(total / 30)
     # the bots' wins where the bots differ, whichever seat they held
     by_bot = Counter(g["bots"][g["winners"][0]] for g in lines(mixed) if len(g["winners"]) == 1)
-    assert {bot: rate.count for bot, rate in reports[1].bot_wins.items()} == dict(by_bot)
+    assert {bot: rate.games for bot, rate in reports[1].bot_wins.items()} == dict(by_bot)
     assert not reports[0].bot_wins
     # a small board: no BrainKing figures beside it
     assert reports[0].humans is None
@@ -147,8 +147,8 @@ def test_wins_and_draws_add_up_to_the_games(games: list[tuple[tuple[int, int], i
             seed, seed, {"red": "greedy", "blue": "greedy"},
             Outcome("x", (Place(red, "red", 0), Place(blue, "blue", 0))), moves)
     report = group.report()
-    assert sum(r.count for r in report.wins.values()) + report.draws.count == len(games)
-    assert report.draws.count == sum(ranks == (1, 1) for ranks, _ in games)
+    assert sum(r.games for r in report.wins.values()) + report.draws.games == len(games)
+    assert report.draws.games == sum(ranks == (1, 1) for ranks, _ in games)
     for rate in (*report.wins.values(), report.draws):
         assert rate.low <= rate.share <= rate.high
 
