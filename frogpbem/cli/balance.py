@@ -13,19 +13,16 @@ from typing import Annotated
 import typer
 
 from frogpbem.cli.output import echo, reported
-from frogpbem.cli.params import JsonOption
-from frogpbem.errors import FileAccessError
+from frogpbem.cli.params import ForceOption, JsonOption, check_page, page_option
 
 
 def balance(
     paths: Annotated[list[Path], typer.Argument(
         metavar="RESULTS.jsonl...",
         help="Results files of 'frogpbem simulate --out'.")],
-    html: Annotated[Path | None, typer.Option(
-        "--html", metavar="FILE",
-        help="Also write a page of its own: each group's charts and table.")] = None,
-    force: Annotated[bool, typer.Option(
-        "--force", help="Let --html replace a file that exists.")] = False,
+    html: Annotated[Path | None, page_option(
+        "each group's charts and table")] = None,
+    force: ForceOption = False,
     as_json: JsonOption = False,
 ) -> None:
     """How fair each ruleset is, from games between bots: each seat's (or team's) wins with
@@ -41,8 +38,7 @@ def balance(
     from frogpbem.gamefile.document import write_atomic
 
     with reported(as_json):
-        if html is not None and html.exists() and not force:
-            raise FileAccessError("exists already: give --force to replace it", path=html)
+        check_page(html, force)
         reports = report(paths)
         if html is not None:
             write_atomic(html, balance_html(reports).encode())

@@ -4,12 +4,12 @@ and reading ``NAME=VALUE`` pairs."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from typer.core import TyperCommand, TyperOption
 
-from frogpbem.errors import GameFileError, UsageError
+from frogpbem.errors import FileAccessError, GameFileError, UsageError
 
 if TYPE_CHECKING:  # typer's own copy of click: the types format_help is given
     from typer._click import Context, HelpFormatter
@@ -24,6 +24,19 @@ KeyOption = Annotated[
     ),
 ]
 JsonOption = Annotated[bool, typer.Option("--json", help="Print the report as JSON.")]
+ForceOption = Annotated[bool, typer.Option(
+    "--force", help="Let --html replace a file that exists.")]
+
+
+def page_option(what: str) -> Any:
+    """A report's ``--html FILE`` option: ``what`` the page holds besides the report."""
+    return typer.Option("--html", metavar="FILE", help=f"Also write a page of its own: {what}.")
+
+
+def check_page(html: Path | None, force: bool) -> None:
+    """Refuse, before any work, to replace a page that exists unless ``force``."""
+    if html is not None and html.exists() and not force:
+        raise FileAccessError("exists already: give --force to replace it", path=html)
 
 
 def pairs(values: list[str], what: str) -> dict[str, str]:

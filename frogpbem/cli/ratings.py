@@ -13,20 +13,16 @@ from typing import Annotated
 import typer
 
 from frogpbem.cli.output import echo, reported
-from frogpbem.cli.params import JsonOption
-from frogpbem.errors import FileAccessError
+from frogpbem.cli.params import ForceOption, JsonOption, check_page, page_option
 
 
 def ratings(
     paths: Annotated[list[Path], typer.Argument(
         metavar="DIR-OR-GAME...",
         help="Folders (their *.yaml files, not their subfolders) and game files.")],
-    html: Annotated[Path | None, typer.Option(
-        "--html", metavar="FILE",
-        help="Also write a page of its own: the table and each player's rating chart.")
-    ] = None,
-    force: Annotated[bool, typer.Option(
-        "--force", help="Let --html replace a file that exists.")] = False,
+    html: Annotated[Path | None, page_option(
+        "the table and each player's rating chart")] = None,
+    force: ForceOption = False,
     no_cache: Annotated[bool, typer.Option(
         "--no-cache", help="Audit every file again (the verdicts kept are neither read nor "
                            "written).")] = False,
@@ -62,8 +58,7 @@ def ratings(
 
     with reported(as_json):
         model_of(model)
-        if html is not None and html.exists() and not force:
-            raise FileAccessError("exists already: give --force to replace it", path=html)
+        check_page(html, force)
         files = game_files(paths)
         cache = None if no_cache else AuditCache(state_from_environment())
         table = rate_files(files, clock=Clock.from_environment(), cache=cache, jobs=jobs,

@@ -41,6 +41,8 @@ MOVE_SHARE = 0.5
 """The share of the mover's best jump now that a leaf's evaluation adds to its lead."""
 GREEN = 1
 """A green frog's value: the first move removes one."""
+BLUE = 4
+"""A blue frog's value, the highest."""
 
 _EXACT, _LOWER, _UPPER = 0, 1, 2
 
@@ -84,7 +86,17 @@ class _Search:
         self.nodes = 0
         self.hops = _hops(size)
         self.keys = _zobrist(size)
-        self.empty = {square for square, value in enumerate(cells) if not value}
+        self.masks = [0] * 5
+        """The board as bits: for each value (0: empty), its squares (bit ``square``)."""
+        for square, value in enumerate(cells):
+            self.masks[value] |= 1 << square
+        self.full = (1 << len(cells)) - 1
+        columns = [square % size for square in range(len(cells))]
+        self.inner = sum(1 << s for s, col in enumerate(columns) if 0 < col < size - 1)
+        self.rightward = sum(1 << s for s, col in enumerate(columns) if col < size - 2)
+        self.leftward = sum(1 << s for s, col in enumerate(columns) if col > 1)
+        """The squares neither in the first column nor the last; those a frog may jump
+        right from; those it may jump left from."""
         self.hash = 0
         for square, value in enumerate(cells):
             if value:
@@ -92,6 +104,8 @@ class _Search:
         self.table: dict[tuple[int, int], tuple[int, float, int, Path | None, bool]] = {}
         """By position: depth searched, value, its bound, best move, and whether every
         line under it reached the game's end."""
+        self.generated: dict[bytes, list[Move]] = {}
+        """The moves of each board searched (see :meth:`moves_here`)."""
         self.leaves: dict[int, int] = {}
         """The best single hop of each board looked at as a leaf, by its hash."""
         self.killers: list[list[Path]] = [[] for _ in range(MAX_DEPTH + 2)]
@@ -102,21 +116,26 @@ class _Search:
     # --- moves ------------------------------------------------------------------------
 
     def starts(self) -> list[int]:
-        """The squares of the frogs that can jump now, in order: found from the empty
-        squares (a hop lands on one) while they are fewer than the frogs."""
-        cells, hops, empty = self.cells, self.hops, self.empty
-        if 2 * len(empty) <= len(cells):
-            found = {start for end in empty for middle, start in hops[end]
-                     if cells[middle] and cells[start]}
-            return sorted(found)
-        return [start for start, value in enumerate(cells) if value
-                and any(cells[middle] and not cells[end] for middle, end in hops[start])]
+        """The squares of the frogs that can jump now, in order (from the boards of bits:
+        a frog with a frog beside it and an empty square beyond, in a line)."""
+        size, empty = self.size, self.masks[0]
+        frogs = self.full ^ empty
+        far = 2 * size
+        can = frogs & ((frogs >> 1) & (empty >> 2) & self.rightward
+                       | (frogs << 1) & (empty << 2) & self.leftward
+                       | (frogs >> size) & (empty >> far) | (frogs << size) & (empty << far))
+        found = []
+        while can:
+            lowest = can & -can
+            found.append(lowest.bit_length() - 1)
+            can ^= lowest
+        return found
 
     def generate(self) -> list[Move]:
         """Every move now: removals of a green frog on a full board, else every jump path
         (each hop of a path is a move of its own: the mover may stop after any)."""
         cells = self.cells
-        if not self.empty:
+        if not self.masks[0]:
             return [((square,), 0) for square, value in enumerate(cells) if value == GREEN]
         found: list[Move] = []
         hops = self.hops
@@ -138,39 +157,48 @@ class _Search:
             cells[start] = value
         return found
 
+    def moves_here(self) -> list[Move]:
+        """:meth:`generate`, remembered by the board (iterative deepening comes back to a
+        position at each depth); the list is shared: not to be changed."""
+        board = bytes(self.cells)
+        found = self.generated.get(board)
+        if found is None:
+            found = self.generated[board] = self.generate()
+        return found
+
     def best_hop(self) -> int:
         """What the best single hop scores now (0: none, the game is over): a leaf's
         quick look at the move it has, remembered by the board's hash (leaves recur)."""
         known = self.leaves.get(self.hash)
         if known is not None:
             return known
-        cells, hops, empty = self.cells, self.hops, self.empty
-        best = 0
-        if 2 * len(empty) <= len(cells):
-            for end in empty:
-                for middle, start in hops[end]:
-                    value = cells[middle]
-                    if value > best and cells[start]:
-                        best = value
-        else:
-            for start, frog in enumerate(cells):
-                if frog:
-                    for middle, end in hops[start]:
-                        value = cells[middle]
-                        if value > best and not cells[end]:
-                            best = value
-        self.leaves[self.hash] = best
+        best = self.leaves[self.hash] = self._best_hop()
         return best
+
+    def _best_hop(self) -> int:
+        """:meth:`best_hop` looked for on the boards of bits (:attr:`masks`): the frogs
+        with a frog on one side and an empty square on the other, in a line, then the
+        highest value among them."""
+        masks, size = self.masks, self.size
+        empty = masks[0]
+        frogs = self.full ^ empty
+        jumpable = ((frogs << 1) & (empty >> 1) | (frogs >> 1) & (empty << 1)) & self.inner \
+            | (frogs << size) & (empty >> size) | (frogs >> size) & (empty << size)
+        for value in (4, 3, 2, 1):
+            if masks[value] & jumpable:
+                return value
+        return 0
 
     def play(self, path: Path) -> list[int]:
         """Play ``path`` on the board (and its hash); return what it took, for :meth:`undo`."""
-        cells, keys = self.cells, self.keys
+        cells, keys, masks = self.cells, self.keys, self.masks
         start = path[0]
         value = cells[start]
         cells[start] = 0
         self.hash ^= keys[start][value]
-        empty = self.empty
-        empty.add(start)
+        bit = 1 << start
+        masks[value] ^= bit
+        masks[0] ^= bit
         if len(path) == 1:
             return [value]
         taken = [value]
@@ -179,33 +207,43 @@ class _Search:
             jumped = cells[middle]
             taken.append(jumped)
             cells[middle] = 0
-            empty.add(middle)
             self.hash ^= keys[middle][jumped]
+            bit = 1 << middle
+            masks[jumped] ^= bit
+            masks[0] ^= bit
         end = path[-1]
         cells[end] = value
-        empty.discard(end)
         self.hash ^= keys[end][value]
+        bit = 1 << end
+        masks[value] ^= bit
+        masks[0] ^= bit
         return taken
 
     def undo(self, path: Path, taken: list[int]) -> None:
         """Take back :meth:`play` of ``path``."""
-        cells, keys = self.cells, self.keys
+        cells, keys, masks = self.cells, self.keys, self.masks
         value = taken[0]
-        empty = self.empty
         if len(path) > 1:
             end = path[-1]
             cells[end] = 0
-            empty.add(end)
             self.hash ^= keys[end][value]
+            bit = 1 << end
+            masks[value] ^= bit
+            masks[0] ^= bit
             for (here, there), jumped in zip(zip(path, path[1:], strict=False), taken[1:],
                                              strict=True):
                 middle = (here + there) // 2
                 cells[middle] = jumped
-                empty.discard(middle)
                 self.hash ^= keys[middle][jumped]
-        cells[path[0]] = value
-        empty.discard(path[0])
-        self.hash ^= keys[path[0]][value]
+                bit = 1 << middle
+                masks[jumped] ^= bit
+                masks[0] ^= bit
+        start = path[0]
+        cells[start] = value
+        self.hash ^= keys[start][value]
+        bit = 1 << start
+        masks[value] ^= bit
+        masks[0] ^= bit
 
     def order(self, found: list[Move], first: Path | None, ply: int) -> list[Move]:
         """``found`` best first, as a guess: the table's move, the killers, then by history
@@ -238,11 +276,8 @@ class _Search:
                 return terminal(lead)
             self.horizon = True
             return lead + MOVE_SHARE * best_hop
-        found = self.generate()
-        if not found:
-            return terminal(lead)
         key = (self.hash ^ parity, lead)
-        entry = self.table.get(key)
+        entry = self.table.get(key)  # only a position with moves is stored
         first = None
         if entry is not None:
             stored_depth, value, flag, first, complete = entry
@@ -250,6 +285,9 @@ class _Search:
                                           or flag == _UPPER and value <= alpha):
                 self.horizon |= not complete
                 return value
+        found = self.moves_here()
+        if not found:
+            return terminal(lead)
         outer_horizon, self.horizon = self.horizon, False
         start_alpha = alpha
         best, best_path = -float("inf"), None

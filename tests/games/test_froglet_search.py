@@ -13,7 +13,7 @@ from frogpbem.games import bot_move, find_game
 from frogpbem.games.froglet import Froglet, Jump, State, legal_paths
 from frogpbem.games.froglet_bot import expert_move, searched
 from frogpbem.games.froglet_bot import position as view_cells
-from frogpbem.games.froglet_search import WIN, Found, best_move, moves
+from frogpbem.games.froglet_search import WIN, Found, _Search, best_move, moves
 from frogpbem.games.froglet_view import VALUES
 
 RULES: Froglet = find_game("froglet")  # type: ignore[assignment]
@@ -168,6 +168,35 @@ def test_the_expert_plays_only_legal_moves(seed: int, size: int, plies: int,
     assert notation(found.path, size) in listed
     view = RULES.view(state, frozenset({seat}))
     RULES.play(state, seat, RULES.parse_move(expert_move(view, nodes)))  # raises if illegal
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 10**6), st.integers(3, 12), st.integers(1, 80), st.randoms())
+def test_the_search_keeps_its_board_in_step_with_the_rules(
+        seed: int, size: int, plies: int, rng: random.Random) -> None:
+    """The search's board of bits against the rules' position: the frogs that can jump
+    (in square order) and the best single hop; after a move played, the same board as
+    one made afresh from the rules' position after it; after the move taken back, the
+    board it started from."""
+    state = played(seed, size, plies)
+    if RULES.to_move(state) is None:
+        return
+    board_size, cells, lead = search_input(state)
+    search = _Search(board_size, list(cells), 0)
+    paths = legal_paths(state)
+    assert search.best_hop() == max((p for path, p in paths if len(path) == 2), default=0)
+    starts = search.starts()
+    assert starts == sorted(starts)
+    assert {notation((s,), size) for s in starts} == {f"remove {path[0].name}"
+                                                     for path, _ in paths}
+    before = (list(search.cells), list(search.masks), search.hash)
+    path, _ = rng.choice(moves(board_size, cells))
+    taken = search.play(path)
+    fresh = _Search(*search_input(after_move(state, notation(path, size)))[:2], 0)
+    assert (search.cells, search.masks, search.hash) == (fresh.cells, fresh.masks, fresh.hash)
+    assert search.best_hop() == fresh._best_hop()
+    search.undo(path, taken)
+    assert (search.cells, search.masks, search.hash) == before
 
 
 def test_the_same_position_gives_the_same_move() -> None:
