@@ -1,7 +1,7 @@
 """What a player reads fits a mail body: no text view or hint line wider than 76 columns.
 
 Every ruleset is played by bots to its end; the view of every seat's team, of the
-public and of the referee are drawn at every move, each seat's hint at every fourth.
+public and of the referee are drawn at every move, each seat's hint at every eighth.
 """
 
 from __future__ import annotations
@@ -41,7 +41,7 @@ def test_every_text_view_and_hint_fits_76_columns(rules: str, seats: int,
         for who in (frozenset(), frozenset(names), *teams.values()):
             view = ruleset.view(state, who)
             assert too_wide(ruleset.render(view, who)) == [], (rules, sorted(who))
-        for seat, team in teams.items() if step % 4 == 0 else ():  # hints cost: some
+        for seat, team in teams.items() if step % 8 == 0 else ():  # hints cost: some
             view = ruleset.view(state, team)
             if ruleset.hints is not None:
                 hint = ruleset.hints.hint(view, seat)

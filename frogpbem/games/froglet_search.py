@@ -6,13 +6,14 @@ table, so that a position always gives the same move and a game replays from its
 The budget counts nodes (each position searched), not seconds.
 
 A position is the board as one list of frog values (square ``row * size + col``: 1 green,
-2 yellow, 3 red, 4 blue, 0 empty) and the mover's lead in points. A move is a path of
-squares: one square on a full board (the first move, which removes a green frog), else
-a frog's jump, start first. The game ends when no frog can jump (the same for both
-seats); a position there is worth exactly its result: a win (:data:`WIN` plus the
-margin), a loss (``-WIN`` plus the margin), or 0 for a draw. Elsewhere the evaluation
-is the mover's lead plus a share of its best single hop now (having the move is worth
-something: every move captures).
+2 yellow, 3 red, 4 blue, 0 empty), kept beside it as one integer of bits a value (which
+frogs can jump, and a leaf's best hop, are a few shifts of these), and the mover's lead
+in points. A move is a path of squares: one square on a full board (the first move,
+which removes a green frog), else a frog's jump, start first. The game ends when no
+frog can jump (the same for both seats); a position there is worth exactly its result:
+a win (:data:`WIN` plus the margin), a loss (``-WIN`` plus the margin), or 0 for a
+draw. Elsewhere the evaluation is the mover's lead plus a share of its best single hop
+now (having the move is worth something: every move captures).
 
 Moves are tried in order: the transposition table's (or the last iteration's) best
 first, then two killers a ply, then by history and points.

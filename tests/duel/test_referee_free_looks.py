@@ -94,7 +94,7 @@ def _froglet_play(run: Run, first: Seat, second: Seat, seed: int,
 def _ff_start(run: Run, keys: Keys, first: Seat, second: Seat) -> None:
     from tests.duel.test_referee_free_frogfinder_cli import set_up
 
-    set_up(run, keys, first, second, 6, 2)
+    set_up(run, keys, first, second, 5, 2)  # small: each shot is answered with a proof
 
 
 def _ff_progress(seat: Seat) -> Any:

@@ -38,7 +38,10 @@ from tests.mail.test_referee_free_mail import (
 from tests.test_judge import DOMAIN, PASSWORD, Servers
 
 NOTARY = f"judge@{DOMAIN}"
-OPTIONS = {"froglet": ("size=4",), "frogfinder": ("size=6", "frogs=2"), "secretmove": ()}
+FROGS_SIZE = 5
+"""Frog Finder's board here: small, for a short game (each shot is answered with a proof)."""
+OPTIONS = {"froglet": ("size=4",), "frogfinder": (f"size={FROGS_SIZE}", "frogs=2"),
+           "secretmove": ()}
 """Small boards: each game stays short."""
 SEATS = {"froglet": ("white", "black"), "frogfinder": ("red", "blue"),
          "secretmove": ("red", "blue")}
@@ -239,8 +242,8 @@ class Player:
         """Frog Finder: the bot's move, but never on a square whose move awaits its answer
         (the bot's view has it open); before the deal, any square."""
         if not data.get("dealt", True):
-            letters = "ABCDEF"
-            square = f"{self.rng.choice(letters)}{self.rng.randint(1, 6)}"
+            letters = "ABCDEFGHIJKL"[:FROGS_SIZE]
+            square = f"{self.rng.choice(letters)}{self.rng.randint(1, FROGS_SIZE)}"
             return f"{self.rng.choice(['shoot', 'guess'])} {square}"
         state, moves = data["state"], data["moves"]
         assert isinstance(moves, list)
@@ -252,7 +255,8 @@ class Player:
             return move
         taken = {*state["shots"], *state["revealed"], *state["misses"], *pending,
                  *[sq for frogs in state["own_frogs"].values() for sq in frogs]}
-        open_ = [f"{c}{r}" for c in "ABCDEF" for r in range(1, 7) if f"{c}{r}" not in taken]
+        open_ = [f"{c}{r}" for c in "ABCDEFGHIJKL"[:FROGS_SIZE] for r in range(1, FROGS_SIZE + 1)
+                 if f"{c}{r}" not in taken]
         return f"shoot {self.rng.choice(open_)}"
 
 def write_transcript(finished: Finished, name: str) -> None:
