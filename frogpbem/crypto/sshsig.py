@@ -22,14 +22,17 @@ _HASHES = {"sha512": sha512, "sha256": sha256}
 
 
 def _to_be_signed(message: bytes, namespace: str, hash_name: str) -> bytes:
-    digest = _HASHES[hash_name](message)
-    return (
-        MAGIC
-        + ssh_string(namespace.encode())
-        + ssh_string(b"")
-        + ssh_string(hash_name.encode())
-        + ssh_string(digest)
-    )
+    """What the Ed25519 signature covers: the fields of :func:`_signed_lead`, then the
+    hash of ``message``."""
+    return _signed_lead(namespace, hash_name) + ssh_string(_HASHES[hash_name](message))
+
+
+@functools.lru_cache(maxsize=8)
+def _signed_lead(namespace: str, hash_name: str) -> bytes:
+    """The signed text's fields before the message's hash: the magic, the namespace, an
+    empty ``reserved`` field and the hash's name."""
+    return (MAGIC + ssh_string(namespace.encode()) + ssh_string(b"")
+            + ssh_string(hash_name.encode()))
 
 
 RAW_SIZE = 64

@@ -15,7 +15,6 @@ referee").
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Mapping
 from typing import Any, ClassVar, TypeVar
 
@@ -35,15 +34,12 @@ without ``placed`` has its pieces dealt from both seeds, the default."""
 PLACED_RULES = "frogfinder"
 """The one ruleset whose seats may place their own pieces."""
 
-_MESSAGES_LINE = re.compile(rb"^messages:", re.MULTILINE)
-
-
 def is_duel(data: bytes) -> bool:
     """Whether ``data`` (as read, perhaps mailed) is a game file without a referee: the
     only game file with a top-level ``messages:`` (a referee's file may not have one)."""
     if not data.startswith(b"frogpbem: "):  # mailed (quoted, in a message): undone first
         data = mailsafe.unmail(data)
-    return _MESSAGES_LINE.search(data) is not None
+    return data.startswith(b"messages:") or b"\nmessages:" in data  # a line that begins so
 
 
 def _put(data: dict[str, Any], name: str, value: Any) -> None:

@@ -85,7 +85,11 @@ class _Builder:
             items = []
             pull = self.pull
             while type(item := pull()) is not _SeqEnd:
-                items.append(self.node(item, depth + 1))
+                if type(item) is _Scalar and item.anchor is None and item.tag is None:
+                    text: str = item.value  # as in a mapping below
+                    items.append(int_or_text(text) if item.implicit[0] else text)
+                else:
+                    items.append(self.node(item, depth + 1))
             return items
         if kind is _MapStart:
             mapping: dict[str, Any] = {}
@@ -98,6 +102,12 @@ class _Builder:
                     raise self.fail(key_event, "YAML merge key refused")
                 if key in mapping:
                     raise self.fail(key_event, f"duplicate key {key!r} refused")
-                mapping[key] = self.node(pull(), depth + 1)
+                event = pull()
+                if type(event) is _Scalar and event.anchor is None and event.tag is None:
+                    # most values: read here, as :meth:`node` reads them, without a call
+                    text = event.value
+                    mapping[key] = int_or_text(text) if event.implicit[0] else text
+                else:
+                    mapping[key] = self.node(event, depth + 1)
             return mapping
         raise self.fail(event, "unexpected YAML structure")

@@ -9,6 +9,8 @@ from typing import Any
 
 _INT = re.compile(r"[-+]?(0|[1-9][0-9]{0,17})")
 """Integers of at most 18 digits; a longer run of digits stays a string (and fails the schema)."""
+_INT_START = frozenset("-+0123456789")
+"""How an integer can begin."""
 PLAIN = {"true": True, "false": False, "null": None, "~": None, "": None}
 """The plain scalars that are not strings."""
 MAX_DEPTH = 32
@@ -20,4 +22,6 @@ def int_or_text(value: str) -> Any:
     """A plain scalar's value (written without quotes)."""
     if value in PLAIN:
         return PLAIN[value]
+    if value[0] not in _INT_START:  # most scalars: no number (the pattern is slower)
+        return value
     return int(value) if _INT.fullmatch(value) else value

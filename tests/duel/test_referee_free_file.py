@@ -182,6 +182,17 @@ def test_referee_free_a_referee_file_is_not_taken_for_one(finished_game: Path) -
     assert not is_duel(finished_game.read_bytes())
 
 
+@given(st.lists(st.sampled_from([b"messages:", b"messages", b"\n", b"\r", b" ", b"x",
+                                b"frogpbem: 2\n", b">"]), max_size=12).map(b"".join))
+def test_referee_free_is_duel_looks_for_a_line_that_begins_messages(tail: bytes) -> None:
+    """A file is one without a referee when a line of it (after ``frogpbem: ``) begins
+    with ``messages:``: as a multi-line regular expression finds it."""
+    import re
+
+    data = b"frogpbem: 2\n" + tail
+    assert is_duel(data) == (re.search(rb"^messages:", data, re.MULTILINE) is not None)
+
+
 def test_referee_free_signatures_and_chain_as_the_spec_says(game: Game) -> None:
     play_out(game, seed=5)
     doc = strictyaml.loads(game.path.read_bytes())
