@@ -34,6 +34,7 @@ without ``placed`` has its pieces dealt from both seeds, the default."""
 PLACED_RULES = "frogfinder"
 """The one ruleset whose seats may place their own pieces."""
 
+
 def is_duel(data: bytes) -> bool:
     """Whether ``data`` (as read, perhaps mailed) is a game file without a referee: the
     only game file with a top-level ``messages:`` (a referee's file may not have one)."""

@@ -185,7 +185,7 @@ class _Search:
         frogs = self.full ^ empty
         jumpable = ((frogs << 1) & (empty >> 1) | (frogs >> 1) & (empty << 1)) & self.inner \
             | (frogs << size) & (empty >> size) | (frogs >> size) & (empty << size)
-        for value in (4, 3, 2, 1):
+        for value in range(BLUE, 0, -1):
             if masks[value] & jumpable:
                 return value
         return 0
