@@ -260,17 +260,10 @@ fair game gives each side; orange marks are BrainKing's human players.</p>
 
 
 def _section(report: Balance) -> str:
-    rows = "".join(
-        f"<tr><td>{escape(side)} wins</td><td>{rate.games}</td><td>{100 * rate.share:.2f}&nbsp;%"
-        f"</td><td>{100 * rate.low:.2f} – {100 * rate.high:.2f}&nbsp;%</td>"
-        f"<td>{report.points[side]:.2f}</td></tr>\n" for side, rate in report.wins.items())
-    rows += (f"<tr><td>draws</td><td>{report.draws.games}</td><td>"
-             f"{100 * report.draws.share:.2f}&nbsp;%</td><td>{100 * report.draws.low:.2f} – "
-             f"{100 * report.draws.high:.2f}&nbsp;%</td><td></td></tr>\n")
-    rows += "".join(
-        f"<tr><td>bot {escape(bot)} wins</td><td>{rate.games}</td><td>{100 * rate.share:.2f}"
-        f"&nbsp;%</td><td>{100 * rate.low:.2f} – {100 * rate.high:.2f}&nbsp;%</td><td></td>"
-        f"</tr>\n" for bot, rate in report.bot_wins.items())
+    rows = "".join(_row(f"{side} wins", rate, f"{report.points[side]:.2f}")
+                   for side, rate in report.wins.items())
+    rows += _row("draws", report.draws)
+    rows += "".join(_row(f"bot {bot} wins", rate) for bot, rate in report.bot_wins.items())
     n = report.lengths
     return (f"<section><h2>{escape(report.title)}</h2>\n<p>{report.games} games.</p>\n"
             f"{_shares_chart(report)}{_lengths_chart(report)}\n"
@@ -278,6 +271,13 @@ def _section(report: Balance) -> str:
             f"<th>average points</th></tr>\n{rows}</table>\n"
             f"<p>Moves: mean {n.mean:.1f}, median {n.median:g}, 10–90&nbsp;% {n.low}–{n.high},"
             f" shortest {n.shortest}, longest {n.longest}.</p></section>\n")
+
+
+def _row(label: str, share: Share, points: str = "") -> str:
+    """A line of a section's table: what is counted, its games, share and interval."""
+    return (f"<tr><td>{escape(label)}</td><td>{share.games}</td><td>{100 * share.share:.2f}"
+            f"&nbsp;%</td><td>{100 * share.low:.2f} – {100 * share.high:.2f}&nbsp;%</td>"
+            f"<td>{points}</td></tr>\n")
 
 
 def _shares_chart(report: Balance) -> str:
